@@ -1,0 +1,17 @@
+// Flow-control and coalescing figures (design.md §2), in one place so the trade-offs are visible.
+export const FLOW = {
+  /** Output held per terminal for reattach. */
+  ringBytes: 1 << 20,
+  /** Coalesce output for this long, or until this many bytes wait, before sending. */
+  coalesceMs: 5,
+  coalesceBytes: 64 * 1024,
+  /** Largest message sent to a client. */
+  maxChunkBytes: 64 * 1024,
+  /** Unacknowledged bytes a client may have in flight. Hidden panes get less so typing stays fluid. */
+  visibleBudget: 256 * 1024,
+  hiddenBudget: 32 * 1024,
+  /** Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. */
+  highWatermark: 512 * 1024,
+  lowWatermark: 128 * 1024,
+  mirrorScrollback: 5000,
+} as const;

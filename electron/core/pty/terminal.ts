@@ -1,0 +1,287 @@
+// One live PTY: the process, its ring of output, its mirror, its subscribers and flow control.
+import { randomBytes } from 'node:crypto';
+import pty from 'node-pty';
+import { FLOW } from './flow.js';
+import { Mirror, type MirrorScreen } from './mirror.js';
+import { terminateTree, type ProcessMark } from './process-tree.js';
+import { RingBuffer } from './ring-buffer.js';
+import { Subscriber, type StreamFrame } from './subscriber.js';
+import { utf8SafeEnd } from './utf8.js';
+
+export interface SpawnOptions {
+  argv: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+export interface ExitInfo {
+  exitCode: number;
+  signal: number | null;
+}
+
+export type AttachStart =
+  | { mode: 'bytes'; offset: number; data: Buffer }
+  | { mode: 'reset'; offset: number; cols: number; rows: number; screen: string };
+
+export interface Subscription {
+  ack(offset: number): void;
+  setVisible(visible: boolean): void;
+  close(): void;
+}
+
+export const newTerminalId = () => `trm_${randomBytes(10).toString('hex').slice(0, 16)}`;
+
+export class Terminal {
+  readonly id = newTerminalId();
+  readonly pid: number;
+  private readonly pty: pty.IPty;
+  private readonly ring = new RingBuffer(FLOW.ringBytes);
+  private readonly mirror: Mirror;
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly exitListeners = new Set<(e: ExitInfo) => void>();
+  private readonly recorded = new Map<number, ProcessMark>();
+  private pumpTimer: NodeJS.Timeout | null = null;
+  private paused = false;
+  private exitInfo: ExitInfo | null = null;
+  private stopping: Promise<void> | null = null;
+  private size: { cols: number; rows: number };
+  /** When output last arrived (ms since epoch); drives periodic snapshots. */
+  lastOutputAt = 0;
+
+  constructor(options: SpawnOptions) {
+    const [file, ...args] = options.argv;
+    if (!file) throw new Error('cannot start a terminal without a program');
+    this.size = { cols: options.cols, rows: options.rows };
+    this.mirror = new Mirror(options.cols, options.rows, FLOW.mirrorScrollback);
+    this.pty = pty.spawn(file, args, {
+      name: 'xterm-256color',
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env: options.env,
+      // Raw bytes: offsets count bytes, and a UTF-8 sequence split by a read is joined by the mirror and panes.
+      encoding: null,
+    });
+    this.pid = this.pty.pid;
+    this.pty.onData((data: string | Buffer) => this.handleOutput(typeof data === 'string' ? Buffer.from(data) : data));
+    this.pty.onExit(({ exitCode, signal }) => this.handleExit({ exitCode, signal: signal ? signal : null }));
+  }
+
+  get endOffset(): number {
+    return this.ring.endOffset;
+  }
+
+  get exited(): ExitInfo | null {
+    return this.exitInfo;
+  }
+
+  get cols(): number {
+    return this.size.cols;
+  }
+
+  get rows(): number {
+    return this.size.rows;
+  }
+
+  /** Processes seen in this terminal's tree; they are stopped with it even if they left its session. */
+  record(marks: readonly ProcessMark[]): void {
+    for (const m of marks) this.recorded.set(m.pid, m);
+  }
+
+  recordedProcesses(): ProcessMark[] {
+    return [...this.recorded.values()];
+  }
+
+  /**
+   * A line from Baton itself (a fresh-fallback warning, say), put into the output stream so the pane,
+   * the mirror and every snapshot show it exactly where it happened.
+   */
+  notice(text: string): void {
+    this.handleOutput(Buffer.from(`\x1b[1;33m⚠ baton: ${text.replace(/[\x00-\x1f\x7f]/g, ' ')}\x1b[0m\r\n`));
+  }
+
+  write(data: string): void {
+    if (this.exitInfo) return;
+    this.pty.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.exitInfo || (cols === this.size.cols && rows === this.size.rows)) return;
+    this.size = { cols, rows };
+    this.pty.resize(cols, rows);
+    this.mirror.resize(cols, rows);
+  }
+
+  onExit(listener: (e: ExitInfo) => void): () => void {
+    if (this.exitInfo) {
+      const info = this.exitInfo;
+      queueMicrotask(() => listener(info));
+      return () => {};
+    }
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  /** The screen and scrollback as the mirror shows them once all output so far is applied. */
+  capture(textLines?: number): Promise<MirrorScreen> {
+    return this.mirror.capture(textLines);
+  }
+
+  /**
+   * Start a client's stream at `fromOffset`: the missing bytes if the ring still holds them, else a reset
+   * (the mirror's screen and the offset it matches). Live output follows either way, with no gap or overlap.
+   */
+  async attach(
+    fromOffset: number | undefined,
+    visible: boolean,
+    deliver: (frame: StreamFrame) => void,
+  ): Promise<{ start: AttachStart; subscription: Subscription }> {
+    let start: AttachStart;
+    let sub: Subscriber;
+    const fromRing = fromOffset === undefined ? null : this.ring.read(fromOffset);
+    if (fromOffset !== undefined && fromRing) {
+      const end = this.exitInfo ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
+      start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
+      sub = new Subscriber(end, fromOffset, visible, deliver);
+    } else {
+      const screen = await this.mirror.capture();
+      start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver);
+    }
+    this.subscribers.add(sub);
+    // After the caller has answered the attach: live output must follow the catch-up, never precede it.
+    setImmediate(() => this.pump());
+    const subscription: Subscription = {
+      ack: (offset) => {
+        sub.ack(offset);
+        this.pump();
+      },
+      setVisible: (v) => {
+        sub.visible = v;
+        this.pump();
+      },
+      close: () => {
+        this.subscribers.delete(sub);
+        this.updateFlow();
+      },
+    };
+    return { start, subscription };
+  }
+
+  /** Design §6: close the PTY (SIGHUP), give it ≈250 ms, SIGTERM the whole session and recorded descendants, SIGKILL after ≈5 s. */
+  stop(graceMs = 5000): Promise<void> {
+    this.stopping ??= this.runStop(graceMs);
+    return this.stopping;
+  }
+
+  private async runStop(graceMs: number): Promise<void> {
+    const leader = this.pid;
+    if (!this.exitInfo) {
+      this.paused = false;
+      try {
+        this.pty.resume();
+        this.pty.kill('SIGHUP');
+      } catch {
+        // Already gone.
+      }
+      await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(250)]);
+    }
+    await terminateTree(leader, this.recordedProcesses(), graceMs);
+    if (!this.exitInfo) await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(2000)]);
+  }
+
+  dispose(): void {
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    this.subscribers.clear();
+    this.mirror.dispose();
+  }
+
+  private handleOutput(chunk: Buffer): void {
+    this.lastOutputAt = Date.now();
+    this.ring.append(chunk);
+    this.mirror.write(chunk, () => this.updateFlow());
+    this.schedulePump(false);
+    this.updateFlow();
+  }
+
+  private handleExit(info: ExitInfo): void {
+    this.exitInfo = info;
+    this.pump();
+    for (const listener of this.exitListeners) listener(info);
+    this.exitListeners.clear();
+  }
+
+  private schedulePump(now: boolean): void {
+    if (now || this.waitingBytes() >= FLOW.coalesceBytes) {
+      if (this.pumpTimer) clearTimeout(this.pumpTimer);
+      this.pumpTimer = null;
+      this.pump();
+      return;
+    }
+    this.pumpTimer ??= setTimeout(() => {
+      this.pumpTimer = null;
+      this.pump();
+    }, FLOW.coalesceMs);
+  }
+
+  private waitingBytes(): number {
+    let most = 0;
+    for (const s of this.subscribers) most = Math.max(most, this.ring.endOffset - s.sent);
+    return most;
+  }
+
+  private pump(): void {
+    for (const sub of this.subscribers) this.pumpOne(sub);
+    this.updateFlow();
+  }
+
+  private pumpOne(sub: Subscriber): void {
+    const budget = sub.visible ? FLOW.visibleBudget : FLOW.hiddenBudget;
+    while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
+      const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
+      const bytes = this.ring.read(sub.sent, max);
+      if (bytes === null) {
+        this.resetLagging(sub);
+        return;
+      }
+      // Hold back a split UTF-8 sequence until its end arrives, unless the terminal has ended.
+      const end = this.exitInfo ? bytes.length : utf8SafeEnd(bytes, 0, bytes.length);
+      if (end === 0) return;
+      const offset = sub.sent;
+      sub.sent += end;
+      sub.deliver({ kind: 'bytes', offset, data: bytes.subarray(0, end) });
+    }
+  }
+
+  /** A client fell out of the ring (a hidden pane, say): it starts over from the mirror's screen. */
+  private resetLagging(sub: Subscriber): void {
+    sub.sent = Number.MAX_SAFE_INTEGER; // nothing more until the reset is taken
+    void this.mirror.capture().then((screen) => {
+      if (!this.subscribers.has(sub)) return;
+      sub.sent = screen.offset;
+      sub.acked = screen.offset;
+      sub.deliver({ kind: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized });
+      this.pump();
+    });
+  }
+
+  /** Pause the PTY while a visible client or the mirror has too much waiting; resume once it drains. */
+  private updateFlow(): void {
+    if (this.exitInfo) return;
+    let pressure = this.mirror.backlog;
+    for (const s of this.subscribers) {
+      if (s.visible && s.sent !== Number.MAX_SAFE_INTEGER) pressure = Math.max(pressure, this.ring.endOffset - s.acked);
+    }
+    if (!this.paused && pressure > FLOW.highWatermark) {
+      this.paused = true;
+      this.pty.pause();
+    } else if (this.paused && pressure < FLOW.lowWatermark) {
+      this.paused = false;
+      this.pty.resume();
+    }
+  }
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

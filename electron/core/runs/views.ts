@@ -1,0 +1,64 @@
+// What clients see of a run: the manifest joined with the live terminals.
+import type { AgentView, RunSummary, RunView } from '../../../shared/contract.js';
+import type { VendorName } from '../../../shared/words.js';
+import type { AgentRecord, RunManifest } from '../store/types.js';
+
+export interface LiveInfo {
+  terminalId: string;
+  pid: number;
+}
+
+export function currentSessionId(agent: AgentRecord): string | null {
+  return agent.sessionIds.at(-1)?.id ?? null;
+}
+
+export function agentView(agent: AgentRecord, live: LiveInfo | undefined): AgentView {
+  return {
+    id: agent.id,
+    label: agent.label,
+    vendor: agent.vendor,
+    cwd: agent.cwd,
+    args: agent.args,
+    command: agent.command,
+    sessionId: currentSessionId(agent),
+    sessionIds: agent.sessionIds,
+    status: agent.status,
+    exitCode: agent.exitCode,
+    terminalId: live?.terminalId ?? null,
+    pid: live?.pid ?? null,
+    warning: agent.warning,
+    startedAt: agent.startedAt,
+  };
+}
+
+export function runView(run: RunManifest, live: (agentId: string) => LiveInfo | undefined): RunView {
+  return {
+    id: run.id,
+    name: run.name,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    agents: run.agents.map((a) => agentView(a, live(a.id))),
+    lastSnapshot: run.lastSnapshot,
+  };
+}
+
+export function runSummary(run: RunManifest, isLive: (agentId: string) => boolean): RunSummary {
+  return {
+    id: run.id,
+    name: run.name,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+    agentCount: run.agents.length,
+    liveAgents: run.agents.filter((a) => isLive(a.id)).length,
+    vendors: [...new Set<VendorName>(run.agents.map((a) => a.vendor))],
+    lastSnapshotAt: run.lastSnapshot?.at ?? null,
+  };
+}
+
+/** Search as the user types: run name, agent labels, vendors and directories. */
+export function matchesQuery(run: RunManifest, query: string): boolean {
+  const q = query.trim().toLowerCase();
+  if (!q) return true;
+  const haystack = [run.name, ...run.agents.flatMap((a) => [a.label, a.vendor, a.cwd])].join('\n').toLowerCase();
+  return q.split(/\s+/).every((word) => haystack.includes(word));
+}

@@ -1,0 +1,47 @@
+// Each request of the contract, mapped onto the core. Params arrive validated; results are the contract's.
+import type { Method, Params, Result } from '../../../shared/contract.js';
+import type { CoreHost } from '../host.js';
+import { adapters, findOnPath, resolveBin } from '../vendors/registry.js';
+
+type Handler<M extends Method> = (core: CoreHost, params: Params<M>) => Promise<Result<M>> | Result<M>;
+type Handlers = { [M in Method]: M extends 'agent.attach' ? null : Handler<M> };
+
+export const handlers: Handlers = {
+  'host.info': (core) => ({
+    version: core.version,
+    dataDir: core.dataDir,
+    vendors: [...adapters.values()].map((a) => {
+      const bin = findOnPath(resolveBin(a, core.env), core.env);
+      return { vendor: a.vendor, bin, found: bin !== null };
+    }),
+  }),
+  'run.list': (core, p) => core.service.listRuns(p.query),
+  'run.get': (core, p) => core.service.getRun(p.run),
+  'run.screens': (core, p) => core.service.screens(p.run, p.live ?? false),
+  'run.events': (core, p) => core.service.events(p.run),
+  'run.start': (core, p) => core.service.startRun(p.name, p.agents),
+  'run.snapshot': (core, p) => core.service.snapshot(p.run, 'user'),
+  'run.rename': (core, p) => core.service.rename(p.run, p.name),
+  'run.delete': async (core, p) => ({ deleted: await core.service.delete(p.run) }),
+  'run.stop': (core, p) => core.service.stopRun(p.run),
+  'run.handle': (core, p) => ({ handle: core.service.handleFor(p.run, p.agent) }),
+  'run.resume': (core, p) => core.service.resume(p.handle, p.cwd),
+  'handle.inspect': (core, p) => core.service.inspectHandle(p.handle, p.cwd),
+  'agent.add': (core, p) => core.service.addAgent(p.run, p.agent),
+  'agent.stop': (core, p) => core.service.stopAgent(p.agentId),
+  'agent.write': (core, p) => {
+    core.service.write(p.agentId, p.data);
+    return {};
+  },
+  'agent.send': async (core, p) => {
+    await core.service.send(p.agentId, p.text);
+    return {};
+  },
+  'agent.resize': (core, p) => {
+    core.service.resize(p.agentId, p.cols, p.rows);
+    return {};
+  },
+  'agent.screen': (core, p) => core.service.agentScreen(p.agentId),
+  'agent.attach': null,
+  'agent.detach': () => ({}),
+};

@@ -1,0 +1,81 @@
+// The interface every vendor adapter implements (design.md §3). Vendor facts live in each adapter's own file.
+import type { VendorName, ResumeOutcomeKind, SessionIdChooser } from '../../../shared/words.js';
+
+/** What an adapter knows about the agent it starts. */
+export interface AgentContext {
+  runName: string;
+  label: string;
+  /** Absolute, existing directory (already validated). */
+  cwd: string;
+  /** The user's own extra arguments, appended after the adapter's. */
+  args: readonly string[];
+  /** Shell agents only: the command to run instead of the user's shell. */
+  command: readonly string[] | null;
+}
+
+/** The environment the core runs in; vendor stores are found from it (HOME, CLAUDE_CONFIG_DIR, …). */
+export type VendorEnv = Readonly<Record<string, string | undefined>>;
+
+/** What to run, and what Baton will know about the session when it runs. */
+export interface SpawnPlan {
+  argv: string[];
+  /** Extra environment for this agent only (never from a handle). */
+  env: Record<string, string>;
+  /** The vendor session id, when known before spawn (chosen by Baton or resumed). */
+  sessionId: string | null;
+  chosenBy: SessionIdChooser | null;
+  /** For resume plans: what the user will be told happened. */
+  outcome: ResumeOutcomeKind;
+  /** Shown in the pane and the run's events when not null (a fresh fallback, say). */
+  warning: string | null;
+}
+
+/** The session an agent had, as the store or a handle remembers it. */
+export interface PriorSession {
+  sessionId: string;
+  /** Baton chose the id at spawn. */
+  chosenBy: SessionIdChooser;
+  /** The vendor's store was seen to hold a transcript for it at some point. */
+  confirmed: boolean;
+}
+
+export interface LiveTerminal {
+  /** The PTY child's pid (the CLI itself, or its wrapper). */
+  pid: number;
+  cwd: string;
+}
+
+export interface SessionObservation {
+  sessionId: string;
+  /** The vendor's store holds a transcript for this id. */
+  confirmed: boolean;
+}
+
+export interface VendorAdapter {
+  readonly vendor: VendorName;
+  readonly displayName: string;
+  /** Strict shape of this vendor's session ids; null when the vendor has no sessions (shell). */
+  readonly sessionIdPattern: RegExp | null;
+  /** Pause between typing a prompt and pressing Enter, so the TUI does not take it as a paste. */
+  readonly submitDelayMs: number;
+  /** Texts the CLI prints when asked to resume an id it does not have (it then exits non-zero). */
+  readonly resumeErrorTexts: readonly RegExp[];
+  /** The environment variable that overrides the binary, e.g. BATON_CLAUDE_BIN. */
+  readonly binEnvVar: string;
+  /** The binary's name on PATH. */
+  readonly defaultBin: string;
+
+  /** argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). */
+  spawnFresh(ctx: AgentContext, env: VendorEnv): SpawnPlan;
+  /** Plan the resume of a prior session: resume it, respawn it under the same id, or start fresh with a warning. */
+  planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan>;
+  /** Whether the vendor still has this session's transcript, read from its store without starting the CLI. */
+  exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean>;
+  /**
+   * Watch a live terminal for its session id (discovery, confirmation, and changes such as Claude's /clear).
+   * Calls `onSession` whenever the id or its confirmation changes. Returns a function that stops watching.
+   */
+  follow(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void;
+  /** The argv that resumes a session by hand (preview, "copy as shell commands"), argv[0] being the bin name. */
+  resumeCommand(sessionId: string): string[];
+}

@@ -1,0 +1,361 @@
+// The one contract between the core host and every client (renderer, CLI, tests), whatever the transport.
+// Every message is validated against these schemas on both ends.
+import { z } from 'zod';
+import {
+  AGENT_ID,
+  LIMITS,
+  RUN_ID,
+  SNAPSHOT_ID,
+  absolutePathSchema,
+  labelSchema,
+  runNameSchema,
+  vendorNameSchema,
+} from './words.js';
+
+const agentId = z.string().regex(AGENT_ID, { error: 'agentId is not a Baton agent id' });
+const runId = z.string().regex(RUN_ID);
+const snapshotId = z.string().regex(SNAPSHOT_ID);
+/** A run named by its id or its name. */
+const runRef = z.string().min(1).max(LIMITS.nameMaxChars);
+const offset = z.number().int().nonnegative();
+const terminalId = z.string().regex(/^trm_[0-9a-z]{16}$/);
+const isoTime = z.string();
+/** The handle text travels only inside requests; it is a secret, never echoed back. */
+const handleText = z.string().min(1).max(LIMITS.handleMaxBytes * 2);
+
+// ---------- data ----------
+
+export const agentSpecSchema = z.strictObject({
+  vendor: vendorNameSchema,
+  label: labelSchema.optional(),
+  cwd: absolutePathSchema,
+  /** The user's own extra arguments (a model, a permission mode). Kept in the manifest, never in a handle. */
+  args: z.array(z.string().max(LIMITS.extraArgMaxChars)).max(LIMITS.extraArgs).optional(),
+  /** Shell agents only: the command to run instead of the user's shell, as argv. */
+  command: z.array(z.string().max(LIMITS.extraArgMaxChars)).min(1).max(LIMITS.extraArgs).optional(),
+});
+export type AgentSpec = z.infer<typeof agentSpecSchema>;
+
+export const sessionIdRecordSchema = z.strictObject({
+  id: z.string(),
+  chosenBy: z.enum(['baton', 'vendor']),
+  seenAt: isoTime,
+  /** The vendor's own store has shown this id (a transcript or registry entry). */
+  confirmed: z.boolean(),
+});
+export type SessionIdRecord = z.infer<typeof sessionIdRecordSchema>;
+
+export const agentStatusSchema = z.enum(['starting', 'running', 'exited', 'stopped', 'failed']);
+
+export const agentViewSchema = z.strictObject({
+  id: agentId,
+  label: z.string(),
+  vendor: vendorNameSchema,
+  cwd: z.string(),
+  args: z.array(z.string()),
+  command: z.array(z.string()).nullable(),
+  sessionId: z.string().nullable(),
+  sessionIds: z.array(sessionIdRecordSchema),
+  status: agentStatusSchema,
+  exitCode: z.number().int().nullable(),
+  terminalId: terminalId.nullable(),
+  pid: z.number().int().nullable(),
+  /** The last warning shown for this agent (a fresh fallback, say), in the user's words. */
+  warning: z.string().nullable(),
+  startedAt: isoTime.nullable(),
+});
+export type AgentView = z.infer<typeof agentViewSchema>;
+
+export const runViewSchema = z.strictObject({
+  id: runId,
+  name: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  agents: z.array(agentViewSchema),
+  lastSnapshot: z.strictObject({ id: snapshotId, at: isoTime }).nullable(),
+});
+export type RunView = z.infer<typeof runViewSchema>;
+
+export const runSummarySchema = z.strictObject({
+  id: runId,
+  name: z.string(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  agentCount: z.number().int(),
+  liveAgents: z.number().int(),
+  vendors: z.array(vendorNameSchema),
+  lastSnapshotAt: isoTime.nullable(),
+});
+export type RunSummary = z.infer<typeof runSummarySchema>;
+
+export const screenSchema = z.strictObject({
+  agentId,
+  label: z.string(),
+  cols: z.number().int(),
+  rows: z.number().int(),
+  /** Plain text of the screen and the scrollback tail. */
+  text: z.string(),
+  /** The mirror serialized with escape sequences, to restore into a terminal. */
+  serialized: z.string(),
+});
+export type Screen = z.infer<typeof screenSchema>;
+
+export const snapshotViewSchema = z.strictObject({
+  id: snapshotId,
+  at: isoTime,
+  reason: z.enum(['user', 'exit', 'periodic', 'quit', 'resume']),
+  agents: z.array(
+    z.strictObject({
+      agentId,
+      label: z.string(),
+      vendor: vendorNameSchema,
+      cwd: z.string(),
+      sessionId: z.string().nullable(),
+      status: agentStatusSchema,
+    }),
+  ),
+});
+export type SnapshotView = z.infer<typeof snapshotViewSchema>;
+
+export const runEventTypeSchema = z.enum([
+  'started',
+  'agent-added',
+  'agent-started',
+  'session-id',
+  'snapshot',
+  'resumed',
+  'fresh-fallback',
+  'agent-failed',
+  'exited',
+  'stopped',
+  'renamed',
+]);
+export type RunEventType = z.infer<typeof runEventTypeSchema>;
+
+export const runEventSchema = z.strictObject({
+  at: isoTime,
+  type: runEventTypeSchema,
+  agentId: agentId.optional(),
+  sessionId: z.string().optional(),
+  snapshotId: snapshotId.optional(),
+  exitCode: z.number().int().nullable().optional(),
+  outcome: z.enum(['resumed', 'fresh', 'failed']).optional(),
+  message: z.string().optional(),
+});
+export type RunEvent = z.infer<typeof runEventSchema>;
+
+export const sessionCheckSchema = z.enum(['found', 'missing', 'cwd-missing', 'no-session']);
+export type SessionCheck = z.infer<typeof sessionCheckSchema>;
+
+export const handlePreviewSchema = z.strictObject({
+  kind: z.enum(['run', 'agent', 'caw']),
+  runName: z.string(),
+  runId: runId.nullable(),
+  /** The store already holds this run: its history and screens come back with it. */
+  knownRun: z.boolean(),
+  /** A caw handle carries no directory: the user must give one. */
+  needsCwd: z.boolean(),
+  agents: z.array(
+    z.strictObject({
+      label: z.string(),
+      vendor: vendorNameSchema,
+      cwd: z.string().nullable(),
+      sessionId: z.string().nullable(),
+      check: sessionCheckSchema,
+      /** What resume will run, as argv (never through a shell). */
+      command: z.array(z.string()),
+    }),
+  ),
+});
+export type HandlePreview = z.infer<typeof handlePreviewSchema>;
+
+export const resumeOutcomeSchema = z.strictObject({
+  agentId,
+  label: z.string(),
+  vendor: vendorNameSchema,
+  outcome: z.enum(['resumed', 'fresh', 'failed']),
+  sessionId: z.string().nullable(),
+  message: z.string().nullable(),
+});
+export type ResumeOutcome = z.infer<typeof resumeOutcomeSchema>;
+
+export const vendorInfoSchema = z.strictObject({
+  vendor: vendorNameSchema,
+  bin: z.string().nullable(),
+  found: z.boolean(),
+});
+
+export const attachResultSchema = z.discriminatedUnion('mode', [
+  /** The bytes from the asked offset up to `offset + len(data)`; live output follows from there. */
+  z.strictObject({ mode: z.literal('bytes'), terminalId, offset, data: z.string() }),
+  /** The gap was older than the ring: start over from this screen; live output follows from `offset`. */
+  z.strictObject({
+    mode: z.literal('reset'),
+    terminalId,
+    offset,
+    cols: z.number().int(),
+    rows: z.number().int(),
+    screen: z.string(),
+  }),
+]);
+export type AttachResult = z.infer<typeof attachResultSchema>;
+
+// ---------- requests ----------
+
+const cols = z.number().int().min(2).max(1000);
+const rows = z.number().int().min(1).max(500);
+
+export const requests = {
+  'host.info': {
+    params: z.strictObject({}),
+    result: z.strictObject({ version: z.string(), dataDir: z.string(), vendors: z.array(vendorInfoSchema) }),
+  },
+  'run.list': {
+    params: z.strictObject({ query: z.string().max(200).optional() }),
+    result: z.array(runSummarySchema),
+  },
+  'run.get': { params: z.strictObject({ run: runRef }), result: runViewSchema },
+  'run.screens': {
+    params: z.strictObject({ run: runRef, live: z.boolean().optional() }),
+    result: z.strictObject({ snapshotId: snapshotId.nullable(), screens: z.array(screenSchema) }),
+  },
+  'run.events': { params: z.strictObject({ run: runRef }), result: z.array(runEventSchema) },
+  'run.start': {
+    params: z.strictObject({ name: runNameSchema, agents: z.array(agentSpecSchema).min(1).max(LIMITS.agentsPerRun) }),
+    result: runViewSchema,
+  },
+  'run.snapshot': { params: z.strictObject({ run: runRef }), result: snapshotViewSchema },
+  'run.rename': { params: z.strictObject({ run: runRef, name: runNameSchema }), result: runViewSchema },
+  'run.delete': { params: z.strictObject({ run: runRef }), result: z.strictObject({ deleted: runId }) },
+  'run.stop': { params: z.strictObject({ run: runRef }), result: runViewSchema },
+  'run.handle': {
+    params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
+    result: z.strictObject({ handle: z.string() }),
+  },
+  'run.resume': {
+    params: z.strictObject({
+      handle: handleText,
+      /** For a caw handle, which carries no directory. */
+      cwd: absolutePathSchema.optional(),
+    }),
+    result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
+  },
+  'handle.inspect': {
+    params: z.strictObject({ handle: handleText, cwd: absolutePathSchema.optional() }),
+    result: handlePreviewSchema,
+  },
+  'agent.add': { params: z.strictObject({ run: runRef, agent: agentSpecSchema }), result: runViewSchema },
+  'agent.stop': { params: z.strictObject({ agentId }), result: agentViewSchema },
+  'agent.write': { params: z.strictObject({ agentId, data: z.string().max(1 << 20) }), result: z.strictObject({}) },
+  /** Types text as a user would, then Enter after the vendor's pause, so TUIs submit it. */
+  'agent.send': { params: z.strictObject({ agentId, text: z.string().max(1 << 16) }), result: z.strictObject({}) },
+  'agent.resize': { params: z.strictObject({ agentId, cols, rows }), result: z.strictObject({}) },
+  'agent.screen': { params: z.strictObject({ agentId }), result: screenSchema },
+  'agent.attach': {
+    params: z.strictObject({
+      agentId,
+      terminalId: terminalId.optional(),
+      fromOffset: offset.optional(),
+      /** Hidden panes get a smaller flow-control budget. */
+      visible: z.boolean().optional(),
+    }),
+    result: attachResultSchema,
+  },
+  'agent.detach': { params: z.strictObject({ agentId }), result: z.strictObject({}) },
+} as const;
+
+export type Method = keyof typeof requests;
+export type Params<M extends Method> = z.input<(typeof requests)[M]['params']>;
+export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
+
+// ---------- events ----------
+
+export const events = {
+  'run.changed': z.strictObject({ runId, deleted: z.boolean().optional() }),
+  'agent.status': z.strictObject({
+    runId,
+    agentId,
+    status: agentStatusSchema,
+    terminalId: terminalId.nullable(),
+    exitCode: z.number().int().nullable(),
+  }),
+  'agent.session': z.strictObject({ runId, agentId, sessionId: z.string() }),
+  'agent.warning': z.strictObject({ runId, agentId, message: z.string() }),
+} as const;
+export type EventName = keyof typeof events;
+export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;
+
+// ---------- wire messages ----------
+
+export const errorCodeSchema = z.enum(['invalid', 'not-found', 'conflict', 'failed', 'unauthorized', 'internal']);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+export const wireErrorSchema = z.strictObject({
+  code: errorCodeSchema,
+  message: z.string(),
+  /** The offending field, e.g. `agents[1].sessionId`. */
+  field: z.string().optional(),
+});
+export type WireError = z.infer<typeof wireErrorSchema>;
+
+const requestId = z.number().int().nonnegative();
+
+export const clientMessageSchema = z.discriminatedUnion('t', [
+  z.strictObject({ t: z.literal('req'), id: requestId, method: z.string().max(64), params: z.unknown() }),
+  /** The client has written everything below `offset` of this terminal into its view. */
+  z.strictObject({ t: z.literal('ack'), agentId, terminalId, offset }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const serverMessageSchema = z.union([
+  z.strictObject({ t: z.literal('res'), id: requestId, ok: z.literal(true), result: z.unknown() }),
+  z.strictObject({ t: z.literal('res'), id: requestId, ok: z.literal(false), error: wireErrorSchema }),
+  z.strictObject({ t: z.literal('evt'), name: z.string(), payload: z.unknown() }),
+  /** Terminal output: base64 of the bytes at [offset, offset + n). */
+  z.strictObject({ t: z.literal('out'), agentId, terminalId, offset, data: z.string() }),
+  /** The client fell out of the ring: replace the view with this screen; output continues from `offset`. */
+  z.strictObject({
+    t: z.literal('reset'),
+    agentId,
+    terminalId,
+    offset,
+    cols: z.number().int(),
+    rows: z.number().int(),
+    screen: z.string(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+/** A request failed: carries the wire error so callers can show the field and rule. */
+export class BatonError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  constructor(error: WireError) {
+    super(error.message);
+    this.name = 'BatonError';
+    this.code = error.code;
+    this.field = error.field;
+  }
+  toWire(): WireError {
+    return this.field === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, field: this.field };
+  }
+}
+
+/** Turns a zod failure into one field-level error that names the field and rule, never the value. */
+export function describeIssue(error: z.ZodError, prefix = ''): WireError {
+  const issue = error.issues[0];
+  if (!issue) return { code: 'invalid', message: 'invalid input' };
+  const field = formatPath(prefix, issue.path);
+  const rule = issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''}` : issue.message;
+  return { code: 'invalid', message: field ? `${field}: ${rule}` : rule, ...(field ? { field } : {}) };
+}
+
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}

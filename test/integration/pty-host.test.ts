@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PtyHost } from '../../electron/core/pty/pty-host.js';
+import { readProcesses, sessionTree } from '../../electron/core/pty/process-tree.js';
+import type { Terminal } from '../../electron/core/pty/terminal.js';
+import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
+
+const hosts: PtyHost[] = [];
+function newHost(): PtyHost {
+  const host = new PtyHost(join(mkdtempSync(join(tmpdir(), 'baton-pty-')), 'processes.json'));
+  hosts.push(host);
+  return host;
+}
+afterEach(async () => {
+  for (const h of hosts.splice(0)) {
+    await h.stopAll();
+    h.close();
+  }
+});
+
+function spawnShell(host: PtyHost, script: string): Terminal {
+  return host.spawn({
+    argv: ['/bin/bash', '--noprofile', '--norc', '-c', script],
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' },
+    cols: 80,
+    rows: 24,
+  });
+}
+
+async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('PtyHost', () => {
+  it('stopping an agent leaves no process behind, not even a background job that ignores SIGHUP and SIGTERM', async () => {
+    const host = newHost();
+    const t = spawnShell(
+      host,
+      // A job in its own process group that ignores HUP and TERM, and a grandchild that left the session.
+      `set -m; (trap '' HUP TERM; while :; do sleep 0.2; done) & (setsid sh -c 'trap "" HUP TERM; while :; do sleep 0.2; done' &) ; echo ready; while :; do sleep 1; done`,
+    );
+    await waitFor(() => (t.endOffset > 0 ? true : false), 'ready');
+    const tree = await waitFor(() => {
+      const list = sessionTree(t.pid);
+      return list.length >= 4 ? list : undefined;
+    }, 'the background jobs');
+    // Let the tracker record the setsid'd grandchild before we stop.
+    await new Promise((r) => setTimeout(r, 1200));
+    const recorded = t.recordedProcesses();
+    expect(recorded.length).toBeGreaterThanOrEqual(tree.length);
+    await t.stop(1000);
+    const alive = readProcesses().filter((p) => !p.zombie && recorded.some((m) => m.pid === p.pid && m.startTime === p.startTime));
+    expect(alive).toEqual([]);
+    expect(t.exited).not.toBeNull();
+  });
+
+  it('a client that reattaches from its last offset gets exactly the missing bytes; one too far behind gets a reset', async () => {
+    const host = newHost();
+    // 6 MB of deterministic output without newlines (so the terminal passes it through unchanged).
+    const t = spawnShell(host, `node -e "const b=Buffer.alloc(1<<16); let n=0; for(let i=0;i<96;i++){for(let j=0;j<b.length;j++)b[j]=65+((i*7+j)%26); process.stdout.write(b)}"`);
+    const received: Buffer[] = [];
+    let got = 0;
+    let sub = await t.attach(0, true, (f: StreamFrame) => {
+      if (f.kind !== 'bytes') throw new Error('unexpected reset');
+      expect(f.offset).toBe(got);
+      received.push(f.data);
+      got += f.data.length;
+      if (got < 2_000_000) sub.subscription.ack(got);
+    });
+    expect(sub.start.mode).toBe('bytes');
+    await waitFor(() => got >= 2_000_000, 'first 2 MB');
+    // Drop without acking: flow control pauses the PTY, so the gap stays within the ring.
+    sub.subscription.close();
+    const last = got;
+    const again = await t.attach(last, true, (f) => {
+      if (f.kind !== 'bytes') throw new Error('unexpected reset');
+      expect(f.offset).toBe(got);
+      received.push(f.data);
+      got += f.data.length;
+      again.subscription.ack(got);
+    });
+    expect(again.start.mode).toBe('bytes');
+    if (again.start.mode === 'bytes') {
+      received.push(again.start.data);
+      got += again.start.data.length;
+      again.subscription.ack(got);
+    }
+    await new Promise<void>((r) => t.onExit(() => r()));
+    await waitFor(() => got >= 96 * 65536, 'all output');
+    const expected = Buffer.alloc(96 * 65536);
+    for (let i = 0; i < 96; i++) for (let j = 0; j < 65536; j++) expected[i * 65536 + j] = 65 + ((i * 7 + j) % 26);
+    const hash = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+    expect(got).toBe(expected.length);
+    expect(hash(Buffer.concat(received))).toBe(hash(expected));
+
+    // Too far behind: offset 0 is long gone from the 1 MiB ring.
+    const late = await t.attach(0, true, () => {});
+    expect(late.start.mode).toBe('reset');
+    expect(late.start.offset).toBe(expected.length);
+  });
+});
