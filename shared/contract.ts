@@ -181,9 +181,25 @@ export type ResumeOutcome = z.infer<typeof resumeOutcomeSchema>;
 
 export const vendorInfoSchema = z.strictObject({
   vendor: vendorNameSchema,
+  displayName: z.string(),
   bin: z.string().nullable(),
   found: z.boolean(),
+  /** What `<bin> --version` printed (first line), when it answered. */
+  version: z.string().nullable(),
+  /** The override variable, e.g. BATON_CLAUDE_BIN, to tell users how to point Baton at a binary. */
+  binEnvVar: z.string(),
 });
+export type VendorInfo = z.infer<typeof vendorInfoSchema>;
+
+export const resumeCommandSchema = z.strictObject({
+  agentId,
+  label: z.string(),
+  vendor: vendorNameSchema,
+  cwd: z.string(),
+  /** The vendor's resume command as argv; a client quotes it for display or copying. */
+  argv: z.array(z.string()),
+});
+export type ResumeCommand = z.infer<typeof resumeCommandSchema>;
 
 export const attachResultSchema = z.discriminatedUnion('mode', [
   /** The bytes from the asked offset up to `offset + len(data)`; live output follows from there. */
@@ -231,6 +247,11 @@ export const requests = {
   'run.handle': {
     params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
     result: z.strictObject({ handle: z.string() }),
+  },
+  /** Per agent, the command that resumes its session by hand ("copy as shell commands"). */
+  'run.commands': {
+    params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
+    result: z.array(resumeCommandSchema),
   },
   'run.resume': {
     params: z.strictObject({

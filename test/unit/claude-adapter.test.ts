@@ -52,7 +52,7 @@ describe('claude adapter: facts', () => {
     expect(claudeAdapter.submitDelayMs).toBe(150);
     expect(claudeAdapter.resumeErrorTexts.some((r) => r.test(`No conversation found with session ID: ${SAMPLE_ID}`))).toBe(true);
     expect(claudeAdapter.binEnvVar).toBe('BATON_CLAUDE_BIN');
-    expect(claudeAdapter.defaultBin).toBe('claude');
+    expect(claudeAdapter.defaultBin({})).toBe('claude');
     expect(claudeAdapter.resumeCommand(SAMPLE_ID)).toEqual(['claude', '--resume', SAMPLE_ID]);
   });
 

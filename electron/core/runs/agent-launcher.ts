@@ -36,7 +36,7 @@ export function launchAgent(
   const resolved = bin ? findOnPath(bin, baseEnv) : null;
   if (!bin || !resolved) {
     throw new LaunchError(
-      `${adapter.displayName} was not found (looked for '${bin ?? adapter.defaultBin}' on PATH); install it or set ${adapter.binEnvVar}`,
+      `${adapter.displayName} was not found (looked for '${bin ?? adapter.defaultBin(baseEnv)}' on PATH); install it or set ${adapter.binEnvVar}`,
     );
   }
   const env = terminalEnv(baseEnv, plan.env);

@@ -6,6 +6,7 @@ import type {
   EventName,
   EventPayload,
   HandlePreview,
+  ResumeCommand,
   ResumeOutcome,
   RunEvent,
   RunSummary,
@@ -16,7 +17,7 @@ import type {
 import { RUN_ID } from '../../../shared/words.js';
 import { encodeHandle, type HandleAgent } from '../handle/codec.js';
 import type { PtyHost } from '../pty/pty-host.js';
-import type { AttachStart, Subscription } from '../pty/terminal.js';
+import type { AttachStart, Subscription, Terminal } from '../pty/terminal.js';
 import type { StreamFrame } from '../pty/subscriber.js';
 import type { RunStore } from '../store/run-store.js';
 import type { AgentRecord, RunManifest, StoredScreen } from '../store/types.js';
@@ -35,6 +36,8 @@ const short = (id: string) => `${id.slice(0, 8)}…`;
 
 export class RunService {
   private readonly live = new Map<string, LiveAgent & { runId: string; settled: Promise<void> }>();
+  /** Each agent's latest terminal, kept after it ends so a pane can still attach and read its last output. */
+  private readonly lastTerminal = new Map<string, Terminal>();
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly emitter = new EventEmitter();
   private readonly periodic: NodeJS.Timeout;
@@ -83,8 +86,8 @@ export class RunService {
     if (liveWanted) {
       const screens: Screen[] = [];
       for (const agent of run.agents) {
-        const live = this.live.get(agent.id);
-        if (live) screens.push(await this.captureScreen(agent, live));
+        const terminal = this.lastTerminal.get(agent.id);
+        if (terminal) screens.push(await this.captureScreen(agent, terminal));
       }
       return { snapshotId: null, screens };
     }
@@ -107,6 +110,11 @@ export class RunService {
   async delete(ref: string): Promise<string> {
     const run = this.resolve(ref);
     await Promise.all(run.agents.map((a) => this.stopLive(a.id)));
+    for (const a of run.agents) {
+      const terminal = this.lastTerminal.get(a.id);
+      if (terminal) this.ptyHost.release(terminal.id);
+      this.lastTerminal.delete(a.id);
+    }
     await this.store.delete(run.id);
     this.emit('run.changed', { runId: run.id, deleted: true });
     return run.id;
@@ -172,10 +180,9 @@ export class RunService {
   }
 
   async agentScreen(agentId: string): Promise<Screen> {
-    const { agent } = this.findAgent(agentId);
-    const live = this.live.get(agentId);
-    if (live) return this.captureScreen(agent, live);
-    const run = this.findAgent(agentId).run;
+    const { agent, run } = this.findAgent(agentId);
+    const terminal = this.lastTerminal.get(agentId);
+    if (terminal) return this.captureScreen(agent, terminal);
     const snap = run.lastSnapshot ? await this.store.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
     const stored = snap?.screens.find((s) => s.agentId === agentId);
     if (!stored) throw notFound(`agent '${agent.label}' is not running and no snapshot holds its screen`);
@@ -191,7 +198,8 @@ export class RunService {
     opts: { terminalId?: string; fromOffset?: number; visible?: boolean },
     deliver: (frame: StreamFrame) => void,
   ): Promise<{ terminalId: string; start: AttachStart; subscription: Subscription }> {
-    const { terminal } = this.liveAgent(agentId);
+    const terminal = this.lastTerminal.get(agentId);
+    if (!terminal) throw conflict(`agent '${this.findAgent(agentId).agent.label}' has not been started since Baton started; resume it first`);
     const sameTerminal = opts.terminalId === undefined || opts.terminalId === terminal.id;
     const from = sameTerminal ? opts.fromOffset : 0;
     const { start, subscription } = await terminal.attach(from, opts.visible ?? true, deliver);
@@ -205,7 +213,9 @@ export class RunService {
     return this.enqueue(run.id, () => this.takeSnapshot(run.id, reason));
   }
 
-  handleFor(ref: string, agentLabel?: string): string {
+  async handleFor(ref: string, agentLabel?: string): Promise<string> {
+    const runId = this.resolve(ref).id;
+    await this.enqueue(runId, () => this.confirmSessions(runId));
     const run = this.resolve(ref);
     const agents = agentLabel === undefined ? run.agents : run.agents.filter((a) => a.label === agentLabel || a.id === agentLabel);
     if (agents.length === 0) throw notFound(`run '${run.name}' has no agent '${agentLabel}'`);
@@ -223,6 +233,18 @@ export class RunService {
       agents: handleAgents,
       scope: agentLabel === undefined ? 'run' : 'agent',
     });
+  }
+
+  resumeCommands(ref: string, agentLabel?: string): ResumeCommand[] {
+    const run = this.resolve(ref);
+    return run.agents
+      .filter((a) => agentLabel === undefined || a.label === agentLabel || a.id === agentLabel)
+      .map((a) => {
+        const adapter = getAdapter(a.vendor);
+        const sessionId = currentSessionId(a);
+        const argv = a.command ?? (adapter && sessionId ? adapter.resumeCommand(sessionId) : adapter ? [adapter.defaultBin(this.env)] : []);
+        return { agentId: a.id, label: a.label, vendor: a.vendor, cwd: a.cwd, argv };
+      });
   }
 
   inspectHandle(text: string, cwd?: string): Promise<HandlePreview> {
@@ -346,7 +368,7 @@ export class RunService {
       await this.event(runId, { type: 'fresh-fallback', agentId: agent.id, outcome: 'fresh', message: plan.warning });
       this.emit('agent.warning', { runId, agentId: agent.id, message: plan.warning });
     }
-    await this.event(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, ...(plan.sessionId ? { sessionId: plan.sessionId } : {}) });
+    await this.event(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, message: `${agent.label} (${agent.vendor}): ${plan.outcome}` });
     return { ...base, outcome: plan.outcome, sessionId: plan.sessionId, message: plan.warning };
   }
 
@@ -372,8 +394,9 @@ export class RunService {
       this.emit('agent.status', { runId, agentId: agent.id, status: 'failed', terminalId: null, exitCode: null });
       return { started: false, message };
     }
-    const previous = this.live.get(agent.id);
-    if (previous) this.ptyHost.release(previous.terminal.id);
+    const previous = this.lastTerminal.get(agent.id);
+    if (previous) this.ptyHost.release(previous.id);
+    this.lastTerminal.set(agent.id, live.terminal);
     this.live.set(agent.id, Object.assign(live, { runId, settled }));
     await this.mutate(runId, (m) => {
       const a = m.agents.find((x) => x.id === agent.id)!;
@@ -425,7 +448,8 @@ export class RunService {
       a.status = stopped ? 'stopped' : 'exited';
       a.exitCode = exitCode;
     });
-    await this.event(runId, { type: stopped ? 'stopped' : 'exited', agentId, exitCode });
+    const label = this.store.get(runId)?.agents.find((a) => a.id === agentId)?.label ?? 'agent';
+    await this.event(runId, { type: stopped ? 'stopped' : 'exited', agentId, exitCode, message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}` });
     this.emit('agent.status', { runId, agentId, status: stopped ? 'stopped' : 'exited', terminalId: live?.terminal.id ?? null, exitCode });
     if (resumeRejected && !this.closing) {
       await this.freshAfterRejectedResume(runId, agentId);
@@ -460,19 +484,39 @@ export class RunService {
     if (this.live.get(agentId) === live) this.live.delete(agentId);
   }
 
-  private async captureScreen(agent: AgentRecord, live: LiveAgent): Promise<Screen> {
-    const shot = await live.terminal.capture();
+  private async captureScreen(agent: AgentRecord, terminal: Terminal): Promise<Screen> {
+    const shot = await terminal.capture();
     return { agentId: agent.id, label: agent.label, cols: shot.cols, rows: shot.rows, text: shot.text, serialized: shot.serialized };
   }
 
+  /**
+   * Marks ids whose transcript the vendor now holds as confirmed. The follower polls, so a prompt answered
+   * just before a snapshot could otherwise be recorded as "never written" and resumed as an empty session.
+   */
+  private async confirmSessions(runId: string): Promise<void> {
+    const run = this.store.get(runId);
+    if (!run) return;
+    const found = new Set<string>();
+    for (const a of run.agents) {
+      const last = a.sessionIds.at(-1);
+      const adapter = getAdapter(a.vendor);
+      if (last && !last.confirmed && adapter && (await adapter.exists(last.id, a.cwd, this.env))) found.add(last.id);
+    }
+    if (found.size === 0) return;
+    await this.saveNow(runId, (m) => {
+      for (const a of m.agents) for (const s of a.sessionIds) if (found.has(s.id)) s.confirmed = true;
+    });
+  }
+
   private async takeSnapshot(runId: string, reason: SnapshotView['reason']): Promise<SnapshotView> {
+    await this.confirmSessions(runId);
     const run = this.store.get(runId);
     if (!run) throw notFound('the run was deleted');
     const previous = run.lastSnapshot ? await this.store.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
     const screens: StoredScreen[] = [];
     for (const agent of run.agents) {
-      const live = this.live.get(agent.id);
-      if (live) screens.push(await this.captureScreen(agent, live));
+      const terminal = this.lastTerminal.get(agent.id);
+      if (terminal) screens.push(await this.captureScreen(agent, terminal));
       else {
         const kept = previous?.screens.find((s) => s.agentId === agent.id);
         if (kept) screens.push(kept);
@@ -531,14 +575,17 @@ export class RunService {
 
   /** Manifest changes of one run happen one at a time, in order. */
   private mutate(runId: string, change: (m: RunManifest) => void): Promise<void> {
-    return this.enqueue(runId, async () => {
-      const current = this.store.get(runId);
-      if (!current) return;
-      const next = structuredClone(current);
-      change(next);
-      next.updatedAt = now();
-      await this.store.save(next);
-    });
+    return this.enqueue(runId, () => this.saveNow(runId, change));
+  }
+
+  /** Only from inside the run's queue (or before anything else can touch the run). */
+  private async saveNow(runId: string, change: (m: RunManifest) => void): Promise<void> {
+    const current = this.store.get(runId);
+    if (!current) return;
+    const next = structuredClone(current);
+    change(next);
+    next.updatedAt = now();
+    await this.store.save(next);
   }
 
   private enqueue<T>(runId: string, job: () => Promise<T>): Promise<T> {

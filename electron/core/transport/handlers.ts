@@ -1,20 +1,13 @@
 // Each request of the contract, mapped onto the core. Params arrive validated; results are the contract's.
 import type { Method, Params, Result } from '../../../shared/contract.js';
 import type { CoreHost } from '../host.js';
-import { adapters, findOnPath, resolveBin } from '../vendors/registry.js';
+import { detectVendors } from '../vendors/detect.js';
 
 type Handler<M extends Method> = (core: CoreHost, params: Params<M>) => Promise<Result<M>> | Result<M>;
 type Handlers = { [M in Method]: M extends 'agent.attach' ? null : Handler<M> };
 
 export const handlers: Handlers = {
-  'host.info': (core) => ({
-    version: core.version,
-    dataDir: core.dataDir,
-    vendors: [...adapters.values()].map((a) => {
-      const bin = findOnPath(resolveBin(a, core.env), core.env);
-      return { vendor: a.vendor, bin, found: bin !== null };
-    }),
-  }),
+  'host.info': async (core) => ({ version: core.version, dataDir: core.dataDir, vendors: await detectVendors(core.env) }),
   'run.list': (core, p) => core.service.listRuns(p.query),
   'run.get': (core, p) => core.service.getRun(p.run),
   'run.screens': (core, p) => core.service.screens(p.run, p.live ?? false),
@@ -24,7 +17,8 @@ export const handlers: Handlers = {
   'run.rename': (core, p) => core.service.rename(p.run, p.name),
   'run.delete': async (core, p) => ({ deleted: await core.service.delete(p.run) }),
   'run.stop': (core, p) => core.service.stopRun(p.run),
-  'run.handle': (core, p) => ({ handle: core.service.handleFor(p.run, p.agent) }),
+  'run.handle': async (core, p) => ({ handle: await core.service.handleFor(p.run, p.agent) }),
+  'run.commands': (core, p) => core.service.resumeCommands(p.run, p.agent),
   'run.resume': (core, p) => core.service.resume(p.handle, p.cwd),
   'handle.inspect': (core, p) => core.service.inspectHandle(p.handle, p.cwd),
   'agent.add': (core, p) => core.service.addAgent(p.run, p.agent),

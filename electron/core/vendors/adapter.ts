@@ -60,10 +60,12 @@ export interface VendorAdapter {
   readonly submitDelayMs: number;
   /** Texts the CLI prints when asked to resume an id it does not have (it then exits non-zero). */
   readonly resumeErrorTexts: readonly RegExp[];
+  /** How to ask the binary for its version (null: do not ask). */
+  readonly versionArgs: readonly string[] | null;
   /** The environment variable that overrides the binary, e.g. BATON_CLAUDE_BIN. */
   readonly binEnvVar: string;
-  /** The binary's name on PATH. */
-  readonly defaultBin: string;
+  /** The binary to run when no override is set (a name looked up on PATH, or an absolute path). */
+  defaultBin(env: VendorEnv): string;
 
   /** argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). */
   spawnFresh(ctx: AgentContext, env: VendorEnv): SpawnPlan;

@@ -33,7 +33,8 @@ export const claudeAdapter: VendorAdapter = {
   submitDelayMs: 150,
   resumeErrorTexts: [/No conversation found with session ID/],
   binEnvVar: BIN_ENV,
-  defaultBin: DEFAULT_BIN,
+  defaultBin: () => DEFAULT_BIN,
+  versionArgs: ['--version'],
 
   spawnFresh(ctx, env) {
     return fresh(ctx, env, null);

@@ -4,7 +4,7 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { VendorName } from '../../../shared/words.js';
 import type { VendorAdapter, VendorEnv } from './adapter.js';
 import { claudeAdapter } from './claude.js';
-import { defaultShell, shellAdapter } from './shell.js';
+import { shellAdapter } from './shell.js';
 
 export const adapters: ReadonlyMap<VendorName, VendorAdapter> = new Map<VendorName, VendorAdapter>([
   ['claude', claudeAdapter],
@@ -19,7 +19,7 @@ export function getAdapter(vendor: VendorName): VendorAdapter | undefined {
 export function resolveBin(adapter: VendorAdapter, env: VendorEnv): string {
   const override = env[adapter.binEnvVar];
   if (override) return override;
-  return adapter.vendor === 'shell' ? defaultShell(env) : adapter.defaultBin;
+  return adapter.defaultBin(env);
 }
 
 function isExecutableFile(path: string): boolean {

@@ -23,10 +23,8 @@ export const shellAdapter: VendorAdapter = {
   submitDelayMs: 0,
   resumeErrorTexts: [],
   binEnvVar: BIN_ENV,
-  /** Baton's own $SHELL; spawns read SHELL from the env they are given. */
-  get defaultBin(): string {
-    return defaultShell(process.env);
-  },
+  defaultBin: (env) => defaultShell(env),
+  versionArgs: null,
 
   spawnFresh(ctx, env) {
     return plan(ctx, env);
