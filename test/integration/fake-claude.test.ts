@@ -230,7 +230,7 @@ describe('fake claude in a PTY', () => {
     const f = new Fake([], true);
     await f.waitFor('? for shortcuts');
     const seen: SessionObservation[] = [];
-    const stop = claudeAdapter.follow({ pid: f.pid, cwd }, env, (s) => seen.push(s));
+    const stop = claudeAdapter.follow({ pid: f.pid, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
     try {
       const first = (await registry(f.pid))?.sessionId;
       expect(first).toMatch(UUID);

@@ -69,20 +69,20 @@ describe('claude adapter: facts', () => {
 });
 
 describe('claude adapter: spawnFresh', () => {
-  it('mints a UUIDv4 and passes it and the name as their own argv elements, user args last', () => {
-    const plan = claudeAdapter.spawnFresh(ctx({ args: ['--model', 'opus', 'a b; rm -rf /'] }), env);
+  it('mints a UUIDv4 and passes it and the name as their own argv elements, user args last', async () => {
+    const plan = await claudeAdapter.spawnFresh(ctx({ args: ['--model', 'opus', 'a b; rm -rf /'] }), env);
     expect(plan.sessionId).toMatch(UUID);
     expect(plan.argv).toEqual(['claude', '--session-id', plan.sessionId, '-n', 'task-42/remember', '--model', 'opus', 'a b; rm -rf /']);
     expect(plan.chosenBy).toBe('baton');
     expect(plan.outcome).toBe('fresh');
     expect(plan.warning).toBeNull();
     expect(plan.env).toEqual({});
-    expect(claudeAdapter.spawnFresh(ctx(), env).sessionId).not.toBe(plan.sessionId);
+    expect((await claudeAdapter.spawnFresh(ctx(), env)).sessionId).not.toBe(plan.sessionId);
   });
 
-  it('runs BATON_CLAUDE_BIN when set, the same as resolveBin', () => {
+  it('runs BATON_CLAUDE_BIN when set, the same as resolveBin', async () => {
     const e = { ...env, BATON_CLAUDE_BIN: '/opt/fake claude' };
-    const plan = claudeAdapter.spawnFresh(ctx(), e);
+    const plan = await claudeAdapter.spawnFresh(ctx(), e);
     expect(plan.argv[0]).toBe('/opt/fake claude');
     expect(plan.argv[0]).toBe(resolveBin(claudeAdapter, e));
     expect(resolveBin(claudeAdapter, env)).toBe('claude');
@@ -178,7 +178,7 @@ describe('claude adapter: follow', () => {
     const seen: SessionObservation[] = [];
     // A partial file first: ignored.
     await writeFile(join(sessions, `${pid}.json`), '{"pid": 4242, "sessionId": "1111');
-    const stop = claudeAdapter.follow({ pid, cwd }, env, (s) => seen.push(s));
+    const stop = claudeAdapter.follow({ pid, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
     try {
       await new Promise((r) => setTimeout(r, 700));
       expect(seen).toEqual([]);
@@ -219,14 +219,14 @@ describe('shell adapter and registry', () => {
   it('runs the shell or the command, never with a session', async () => {
     const e = { SHELL: '/bin/zsh' };
     const c = ctx({ args: ['-l'] });
-    expect(shellAdapter.spawnFresh(c, e)).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: null });
-    expect(shellAdapter.spawnFresh(ctx({ command: ['htop', '-d', '5'] }), e).argv).toEqual(['htop', '-d', '5']);
-    expect(shellAdapter.spawnFresh(ctx(), {}).argv).toEqual(['/bin/sh']);
-    expect(shellAdapter.spawnFresh(ctx(), { SHELL: '/bin/zsh', BATON_SHELL_BIN: '/bin/bash' }).argv).toEqual(['/bin/bash']);
+    expect(await shellAdapter.spawnFresh(c, e)).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: null });
+    expect((await shellAdapter.spawnFresh(ctx({ command: ['htop', '-d', '5'] }), e)).argv).toEqual(['htop', '-d', '5']);
+    expect((await shellAdapter.spawnFresh(ctx(), {})).argv).toEqual(['/bin/sh']);
+    expect((await shellAdapter.spawnFresh(ctx(), { SHELL: '/bin/zsh', BATON_SHELL_BIN: '/bin/bash' })).argv).toEqual(['/bin/bash']);
     const resumed = await shellAdapter.planResume(c, { sessionId: 'x', chosenBy: 'vendor', confirmed: true }, e);
     expect(resumed).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: null });
     expect(await shellAdapter.exists('x', '/', e)).toBe(false);
-    const stop = shellAdapter.follow({ pid: 1, cwd: '/' }, e, () => {
+    const stop = shellAdapter.follow({ pid: 1, cwd: '/', hints: {}, spawnedAt: Date.now() }, e, () => {
       throw new Error('no sessions in a shell');
     });
     stop();

@@ -40,14 +40,14 @@ export function launchAgent(
     );
   }
   const env = terminalEnv(baseEnv, plan.env);
+  const spawnedAt = Date.now();
   const terminal = ptyHost.spawn({ argv: [resolved, ...rest], cwd, env, cols: size.cols, rows: size.rows });
   if (plan.warning) terminal.notice(plan.warning);
-  const spawnedAt = Date.now();
   const live: LiveAgent = {
     terminal,
     adapter,
     stopRequested: false,
-    stopFollowing: adapter.follow({ pid: terminal.pid, cwd }, baseEnv, (seen) => hooks.onSession(seen)),
+    stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, baseEnv, (seen) => hooks.onSession(seen)),
   };
   terminal.onExit(async (exit) => {
     live.stopFollowing();

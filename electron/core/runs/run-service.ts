@@ -24,6 +24,7 @@ import type { AgentRecord, RunManifest, StoredScreen } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { getAdapter } from '../vendors/registry.js';
 import { launchAgent, LaunchError, type LiveAgent } from './agent-launcher.js';
+import { DiscoveryGate } from './discovery-gate.js';
 import { conflict, invalid, notFound } from './errors.js';
 import { newAgentId, newRunId, newSnapshotId } from './ids.js';
 import { checkedDirectory, uniqueLabel } from './validation.js';
@@ -42,6 +43,7 @@ export class RunService {
   private readonly emitter = new EventEmitter();
   private readonly periodic: NodeJS.Timeout;
   private readonly resolver: HandleResolver;
+  private readonly discovery = new DiscoveryGate();
   private closing = false;
 
   constructor(
@@ -356,7 +358,7 @@ export class RunService {
     const run = this.store.get(runId)!;
     const agent = run.agents.find((a) => a.id === agentId)!;
     const adapter = getAdapter(agent.vendor)!;
-    const plan = adapter.spawnFresh(this.context(run, agent), this.env);
+    const plan = await adapter.spawnFresh(this.context(run, agent), this.env);
     await this.launch(runId, agent, plan);
   }
 
@@ -378,12 +380,21 @@ export class RunService {
     let live: LiveAgent;
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
+    const mustDiscover = plan.sessionId === null && adapter.sessionIdPattern !== null;
+    const release = mustDiscover ? await this.discovery.acquire(agent.vendor, agent.cwd) : () => {};
     try {
       live = launchAgent(this.ptyHost, adapter, plan, agent.cwd, this.env, {
-        onSession: (seen) => void this.sessionSeen(runId, agent.id, seen, plan),
-        onExit: (exit, rejected) => void this.agentExited(runId, agent.id, exit.exitCode, rejected).finally(settle),
+        onSession: (seen) => {
+          release();
+          void this.sessionSeen(runId, agent.id, seen, plan);
+        },
+        onExit: (exit, rejected) => {
+          release();
+          void this.agentExited(runId, agent.id, exit.exitCode, rejected).finally(settle);
+        },
       });
     } catch (err) {
+      release();
       const message = err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
       await this.mutate(runId, (m) => {
         const a = m.agents.find((x) => x.id === agent.id)!;
@@ -465,7 +476,7 @@ export class RunService {
     const agent = run.agents.find((a) => a.id === agentId)!;
     const adapter = getAdapter(agent.vendor)!;
     const old = currentSessionId(agent);
-    const plan = adapter.spawnFresh(this.context(run, agent), this.env);
+    const plan = await adapter.spawnFresh(this.context(run, agent), this.env);
     const warning = `${adapter.displayName} could not resume session ${old ? short(old) : '(none)'}; started a fresh conversation in ${agent.cwd}`;
     const ok = await this.launch(runId, agent, { ...plan, outcome: 'fresh', warning });
     if (ok.started) {

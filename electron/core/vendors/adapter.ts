@@ -28,6 +28,8 @@ export interface SpawnPlan {
   outcome: ResumeOutcomeKind;
   /** Shown in the pane and the run's events when not null (a fresh fallback, say). */
   warning: string | null;
+  /** What `follow` needs to know about this spawn (a port Baton chose, say). Never from a handle. */
+  hints?: Record<string, string>;
 }
 
 /** The session an agent had, as the store or a handle remembers it. */
@@ -43,6 +45,20 @@ export interface LiveTerminal {
   /** The PTY child's pid (the CLI itself, or its wrapper). */
   pid: number;
   cwd: string;
+  /** The spawn plan's hints. */
+  hints: Readonly<Record<string, string>>;
+  /** When the terminal was spawned (ms since epoch): discovery only accepts sessions newer than this. */
+  spawnedAt: number;
+}
+
+/** A conversation found in a vendor's own store, for import into a run. */
+export interface FoundSession {
+  sessionId: string;
+  cwd: string | null;
+  title: string | null;
+  firstPrompt: string | null;
+  /** ISO time of the last activity. */
+  lastActivity: string;
 }
 
 export interface SessionObservation {
@@ -67,8 +83,11 @@ export interface VendorAdapter {
   /** The binary to run when no override is set (a name looked up on PATH, or an absolute path). */
   defaultBin(env: VendorEnv): string;
 
-  /** argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). */
-  spawnFresh(ctx: AgentContext, env: VendorEnv): SpawnPlan;
+  /**
+   * argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). May be
+   * async where the id is created before the CLI starts (Cursor's create-chat, an opencode server session).
+   */
+  spawnFresh(ctx: AgentContext, env: VendorEnv): Promise<SpawnPlan>;
   /** Plan the resume of a prior session: resume it, respawn it under the same id, or start fresh with a warning. */
   planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan>;
   /** Whether the vendor still has this session's transcript, read from its store without starting the CLI. */
@@ -78,6 +97,8 @@ export interface VendorAdapter {
    * Calls `onSession` whenever the id or its confirmation changes. Returns a function that stops watching.
    */
   follow(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void;
+  /** Conversations in the vendor's own store (for import); cheap and incremental on large stores. */
+  listSessions?(env: VendorEnv): Promise<FoundSession[]>;
   /** The argv that resumes a session by hand (preview, "copy as shell commands"), argv[0] being the bin name. */
   resumeCommand(sessionId: string): string[];
 }

@@ -36,7 +36,7 @@ export const claudeAdapter: VendorAdapter = {
   defaultBin: () => DEFAULT_BIN,
   versionArgs: ['--version'],
 
-  spawnFresh(ctx, env) {
+  async spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
   },
 

@@ -26,7 +26,7 @@ export const shellAdapter: VendorAdapter = {
   defaultBin: (env) => defaultShell(env),
   versionArgs: null,
 
-  spawnFresh(ctx, env) {
+  async spawnFresh(ctx, env) {
     return plan(ctx, env);
   },
 
