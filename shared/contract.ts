@@ -85,6 +85,11 @@ export const runSummarySchema = z.strictObject({
   liveAgents: z.number().int(),
   vendors: z.array(vendorNameSchema),
   lastSnapshotAt: isoTime.nullable(),
+  /**
+   * Whether a resume would bring every agent back: `live` (agents running), `resumable` (every vendor session
+   * found), `stale` (a transcript is gone: that agent would start fresh), `missing` (a directory is gone).
+   */
+  health: z.enum(['live', 'resumable', 'stale', 'missing']),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -267,6 +272,8 @@ export const requests = {
   },
   'agent.add': { params: z.strictObject({ run: runRef, agent: agentSpecSchema }), result: runViewSchema },
   'agent.stop': { params: z.strictObject({ agentId }), result: agentViewSchema },
+  /** A fresh conversation for an agent whose terminal has ended (Resume brings back the old one instead). */
+  'agent.restart': { params: z.strictObject({ agentId }), result: runViewSchema },
   'agent.write': { params: z.strictObject({ agentId, data: z.string().max(1 << 20) }), result: z.strictObject({}) },
   /** Types text as a user would, then Enter after the vendor's pause, so TUIs submit it. */
   'agent.send': { params: z.strictObject({ agentId, text: z.string().max(1 << 16) }), result: z.strictObject({}) },

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,8 +9,11 @@ import type { Terminal } from '../../electron/core/pty/terminal.js';
 import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
 
 const hosts: PtyHost[] = [];
+const dirs: string[] = [];
 function newHost(): PtyHost {
-  const host = new PtyHost(join(mkdtempSync(join(tmpdir(), 'baton-pty-')), 'processes.json'));
+  const dir = mkdtempSync(join(tmpdir(), 'baton-pty-'));
+  dirs.push(dir);
+  const host = new PtyHost(join(dir, 'processes.json'));
   hosts.push(host);
   return host;
 }
@@ -19,6 +22,7 @@ afterEach(async () => {
     await h.stopAll();
     h.close();
   }
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 function spawnShell(host: PtyHost, script: string): Terminal {

@@ -1,5 +1,6 @@
 // One live PTY: the process, its ring of output, its mirror, its subscribers and flow control.
 import { randomBytes } from 'node:crypto';
+import { closeSync, constants, openSync } from 'node:fs';
 import pty from 'node-pty';
 import { FLOW } from './flow.js';
 import { Mirror, type MirrorScreen } from './mirror.js';
@@ -43,6 +44,7 @@ export class Terminal {
   private readonly exitListeners = new Set<(e: ExitInfo) => void>();
   private readonly recorded = new Map<number, ProcessMark>();
   private pumpTimer: NodeJS.Timeout | null = null;
+  private slaveFd: number | null;
   private paused = false;
   private exitInfo: ExitInfo | null = null;
   private stopping: Promise<void> | null = null;
@@ -65,6 +67,7 @@ export class Terminal {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    this.slaveFd = holdSlave(this.pty);
     this.pty.onData((data: string | Buffer) => this.handleOutput(typeof data === 'string' ? Buffer.from(data) : data));
     this.pty.onExit(({ exitCode, signal }) => this.handleExit({ exitCode, signal: signal ? signal : null }));
   }
@@ -208,6 +211,10 @@ export class Terminal {
 
   private handleExit(info: ExitInfo): void {
     this.exitInfo = info;
+    if (this.slaveFd !== null) {
+      closeSync(this.slaveFd);
+      this.slaveFd = null;
+    }
     this.pump();
     for (const listener of this.exitListeners) listener(info);
     this.exitListeners.clear();
@@ -281,6 +288,21 @@ export class Terminal {
       this.paused = false;
       this.pty.resume();
     }
+  }
+}
+
+/**
+ * Keeps our own handle on the PTY's slave side. When the last slave handle closes, Linux hangs the PTY up and
+ * may drop output the child wrote just before it exited; with ours open, node-pty reads it all before it reports
+ * the exit (it waits for its socket to close).
+ */
+function holdSlave(term: pty.IPty): number | null {
+  const path = (term as unknown as { _pty?: unknown })._pty;
+  if (typeof path !== 'string' || !path.startsWith('/dev/')) return null;
+  try {
+    return openSync(path, constants.O_RDWR | constants.O_NOCTTY);
+  } catch {
+    return null;
   }
 }
 

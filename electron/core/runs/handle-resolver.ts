@@ -57,7 +57,7 @@ export class HandleResolver {
       runName: target.runName,
       runId: decoded.run ? target.runId : null,
       knownRun: target.knownRun,
-      needsCwd: decoded.kind === 'caw' && !cwd,
+      needsCwd: decoded.kind === 'caw',
       agents: target.agents.map((p, i) => ({
         label: p.agent.label,
         vendor: p.agent.vendor,

@@ -1,5 +1,6 @@
 // Named runs of agents: start, add, stop, snapshot, history, handles and resume-by-handle (design.md §1, §4).
 import { EventEmitter } from 'node:events';
+import { stat } from 'node:fs/promises';
 import type {
   AgentSpec,
   AgentView,
@@ -32,6 +33,7 @@ import { HandleResolver, type ResumeTarget } from './handle-resolver.js';
 import { agentView, currentSessionId, matchesQuery, runSummary, runView } from './views.js';
 
 const PERIODIC_SNAPSHOT_MS = 60_000;
+const isDirectory = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
 const now = () => new Date().toISOString();
 const short = (id: string) => `${id.slice(0, 8)}…`;
 
@@ -67,11 +69,22 @@ export class RunService {
 
   // ---------- history ----------
 
-  listRuns(query?: string): RunSummary[] {
-    return this.store
-      .list()
-      .filter((r) => (query ? matchesQuery(r, query) : true))
-      .map((r) => runSummary(r, (id) => this.live.has(id)));
+  async listRuns(query?: string): Promise<RunSummary[]> {
+    const runs = this.store.list().filter((r) => (query ? matchesQuery(r, query) : true));
+    return Promise.all(runs.map(async (r) => runSummary(r, (id) => this.live.has(id), await this.health(r))));
+  }
+
+  /** What a resume of this run would find, checked in the vendors' stores without starting any CLI. */
+  private async health(run: RunManifest): Promise<RunSummary['health']> {
+    if (run.agents.some((a) => this.live.has(a.id))) return 'live';
+    let health: RunSummary['health'] = 'resumable';
+    for (const a of run.agents) {
+      if (!(await isDirectory(a.cwd))) return 'missing';
+      const adapter = getAdapter(a.vendor);
+      const last = a.sessionIds.at(-1);
+      if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env))) health = 'stale';
+    }
+    return health;
   }
 
   getRun(ref: string): RunView {
@@ -154,6 +167,14 @@ export class RunService {
     await this.stopLive(agent.id);
     const updated = this.store.get(run.id)!.agents.find((a) => a.id === agentId)!;
     return agentView(updated, undefined);
+  }
+
+  async restartAgent(agentId: string): Promise<RunView> {
+    const { run, agent } = this.findAgent(agentId);
+    if (this.live.has(agentId)) throw conflict(`agent '${agent.label}' is still running; stop it first`);
+    await this.launchFresh(run.id, agentId);
+    this.emit('run.changed', { runId: run.id });
+    return this.getRun(run.id);
   }
 
   async stopRun(ref: string): Promise<RunView> {
@@ -409,6 +430,8 @@ export class RunService {
     if (previous) this.ptyHost.release(previous.id);
     this.lastTerminal.set(agent.id, live.terminal);
     this.live.set(agent.id, Object.assign(live, { runId, settled }));
+    // A resumed id is confirmed only if the vendor holds its transcript (a same-id respawn of an unsaid session does not).
+    const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && (await adapter.exists(plan.sessionId, agent.cwd, this.env));
     await this.mutate(runId, (m) => {
       const a = m.agents.find((x) => x.id === agent.id)!;
       a.status = 'running';
@@ -416,7 +439,7 @@ export class RunService {
       a.startedAt = now();
       a.warning = plan.warning;
       if (plan.sessionId && currentSessionId(a) !== plan.sessionId) {
-        a.sessionIds.push({ id: plan.sessionId, chosenBy: plan.chosenBy ?? 'baton', seenAt: now(), confirmed: plan.outcome === 'resumed' });
+        a.sessionIds.push({ id: plan.sessionId, chosenBy: plan.chosenBy ?? 'baton', seenAt: now(), confirmed });
       }
     });
     await this.event(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}` });

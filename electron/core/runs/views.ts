@@ -42,8 +42,9 @@ export function runView(run: RunManifest, live: (agentId: string) => LiveInfo | 
   };
 }
 
-export function runSummary(run: RunManifest, isLive: (agentId: string) => boolean): RunSummary {
+export function runSummary(run: RunManifest, isLive: (agentId: string) => boolean, health: RunSummary['health']): RunSummary {
   return {
+    health,
     id: run.id,
     name: run.name,
     createdAt: run.createdAt,

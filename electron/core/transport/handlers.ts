@@ -23,6 +23,7 @@ export const handlers: Handlers = {
   'handle.inspect': (core, p) => core.service.inspectHandle(p.handle, p.cwd),
   'agent.add': (core, p) => core.service.addAgent(p.run, p.agent),
   'agent.stop': (core, p) => core.service.stopAgent(p.agentId),
+  'agent.restart': (core, p) => core.service.restartAgent(p.agentId),
   'agent.write': (core, p) => {
     core.service.write(p.agentId, p.data);
     return {};

@@ -4,10 +4,18 @@ import { delimiter, isAbsolute, join } from 'node:path';
 import type { VendorName } from '../../../shared/words.js';
 import type { VendorAdapter, VendorEnv } from './adapter.js';
 import { claudeAdapter } from './claude.js';
+import { copilotAdapter } from './copilot.js';
+import { geminiAdapter } from './gemini.js';
+import { qwenAdapter } from './qwen.js';
+import { codexAdapter } from './codex.js';
 import { shellAdapter } from './shell.js';
 
 export const adapters: ReadonlyMap<VendorName, VendorAdapter> = new Map<VendorName, VendorAdapter>([
   ['claude', claudeAdapter],
+  ['gemini', geminiAdapter],
+  ['copilot', copilotAdapter],
+  ['qwen', qwenAdapter],
+  ['codex', codexAdapter],
   ['shell', shellAdapter],
 ]);
 

@@ -1,0 +1,143 @@
+// Gemini CLI (vendors.md §3, §10): Baton picks the id (`--session-id <uuid>`), resumes with `--resume <uuid>` in
+// the same cwd (Gemini looks sessions up per project), and confirms the id from the chat file the CLI writes at
+// the first message. Gemini refuses `--session-id` for an id it already has, so a session with a transcript is
+// always resumed, and one without is respawned under the same id only while nothing was ever said.
+import { randomUUID } from 'node:crypto';
+import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import {
+  GEMINI_SESSION_ID,
+  displayChatsDir,
+  findGeminiSessionFiles,
+  findGeminiTranscript,
+  listGeminiSessions,
+} from './gemini-store.js';
+
+const VENDOR = 'gemini';
+const BIN_ENV = 'BATON_GEMINI_BIN';
+const DEFAULT_BIN = 'gemini';
+/** How often follow() looks for the chat file, until it appears. */
+export const GEMINI_FOLLOW_INTERVAL_MS = 500;
+
+/** The vendor facts, as data. */
+export const GEMINI_FACTS = {
+  sessionIdPattern: GEMINI_SESSION_ID,
+  /** Keys followed at once by Enter look like a paste to Gemini: the text stays in the box (vendors.md §12.3). */
+  submitDelayMs: 800,
+  resumeErrorTexts: [
+    /Invalid session identifier/,
+    /No previous sessions found for this project/,
+    /Session ID "[^"]*" already exists/,
+  ] as readonly RegExp[],
+  /** Exit code of every session error above. */
+  sessionErrorExitCode: 42,
+} as const;
+
+const shortId = (id: string): string => `${id.slice(0, 8)}…`;
+// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
+const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+
+function withId(ctx: AgentContext, env: VendorEnv, sessionId: string): string[] {
+  return [binOf(env), '--session-id', sessionId, ...ctx.args];
+}
+
+function plan(argv: string[], sessionId: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome'], warning: string | null): SpawnPlan {
+  return { argv, env: {}, sessionId, chosenBy, outcome, warning, hints: { sessionId } };
+}
+
+function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): SpawnPlan {
+  const sessionId = randomUUID();
+  return plan(withId(ctx, env, sessionId), sessionId, 'baton', 'fresh', warning);
+}
+
+export const geminiAdapter: VendorAdapter = {
+  vendor: VENDOR,
+  displayName: 'Gemini CLI',
+  sessionIdPattern: GEMINI_FACTS.sessionIdPattern,
+  submitDelayMs: GEMINI_FACTS.submitDelayMs,
+  resumeErrorTexts: GEMINI_FACTS.resumeErrorTexts,
+  binEnvVar: BIN_ENV,
+  defaultBin: () => DEFAULT_BIN,
+  versionArgs: ['--version'],
+
+  async spawnFresh(ctx, env) {
+    return fresh(ctx, env, null);
+  },
+
+  async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
+    if (prior.sessionId === '') {
+      return fresh(ctx, env, `gemini: no session was saved for this agent; starting a fresh conversation in ${ctx.cwd}`);
+    }
+    if (!GEMINI_SESSION_ID.test(prior.sessionId)) {
+      return fresh(ctx, env, `gemini: the saved session id is not a Gemini session id; starting a fresh conversation in ${ctx.cwd}`);
+    }
+    const files = await findGeminiSessionFiles(prior.sessionId, ctx.cwd, env);
+    const resume = plan([binOf(env), '--resume', prior.sessionId, ...ctx.args], prior.sessionId, prior.chosenBy, 'resumed', null);
+    if (files.some((f) => f.chat.hasMessages)) return resume;
+    if (!prior.confirmed && prior.chosenBy === 'baton') {
+      // Nothing was said. A metadata-only file still makes Gemini refuse the id for a new session: resume it;
+      // with no file at all the same id starts afresh.
+      if (files.length > 0) return resume;
+      return plan(withId(ctx, env, prior.sessionId), prior.sessionId, 'baton', 'resumed', null);
+    }
+    return fresh(
+      ctx,
+      env,
+      `gemini: session ${shortId(prior.sessionId)} is not in ${await displayChatsDir(ctx.cwd, env)} any more; ` +
+        `starting a fresh conversation in ${ctx.cwd}`,
+    );
+  },
+
+  async exists(sessionId, cwd, env) {
+    return (await findGeminiTranscript(sessionId, cwd, env)) !== null;
+  },
+
+  follow(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void {
+    const sessionId = terminal.hints.sessionId;
+    if (!sessionId || !GEMINI_SESSION_ID.test(sessionId)) return () => {};
+    return pollUntilConfirmed(sessionId, () => findGeminiTranscript(sessionId, terminal.cwd, env).then((p) => p !== null), onSession);
+  },
+
+  listSessions(env) {
+    return listGeminiSessions(env);
+  },
+
+  resumeCommand(sessionId) {
+    return [DEFAULT_BIN, '--resume', sessionId];
+  },
+};
+
+/**
+ * Reports the id Baton chose at once, then polls until the vendor's store holds its transcript, reports that,
+ * and stops. Returns a function that stops polling.
+ */
+function pollUntilConfirmed(sessionId: string, confirmed: () => Promise<boolean>, onSession: (seen: SessionObservation) => void): () => void {
+  let stopped = false;
+  let polling = false;
+  let reported: boolean | null = null;
+  let timer: NodeJS.Timeout | null = null;
+  const stop = () => {
+    stopped = true;
+    if (timer) clearInterval(timer);
+  };
+  const poll = async () => {
+    if (polling || stopped) return;
+    polling = true;
+    try {
+      const now = await confirmed();
+      if (stopped) return;
+      if (reported !== now) {
+        reported = now;
+        onSession({ sessionId, confirmed: now });
+      }
+      if (now) stop();
+    } catch {
+      /* a transient read error: try again next tick */
+    } finally {
+      polling = false;
+    }
+  };
+  timer = setInterval(() => void poll(), GEMINI_FOLLOW_INTERVAL_MS);
+  timer.unref?.();
+  void poll();
+  return stop;
+}

@@ -1,0 +1,228 @@
+// Qwen Code's on-disk store (vendors.md §5), read without starting the CLI.
+//   ${QWEN_HOME:-$HOME/.qwen}/projects/<cwd with [^a-zA-Z0-9] → "-">/chats/<uuid>.jsonl   (at the first prompt)
+//   …/chats/<uuid>.runtime.json   (live-process sidecar: {schema_version, pid, session_id, work_dir, …})
+// Lines: {uuid, parentUuid, sessionId, timestamp, type: "user"|"assistant"|"system", provenance, cwd, version,
+// message: {role, parts: [{text}]}, …}. Sessions are looked up per project (cwd).
+import { access, open, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FoundSession, VendorEnv } from './adapter.js';
+
+/** Qwen session ids: a lowercase UUID. */
+export const QWEN_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** How much of a transcript is read for its first prompt. */
+export const HEAD_BYTES = 64 * 1024;
+
+/** `${QWEN_HOME:-$HOME/.qwen}`. */
+export function qwenHome(env: VendorEnv): string {
+  return env.QWEN_HOME || join(env.HOME || '/', '.qwen');
+}
+
+/** A path as the user would write it (`~/.qwen/…`), for messages. */
+export function displayPath(path: string, env: VendorEnv): string {
+  const home = env.HOME;
+  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+  return path;
+}
+
+/** The project folder name for a cwd: every non-alphanumeric UTF-16 unit becomes "-", no length cap. Lossy. */
+export function encodeQwenCwd(cwd: string, platform: NodeJS.Platform = process.platform): string {
+  const p = platform === 'win32' ? cwd.toLowerCase() : cwd;
+  return p.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The chats folders `cwd` may have: its encoding as given and, when different, of its realpath. */
+export async function qwenChatsDirs(cwd: string, env: VendorEnv): Promise<string[]> {
+  const projects = join(qwenHome(env), 'projects');
+  const dirs = [join(projects, encodeQwenCwd(cwd), 'chats')];
+  try {
+    const real = await realpath(cwd);
+    const other = join(projects, encodeQwenCwd(real), 'chats');
+    if (!dirs.includes(other)) dirs.push(other);
+  } catch {
+    /* the cwd is gone or from another machine: use it as written */
+  }
+  return dirs;
+}
+
+/** Where the transcript of `sessionId` for `cwd` is, or null. The id must match QWEN_SESSION_ID (it becomes a path). */
+export async function findQwenTranscript(sessionId: string, cwd: string, env: VendorEnv): Promise<string | null> {
+  if (!QWEN_SESSION_ID.test(sessionId)) return null;
+  for (const dir of await qwenChatsDirs(cwd, env)) {
+    const path = join(dir, `${sessionId}.jsonl`);
+    if (await isFile(path)) return path;
+  }
+  return null;
+}
+
+/** The live-process sidecar `chats/<id>.runtime.json`. */
+export interface QwenRuntime {
+  pid: number;
+  sessionId: string;
+  workDir: string | null;
+  startedAt: number | null;
+  version: string | null;
+}
+
+export function parseQwenRuntime(text: string): QwenRuntime | null {
+  let rec: Record<string, unknown>;
+  try {
+    rec = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (!rec || typeof rec !== 'object') return null;
+  if (typeof rec.pid !== 'number' || !Number.isInteger(rec.pid) || rec.pid <= 0) return null;
+  if (typeof rec.session_id !== 'string' || !QWEN_SESSION_ID.test(rec.session_id)) return null;
+  return {
+    pid: rec.pid,
+    sessionId: rec.session_id,
+    workDir: typeof rec.work_dir === 'string' ? rec.work_dir : null,
+    startedAt: typeof rec.started_at === 'number' ? rec.started_at : null,
+    version: typeof rec.qwen_version === 'string' ? rec.qwen_version : null,
+  };
+}
+
+export async function readQwenRuntime(sessionId: string, cwd: string, env: VendorEnv): Promise<QwenRuntime | null> {
+  if (!QWEN_SESSION_ID.test(sessionId)) return null;
+  for (const dir of await qwenChatsDirs(cwd, env)) {
+    try {
+      const rt = parseQwenRuntime(await readFile(join(dir, `${sessionId}.runtime.json`), 'utf8'));
+      if (rt && rt.sessionId === sessionId) return rt;
+    } catch {
+      /* absent */
+    }
+  }
+  return null;
+}
+
+export interface QwenChat {
+  sessionId: string | null;
+  cwd: string | null;
+  /** The first line the user typed (`type: "user"`, `provenance: "real_user"` where given). */
+  firstPrompt: string | null;
+}
+
+function partsText(message: unknown): string | null {
+  const parts = message && typeof message === 'object' ? (message as { parts?: unknown }).parts : undefined;
+  if (!Array.isArray(parts)) return null;
+  const texts = parts
+    .map((p) => (p && typeof p === 'object' && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : null))
+    .filter((t): t is string => t !== null);
+  return texts.length > 0 ? texts.join('\n') : null;
+}
+
+/** Parses (the head of) a transcript; a torn last line is ignored. */
+export function parseQwenChat(text: string): QwenChat {
+  const out: QwenChat = { sessionId: null, cwd: null, firstPrompt: null };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let rec: Record<string, unknown>;
+    try {
+      rec = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (!rec || typeof rec !== 'object') continue;
+    if (out.sessionId === null && typeof rec.sessionId === 'string') out.sessionId = rec.sessionId;
+    if (out.cwd === null && typeof rec.cwd === 'string') out.cwd = rec.cwd;
+    if (rec.type === 'user' && (rec.provenance === undefined || rec.provenance === 'real_user')) {
+      const t = partsText(rec.message);
+      if (t !== null) {
+        out.firstPrompt = t;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+async function readHead(path: string, max: number): Promise<string> {
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(max);
+    const { bytesRead } = await fh.read(buf, 0, max, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
+
+// ---------- a cache of parsed files, so a refresh re-reads only what changed ----------
+
+interface CacheEntry {
+  mtimeMs: number;
+  size: number;
+  chat: QwenChat;
+}
+const cache = new Map<string, CacheEntry>();
+
+/** For tests: how many files the cache holds. */
+export function qwenCacheSize(): number {
+  return cache.size;
+}
+
+const TRANSCRIPT = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/;
+
+/** Every transcript in the store, newest first. */
+export async function listQwenSessions(env: VendorEnv): Promise<FoundSession[]> {
+  const projects = join(qwenHome(env), 'projects');
+  let dirs: string[];
+  try {
+    dirs = await readdir(projects);
+  } catch {
+    return [];
+  }
+  const seen = new Set<string>();
+  const found: (FoundSession & { ms: number })[] = [];
+  for (const d of dirs) {
+    const chats = join(projects, d, 'chats');
+    let names: string[];
+    try {
+      names = await readdir(chats);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const m = TRANSCRIPT.exec(name);
+      if (!m) continue;
+      const path = join(chats, name);
+      seen.add(path);
+      let st;
+      try {
+        st = await stat(path);
+      } catch {
+        continue;
+      }
+      if (!st.isFile()) continue;
+      let entry = cache.get(path);
+      if (!entry || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) {
+        try {
+          entry = { mtimeMs: st.mtimeMs, size: st.size, chat: parseQwenChat(await readHead(path, HEAD_BYTES)) };
+        } catch {
+          continue;
+        }
+        cache.set(path, entry);
+      }
+      found.push({
+        sessionId: m[1]!,
+        cwd: entry.chat.cwd,
+        title: null,
+        firstPrompt: entry.chat.firstPrompt,
+        lastActivity: new Date(st.mtimeMs).toISOString(),
+        ms: st.mtimeMs,
+      });
+    }
+  }
+  for (const key of cache.keys()) if (key.startsWith(`${projects}/`) && !seen.has(key)) cache.delete(key);
+  return found.sort((a, b) => b.ms - a.ms).map(({ ms: _ms, ...s }) => s);
+}

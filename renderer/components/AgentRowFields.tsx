@@ -1,0 +1,125 @@
+// One agent of the New run dialog: vendor, working directory, label, and its start progress or result.
+import { useId, type ReactNode } from 'react';
+import type { VendorInfo } from '../../shared/contract.js';
+import type { VendorName } from '../../shared/words.js';
+import { CWD_RULE, LABEL_RULE } from './validate.js';
+import './components.css';
+
+export interface AgentRow {
+  key: number;
+  vendor: VendorName | '';
+  cwd: string;
+  label: string;
+}
+
+export type AgentRowField = 'vendor' | 'cwd' | 'label';
+export type AgentRowErrors = Partial<Record<AgentRowField, string>>;
+
+interface Props {
+  index: number;
+  row: AgentRow;
+  /** Only the errors to show now (touched fields, or after Start). */
+  errors: AgentRowErrors;
+  vendors: VendorInfo[] | null;
+  disabled: boolean;
+  canRemove: boolean;
+  status: ReactNode;
+  onChange(patch: Partial<AgentRow>): void;
+  onTouch(field: AgentRowField): void;
+  onRemove(): void;
+}
+
+export function vendorOptionText(v: VendorInfo): string {
+  if (!v.found) return `${v.displayName} (not installed)`;
+  return v.version ? `${v.displayName} — ${v.version}` : v.displayName;
+}
+
+function Hint({ id, error, rule }: { id: string; error: string | undefined; rule?: string }) {
+  return (
+    <span id={id} className={error ? 'bt-field-error' : 'bt-field-hint'}>
+      {error ?? rule ?? ''}
+    </span>
+  );
+}
+
+export function AgentRowFields({ index, row, errors, vendors, disabled, canRemove, status, onChange, onTouch, onRemove }: Props) {
+  const id = useId();
+  const n = index + 1;
+  return (
+    <fieldset className="bt-agent-row" data-agent-row={n}>
+      <legend>Agent {n}</legend>
+      <div className="bt-field">
+        <label htmlFor={`${id}-vendor`}>Vendor</label>
+        <select
+          id={`${id}-vendor`}
+          value={row.vendor}
+          disabled={disabled}
+          aria-invalid={errors.vendor ? true : undefined}
+          aria-describedby={`${id}-vendor-hint`}
+          onChange={(e) => {
+            onChange({ vendor: e.target.value as VendorName });
+            onTouch('vendor');
+          }}
+        >
+          {row.vendor === '' ? <option value="">{vendors ? 'Choose a vendor' : 'Detecting vendor CLIs…'}</option> : null}
+          {(vendors ?? []).map((v) => (
+            <option key={v.vendor} value={v.vendor} disabled={!v.found}>
+              {vendorOptionText(v)}
+            </option>
+          ))}
+        </select>
+        <Hint id={`${id}-vendor-hint`} error={errors.vendor} />
+      </div>
+      <div className="bt-field bt-field-grow">
+        <label htmlFor={`${id}-cwd`}>Working directory</label>
+        <input
+          id={`${id}-cwd`}
+          className="bt-input bt-mono"
+          value={row.cwd}
+          disabled={disabled}
+          placeholder="/home/you/project"
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={errors.cwd ? true : undefined}
+          aria-describedby={`${id}-cwd-hint`}
+          onChange={(e) => {
+            onChange({ cwd: e.target.value });
+            // A relative path is wrong at once; other rules wait for the field to be left, then follow live.
+            if (e.target.value !== '' && !e.target.value.startsWith('/')) onTouch('cwd');
+          }}
+          onBlur={() => onTouch('cwd')}
+        />
+        <Hint id={`${id}-cwd-hint`} error={errors.cwd} rule={CWD_RULE} />
+      </div>
+      <div className="bt-field">
+        <label htmlFor={`${id}-label`}>Label</label>
+        <input
+          id={`${id}-label`}
+          className="bt-input"
+          value={row.label}
+          disabled={disabled}
+          placeholder="optional"
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={errors.label ? true : undefined}
+          aria-describedby={`${id}-label-hint`}
+          onChange={(e) => {
+            onChange({ label: e.target.value });
+            onTouch('label');
+          }}
+        />
+        <Hint id={`${id}-label-hint`} error={errors.label} rule={LABEL_RULE} />
+      </div>
+      <div className="bt-agent-row-end">
+        {canRemove ? (
+          <button type="button" className="bt-small-button" aria-label={`Remove agent ${n}`} disabled={disabled} onClick={onRemove}>
+            Remove
+          </button>
+        ) : null}
+        <span className="bt-agent-status" role="status">
+          {status}
+        </span>
+      </div>
+    </fieldset>
+  );
+}

@@ -1,0 +1,247 @@
+// New run: a name and one or more agents (vendor, directory, label), validated live, started with progress per agent.
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { AgentSpec, AgentView, RunView, VendorInfo } from '../../shared/contract.js';
+import { LIMITS } from '../../shared/words.js';
+import { useBaton } from '../state/store.js';
+import { AgentRowFields, type AgentRow, type AgentRowErrors, type AgentRowField } from './AgentRowFields.js';
+import { Dialog } from './Dialog.js';
+import { agentField, errorField, errorMessage, messageForField } from './format.js';
+import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
+import './components.css';
+
+interface ServerError {
+  message: string;
+  field: string | undefined;
+}
+
+function defaultVendor(vendors: VendorInfo[] | null): AgentRow['vendor'] {
+  const found = (vendors ?? []).filter((v) => v.found);
+  return (found.find((v) => v.vendor !== 'shell') ?? found[0])?.vendor ?? '';
+}
+
+function rowErrors(row: AgentRow, rows: AgentRow[], vendors: VendorInfo[] | null): AgentRowErrors {
+  const errors: AgentRowErrors = {};
+  const info = vendors?.find((v) => v.vendor === row.vendor);
+  if (row.vendor === '') errors.vendor = 'Choose a vendor';
+  else if (info && !info.found) errors.vendor = `${info.displayName} is not installed on the Baton host`;
+  const cwd = validateCwd(row.cwd);
+  if (cwd) errors.cwd = cwd;
+  const others = rows.filter((r) => r.key !== row.key).map((r) => r.label);
+  const label = validateLabel(row.label, others);
+  if (label) errors.label = label;
+  return errors;
+}
+
+function agentResult(agent: AgentView | undefined): ReactNode {
+  if (!agent) return null;
+  if (agent.status === 'failed') return <span className="bt-danger-text">failed: {agent.warning ?? 'could not start'}</span>;
+  if (agent.status === 'exited') return <span className="bt-warn-text">exited{agent.exitCode !== null ? ` (code ${agent.exitCode})` : ''}{agent.warning ? `: ${agent.warning}` : ''}</span>;
+  return <span className="bt-ok-text">{agent.status}{agent.warning ? `: ${agent.warning}` : ''}</span>;
+}
+
+export function NewRunDialog() {
+  const open = useBaton((s) => s.dialog?.kind === 'new-run');
+  return open ? <NewRunForm /> : null;
+}
+
+function NewRunForm() {
+  const runs = useBaton((s) => s.runs);
+  const vendors = useBaton((s) => s.hostInfo?.vendors ?? null);
+  const client = useBaton((s) => s.client);
+  const startRun = useBaton((s) => s.startRun);
+  const openDialog = useBaton((s) => s.openDialog);
+  const toast = useBaton((s) => s.toast);
+  const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const nextKey = useRef(1);
+
+  const [nameDraft, setNameDraft] = useState<string | null>(null);
+  const [rows, setRows] = useState<AgentRow[]>(() => [{ key: 0, vendor: defaultVendor(vendors), cwd: '', label: '' }]);
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submits, setSubmits] = useState(0);
+  const [phase, setPhase] = useState<'edit' | 'starting' | 'done'>('edit');
+  const [serverError, setServerError] = useState<ServerError | null>(null);
+  const [result, setResult] = useState<RunView | null>(null);
+  const [templateBusy, setTemplateBusy] = useState(false);
+
+  // Vendors arrive after the dialog opened: give rows without a vendor the default one.
+  useEffect(() => {
+    if (vendors) setRows((rs) => (rs.some((r) => r.vendor === '') ? rs.map((r) => (r.vendor === '' ? { ...r, vendor: defaultVendor(vendors) } : r)) : rs));
+  }, [vendors]);
+
+  useEffect(() => {
+    if (phase === 'done') closeRef.current?.focus();
+  }, [phase]);
+
+  // After a refused Start, focus the first field that needs fixing.
+  useEffect(() => {
+    if (submits > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [submits]);
+
+  const takenNames = useMemo(() => runs.map((r) => r.name), [runs]);
+  const name = nameDraft ?? suggestRunName(rows[0]?.cwd ?? '', takenNames);
+  const nameError = validateRunName(name, takenNames);
+  const errors = rows.map((r) => rowErrors(r, rows, vendors));
+  const valid = !nameError && errors.every((e) => Object.keys(e).length === 0);
+  const shown = (field: string) => submits > 0 || touched.has(field);
+  const serverRow = agentField(serverError?.field);
+  const serverName = serverError?.field === 'name' ? messageForField(serverError.message, 'name') : undefined;
+  const serverRowMessage = serverError ? messageForField(serverError.message, serverError.field) : '';
+  const general = serverError && !serverRow && !serverName ? serverError.message : null;
+  const busy = phase === 'starting' || templateBusy;
+
+  const edited = () => setServerError(null);
+  const touch = (field: string) => setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
+  const updateRow = (key: number, patch: Partial<AgentRow>) => {
+    edited();
+    setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  };
+  const addRow = () => {
+    const last = rows[rows.length - 1];
+    setRows((rs) => [...rs, { key: nextKey.current++, vendor: last?.vendor ?? defaultVendor(vendors), cwd: last?.cwd ?? '', label: '' }]);
+  };
+
+  const useLastRun = async () => {
+    const last = runs[0];
+    if (!client || !last) return;
+    setTemplateBusy(true);
+    try {
+      const run = await client.call('run.get', { run: last.id });
+      setRows(run.agents.map((a) => ({ key: nextKey.current++, vendor: a.vendor, cwd: a.cwd, label: a.label })));
+      setServerError(null);
+    } catch (err) {
+      setServerError({ message: `Could not read “${last.name}”: ${errorMessage(err)}`, field: undefined });
+    } finally {
+      setTemplateBusy(false);
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (phase !== 'edit') return;
+    if (!valid) {
+      setSubmits((n) => n + 1);
+      return;
+    }
+    const specs: AgentSpec[] = rows.map((r) => ({ vendor: r.vendor as AgentSpec['vendor'], cwd: r.cwd, ...(r.label ? { label: r.label } : {}) }));
+    setServerError(null);
+    setPhase('starting');
+    try {
+      const run = await startRun(name, specs);
+      const troubled = run.agents.filter((a) => a.status === 'failed' || a.status === 'exited').length;
+      if (troubled === 0) {
+        toast('success', `Run “${run.name}” started with ${run.agents.length} agent${run.agents.length === 1 ? '' : 's'}`);
+        openDialog(null);
+        return;
+      }
+      setResult(run);
+      setPhase('done');
+    } catch (err) {
+      setServerError({ message: errorMessage(err), field: errorField(err) });
+      setPhase('edit');
+      setSubmits((n) => n + 1);
+    }
+  };
+
+  const footer =
+    phase === 'done' ? (
+      <button ref={closeRef} type="button" className="bt-button bt-primary" onClick={() => openDialog(null)}>
+        Close
+      </button>
+    ) : (
+      <>
+        <button type="button" className="bt-button" disabled={phase === 'starting'} onClick={() => openDialog(null)}>
+          Cancel
+        </button>
+        <button type="submit" form={`${id}-form`} className="bt-button bt-primary" disabled={busy}>
+          {phase === 'starting' ? 'Starting…' : 'Start'}
+        </button>
+      </>
+    );
+
+  const nameShownError = serverName ?? (shown('name') ? nameError : null);
+  return (
+    <Dialog title="New run" onClose={() => openDialog(null)} footer={footer} busy={phase === 'starting'} wide>
+      <form id={`${id}-form`} ref={formRef} className="bt-form" onSubmit={(e) => void submit(e)} noValidate>
+        <div className="bt-field">
+          <label htmlFor={`${id}-name`}>Run name</label>
+          <input
+            id={`${id}-name`}
+            className="bt-input"
+            value={name}
+            disabled={phase !== 'edit'}
+            spellCheck={false}
+            autoComplete="off"
+            data-autofocus
+            aria-invalid={nameShownError ? true : undefined}
+            aria-describedby={`${id}-name-hint`}
+            onChange={(e) => {
+              edited();
+              setNameDraft(e.target.value);
+              touch('name');
+            }}
+          />
+          <span id={`${id}-name-hint`} className={nameShownError ? 'bt-field-error' : 'bt-field-hint'}>
+            {nameShownError ?? RUN_NAME_RULE}
+          </span>
+        </div>
+        <div className="bt-row bt-gap">
+          <button type="button" className="bt-button" disabled={busy || phase !== 'edit' || runs.length === 0 || !client} onClick={() => void useLastRun()}>
+            Use the last run's agents
+          </button>
+          {runs[0] ? <span className="bt-muted">from {runs[0].name}</span> : null}
+        </div>
+        {rows.map((row, i) => {
+          const rowError: AgentRowErrors = {};
+          for (const field of ['vendor', 'cwd', 'label'] as const) {
+            const message = errors[i]?.[field];
+            if (message && shown(`${row.key}.${field}`)) rowError[field] = message;
+          }
+          let status: ReactNode = null;
+          if (serverRow?.row === i) {
+            const key = serverRow.key;
+            if (key === 'vendor' || key === 'cwd' || key === 'label') rowError[key] = serverRowMessage;
+            else status = <span className="bt-danger-text">{serverRowMessage}</span>;
+          }
+          if (phase === 'starting') status = 'starting…';
+          if (phase === 'done') status = agentResult(result?.agents[i]);
+          return (
+            <AgentRowFields
+              key={row.key}
+              index={i}
+              row={row}
+              errors={rowError}
+              vendors={vendors}
+              disabled={phase !== 'edit'}
+              canRemove={rows.length > 1 && phase === 'edit'}
+              status={status}
+              onChange={(patch) => updateRow(row.key, patch)}
+              onTouch={(field: AgentRowField) => touch(`${row.key}.${field}`)}
+              onRemove={() => {
+                edited();
+                setRows((rs) => rs.filter((r) => r.key !== row.key));
+              }}
+            />
+          );
+        })}
+        <div className="bt-row bt-gap">
+          <button type="button" className="bt-button" disabled={phase !== 'edit' || rows.length >= LIMITS.agentsPerRun} onClick={addRow}>
+            Add agent
+          </button>
+          {rows.length >= LIMITS.agentsPerRun ? <span className="bt-muted">A run holds at most {LIMITS.agentsPerRun} agents.</span> : null}
+        </div>
+        {general ? (
+          <p className="bt-error-box" role="alert">
+            {general}
+          </p>
+        ) : null}
+        {phase === 'done' && result ? (
+          <p className="bt-warn-box" role="alert">
+            Run “{result.name}” started, but not every agent is running: see each agent above. Its pane shows what happened.
+          </p>
+        ) : null}
+      </form>
+    </Dialog>
+  );
+}

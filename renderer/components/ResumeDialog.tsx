@@ -1,0 +1,275 @@
+// Resume from handle: paste a handle, see per agent what will happen, resume, then see each agent's outcome.
+import { useEffect, useId, useRef, useState } from 'react';
+import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../shared/contract.js';
+import { shellQuote } from '../state/shell-quote.js';
+import { useBaton } from '../state/store.js';
+import { Dialog } from './Dialog.js';
+import { errorField, errorMessage, messageForField, shortId } from './format.js';
+import { CWD_RULE, validateCwd } from './validate.js';
+import './components.css';
+
+const CHECK_TEXT: Record<SessionCheck, string> = {
+  found: 'found',
+  missing: 'missing → will start fresh',
+  'cwd-missing': 'directory missing → cannot start',
+  'no-session': 'no conversation (starts anew)',
+};
+
+const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = { resumed: 'bt-ok-text', fresh: 'bt-warn-text', failed: 'bt-danger-text' };
+
+type Inspection = { state: 'empty' } | { state: 'checking' } | { state: 'error'; message: string } | { state: 'ok'; preview: HandlePreview };
+
+export function ResumeDialog() {
+  const dialog = useBaton((s) => s.dialog);
+  return dialog?.kind === 'resume' ? <ResumeForm initial={dialog.handle} /> : null;
+}
+
+function ResumeForm({ initial }: { initial: string | undefined }) {
+  const client = useBaton((s) => s.client);
+  const resume = useBaton((s) => s.resume);
+  const openDialog = useBaton((s) => s.openDialog);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const id = useId();
+  const [handle, setHandle] = useState(initial ?? '');
+  const [cwd, setCwd] = useState('');
+  const [inspection, setInspection] = useState<Inspection>({ state: 'empty' });
+  const [phase, setPhase] = useState<'edit' | 'resuming' | 'done'>('edit');
+  const [resumeError, setResumeError] = useState<{ message: string; field: string | undefined } | null>(null);
+  const [outcomes, setOutcomes] = useState<ResumeOutcome[]>([]);
+
+  // A handle pasted on the page while this dialog is open replaces the one here.
+  useEffect(() => {
+    if (initial !== undefined) setHandle(initial);
+  }, [initial]);
+
+  useEffect(() => {
+    if (phase === 'done') closeRef.current?.focus();
+  }, [phase]);
+
+  const text = handle.trim();
+  const cwdError = cwd === '' ? null : validateCwd(cwd);
+  const cwdParam = cwd !== '' && !cwdError ? cwd : undefined;
+
+  useEffect(() => {
+    if (phase !== 'edit') return;
+    if (!text) return setInspection({ state: 'empty' });
+    if (!client) return setInspection({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
+    let current = true;
+    setInspection({ state: 'checking' });
+    const timer = setTimeout(() => {
+      client
+        .call('handle.inspect', { handle: text, ...(cwdParam ? { cwd: cwdParam } : {}) })
+        .then((preview) => current && setInspection({ state: 'ok', preview }))
+        .catch((err: unknown) => current && setInspection({ state: 'error', message: errorMessage(err) }));
+    }, 200);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [text, cwdParam, client, phase]);
+
+  const preview = inspection.state === 'ok' ? inspection.preview : null;
+  // A caw handle carries no directory; once one is given, the preview stops asking, but resume still needs it.
+  const needsCwd = preview ? preview.kind === 'caw' || preview.needsCwd : false;
+  const ready = preview !== null && (!needsCwd || cwdParam !== undefined) && phase === 'edit';
+
+  const submit = async () => {
+    if (!ready) return;
+    setPhase('resuming');
+    setResumeError(null);
+    try {
+      const result = await resume(text, needsCwd ? cwdParam : undefined);
+      setHandle(''); // The secret is not kept once it has done its job.
+      setOutcomes(result.outcomes);
+      setPhase('done');
+    } catch (err) {
+      setResumeError({ message: errorMessage(err), field: errorField(err) });
+      setPhase('edit');
+    }
+  };
+
+  const close = () => openDialog(null);
+  const footer =
+    phase === 'done' ? (
+      <button ref={closeRef} type="button" className="bt-button bt-primary" onClick={close}>
+        Close
+      </button>
+    ) : (
+      <>
+        <button type="button" className="bt-button" onClick={close} disabled={phase === 'resuming'}>
+          Cancel
+        </button>
+        <button type="button" className="bt-button bt-primary" disabled={!ready} onClick={() => void submit()}>
+          {phase === 'resuming' ? 'Resuming…' : 'Resume'}
+        </button>
+      </>
+    );
+
+  if (phase === 'done') {
+    return (
+      <Dialog title="Resume from handle" onClose={close} footer={footer} wide>
+        <OutcomeTable outcomes={outcomes} />
+      </Dialog>
+    );
+  }
+
+  const cwdShownError = (resumeError?.field === 'cwd' ? messageForField(resumeError.message, 'cwd') : null) ?? cwdError;
+  return (
+    <Dialog title="Resume from handle" onClose={close} footer={footer} busy={phase === 'resuming'} wide>
+      <div className="bt-field">
+        <label htmlFor={`${id}-handle`}>Handle</label>
+        <textarea
+          id={`${id}-handle`}
+          className="bt-input bt-mono bt-handle"
+          rows={4}
+          value={handle}
+          disabled={phase !== 'edit'}
+          spellCheck={false}
+          autoComplete="off"
+          autoCorrect="off"
+          autoCapitalize="off"
+          placeholder="baton1.…"
+          aria-invalid={inspection.state === 'error' ? true : undefined}
+          aria-describedby={`${id}-handle-hint`}
+          onChange={(e) => {
+            setHandle(e.target.value);
+            setResumeError(null);
+          }}
+        />
+        <span id={`${id}-handle-hint`} className="bt-field-hint">
+          A Baton handle (baton1.…), its JSON, or a caw resume handle. It names your conversations: keep it secret.
+        </span>
+      </div>
+      <div aria-live="polite" className="bt-muted">
+        {inspection.state === 'checking' ? 'Checking the handle…' : ''}
+      </div>
+      {inspection.state === 'error' ? (
+        <p className="bt-error-box" role="alert">
+          {inspection.message}
+        </p>
+      ) : null}
+      {needsCwd ? (
+        <div className="bt-field">
+          <label htmlFor={`${id}-cwd`}>Working directory</label>
+          <input
+            id={`${id}-cwd`}
+            className="bt-input bt-mono"
+            value={cwd}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="/home/you/project"
+            aria-invalid={cwdShownError ? true : undefined}
+            aria-describedby={`${id}-cwd-hint`}
+            onChange={(e) => {
+              setCwd(e.target.value);
+              setResumeError(null);
+            }}
+          />
+          <span id={`${id}-cwd-hint`} className={cwdShownError ? 'bt-field-error' : 'bt-field-hint'}>
+            {cwdShownError ?? `This handle carries no directory: give the one its conversation was in. ${CWD_RULE}`}
+          </span>
+        </div>
+      ) : null}
+      {preview ? <PreviewTable preview={preview} /> : null}
+      {resumeError && (resumeError.field !== 'cwd' || !needsCwd) ? (
+        <p className="bt-error-box" role="alert">
+          {resumeError.message}
+        </p>
+      ) : null}
+      {phase === 'resuming' ? (
+        <p role="status" className="bt-muted">
+          Resuming {preview?.agents.length ?? ''} agent{preview?.agents.length === 1 ? '' : 's'}…
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+function PreviewTable({ preview }: { preview: HandlePreview }) {
+  return (
+    <>
+      <p>
+        Run <strong>{preview.runName}</strong>:{' '}
+        {preview.knownRun ? 'known here — its history and screens come back with it.' : 'not in this Baton store — a new run is created from the handle.'}
+      </p>
+      <div className="bt-table-wrap">
+        <table className="bt-table">
+          <caption className="bt-visually-hidden">What resume will do per agent</caption>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Vendor</th>
+              <th scope="col">Directory</th>
+              <th scope="col">Session</th>
+              <th scope="col">Check</th>
+              <th scope="col">Command</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.agents.map((a, i) => (
+              <tr key={`${a.label}-${i}`}>
+                <th scope="row">{a.label}</th>
+                <td>{a.vendor}</td>
+                <td className="bt-mono">{a.cwd ?? '—'}</td>
+                <td className="bt-mono">{shortId(a.sessionId)}</td>
+                <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
+                <td>
+                  <code className="bt-mono">{a.command.map(shellQuote).join(' ')}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function OutcomeTable({ outcomes }: { outcomes: ResumeOutcome[] }) {
+  return (
+    <div className="bt-table-wrap" role="status">
+      <table className="bt-table">
+        <caption>Resume outcome per agent</caption>
+        <thead>
+          <tr>
+            <th scope="col">Label</th>
+            <th scope="col">Vendor</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {outcomes.map((o) => (
+            <tr key={o.agentId}>
+              <th scope="row">{o.label}</th>
+              <td>{o.vendor}</td>
+              <td className={OUTCOME_CLASS[o.outcome]}>
+                {o.outcome}
+                {o.message ? `: ${o.message}` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Pasting a handle anywhere outside a terminal or a text field opens Resume with it. Call once, in the App. */
+export function usePasteToResume(): void {
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      const target = e.target instanceof Element ? e.target : null;
+      if (target?.closest('.xterm, input, textarea, select, [contenteditable]:not([contenteditable="false"])')) return;
+      if (target instanceof HTMLElement && target.isContentEditable) return;
+      const text = e.clipboardData?.getData('text/plain').trim() ?? '';
+      if (!text.startsWith('baton1.') && !text.startsWith('{')) return;
+      const { dialog, openDialog } = useBaton.getState();
+      // Never throw away a half-filled New run or Rename: only the page or the Resume dialog takes a paste.
+      if (dialog && dialog.kind !== 'resume') return;
+      e.preventDefault();
+      openDialog({ kind: 'resume', handle: text });
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, []);
+}

@@ -1,0 +1,110 @@
+// The selected run: its toolbar and its panes, in a grid or as tabs (the user's choice, kept per run).
+import { useEffect, useState } from 'react';
+import type { RunView as Run } from '../../shared/contract.js';
+import { TerminalPane } from '../panes/TerminalPane.js';
+import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
+import { useBaton } from '../state/store.js';
+import { CopyHandleMenu } from './CopyHandleMenu.js';
+
+export function RunView({ run, searchAgent, setSearchAgent }: { run: Run; searchAgent: string | null; setSearchAgent(id: string | null): void }) {
+  const layout = useBaton((s) => s.layouts[run.id] ?? 'grid');
+  const setLayout = useBaton((s) => s.setLayout);
+  const active = useBaton((s) => s.activeAgent[run.id] ?? run.agents[0]?.id);
+  const setActive = useBaton((s) => s.setActiveAgent);
+  const snapshot = useBaton((s) => s.snapshot);
+  const stopRun = useBaton((s) => s.stopRun);
+  const openDialog = useBaton((s) => s.openDialog);
+  const toast = useBaton((s) => s.toast);
+  const outcomes = useBaton((s) => s.lastOutcomes[run.id]);
+  const client = useBaton((s) => s.client);
+  const [busy, setBusy] = useState<string | null>(null);
+  const live = run.agents.filter((a) => a.terminalId !== null && a.status === 'running').length;
+
+  useEffect(() => {
+    if (client && run.agents.some((a) => a.terminalId === null)) void showStoredScreens(run.id).catch(() => undefined);
+  }, [client, run.id, run.agents]);
+
+  const act = async (label: string, what: () => Promise<void>) => {
+    setBusy(label);
+    try {
+      await what();
+    } catch (err) {
+      toast('error', (err as Error).message);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="bt-run">
+      <div className="bt-toolbar" role="toolbar" aria-label="Run actions">
+        <h1 className="bt-run-title">{run.name}</h1>
+        <span className="bt-muted">
+          {live}/{run.agents.length} live
+        </span>
+        <button type="button" disabled={busy !== null} onClick={() => void act('snapshot', () => snapshot(run.id))}>
+          {busy === 'snapshot' ? 'Snapshotting…' : 'Snapshot'}
+        </button>
+        <CopyHandleMenu runId={run.id} />
+        <button type="button" onClick={() => openDialog({ kind: 'resume' })}>
+          Resume from handle
+        </button>
+        <button type="button" disabled={busy !== null || live === 0} onClick={() => void act('stop', () => stopRun(run.id))}>
+          {busy === 'stop' ? 'Stopping…' : 'Stop'}
+        </button>
+        <div className="bt-layout-toggle" role="group" aria-label="Layout">
+          <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout(run.id, 'grid')}>
+            Grid
+          </button>
+          <button type="button" aria-pressed={layout === 'tabs'} onClick={() => setLayout(run.id, 'tabs')}>
+            Tabs
+          </button>
+        </div>
+      </div>
+      {outcomes && outcomes.some((o) => o.outcome !== 'resumed') && (
+        <ul className="bt-outcomes" aria-label="Resume outcomes">
+          {outcomes.map((o) => (
+            <li key={o.agentId} className={`bt-outcome-${o.outcome}`}>
+              {o.label}: {o.outcome}
+              {o.message ? ` — ${o.message}` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+      {layout === 'tabs' && (
+        <div className="bt-tabs" role="tablist" aria-label="Agents">
+          {run.agents.map((a, i) => (
+            <button
+              key={a.id}
+              type="button"
+              role="tab"
+              aria-selected={a.id === active}
+              onClick={() => {
+                setActive(run.id, a.id);
+                requestAnimationFrame(() => focusPane(a.id));
+              }}
+            >
+              {i + 1}. {a.label}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className={layout === 'grid' ? `bt-grid bt-grid-${Math.min(run.agents.length, 4)}` : 'bt-tabpanel'}>
+        {run.agents.map((agent, i) => (
+          <TerminalPane
+            key={agent.id}
+            runId={run.id}
+            agent={agent}
+            index={i}
+            visible={layout === 'grid' || agent.id === active}
+            searchOpen={searchAgent === agent.id}
+            onCloseSearch={() => {
+              setSearchAgent(null);
+              focusPane(agent.id);
+            }}
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

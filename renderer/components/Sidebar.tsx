@@ -1,0 +1,166 @@
+// The run history (the App wraps it in its <nav>): search, status and vendor filters, and one row per run with its health and live agents.
+import { Fragment, useEffect, useId, useMemo, useState } from 'react';
+import type { RunSummary } from '../../shared/contract.js';
+import type { VendorName } from '../../shared/words.js';
+import { useBaton } from '../state/store.js';
+import { relativeTime } from './format.js';
+import './components.css';
+
+export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
+  live: 'agents are running',
+  resumable: 'every vendor still has its conversation: a resume brings every agent back',
+  stale: 'a vendor no longer has a conversation: that agent would start fresh',
+  missing: 'a working directory is gone',
+};
+
+/** Re-renders every `ms` so relative times stay true. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+function matches(run: RunSummary, query: string, status: 'all' | 'live' | 'stopped', vendor: VendorName | 'all'): boolean {
+  if (status === 'live' && run.liveAgents === 0) return false;
+  if (status === 'stopped' && run.liveAgents > 0) return false;
+  if (vendor !== 'all' && !run.vendors.includes(vendor)) return false;
+  const q = query.trim().toLowerCase();
+  return !q || run.name.toLowerCase().includes(q) || run.vendors.some((v) => v.includes(q));
+}
+
+export function Sidebar() {
+  const runs = useBaton((s) => s.runs);
+  const runsLoaded = useBaton((s) => s.runsLoaded);
+  const selectedRunId = useBaton((s) => s.selectedRunId);
+  const query = useBaton((s) => s.query);
+  const statusFilter = useBaton((s) => s.statusFilter);
+  const vendorFilter = useBaton((s) => s.vendorFilter);
+  const setQuery = useBaton((s) => s.setQuery);
+  const setStatusFilter = useBaton((s) => s.setStatusFilter);
+  const setVendorFilter = useBaton((s) => s.setVendorFilter);
+  const now = useNow(30_000);
+  const ids = useId();
+
+  const vendors = useMemo(() => [...new Set(runs.flatMap((r) => r.vendors))].sort(), [runs]);
+  const shown = useMemo(
+    () => runs.filter((r) => matches(r, query, statusFilter, vendorFilter)),
+    [runs, query, statusFilter, vendorFilter],
+  );
+  const filtered = query.trim() !== '' || statusFilter !== 'all' || vendorFilter !== 'all';
+
+  return (
+    <div className="bt-sidebar">
+      <h2 className="bt-sidebar-title">Runs</h2>
+      <input
+        type="search"
+        className="bt-input"
+        aria-label="Search runs"
+        placeholder="Search runs"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <div className="bt-filters">
+        <label htmlFor={`${ids}-status`}>Status</label>
+        <select
+          id={`${ids}-status`}
+          value={statusFilter}
+          onChange={(e) => setStatusFilter(e.target.value as 'all' | 'live' | 'stopped')}
+        >
+          <option value="all">all</option>
+          <option value="live">live</option>
+          <option value="stopped">stopped</option>
+        </select>
+        <label htmlFor={`${ids}-vendor`}>Vendor</label>
+        <select id={`${ids}-vendor`} value={vendorFilter} onChange={(e) => setVendorFilter(e.target.value as VendorName | 'all')}>
+          <option value="all">all</option>
+          {vendors.map((v) => (
+            <option key={v} value={v}>
+              {v}
+            </option>
+          ))}
+          {vendorFilter !== 'all' && !vendors.includes(vendorFilter) ? <option value={vendorFilter}>{vendorFilter}</option> : null}
+        </select>
+      </div>
+      {!runsLoaded ? (
+        <p className="bt-empty">Loading runs…</p>
+      ) : runs.length === 0 ? (
+        <p className="bt-empty">No runs yet. Start one with New run, or resume one from a handle.</p>
+      ) : shown.length === 0 ? (
+        <div className="bt-empty">
+          <p>No runs match these filters.</p>
+          {filtered ? (
+            <button
+              type="button"
+              className="bt-button"
+              onClick={() => {
+                setQuery('');
+                setStatusFilter('all');
+                setVendorFilter('all');
+              }}
+            >
+              Clear filters
+            </button>
+          ) : null}
+        </div>
+      ) : (
+        <ul className="bt-run-list" aria-label="Runs">
+          {shown.map((run) => (
+            <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; now: number }) {
+  const selectRun = useBaton((s) => s.selectRun);
+  const openDialog = useBaton((s) => s.openDialog);
+  const metaId = useId();
+  return (
+    <li className={`bt-run-row${selected ? ' bt-selected' : ''}`}>
+      <button
+        type="button"
+        className="bt-run-select"
+        aria-label={run.name}
+        aria-describedby={metaId}
+        aria-current={selected ? 'true' : undefined}
+        onClick={() => selectRun(run.id)}
+      >
+        <span className="bt-run-name">{run.name}</span>
+        <span id={metaId} className="bt-run-meta">
+          <span className={`bt-badge bt-health-${run.health}`} title={HEALTH_TITLES[run.health]}>
+            {run.health}
+          </span>{' '}
+          <span className="bt-live-count">
+            {run.liveAgents}/{run.agentCount} live
+          </span>{' '}
+          {run.vendors.map((v) => (
+            <Fragment key={v}>
+              <span className="bt-chip">{v}</span>{' '}
+            </Fragment>
+          ))}
+          <time className="bt-muted" dateTime={run.updatedAt} title={new Date(run.updatedAt).toLocaleString()}>
+            {relativeTime(run.updatedAt, now)}
+          </time>
+        </span>
+      </button>
+      <div className="bt-run-actions">
+        <button type="button" className="bt-small-button" aria-label={`Rename ${run.name}`} onClick={() => openDialog({ kind: 'rename', runId: run.id })}>
+          Rename
+        </button>
+        <button
+          type="button"
+          className="bt-small-button bt-danger-text"
+          aria-label={`Delete ${run.name}`}
+          onClick={() => openDialog({ kind: 'delete', runId: run.id })}
+        >
+          Delete
+        </button>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,21 @@
+// The dashboard's entry: one connection to the core, handed to the store (state) and the panes (bytes).
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Connection, serverSocketUrl } from './api/connection.js';
+import { App } from './components/App.js';
+import { setClient } from './panes/terminal-registry.js';
+import { useBaton } from './state/store.js';
+import './styles.css';
+
+const connection = new Connection(serverSocketUrl());
+connection.subscribe((status, client) => {
+  setClient(client);
+  useBaton.getState().setConnection(status, client);
+});
+connection.start();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

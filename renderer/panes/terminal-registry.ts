@@ -1,0 +1,287 @@
+// One xterm per agent for the life of the page: created once, moved between its pane and a parking lot, fed
+// straight from the stream (terminal bytes never pass through React or zustand), reattached after reconnects.
+import { Terminal, type ITheme } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { WebglAddon } from '@xterm/addon-webgl';
+import '@xterm/xterm/css/xterm.css';
+import type { BatonClient, TerminalStream } from '../../shared/client.js';
+
+export interface PaneTerminal {
+  readonly agentId: string;
+  readonly term: Terminal;
+  readonly search: SearchAddon;
+  /** The element xterm renders into; moved, never recreated. */
+  readonly element: HTMLDivElement;
+  /** Which of the agent's terminals this view shows, and how far (bytes written into `term`). */
+  terminalId: string | null;
+  offset: number;
+  stream: TerminalStream | null;
+  visible: boolean;
+  /** Keys typed while the connection is down or the pane is reattaching: sent, in order, once attached. */
+  pendingInput: string[];
+  /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
+  accepting: boolean;
+  renderer: 'webgl' | 'dom';
+}
+
+const panes = new Map<string, PaneTerminal>();
+let client: BatonClient | null = null;
+let parkingLot: HTMLDivElement | null = null;
+
+const DARK: ITheme = { background: '#14161a', foreground: '#d8dee9', cursor: '#d8dee9', selectionBackground: '#3b4252' };
+const LIGHT: ITheme = { background: '#fbfbfc', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d1dc' };
+const darkQuery = typeof window !== 'undefined' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
+export const terminalTheme = (): ITheme => (darkQuery?.matches ? DARK : LIGHT);
+darkQuery?.addEventListener('change', () => {
+  for (const p of panes.values()) p.term.options.theme = terminalTheme();
+});
+
+function lot(): HTMLDivElement {
+  if (!parkingLot) {
+    parkingLot = document.createElement('div');
+    parkingLot.setAttribute('aria-hidden', 'true');
+    // Off-screen but laid out, so a parked xterm keeps its size and nothing flashes when it comes back.
+    parkingLot.style.cssText = 'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;';
+    document.body.appendChild(parkingLot);
+  }
+  return parkingLot;
+}
+
+export function getPane(agentId: string): PaneTerminal {
+  const existing = panes.get(agentId);
+  if (existing) return existing;
+  const element = document.createElement('div');
+  element.className = 'bt-xterm-host';
+  const term = new Terminal({
+    allowProposedApi: true,
+    scrollback: 5000,
+    fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
+    fontSize: 13,
+    theme: terminalTheme(),
+    cursorBlink: true,
+  });
+  const search = new SearchAddon();
+  const fit = new FitAddon();
+  term.loadAddon(fit);
+  term.loadAddon(search);
+  term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
+  lot().appendChild(element);
+  term.open(element);
+  const pane: PaneTerminal = {
+    agentId,
+    term,
+    search,
+    element,
+    terminalId: null,
+    offset: 0,
+    stream: null,
+    visible: false,
+    pendingInput: [],
+    accepting: false,
+    renderer: loadWebgl(term) ? 'webgl' : 'dom',
+  };
+  term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
+  term.onData((data) => sendInput(pane, data));
+  term.onResize(({ cols, rows }) => {
+    if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
+  });
+  fits.set(agentId, fit);
+  panes.set(agentId, pane);
+  return pane;
+}
+
+const fits = new Map<string, FitAddon>();
+
+/** WebGL where the GPU allows it; the DOM renderer otherwise, and after a lost context. */
+function loadWebgl(term: Terminal): boolean {
+  try {
+    const webgl = new WebglAddon();
+    webgl.onContextLoss(() => webgl.dispose());
+    term.loadAddon(webgl);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes, as in desktop terminals; everything else goes to the agent. */
+function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
+  if (e.type !== 'keydown' || !e.ctrlKey || !e.shiftKey) return true;
+  if (e.code === 'KeyC' && pane.term.hasSelection()) {
+    void navigator.clipboard.writeText(pane.term.getSelection());
+    return false;
+  }
+  if (e.code === 'KeyV') {
+    void navigator.clipboard.readText().then((text) => pane.term.paste(text), () => undefined);
+    return false;
+  }
+  return true;
+}
+
+function sendInput(pane: PaneTerminal, data: string): void {
+  if (!pane.accepting) return;
+  if (!client || !pane.stream) {
+    pane.pendingInput.push(data);
+    return;
+  }
+  void client.call('agent.write', { agentId: pane.agentId, data }).catch(() => pane.pendingInput.push(data));
+}
+
+/** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
+export function mountPane(agentId: string, host: HTMLElement): void {
+  const pane = getPane(agentId);
+  if (pane.element.parentElement !== host) host.appendChild(pane.element);
+  fitPane(agentId);
+  if (!pane.visible) {
+    pane.visible = true;
+    if (pane.terminalId) void attach(pane, pane.terminalId);
+  }
+}
+
+export function fitPane(agentId: string): void {
+  const pane = panes.get(agentId);
+  const fit = fits.get(agentId);
+  if (!pane || !fit || !pane.element.isConnected || pane.element.clientWidth === 0) return;
+  try {
+    fit.fit();
+  } catch {
+    // Not laid out yet.
+  }
+}
+
+/** Hidden, not destroyed: the xterm keeps its buffer and a smaller output budget. */
+export function parkPane(agentId: string): void {
+  const pane = panes.get(agentId);
+  if (!pane) return;
+  lot().appendChild(pane.element);
+  if (pane.visible) {
+    pane.visible = false;
+    if (pane.terminalId && pane.accepting) void attach(pane, pane.terminalId);
+  }
+}
+
+/**
+ * Keeps the pane on the agent's current terminal. A new terminal (a resume or restart) continues below a
+ * divider; the same one resumes from the bytes the pane already has.
+ */
+export function followTerminal(agentId: string, terminalId: string | null, running: boolean): void {
+  const pane = getPane(agentId);
+  pane.accepting = running && terminalId !== null;
+  pane.term.options.disableStdin = !pane.accepting;
+  if (terminalId === null) return;
+  if (pane.terminalId !== terminalId) {
+    if (pane.terminalId !== null) pane.term.write('\r\n\x1b[2m──────── new terminal ────────\x1b[0m\r\n');
+    pane.terminalId = terminalId;
+    pane.offset = 0;
+    pane.stream?.detach();
+    pane.stream = null;
+    void attach(pane, terminalId, true);
+  } else if (!pane.stream) {
+    void attach(pane, terminalId);
+  }
+}
+
+/** After a reconnect every pane asks for exactly what it is missing. */
+export function setClient(next: BatonClient | null): void {
+  client = next;
+  for (const pane of panes.values()) {
+    pane.stream = null;
+    if (next && pane.terminalId) void attach(pane, pane.terminalId);
+  }
+}
+
+export function focusPane(agentId: string): void {
+  panes.get(agentId)?.term.focus();
+}
+
+export function paneRenderer(agentId: string): 'webgl' | 'dom' | null {
+  return panes.get(agentId)?.renderer ?? null;
+}
+
+const attaching = new Map<string, Promise<void>>();
+
+function attach(pane: PaneTerminal, terminalId: string, fromStart = false): Promise<void> {
+  const previous = attaching.get(pane.agentId) ?? Promise.resolve();
+  const next = previous.then(() => doAttach(pane, terminalId, fromStart)).catch(() => undefined);
+  attaching.set(pane.agentId, next);
+  return next;
+}
+
+async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boolean): Promise<void> {
+  const c = client;
+  if (!c || pane.terminalId !== terminalId) return;
+  // A fresh page has nothing yet: the core answers with its mirror's screen (a reset) and live output after it.
+  const fromOffset = fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  const stream = await c.attach(
+    pane.agentId,
+    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
+    {
+      onData: (data, offset) => write(pane, data, offset),
+      onReset: (screen, offset) => {
+        pane.term.reset();
+        pane.term.write(screen);
+        pane.offset = offset;
+      },
+    },
+  );
+  if (pane.terminalId !== terminalId || client !== c) return stream.detach();
+  pane.stream = stream;
+  const queued = pane.pendingInput.splice(0);
+  for (const data of queued) sendInput(pane, data);
+  const { cols, rows } = pane.term;
+  if (pane.visible && pane.accepting) void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
+}
+
+/** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */
+function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
+  let bytes = data;
+  let start = offset;
+  const end = offset + data.length;
+  if (end <= pane.offset) return;
+  if (start < pane.offset) {
+    bytes = data.subarray(pane.offset - start);
+    start = pane.offset;
+  }
+  if (start > pane.offset && pane.terminalId) {
+    // A gap can only follow a lost frame: ask again from what we have.
+    pane.stream = null;
+    void attach(pane, pane.terminalId);
+    return;
+  }
+  pane.offset = end;
+  // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
+  pane.term.write(bytes, () => pane.stream?.ack(end));
+}
+
+/** A run from the history shows each agent's last recorded screen until it is resumed. */
+export async function showStoredScreens(runId: string): Promise<void> {
+  const c = client;
+  if (!c) return;
+  const { screens } = await c.call('run.screens', { run: runId });
+  for (const screen of screens) {
+    const pane = getPane(screen.agentId);
+    if (pane.terminalId !== null || pane.offset > 0 || pane.term.buffer.active.length > pane.term.rows) continue;
+    pane.term.reset();
+    pane.term.write(screen.serialized);
+    pane.term.write('\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n');
+  }
+}
+
+/** The text a user would see in the pane, for tests and for "copy screen". */
+export function paneText(agentId: string): string {
+  const pane = panes.get(agentId);
+  if (!pane) return '';
+  const buffer = pane.term.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y);
+    if (!line) continue;
+    const text = line.translateToString(true);
+    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+    else lines.push(text);
+  }
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.join('\n');
+}

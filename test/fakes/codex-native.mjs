@@ -1,0 +1,648 @@
+#!/usr/bin/env node
+// The "native" half of the fake Codex CLI (vendors.md §2), started by test/fakes/codex.mjs as the real
+// bin/codex.js starts the Rust binary. Faithful where Baton depends on it:
+// - the thread id (UUIDv7) is minted at start and cannot be chosen; `$CODEX_HOME/thread-writer-locks/<id>.lock`
+//   is created at once and kept OPEN by this process (visible in /proc/<pid>/fd);
+// - the rollout `sessions/YYYY/MM/DD/rollout-<local ts>-<id>.jsonl` (LOCAL time) appears only after the first turn:
+//   session_meta first, then turn_context / response_item / event_msg lines as the real CLI writes them;
+// - `resume <uuid>` appends to the same file under the same id; an unknown id or name prints the real error, exit 1;
+// - a background "daemon" (detached, outlives the TUI, holds the lock instead of the TUI) is started unless
+//   `--no-daemon` or `-c features.daemon_auto_start=false` / `--disable daemon_auto_start` is given;
+// - raw-mode TUI with echo, footer `? for shortcuts`; text and Enter in one burst is a paste (not submitted);
+//   text, a pause, then Enter is submitted; `/quit`, `/exit`, `/new`; a deterministic "remember the number N" model.
+// Node builtins only.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const VERSION = '0.169.0';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DELAY_MS = Number(process.env.FAKE_CODEX_DELAY_MS ?? 50) || 0;
+/** Enter this soon after other input is part of a paste burst: it submits nothing. */
+const PASTE_WINDOW_MS = 50;
+
+const home = process.env.CODEX_HOME || path.join(process.env.HOME || '/', '.codex');
+const sessionsDir = path.join(home, 'sessions');
+const locksDir = path.join(home, 'thread-writer-locks');
+
+function fail(message, code = 1) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+// ---------------------------------------------------------------- the daemon
+if (process.argv[2] === '--fake-daemon') runDaemon();
+if (process.argv[2] === '--fake-daemon-launch') {
+  // The launcher forks the daemon off and exits at once, so the daemon is re-parented (ppid 1), as the real one is.
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--fake-daemon', ...process.argv.slice(3)], {
+    detached: true,
+    stdio: 'ignore',
+    env: process.env,
+  });
+  child.unref();
+  process.exit(0);
+}
+
+function runDaemon() {
+  // argv: --fake-daemon app-server --listen unix:// --managed-daemon --codex-home <home> [--hold <lock>]…
+  const args = process.argv.slice(3);
+  const held = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--hold' && args[i + 1]) {
+      try {
+        held.push(fs.openSync(args[++i], 'a'));
+      } catch {
+        /* ignore */
+      }
+    }
+  }
+  try {
+    fs.mkdirSync(home, { recursive: true });
+    fs.appendFileSync(path.join(home, 'fake-daemon.log'), `${process.pid} started\n`);
+  } catch {
+    /* ignore */
+  }
+  process.on('SIGHUP', () => {}); // a daemon: the terminal going away does not concern it
+  const ttl = Number(process.env.FAKE_CODEX_DAEMON_TTL_MS ?? 600_000);
+  setTimeout(() => process.exit(0), ttl);
+  setInterval(() => {}, 60_000);
+  void held;
+}
+
+if (!process.argv[2]?.startsWith('--fake-daemon')) await main();
+
+async function main() {
+  // ---------------------------------------------------------------- arguments
+  const opts = {
+    version: false,
+    help: false,
+    noDaemon: false,
+    config: [],
+    enable: [],
+    disable: [],
+    sub: null, // 'resume' | null
+    sessionArg: null,
+    prompt: null,
+    last: false,
+    cd: null,
+  };
+  {
+    const argv = process.argv.slice(2);
+    const withValue = new Set(['-c', '--config', '--enable', '--disable', '-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '-i', '--image', '--add-dir', '--remote', '--remote-auth-token-env', '--local-provider']);
+    const positionals = [];
+    for (let i = 0; i < argv.length; i++) {
+      let a = argv[i];
+      let inline;
+      if (a.startsWith('--') && a.includes('=')) {
+        inline = a.slice(a.indexOf('=') + 1);
+        a = a.slice(0, a.indexOf('='));
+      }
+      if (a === '--') {
+        positionals.push(...argv.slice(i + 1));
+        break;
+      }
+      if (withValue.has(a)) {
+        const v = inline !== undefined ? inline : argv[++i];
+        if (v === undefined) fail(`error: a value is required for '${a} <VALUE>' but none was supplied`, 2);
+        if (a === '-c' || a === '--config') opts.config.push(v);
+        else if (a === '--enable') opts.enable.push(v);
+        else if (a === '--disable') opts.disable.push(v);
+        else if (a === '-C' || a === '--cd') opts.cd = v;
+        continue;
+      }
+      switch (a) {
+        case '-V':
+        case '--version':
+          opts.version = true;
+          continue;
+        case '-h':
+        case '--help':
+          opts.help = true;
+          continue;
+        case '--no-daemon':
+          opts.noDaemon = true;
+          continue;
+        case '--last':
+          opts.last = true;
+          continue;
+        default:
+          if (a.startsWith('-')) continue; // other flags (booleans) are accepted and ignored
+          positionals.push(a);
+      }
+    }
+    if (positionals[0] === 'resume') {
+      opts.sub = 'resume';
+      opts.sessionArg = positionals[1] ?? null;
+      opts.prompt = positionals[2] ?? null;
+    } else {
+      opts.prompt = positionals[0] ?? null;
+    }
+  }
+
+  if (opts.version) {
+    process.stdout.write(`codex-cli ${VERSION}\n`);
+    process.exit(0);
+  }
+  if (opts.help) {
+    process.stdout.write('Codex CLI\n\nUsage: codex [OPTIONS] [PROMPT]\n       codex [OPTIONS] <COMMAND> [ARGS]\n');
+    process.exit(0);
+  }
+  if (opts.cd) process.chdir(opts.cd);
+  const cwd = fs.realpathSync(process.cwd());
+
+  const configValue = (key) => {
+    let v;
+    for (const kv of opts.config) {
+      const eq = kv.indexOf('=');
+      if (eq > 0 && kv.slice(0, eq).trim() === key) v = kv.slice(eq + 1).trim();
+    }
+    return v;
+  };
+  const daemonAutoStart = !(configValue('features.daemon_auto_start') === 'false' || opts.disable.includes('daemon_auto_start'));
+  const useDaemon = !opts.noDaemon && daemonAutoStart;
+
+  // ---------------------------------------------------------------- store helpers
+  const pad = (n, w = 2) => String(n).padStart(w, '0');
+  const localFolder = (d) => path.join(pad(d.getFullYear(), 4), pad(d.getMonth() + 1), pad(d.getDate()));
+  const localStamp = (d) =>
+    `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}-${pad(d.getMinutes())}-${pad(d.getSeconds())}`;
+
+  function uuidv7() {
+    const b = crypto.randomBytes(16);
+    let ms = Date.now();
+    for (let i = 5; i >= 0; i--) {
+      b[i] = ms % 256;
+      ms = Math.floor(ms / 256);
+    }
+    b[6] = (b[6] & 0x0f) | 0x70;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = b.toString('hex');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  }
+
+  function allRollouts() {
+    const out = [];
+    const walk = (dir, depth) => {
+      let names = [];
+      try {
+        names = fs.readdirSync(dir);
+      } catch {
+        return;
+      }
+      for (const n of names) {
+        const p = path.join(dir, n);
+        if (depth < 3) walk(p, depth + 1);
+        else if (/^rollout-.*\.jsonl$/.test(n)) {
+          try {
+            out.push({ path: p, name: n, mtime: fs.statSync(p).mtimeMs });
+          } catch {
+            /* vanished */
+          }
+        }
+      }
+    };
+    walk(sessionsDir, 0);
+    return out.sort((a, b) => b.mtime - a.mtime);
+  }
+
+  function readLines(file) {
+    const out = [];
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line));
+      } catch {
+        /* a torn last line */
+      }
+    }
+    return out;
+  }
+
+  const textOf = (content) =>
+    Array.isArray(content) ? content.filter((c) => c && typeof c.text === 'string').map((c) => c.text).join('\n') : typeof content === 'string' ? content : '';
+
+  /** session_meta, the conversation and the next ordinal of a rollout. */
+  function loadRollout(file) {
+    const lines = readLines(file);
+    const meta = lines[0]?.type === 'session_meta' ? lines[0].payload : null;
+    const turns = [];
+    let ordinal = 0;
+    for (const l of lines) {
+      if (typeof l.ordinal === 'number') ordinal = Math.max(ordinal, l.ordinal + 1);
+      if (l.type !== 'response_item' || l.payload?.type !== 'message') continue;
+      const text = textOf(l.payload.content);
+      if (l.payload.role === 'user' && !text.startsWith('<environment_context>')) turns.push({ role: 'user', text });
+      if (l.payload.role === 'assistant') turns.push({ role: 'assistant', text });
+    }
+    return { meta, turns, ordinal };
+  }
+
+  function findById(id) {
+    return allRollouts().find((r) => r.name.endsWith(`-${id}.jsonl`)) ?? null;
+  }
+
+  // ---------------------------------------------------------------- the thread
+  const thread = {
+    id: null,
+    createdAt: null,
+    rollout: null, // path once written
+    rolloutFd: null,
+    lockFd: null,
+    ordinal: 0,
+    turns: [],
+    envSent: false,
+    resumed: false,
+  };
+
+  function openLock(id) {
+    fs.mkdirSync(locksDir, { recursive: true });
+    const lockPath = path.join(locksDir, `${id}.lock`);
+    if (useDaemon) {
+      // The daemon owns the thread: it holds the lock, the TUI does not.
+      startDaemon(lockPath);
+      fs.closeSync(fs.openSync(lockPath, 'a'));
+      return;
+    }
+    thread.lockFd = fs.openSync(lockPath, 'w');
+    fs.writeSync(thread.lockFd, `${process.pid}\n`);
+  }
+
+  function closeThread() {
+    for (const k of ['lockFd', 'rolloutFd']) {
+      if (thread[k] !== null) {
+        try {
+          fs.closeSync(thread[k]);
+        } catch {
+          /* already closed */
+        }
+        thread[k] = null;
+      }
+    }
+  }
+
+  function newThread() {
+    closeThread();
+    thread.id = uuidv7();
+    thread.createdAt = new Date();
+    thread.rollout = null;
+    thread.ordinal = 0;
+    thread.turns = [];
+    thread.envSent = false;
+    thread.resumed = false;
+    openLock(thread.id);
+  }
+
+  function startDaemon(lockPath) {
+    const self = fileURLToPath(import.meta.url);
+    const child = spawn(
+      process.execPath,
+      [self, '--fake-daemon-launch', 'app-server', '--listen', 'unix://', '--managed-daemon', '--codex-home', home, '--hold', lockPath],
+      { detached: true, stdio: 'ignore', env: process.env },
+    );
+    child.unref();
+  }
+
+  function line(type, payload) {
+    const obj = { timestamp: new Date().toISOString(), ordinal: thread.ordinal++, type, payload };
+    fs.writeSync(thread.rolloutFd, `${JSON.stringify(obj)}\n`);
+  }
+
+  function ensureRollout() {
+    if (thread.rolloutFd !== null) return;
+    if (thread.rollout) {
+      thread.rolloutFd = fs.openSync(thread.rollout, 'a');
+      return;
+    }
+    const dir = path.join(sessionsDir, localFolder(thread.createdAt));
+    fs.mkdirSync(dir, { recursive: true });
+    thread.rollout = path.join(dir, `rollout-${localStamp(thread.createdAt)}-${thread.id}.jsonl`);
+    thread.rolloutFd = fs.openSync(thread.rollout, 'a');
+    line('session_meta', {
+      session_id: thread.id,
+      id: thread.id,
+      timestamp: thread.createdAt.toISOString(),
+      cwd,
+      runtime_workspace_roots: [cwd],
+      originator: 'codex_cli_rs',
+      cli_version: VERSION,
+      source: 'cli',
+      thread_source: 'user',
+      model_provider: configValue('model_provider')?.replace(/^"|"$/g, '') ?? 'openai',
+      base_instructions: { text: '(fake codex)' },
+      history_mode: 'paginated',
+    });
+  }
+
+  // ---------------------------------------------------------------- choose the thread
+  let picker = false;
+  if (opts.sub === 'resume') {
+    let found = null;
+    if (opts.sessionArg !== null) {
+      // UUIDs take precedence; there are no thread names here, so anything else is not found either.
+      if (UUID.test(opts.sessionArg)) found = findById(opts.sessionArg.toLowerCase());
+      if (!found) {
+        await new Promise((r) => setTimeout(r, 150));
+        fail(`ERROR: No saved session found with ID ${opts.sessionArg}. Run \`codex resume\` without an ID to choose from existing sessions.`);
+      }
+    } else if (opts.last) {
+      found = allRollouts().find((r) => loadRollout(r.path).meta?.cwd === cwd) ?? null;
+    } else {
+      picker = true;
+    }
+    if (found) {
+      const conv = loadRollout(found.path);
+      if (!conv.meta || typeof conv.meta.id !== 'string') fail(`ERROR: Failed to read session ${found.path}`);
+      thread.id = conv.meta.id;
+      thread.createdAt = new Date(conv.meta.timestamp ?? Date.now());
+      thread.rollout = found.path;
+      thread.ordinal = conv.ordinal;
+      thread.turns = conv.turns;
+      thread.envSent = true;
+      thread.resumed = true;
+      openLock(thread.id);
+    }
+  }
+  if (thread.id === null && !picker) newThread();
+
+  // ---------------------------------------------------------------- screen
+  const out = (s) => process.stdout.write(s);
+  const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
+  let buf = '';
+  let promptShown = false;
+  const FOOTER = '  ? for shortcuts                                   100% context left';
+
+  function drawPrompt() {
+    const shown = oneLine(buf);
+    out(`\r\x1b[2K› ${shown}\r\n\x1b[2K${FOOTER}\x1b[1A\r\x1b[${2 + [...shown].length}C`);
+    promptShown = true;
+  }
+  function redrawInput() {
+    out(`\r\x1b[2K› ${oneLine(buf)}`);
+  }
+  function clearPrompt() {
+    if (!promptShown) return;
+    out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
+    promptShown = false;
+  }
+  const printLine = (s) => out(`${s}\r\n`);
+  function printHeader() {
+    printLine(`>_ OpenAI Codex (v${VERSION}) (fake)`);
+    printLine('model:     fake-codex');
+    printLine(`directory: ${cwd}`);
+    printLine('');
+  }
+  function printTurns() {
+    for (const t of thread.turns) {
+      if (t.role === 'user') printLine(`› ${oneLine(t.text)}`);
+      else {
+        printLine(`• ${oneLine(t.text)}`);
+        printLine('');
+      }
+    }
+  }
+
+  function exitClean(code) {
+    closeThread();
+    if (process.stdin.isTTY) {
+      try {
+        process.stdin.setRawMode(false);
+      } catch {
+        /* the terminal is gone */
+      }
+    }
+    process.exit(code);
+  }
+
+  function quit() {
+    clearPrompt();
+    if (thread.rollout) printLine(`To continue this session, run codex resume ${thread.id}`);
+    exitClean(0);
+  }
+
+  // ---------------------------------------------------------------- the model
+  function answerFor(texts) {
+    const re = /remember the number (\d+)/i;
+    const last = texts[texts.length - 1] ?? '';
+    const now = re.exec(last);
+    if (now) return `OK, I will remember ${now[1]}.`;
+    for (let i = texts.length - 2; i >= 0; i--) {
+      const m = re.exec(texts[i]);
+      if (m) return `The number is ${m[1]}.`;
+    }
+    return 'I do not know any number.';
+  }
+
+  const queue = [];
+  let working = false;
+  async function runQueue() {
+    if (working) return;
+    working = true;
+    while (queue.length) await handlePrompt(queue.shift());
+    working = false;
+  }
+
+  async function handlePrompt(raw) {
+    const text = raw.trim();
+    if (text === '') {
+      drawPrompt();
+      return;
+    }
+    clearPrompt();
+    const command = /^\/([A-Za-z][\w-]*)\s*$/.exec(text);
+    if (command) {
+      const name = command[1];
+      if (name === 'quit' || name === 'exit') return quit();
+      if (name === 'new') {
+        newThread();
+        out('\x1b[2J\x1b[3J\x1b[H');
+        printHeader();
+        drawPrompt();
+        return;
+      }
+      printLine(`› ${text}`);
+      printLine(`■ Unrecognized command '/${name}'. Type "/" for a list of supported commands.`);
+      drawPrompt();
+      return;
+    }
+
+    printLine(`› ${oneLine(text)}`);
+    ensureRollout();
+    const turnId = uuidv7();
+    const started = Math.floor(Date.now() / 1000);
+    line('event_msg', { type: 'task_started', turn_id: turnId, root_turn_id: turnId, started_at: started, model_context_window: 258400, collaboration_mode_kind: 'default' });
+    line('turn_context', { turn_id: turnId, root_turn_id: turnId, cwd, approval_policy: 'on-request', model: 'fake-codex', effort: 'medium', summary: 'auto' });
+    if (!thread.envSent) {
+      line('response_item', {
+        type: 'message',
+        id: `msg_${uuidv7()}`,
+        role: 'user',
+        content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>bash</shell>\n</environment_context>` }],
+      });
+      thread.envSent = true;
+    }
+    line('response_item', { type: 'message', id: `msg_${uuidv7()}`, role: 'user', content: [{ type: 'input_text', text }] });
+    line('event_msg', {
+      type: 'item_completed',
+      thread_id: thread.id,
+      turn_id: turnId,
+      item: { type: 'UserMessage', id: uuidv7(), content: [{ type: 'text', text, text_elements: [] }] },
+    });
+    fs.mkdirSync(home, { recursive: true });
+    fs.appendFileSync(path.join(home, 'history.jsonl'), `${JSON.stringify({ session_id: thread.id, ts: started, text })}\n`);
+    thread.turns.push({ role: 'user', text });
+
+    if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
+
+    const answer = answerFor(thread.turns.filter((t) => t.role === 'user').map((t) => t.text));
+    const msgId = `msg_${crypto.randomBytes(8).toString('hex')}`;
+    line('event_msg', { type: 'item_completed', thread_id: thread.id, turn_id: turnId, item: { type: 'AgentMessage', id: msgId, content: [{ type: 'Text', text: answer }] } });
+    line('response_item', { type: 'message', status: 'completed', id: msgId, role: 'assistant', content: [{ type: 'output_text', text: answer, annotations: [] }] });
+    line('event_msg', {
+      type: 'task_complete',
+      turn_id: turnId,
+      root_turn_id: turnId,
+      last_agent_message: answer,
+      started_at: started,
+      completed_at: Math.floor(Date.now() / 1000),
+      duration_ms: DELAY_MS,
+    });
+    thread.turns.push({ role: 'assistant', text: answer });
+
+    printLine(`• ${answer}`);
+    printLine('');
+    drawPrompt();
+  }
+
+  // ---------------------------------------------------------------- input
+  let ctrlC = false;
+  let esc = null; // null | 'esc' | 'csi' | 'ss3'
+  let csiParams = '';
+  let pasting = false;
+  let pasteBuf = '';
+  let lastTextAt = 0;
+
+  function onCtrlC() {
+    if (ctrlC || picker) exitClean(0);
+    ctrlC = true;
+    buf = '';
+    clearPrompt();
+    printLine('ctrl + c again to quit');
+    drawPrompt();
+  }
+
+  function onInput(data) {
+    const at = Date.now();
+    let changed = false;
+    let textInChunk = false;
+    for (const ch of data) {
+      if (pasting) {
+        pasteBuf += ch;
+        if (pasteBuf.endsWith('\x1b[201~')) {
+          pasting = false;
+          if (!picker) {
+            buf += pasteBuf.slice(0, -6).replace(/\r\n|\r/g, '\n');
+            changed = true;
+          }
+          pasteBuf = '';
+          textInChunk = true;
+          lastTextAt = at;
+        }
+        continue;
+      }
+      if (esc === 'esc') {
+        if (ch === '[') {
+          esc = 'csi';
+          csiParams = '';
+        } else if (ch === 'O') esc = 'ss3';
+        else esc = null;
+        continue;
+      }
+      if (esc === 'ss3') {
+        esc = null;
+        continue;
+      }
+      if (esc === 'csi') {
+        const c = ch.charCodeAt(0);
+        if (c >= 0x40 && c <= 0x7e) {
+          esc = null;
+          if (ch === '~' && csiParams === '200') {
+            pasting = true;
+            pasteBuf = '';
+          }
+        } else csiParams += ch;
+        continue;
+      }
+      if (ch === '\x1b') {
+        esc = 'esc';
+        continue;
+      }
+      if (ch === '\x03') {
+        onCtrlC();
+        continue;
+      }
+      if (ch === '\x04') {
+        if (buf === '') exitClean(0);
+        continue;
+      }
+      ctrlC = false;
+      if (picker) continue;
+      if (ch === '\r') {
+        // A burst ending in Enter is a paste: the Enter inserts nothing and nothing is submitted.
+        if (textInChunk || at - lastTextAt < PASTE_WINDOW_MS) continue;
+        const text = buf;
+        buf = '';
+        if (changed) redrawInput();
+        changed = false;
+        queue.push(text);
+        void runQueue();
+        continue;
+      }
+      if (ch === '\x7f' || ch === '\b') {
+        const chars = [...buf];
+        chars.pop();
+        buf = chars.join('');
+        changed = true;
+        continue;
+      }
+      if (ch === '\n') {
+        buf += '\n';
+        changed = true;
+        continue;
+      }
+      if (ch.charCodeAt(0) < 0x20) continue;
+      buf += ch;
+      changed = true;
+      textInChunk = true;
+      lastTextAt = at;
+    }
+    if (changed && !working) redrawInput();
+  }
+
+  // ---------------------------------------------------------------- main
+  process.on('SIGTERM', () => exitClean(143));
+  process.on('SIGHUP', () => exitClean(129));
+  process.on('SIGINT', () => onCtrlC());
+
+  if (process.stdin.isTTY) process.stdin.setRawMode(true);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', onInput);
+  process.stdin.on('end', () => exitClean(0));
+  process.stdin.resume();
+
+  printHeader();
+  if (picker) {
+    printLine('Resume a previous session');
+    printLine('  No sessions yet');
+    printLine('');
+    printLine('esc to start new   ctrl + c to quit');
+  } else {
+    if (thread.resumed) printTurns();
+    drawPrompt();
+    if (opts.prompt) {
+      queue.push(opts.prompt);
+      void runQueue();
+    }
+  }
+}
