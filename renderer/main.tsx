@@ -2,12 +2,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Connection, serverSocketUrl } from './api/connection.js';
+import { desktopConnection } from './api/electron-bridge.js';
 import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 import './styles.css';
 
-const connection = new Connection(serverSocketUrl());
+// The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
+const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());
 connection.subscribe((status, client) => {
   setClient(client);
   useBaton.getState().setConnection(status, client);

@@ -184,6 +184,29 @@ export const resumeOutcomeSchema = z.strictObject({
 });
 export type ResumeOutcome = z.infer<typeof resumeOutcomeSchema>;
 
+/** A conversation found in a vendor's own store (started outside Baton, or by it), for import into a run. */
+export const foundSessionSchema = z.strictObject({
+  vendor: vendorNameSchema,
+  sessionId: z.string(),
+  /** As the transcript records it; null when the store does not say (the session cannot be adopted without one). */
+  cwd: z.string().nullable(),
+  title: z.string().nullable(),
+  firstPrompt: z.string().nullable(),
+  lastActivity: z.iso.datetime(),
+  /** A Baton run already holds this session id. */
+  adoptedBy: z.strictObject({ runId, runName: z.string() }).nullable(),
+});
+export type FoundSession = z.infer<typeof foundSessionSchema>;
+
+/** One session to adopt into a new run. */
+export const adoptSessionSchema = z.strictObject({
+  vendor: vendorNameSchema,
+  sessionId: z.string().min(1).max(256),
+  cwd: absolutePathSchema,
+  label: labelSchema.optional(),
+});
+export type AdoptSession = z.infer<typeof adoptSessionSchema>;
+
 export const vendorInfoSchema = z.strictObject({
   vendor: vendorNameSchema,
   displayName: z.string(),
@@ -193,6 +216,8 @@ export const vendorInfoSchema = z.strictObject({
   version: z.string().nullable(),
   /** The override variable, e.g. BATON_CLAUDE_BIN, to tell users how to point Baton at a binary. */
   binEnvVar: z.string(),
+  /** A limit of this vendor's support to show wherever it is offered (Cursor: unverified here). */
+  note: z.string().nullable(),
 });
 export type VendorInfo = z.infer<typeof vendorInfoSchema>;
 
@@ -290,6 +315,25 @@ export const requests = {
     result: attachResultSchema,
   },
   'agent.detach': { params: z.strictObject({ agentId }), result: z.strictObject({}) },
+  /** Conversations in the vendors' own stores on this machine, newest first (session import). */
+  'sessions.list': {
+    params: z.strictObject({
+      vendor: vendorNameSchema.optional(),
+      query: z.string().max(200).optional(),
+      limit: z.number().int().min(0).max(1000).optional(),
+    }),
+    result: z.strictObject({
+      sessions: z.array(foundSessionSchema),
+      /** How many matched before `limit`. */
+      total: z.number().int().nonnegative(),
+      scannedMs: z.number().nonnegative(),
+    }),
+  },
+  /** A new run resuming the chosen conversations, through the same validation and outcomes as run.resume. */
+  'sessions.adopt': {
+    params: z.strictObject({ name: runNameSchema, sessions: z.array(adoptSessionSchema).min(1).max(LIMITS.agentsPerRun) }),
+    result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
+  },
 } as const;
 
 export type Method = keyof typeof requests;

@@ -68,7 +68,7 @@ export function AgentRowFields({ index, row, errors, vendors, disabled, canRemov
             </option>
           ))}
         </select>
-        <Hint id={`${id}-vendor-hint`} error={errors.vendor} />
+        <Hint id={`${id}-vendor-hint`} error={errors.vendor} rule={vendors?.find((v) => v.vendor === row.vendor)?.note ?? undefined} />
       </div>
       <div className="bt-field bt-field-grow">
         <label htmlFor={`${id}-cwd`}>Working directory</label>

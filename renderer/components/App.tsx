@@ -9,6 +9,7 @@ import { NewRunDialog } from './NewRunDialog.js';
 import { ResumeDialog, usePasteToResume } from './ResumeDialog.js';
 import { DeleteDialog, RenameDialog } from './RunDialogs.js';
 import { RunView } from './RunView.js';
+import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
 
@@ -103,6 +104,7 @@ export function App() {
       {dialog?.kind === 'help' && <HelpOverlay />}
       {dialog?.kind === 'rename' && <RenameDialog />}
       {dialog?.kind === 'delete' && <DeleteDialog />}
+      {dialog?.kind === 'sessions' && <SessionsFound />}
       <Toasts />
     </div>
   );

@@ -54,6 +54,9 @@ export function FirstLaunch() {
         <button type="button" className="bt-button" onClick={() => openDialog({ kind: 'resume' })}>
           Resume from handle
         </button>
+        <button type="button" className="bt-button" onClick={() => openDialog({ kind: 'sessions' })}>
+          Sessions on this machine
+        </button>
       </div>
       <h3 className="bt-subhead">Vendor CLIs on this machine</h3>
       {vendors === null ? (
@@ -74,6 +77,7 @@ export function FirstLaunch() {
               ) : (
                 <HowToAdd v={v} />
               )}
+              {v.note ? <p className="bt-field-hint">{v.note}</p> : null}
             </li>
           ))}
         </ul>

@@ -4,7 +4,7 @@ import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../shared/co
 import { shellQuote } from '../state/shell-quote.js';
 import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
-import { errorField, errorMessage, messageForField, shortId } from './format.js';
+import { errorField, errorMessage, handleAdvice, messageForField, shortId } from './format.js';
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
 
@@ -60,7 +60,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       client
         .call('handle.inspect', { handle: text, ...(cwdParam ? { cwd: cwdParam } : {}) })
         .then((preview) => current && setInspection({ state: 'ok', preview }))
-        .catch((err: unknown) => current && setInspection({ state: 'error', message: errorMessage(err) }));
+        .catch((err: unknown) => current && setInspection({ state: 'error', message: `${errorMessage(err)}. ${handleAdvice(errorField(err))}` }));
     }, 200);
     return () => {
       current = false;
@@ -214,7 +214,7 @@ function PreviewTable({ preview }: { preview: HandlePreview }) {
                 <td className="bt-mono">{shortId(a.sessionId)}</td>
                 <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
                 <td>
-                  <code className="bt-mono">{a.command.map(shellQuote).join(' ')}</code>
+                  <code className="bt-mono">{a.command.map((word) => (a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word))).join(' ')}</code>
                 </td>
               </tr>
             ))}

@@ -112,6 +112,11 @@ export function Sidebar() {
           ))}
         </ul>
       )}
+      <div className="bt-sidebar-foot">
+        <button type="button" className="bt-button" onClick={() => useBaton.getState().openDialog({ kind: 'sessions' })}>
+          Sessions on this machine
+        </button>
+      </div>
     </div>
   );
 }

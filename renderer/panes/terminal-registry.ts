@@ -264,8 +264,13 @@ export async function showStoredScreens(runId: string): Promise<void> {
     const pane = getPane(screen.agentId);
     if (pane.terminalId !== null || pane.offset > 0 || pane.term.buffer.active.length > pane.term.rows) continue;
     pane.term.reset();
-    pane.term.write(screen.serialized);
-    pane.term.write('\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n');
+    pane.term.write(screen.serialized, () => {
+      // The recorded cursor may sit above the screen's last lines (a TUI footer): mark below them, not over them.
+      const buffer = pane.term.buffer.active;
+      let last = pane.term.rows - 1;
+      while (last > 0 && buffer.getLine(buffer.viewportY + last)?.translateToString(true).trim() === '') last--;
+      pane.term.write(`\x1b[${last + 1};1H\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n`);
+    });
   }
 }
 

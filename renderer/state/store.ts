@@ -1,7 +1,7 @@
 // The dashboard's state (zustand): runs, selection, dialogs, toasts, per-run layout. Never terminal bytes.
 import { create } from 'zustand';
 import type { BatonClient } from '../../shared/client.js';
-import type { AgentSpec, ResumeOutcome, Result, RunSummary, RunView } from '../../shared/contract.js';
+import type { AdoptSession, AgentSpec, ResumeOutcome, Result, RunSummary, RunView } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
 import { shellQuote } from './shell-quote.js';
@@ -13,7 +13,8 @@ export type Dialog =
   | { kind: 'resume'; handle?: string }
   | { kind: 'help' }
   | { kind: 'rename'; runId: string }
-  | { kind: 'delete'; runId: string };
+  | { kind: 'delete'; runId: string }
+  | { kind: 'sessions' };
 
 export interface Toast {
   id: number;
@@ -64,6 +65,8 @@ interface BatonActions {
   copyHandle(runId: string, agentLabel?: string): Promise<void>;
   copyShellCommands(runId: string, agentLabel?: string): Promise<void>;
   resume(handle: string, cwd?: string): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
+  /** A new run resuming conversations found on this machine (sessions.adopt); selects it, like resume. */
+  adoptSessions(name: string, sessions: AdoptSession[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   stopRun(runId: string): Promise<void>;
   stopAgent(agentId: string): Promise<void>;
   restartAgent(agentId: string): Promise<void>;
@@ -232,6 +235,17 @@ export const useBaton = create<Store>()((set, get) => {
 
     async resume(handle, cwd) {
       const result = await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}) });
+      set((s) => ({
+        runDetails: { ...s.runDetails, [result.run.id]: result.run },
+        selectedRunId: result.run.id,
+        lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
+      }));
+      await get().refreshRuns();
+      return result;
+    },
+
+    async adoptSessions(name, sessions) {
+      const result = await client().call('sessions.adopt', { name, sessions });
       set((s) => ({
         runDetails: { ...s.runDetails, [result.run.id]: result.run },
         selectedRunId: result.run.id,

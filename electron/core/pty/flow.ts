@@ -5,6 +5,8 @@ export const FLOW = {
   /** Coalesce output for this long, or until this many bytes wait, before sending. */
   coalesceMs: 5,
   coalesceBytes: 64 * 1024,
+  /** Output after this long without any is sent at once (a keystroke's echo); a flood is coalesced. */
+  quietMs: 2,
   /** Largest message sent to a client. */
   maxChunkBytes: 64 * 1024,
   /** Unacknowledged bytes a client may have in flight. Hidden panes get less so typing stays fluid. */
@@ -14,4 +16,6 @@ export const FLOW = {
   highWatermark: 512 * 1024,
   lowWatermark: 128 * 1024,
   mirrorScrollback: 5000,
+  /** Output the mirror thread may have queued before the PTY is paused for it (resumes below a quarter). */
+  mirrorBacklogBytes: 32 << 20,
 } as const;

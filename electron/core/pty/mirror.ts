@@ -1,9 +1,6 @@
 // A headless xterm per terminal, fed the same bytes as the pane: the source of screens and of reattach resets.
-import xtermHeadless from '@xterm/headless';
-import serializeAddon from '@xterm/addon-serialize';
-
-const { Terminal } = xtermHeadless;
-const { SerializeAddon } = serializeAddon;
+// The xterms live on one worker thread shared by every terminal (mirror-worker.mjs); this is their handle.
+import { Worker } from 'node:worker_threads';
 
 export interface MirrorScreen {
   cols: number;
@@ -14,68 +11,111 @@ export interface MirrorScreen {
   text: string;
 }
 
+type FromWorker =
+  | { t: 'applied'; id: number; end: number }
+  | { t: 'screen'; id: number; request: number; screen: MirrorScreen };
+
+let worker: Worker | null = null;
+const live = new Map<number, Mirror>();
+let nextId = 1;
+let nextRequest = 1;
+
+function mirrorWorker(): Worker {
+  if (worker) return worker;
+  const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url));
+  w.unref();
+  w.on('message', (m: FromWorker) => live.get(m.id)?.fromWorker(m));
+  w.on('error', (err) => {
+    process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
+    worker = null;
+    for (const mirror of live.values()) mirror.workerLost();
+  });
+  worker = w;
+  return w;
+}
+
 export class Mirror {
-  private readonly term: InstanceType<typeof Terminal>;
-  private readonly serializer = new SerializeAddon();
+  private readonly id = nextId++;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private flushScheduled = false;
   private queued = 0;
   private applied = 0;
+  private readonly captures = new Map<number, (screen: MirrorScreen) => void>();
+  private appliedListener: () => void = () => {};
 
-  constructor(cols: number, rows: number, private readonly scrollback: number) {
-    this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
-    this.term.loadAddon(this.serializer);
+  constructor(cols: number, rows: number, scrollback: number) {
+    live.set(this.id, this);
+    mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
   }
 
-  /** Bytes queued but not yet parsed: the core pauses the PTY when this grows too large. */
+  /** Bytes handed to the mirror but not yet parsed: the core pauses the PTY when this grows too large. */
   get backlog(): number {
     return this.queued - this.applied;
   }
 
-  write(chunk: Uint8Array, onApplied?: () => void): void {
+  onApplied(listener: () => void): void {
+    this.appliedListener = listener;
+  }
+
+  write(chunk: Buffer): void {
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
     this.queued += chunk.length;
-    const end = this.queued;
-    this.term.write(chunk, () => {
-      this.applied = end;
-      onApplied?.();
-    });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // One message per turn of the event loop, however many reads it brought.
+      setImmediate(() => this.flush());
+    }
   }
 
   resize(cols: number, rows: number): void {
-    this.term.resize(cols, rows);
+    this.flush();
+    mirrorWorker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
-  /**
-   * The screen once every byte written so far has been applied. Taken inside xterm's write callback,
-   * so the screen matches `offset` exactly even while more output keeps arriving.
-   */
+  /** The screen once every byte written so far has been applied (taken on the mirror thread, in order). */
   capture(textLines = 200): Promise<MirrorScreen> {
+    this.flush();
+    const request = nextRequest++;
     return new Promise((resolve) => {
-      this.term.write('', () => {
-        resolve({
-          cols: this.term.cols,
-          rows: this.term.rows,
-          offset: this.applied,
-          serialized: this.serializer.serialize({ scrollback: this.scrollback }),
-          text: this.plainText(textLines),
-        });
-      });
+      this.captures.set(request, resolve);
+      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines });
     });
   }
 
   dispose(): void {
-    this.term.dispose();
+    live.delete(this.id);
+    worker?.postMessage({ t: 'close', id: this.id });
   }
 
-  private plainText(maxLines: number): string {
-    const buffer = this.term.buffer.active;
-    const lines: string[] = [];
-    for (let y = 0; y < buffer.length; y++) {
-      const line = buffer.getLine(y);
-      if (!line) continue;
-      const text = line.translateToString(true);
-      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-      else lines.push(text);
+  /** @internal */
+  fromWorker(m: FromWorker): void {
+    if (m.t === 'applied') {
+      this.applied = m.end;
+      this.appliedListener();
+    } else {
+      const resolve = this.captures.get(m.request);
+      this.captures.delete(m.request);
+      resolve?.(m.screen);
     }
-    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    return lines.slice(-maxLines).join('\n');
+  }
+
+  /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
+  workerLost(): void {
+    this.applied = this.queued;
+    for (const resolve of this.captures.values()) resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
+    this.captures.clear();
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.pendingBytes === 0) return;
+    const data = this.pending.length === 1 ? Buffer.from(this.pending[0]!) : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    // A copy we own, so its memory can move to the worker without a second copy.
+    const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+    mirrorWorker().postMessage({ t: 'write', id: this.id, data: bytes, end: this.queued }, [bytes]);
   }
 }

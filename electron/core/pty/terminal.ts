@@ -45,6 +45,9 @@ export class Terminal {
   private readonly recorded = new Map<number, ProcessMark>();
   private pumpTimer: NodeJS.Timeout | null = null;
   private slaveFd: number | null;
+  private childGone = false;
+  private lastPumpAt = 0;
+  private pausedWatch: NodeJS.Timeout | null = null;
   private paused = false;
   private exitInfo: ExitInfo | null = null;
   private stopping: Promise<void> | null = null;
@@ -57,6 +60,7 @@ export class Terminal {
     if (!file) throw new Error('cannot start a terminal without a program');
     this.size = { cols: options.cols, rows: options.rows };
     this.mirror = new Mirror(options.cols, options.rows, FLOW.mirrorScrollback);
+    this.mirror.onApplied(() => this.updateFlow());
     this.pty = pty.spawn(file, args, {
       name: 'xterm-256color',
       cols: options.cols,
@@ -204,13 +208,15 @@ export class Terminal {
   private handleOutput(chunk: Buffer): void {
     this.lastOutputAt = Date.now();
     this.ring.append(chunk);
-    this.mirror.write(chunk, () => this.updateFlow());
+    this.mirror.write(chunk);
     this.schedulePump(false);
     this.updateFlow();
   }
 
   private handleExit(info: ExitInfo): void {
     this.exitInfo = info;
+    if (this.pausedWatch) clearInterval(this.pausedWatch);
+    this.pausedWatch = null;
     if (this.slaveFd !== null) {
       closeSync(this.slaveFd);
       this.slaveFd = null;
@@ -221,7 +227,10 @@ export class Terminal {
   }
 
   private schedulePump(now: boolean): void {
-    if (now || this.waitingBytes() >= FLOW.coalesceBytes) {
+    // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
+    const idle =
+      this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && [...this.subscribers].every((s) => s.inFlight() === 0);
+    if (now || idle || this.waitingBytes() >= FLOW.coalesceBytes) {
       if (this.pumpTimer) clearTimeout(this.pumpTimer);
       this.pumpTimer = null;
       this.pump();
@@ -240,6 +249,7 @@ export class Terminal {
   }
 
   private pump(): void {
+    this.lastPumpAt = performance.now();
     for (const sub of this.subscribers) this.pumpOne(sub);
     this.updateFlow();
   }
@@ -277,17 +287,40 @@ export class Terminal {
   /** Pause the PTY while a visible client or the mirror has too much waiting; resume once it drains. */
   private updateFlow(): void {
     if (this.exitInfo) return;
-    let pressure = this.mirror.backlog;
+    // The mirror parses on its own thread and may run further behind than a client before it holds the PTY.
+    let pressure = this.mirror.backlog > FLOW.mirrorBacklogBytes ? Infinity : this.mirror.backlog > FLOW.mirrorBacklogBytes / 4 ? FLOW.lowWatermark : 0;
     for (const s of this.subscribers) {
       if (s.visible && s.sent !== Number.MAX_SAFE_INTEGER) pressure = Math.max(pressure, this.ring.endOffset - s.acked);
     }
-    if (!this.paused && pressure > FLOW.highWatermark) {
+    if (!this.paused && pressure > FLOW.highWatermark && !this.childGone) {
       this.paused = true;
       this.pty.pause();
+      this.watchWhilePaused();
     } else if (this.paused && pressure < FLOW.lowWatermark) {
-      this.paused = false;
-      this.pty.resume();
+      this.resumeReading();
     }
+  }
+
+  private resumeReading(): void {
+    this.paused = false;
+    if (this.pausedWatch) clearInterval(this.pausedWatch);
+    this.pausedWatch = null;
+    this.pty.resume();
+  }
+
+  /**
+   * node-pty drops what is still unread 200 ms after the child exits; a paused PTY would lose its last output.
+   * So while paused, check the child: once it is gone, read everything that is left and never pause again.
+   */
+  private watchWhilePaused(): void {
+    this.pausedWatch ??= setInterval(() => {
+      try {
+        process.kill(this.pid, 0);
+      } catch {
+        this.childGone = true;
+        this.resumeReading();
+      }
+    }, 50);
   }
 }
 

@@ -58,6 +58,11 @@ export class RunService {
     this.periodic.unref();
   }
 
+  /** Read-only lookups into the run store (they return copies), for session import. */
+  get lookups(): Pick<RunStore, 'findAgentBySessionId' | 'findByName'> {
+    return this.store;
+  }
+
   on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
@@ -378,9 +383,29 @@ export class RunService {
   private async launchFresh(runId: string, agentId: string): Promise<void> {
     const run = this.store.get(runId)!;
     const agent = run.agents.find((a) => a.id === agentId)!;
+    const plan = await this.planFresh(run, agent);
+    if (plan) await this.launch(runId, agent, plan);
+  }
+
+  /** A vendor that creates its id before the CLI starts (Cursor's create-chat) can fail here: the agent is failed, not the run. */
+  private async planFresh(run: RunManifest, agent: AgentRecord): Promise<SpawnPlan | null> {
     const adapter = getAdapter(agent.vendor)!;
-    const plan = await adapter.spawnFresh(this.context(run, agent), this.env);
-    await this.launch(runId, agent, plan);
+    try {
+      return await adapter.spawnFresh(this.context(run, agent), this.env);
+    } catch (err) {
+      await this.markFailed(run.id, agent.id, `could not start ${adapter.displayName}: ${(err as Error).message}`);
+      return null;
+    }
+  }
+
+  private async markFailed(runId: string, agentId: string, message: string): Promise<void> {
+    await this.mutate(runId, (m) => {
+      const a = m.agents.find((x) => x.id === agentId)!;
+      a.status = 'failed';
+      a.warning = message;
+    });
+    await this.event(runId, { type: 'agent-failed', agentId, message });
+    this.emit('agent.status', { runId, agentId, status: 'failed', terminalId: null, exitCode: null });
   }
 
   private async launchResumed(runId: string, agent: AgentRecord, plan: SpawnPlan): Promise<ResumeOutcome> {
@@ -401,7 +426,7 @@ export class RunService {
     let live: LiveAgent;
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
-    const mustDiscover = plan.sessionId === null && adapter.sessionIdPattern !== null;
+    const mustDiscover = plan.sessionId === null && adapter.sessionIdPattern !== null && !adapter.tellsConcurrentSessionsApart;
     const release = mustDiscover ? await this.discovery.acquire(agent.vendor, agent.cwd) : () => {};
     try {
       live = launchAgent(this.ptyHost, adapter, plan, agent.cwd, this.env, {
@@ -417,13 +442,7 @@ export class RunService {
     } catch (err) {
       release();
       const message = err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
-      await this.mutate(runId, (m) => {
-        const a = m.agents.find((x) => x.id === agent.id)!;
-        a.status = 'failed';
-        a.warning = message;
-      });
-      await this.event(runId, { type: 'agent-failed', agentId: agent.id, message });
-      this.emit('agent.status', { runId, agentId: agent.id, status: 'failed', terminalId: null, exitCode: null });
+      await this.markFailed(runId, agent.id, message);
       return { started: false, message };
     }
     const previous = this.lastTerminal.get(agent.id);
@@ -499,7 +518,8 @@ export class RunService {
     const agent = run.agents.find((a) => a.id === agentId)!;
     const adapter = getAdapter(agent.vendor)!;
     const old = currentSessionId(agent);
-    const plan = await adapter.spawnFresh(this.context(run, agent), this.env);
+    const plan = await this.planFresh(run, agent);
+    if (!plan) return;
     const warning = `${adapter.displayName} could not resume session ${old ? short(old) : '(none)'}; started a fresh conversation in ${agent.cwd}`;
     const ok = await this.launch(runId, agent, { ...plan, outcome: 'fresh', warning });
     if (ok.started) {

@@ -2,6 +2,7 @@
 import type { Method, Params, Result } from '../../../shared/contract.js';
 import type { CoreHost } from '../host.js';
 import { detectVendors } from '../vendors/detect.js';
+import { adoptSessions, listFoundSessions } from '../runs/session-import.js';
 
 type Handler<M extends Method> = (core: CoreHost, params: Params<M>) => Promise<Result<M>> | Result<M>;
 type Handlers = { [M in Method]: M extends 'agent.attach' ? null : Handler<M> };
@@ -39,4 +40,6 @@ export const handlers: Handlers = {
   'agent.screen': (core, p) => core.service.agentScreen(p.agentId),
   'agent.attach': null,
   'agent.detach': () => ({}),
+  'sessions.list': (core, p) => listFoundSessions(core.env, core.service.lookups, p),
+  'sessions.adopt': (core, p) => adoptSessions(core.service, core.service.lookups, p),
 };

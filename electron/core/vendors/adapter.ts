@@ -78,6 +78,13 @@ export interface VendorAdapter {
   readonly resumeErrorTexts: readonly RegExp[];
   /** How to ask the binary for its version (null: do not ask). */
   readonly versionArgs: readonly string[] | null;
+  /**
+   * Discovery can tell two new sessions in one directory apart (opencode's per-process event stream), so
+   * spawns need not wait for each other's id. Default: they wait (design §3).
+   */
+  readonly tellsConcurrentSessionsApart?: boolean;
+  /** Shown wherever the vendor is offered, when its support is limited (Cursor: unverified here). */
+  readonly supportNote?: string;
   /** The environment variable that overrides the binary, e.g. BATON_CLAUDE_BIN. */
   readonly binEnvVar: string;
   /** The binary to run when no override is set (a name looked up on PATH, or an absolute path). */

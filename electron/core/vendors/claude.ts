@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
 import { CLAUDE_SESSION_ID, displayConfigDir, findClaudeTranscript, readClaudeRegistry } from './claude-store.js';
+import { listClaudeSessions } from './claude-sessions.js';
 
 const BIN_ENV = 'BATON_CLAUDE_BIN';
 const DEFAULT_BIN = 'claude';
@@ -111,6 +112,8 @@ export const claudeAdapter: VendorAdapter = {
       clearInterval(timer);
     };
   },
+
+  listSessions: listClaudeSessions,
 
   resumeCommand(sessionId) {
     return [DEFAULT_BIN, '--resume', sessionId];

@@ -3,6 +3,7 @@
 // A conversation is resumed with `--resume=<id>`. `--session-id` of an existing id resumes it too, so a session
 // that exists but was never spoken to is respawned with it; if the folder was wiped, `--session-id` would
 // silently make an empty session, so that case starts fresh (new id) and says so.
+import { pollUntilConfirmed } from './poll.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
 import {
@@ -18,7 +19,7 @@ const VENDOR = 'copilot';
 const BIN_ENV = 'BATON_COPILOT_BIN';
 const DEFAULT_BIN = 'copilot';
 /** How often follow() looks for the session folder, until it appears. */
-export const COPILOT_FOLLOW_INTERVAL_MS = 500;
+export { FOLLOW_INTERVAL_MS as COPILOT_FOLLOW_INTERVAL_MS } from './poll.js';
 
 /** The vendor facts, as data. */
 export const COPILOT_FACTS = {
@@ -104,39 +105,3 @@ export const copilotAdapter: VendorAdapter = {
     return [DEFAULT_BIN, `--resume=${sessionId}`];
   },
 };
-
-/**
- * Reports the id Baton chose at once, then polls until the vendor's store holds it, reports that, and stops.
- * Returns a function that stops polling.
- */
-function pollUntilConfirmed(sessionId: string, confirmed: () => Promise<boolean>, onSession: (seen: SessionObservation) => void): () => void {
-  let stopped = false;
-  let polling = false;
-  let reported: boolean | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const stop = () => {
-    stopped = true;
-    if (timer) clearInterval(timer);
-  };
-  const poll = async () => {
-    if (polling || stopped) return;
-    polling = true;
-    try {
-      const now = await confirmed();
-      if (stopped) return;
-      if (reported !== now) {
-        reported = now;
-        onSession({ sessionId, confirmed: now });
-      }
-      if (now) stop();
-    } catch {
-      /* a transient read error: try again next tick */
-    } finally {
-      polling = false;
-    }
-  };
-  timer = setInterval(() => void poll(), COPILOT_FOLLOW_INTERVAL_MS);
-  timer.unref?.();
-  void poll();
-  return stop;
-}

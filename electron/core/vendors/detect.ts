@@ -18,7 +18,15 @@ export function detectVendors(env: VendorEnv): Promise<VendorInfo[]> {
 async function detectOne(adapter: VendorAdapter, env: VendorEnv): Promise<VendorInfo> {
   const bin = findOnPath(resolveBin(adapter, env), env);
   const version = bin && adapter.versionArgs ? await versionOf(bin, adapter.versionArgs, env) : null;
-  return { vendor: adapter.vendor, displayName: adapter.displayName, bin, found: bin !== null, version, binEnvVar: adapter.binEnvVar };
+  return {
+    vendor: adapter.vendor,
+    displayName: adapter.displayName,
+    bin,
+    found: bin !== null,
+    version,
+    binEnvVar: adapter.binEnvVar,
+    note: adapter.supportNote ?? null,
+  };
 }
 
 function versionOf(bin: string, args: readonly string[], env: VendorEnv): Promise<string | null> {

@@ -2,6 +2,7 @@
 // the same cwd (Gemini looks sessions up per project), and confirms the id from the chat file the CLI writes at
 // the first message. Gemini refuses `--session-id` for an id it already has, so a session with a transcript is
 // always resumed, and one without is respawned under the same id only while nothing was ever said.
+import { pollUntilConfirmed } from './poll.js';
 import { randomUUID } from 'node:crypto';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
 import {
@@ -16,7 +17,7 @@ const VENDOR = 'gemini';
 const BIN_ENV = 'BATON_GEMINI_BIN';
 const DEFAULT_BIN = 'gemini';
 /** How often follow() looks for the chat file, until it appears. */
-export const GEMINI_FOLLOW_INTERVAL_MS = 500;
+export { FOLLOW_INTERVAL_MS as GEMINI_FOLLOW_INTERVAL_MS } from './poll.js';
 
 /** The vendor facts, as data. */
 export const GEMINI_FACTS = {
@@ -105,39 +106,3 @@ export const geminiAdapter: VendorAdapter = {
     return [DEFAULT_BIN, '--resume', sessionId];
   },
 };
-
-/**
- * Reports the id Baton chose at once, then polls until the vendor's store holds its transcript, reports that,
- * and stops. Returns a function that stops polling.
- */
-function pollUntilConfirmed(sessionId: string, confirmed: () => Promise<boolean>, onSession: (seen: SessionObservation) => void): () => void {
-  let stopped = false;
-  let polling = false;
-  let reported: boolean | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const stop = () => {
-    stopped = true;
-    if (timer) clearInterval(timer);
-  };
-  const poll = async () => {
-    if (polling || stopped) return;
-    polling = true;
-    try {
-      const now = await confirmed();
-      if (stopped) return;
-      if (reported !== now) {
-        reported = now;
-        onSession({ sessionId, confirmed: now });
-      }
-      if (now) stop();
-    } catch {
-      /* a transient read error: try again next tick */
-    } finally {
-      polling = false;
-    }
-  };
-  timer = setInterval(() => void poll(), GEMINI_FOLLOW_INTERVAL_MS);
-  timer.unref?.();
-  void poll();
-  return stop;
-}

@@ -1,6 +1,7 @@
 // Qwen Code (vendors.md §5, §10): Baton picks the id (`--session-id <uuid>`), resumes with `--resume <id>` in the
 // same cwd (sessions live per project), and confirms the id from `projects/<enc cwd>/chats/<id>.jsonl`, which the
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
+import { pollUntilConfirmed } from './poll.js';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
@@ -10,7 +11,7 @@ const VENDOR = 'qwen';
 const BIN_ENV = 'BATON_QWEN_BIN';
 const DEFAULT_BIN = 'qwen';
 /** How often follow() looks for the transcript, until it appears. */
-export const QWEN_FOLLOW_INTERVAL_MS = 500;
+export { FOLLOW_INTERVAL_MS as QWEN_FOLLOW_INTERVAL_MS } from './poll.js';
 
 /** The vendor facts, as data. */
 export const QWEN_FACTS = {
@@ -98,39 +99,3 @@ export const qwenAdapter: VendorAdapter = {
     return [DEFAULT_BIN, '--resume', sessionId];
   },
 };
-
-/**
- * Reports the id Baton chose at once, then polls until the vendor's store holds its transcript, reports that,
- * and stops. Returns a function that stops polling.
- */
-function pollUntilConfirmed(sessionId: string, confirmed: () => Promise<boolean>, onSession: (seen: SessionObservation) => void): () => void {
-  let stopped = false;
-  let polling = false;
-  let reported: boolean | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  const stop = () => {
-    stopped = true;
-    if (timer) clearInterval(timer);
-  };
-  const poll = async () => {
-    if (polling || stopped) return;
-    polling = true;
-    try {
-      const now = await confirmed();
-      if (stopped) return;
-      if (reported !== now) {
-        reported = now;
-        onSession({ sessionId, confirmed: now });
-      }
-      if (now) stop();
-    } catch {
-      /* a transient read error: try again next tick */
-    } finally {
-      polling = false;
-    }
-  };
-  timer = setInterval(() => void poll(), QWEN_FOLLOW_INTERVAL_MS);
-  timer.unref?.();
-  void poll();
-  return stop;
-}

@@ -8,6 +8,8 @@ import { copilotAdapter } from './copilot.js';
 import { geminiAdapter } from './gemini.js';
 import { qwenAdapter } from './qwen.js';
 import { codexAdapter } from './codex.js';
+import { opencodeAdapter } from './opencode.js';
+import { cursorAdapter } from './cursor.js';
 import { shellAdapter } from './shell.js';
 
 export const adapters: ReadonlyMap<VendorName, VendorAdapter> = new Map<VendorName, VendorAdapter>([
@@ -16,6 +18,8 @@ export const adapters: ReadonlyMap<VendorName, VendorAdapter> = new Map<VendorNa
   ['copilot', copilotAdapter],
   ['qwen', qwenAdapter],
   ['codex', codexAdapter],
+  ['opencode', opencodeAdapter],
+  ['cursor', cursorAdapter],
   ['shell', shellAdapter],
 ]);
 

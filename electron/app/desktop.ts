@@ -1,0 +1,213 @@
+// The desktop app, put together: one window on our own index page, the core host in a utility process with a port
+// per client, the menu, the single-instance hand-over, the quit sequence and the attention badge. Electron's API
+// comes in as one object (the real module from main.ts, a small fake in the tests), so this wiring is tested as is.
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { BrowserWindow, WebContents } from 'electron';
+import type { RpcClient } from '../../shared/client.js';
+import { Attention } from './attention.js';
+import { CHANNELS, type MenuAction, type PortMessage, type ResumeHandoff } from './bridge-contract.js';
+import { CoreProcess } from './core-process.js';
+import { registerIpc } from './ipc.js';
+import { watchAgents } from './main-client.js';
+import { menuTemplate } from './menu.js';
+import { installQuitSequence } from './quit.js';
+import { hardenContents, installSessionPolicy } from './security.js';
+import { claimSingleInstance, handoffFromFile, handoffFromLink, handoffsFromArgs } from './single-instance.js';
+import { appFiles, createWindow, indexUrl } from './window-options.js';
+import { loadWindowState, trackWindowState, windowStateFile } from './window-state.js';
+
+export type ElectronApi = Pick<
+  typeof import('electron'),
+  'app' | 'BrowserWindow' | 'ipcMain' | 'utilityProcess' | 'MessageChannelMain' | 'dialog' | 'clipboard' | 'Menu' | 'Notification' | 'session' | 'screen'
+>;
+
+export interface DesktopOptions {
+  packageRoot: string;
+  /** The launch's own arguments (after the executable): links and handle files in them go to the Resume dialog. */
+  args: string[];
+  cwd: string;
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  /** How long the core may take to stop every agent at quit before it is killed. */
+  quitTimeoutMs?: number;
+}
+
+export interface Desktop {
+  /** Settles once the window is open and the core started. */
+  readonly ready: Promise<void>;
+  readonly core: CoreProcess;
+  readonly attention: Attention;
+  window(): BrowserWindow | null;
+}
+
+/** Starts the app; null when another Baton already runs (it was handed our arguments, and this one quits). */
+export function startDesktop(electron: ElectronApi, options: DesktopOptions): Desktop | null {
+  const { app } = electron;
+  const files = appFiles(options.packageRoot);
+  const index = indexUrl(files);
+  const devTools = !app.isPackaged;
+  let win: BrowserWindow | null = null;
+  /** The page has its bridge listening (it asked for a port since it last loaded). */
+  let pageReady = false;
+  const pending: ResumeHandoff[] = [];
+  let mainClient: RpcClient | null = null;
+  let saveState: (() => Promise<void>) | null = null;
+
+  /** To the Resume dialog now, or once the page is listening. Only the dialog acts on it, after its preview. */
+  const forward = (handoff: ResumeHandoff) => {
+    if (!win || !pageReady) return void pending.push(handoff);
+    win.webContents.send(CHANNELS.resume, handoff);
+    showWindow();
+  };
+  const forwardAll = (handoffs: ResumeHandoff[]) => handoffs.forEach(forward);
+
+  const onSecondLaunch = (args: string[], cwd: string) => {
+    showWindow();
+    void handoffsFromArgs(args, cwd).then(forwardAll);
+  };
+  if (!claimSingleInstance(app, onSecondLaunch)) return null;
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    const handoff = handoffFromLink(url, 'open-url');
+    if (handoff) forward(handoff);
+  });
+  app.on('open-file', (event, path) => {
+    event.preventDefault();
+    void handoffFromFile(path).then(forward);
+  });
+  app.on('web-contents-created', (_event, contents) => hardenContents(contents));
+  // macOS and Linux packages declare the baton: scheme themselves (electron-builder.yml); Windows' installer does not.
+  if (app.isPackaged && options.platform === 'win32') app.setAsDefaultProtocolClient('baton');
+
+  const dataDir = options.env.BATON_HOME ? resolve(options.env.BATON_HOME) : join(app.getPath('userData'), 'data');
+  const attention = new Attention({
+    isFocused: () => win !== null && !win.isDestroyed() && win.isFocused(),
+    notify: (title, body) => {
+      if (!electron.Notification.isSupported()) return;
+      const note = new electron.Notification({ title, body });
+      note.on('click', () => showWindow());
+      note.show();
+    },
+    setBadge: (count) => {
+      app.setBadgeCount(count);
+      if (options.platform === 'win32' && win && !win.isDestroyed()) win.flashFrame(count > 0);
+    },
+  });
+
+  const core = new CoreProcess(electron, {
+    entry: files.coreEntry,
+    dataDir,
+    onLost: (reason) => tellPage({ state: 'lost', reason }),
+    onStarted: () => {
+      if (win && pageReady) handPort(win.webContents);
+      mainClient?.close();
+      const port = core.openPort();
+      mainClient = port ? watchAgents(port, attention) : null;
+    },
+  });
+
+  installQuitSequence(app, {
+    before: async () => {
+      // Out of the way at once; the agents may take a few seconds to stop.
+      for (const w of electron.BrowserWindow.getAllWindows()) w.hide();
+      await saveState?.();
+    },
+    stopCore: () => core.close(options.quitTimeoutMs ?? 10_000),
+  });
+  app.on('window-all-closed', () => {
+    // macOS keeps the app (and its agents) in the dock; a new window reattaches.
+    if (options.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => showWindow());
+
+  function tellPage(message: PortMessage): void {
+    if (win && !win.isDestroyed() && pageReady) win.webContents.postMessage(CHANNELS.port, message);
+  }
+
+  /** One MessageChannelMain per page load: one end to the core, the other straight to the page. */
+  function handPort(contents: WebContents): void {
+    const port = core.openPort();
+    const message: PortMessage = port ? { state: 'ready' } : { state: 'lost', reason: 'The Baton core is not running; it is being restarted.' };
+    contents.postMessage(CHANNELS.port, message, port ? [port] : []);
+  }
+
+  function showWindow(): void {
+    if (!app.isReady()) return;
+    if (!win || win.isDestroyed()) return openWindow();
+    if (win.isMinimized()) win.restore();
+    win.show();
+    win.focus();
+  }
+
+  function openWindow(): void {
+    const stateFile = windowStateFile(app.getPath('userData'));
+    const placement = loadWindowState(
+      stateFile,
+      electron.screen.getAllDisplays().map((d) => d.workArea),
+    );
+    const w = createWindow(electron.BrowserWindow, files, placement, { devTools });
+    win = w;
+    pageReady = false;
+    saveState = trackWindowState(w, stateFile).flush;
+    if (placement.maximized) w.maximize();
+    w.once('ready-to-show', () => w.show());
+    w.on('focus', () => attention.seen());
+    w.on('closed', () => {
+      if (win === w) win = null;
+      pageReady = false;
+    });
+    w.webContents.on('did-start-loading', () => {
+      pageReady = false;
+    });
+    // The page crashed: the agents live in the core and keep running; a reloaded page reattaches to them.
+    w.webContents.on('render-process-gone', (_event, details) => {
+      if (details.reason === 'clean-exit') return;
+      process.stderr.write(`baton: the window's page stopped (${details.reason}); reloading it. The agents keep running.\n`);
+      setTimeout(() => !w.isDestroyed() && w.reload(), 500);
+    });
+    void w.loadFile(files.indexFile);
+  }
+
+  registerIpc(
+    electron.ipcMain,
+    { index, isOurWindow: (contents) => win !== null && !win.isDestroyed() && contents === win.webContents },
+    {
+      connect: (contents) => {
+        pageReady = true;
+        handPort(contents);
+        for (const handoff of pending.splice(0)) contents.send(CHANNELS.resume, handoff);
+      },
+      writeClipboard: (text, clearAfterSeconds) => {
+        electron.clipboard.writeText(text);
+        if (!clearAfterSeconds) return;
+        // Clear only what we wrote: a later copy by the user stays.
+        setTimeout(() => electron.clipboard.readText() === text && electron.clipboard.clear(), clearAfterSeconds * 1000);
+      },
+      pickDirectory: async (contents, defaultPath) => {
+        const owner = electron.BrowserWindow.fromWebContents(contents);
+        const dialogOptions = {
+          title: 'Working directory',
+          properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
+          ...(defaultPath && isAbsolute(defaultPath) ? { defaultPath } : {}),
+        };
+        const result = owner ? await electron.dialog.showOpenDialog(owner, dialogOptions) : await electron.dialog.showOpenDialog(dialogOptions);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      appVersion: () => app.getVersion(),
+    },
+  );
+
+  const send = (action: MenuAction) => {
+    if (win && !win.isDestroyed() && pageReady) win.webContents.send(CHANNELS.menu, action);
+  };
+
+  const ready = app.whenReady().then(async () => {
+    installSessionPolicy(electron.session.defaultSession, { index, rendererDir: dirname(files.indexFile) });
+    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, devTools, send })));
+    core.start();
+    openWindow();
+    forwardAll(await handoffsFromArgs(options.args, options.cwd));
+  });
+
+  return { ready, core, attention, window: () => win };
+}

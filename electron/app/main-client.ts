@@ -1,0 +1,38 @@
+// Main's own connection to the core: a port like a window's, used for events only (never attaches to output), so
+// main can notify about agents without a single terminal byte passing through it.
+import type { MessagePortMain } from 'electron';
+import { RpcClient, type Wire } from '../../shared/client.js';
+import type { Attention } from './attention.js';
+
+/** A Wire over an Electron MessagePortMain (text messages, as on every transport). */
+export function portMainWire(port: Pick<MessagePortMain, 'on' | 'postMessage' | 'start' | 'close'>): Wire {
+  return {
+    send: (text) => port.postMessage(text),
+    onMessage: (listener) => {
+      port.on('message', (event) => {
+        if (typeof event.data === 'string') listener(event.data);
+      });
+      port.start();
+    },
+    onClose: (listener) => {
+      port.on('close', () => listener('the Baton core closed the port'));
+    },
+    close: () => port.close(),
+  };
+}
+
+/** Watches agents' status for the attention badge and notifications; returns the client (close it to stop). */
+export function watchAgents(port: MessagePortMain, attention: Attention): RpcClient {
+  const client = new RpcClient(portMainWire(port));
+  client.on('agent.status', ({ runId, agentId, status, exitCode }) => {
+    if (status !== 'exited' && status !== 'failed') return;
+    void client
+      .call('run.get', { run: runId })
+      .then((run) => {
+        const agent = run.agents.find((a) => a.id === agentId);
+        if (agent) attention.agentEnded(run, agent, status, exitCode);
+      })
+      .catch(() => undefined); // Deleted meanwhile, or the core is going away: nothing to tell.
+  });
+  return client;
+}

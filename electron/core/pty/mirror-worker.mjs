@@ -1,0 +1,68 @@
+// The mirrors' own thread: headless xterms parse every terminal's output here, in parallel with the PTY reads
+// on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
+// Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
+import { parentPort } from 'node:worker_threads';
+import xtermHeadless from '@xterm/headless';
+import serializeAddon from '@xterm/addon-serialize';
+
+const { Terminal } = xtermHeadless;
+const { SerializeAddon } = serializeAddon;
+const mirrors = new Map();
+
+function plainText(term, maxLines) {
+  const buffer = term.buffer.active;
+  const lines = [];
+  for (let y = 0; y < buffer.length; y++) {
+    const line = buffer.getLine(y);
+    if (!line) continue;
+    const text = line.translateToString(true);
+    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+    else lines.push(text);
+  }
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines.slice(-maxLines).join('\n');
+}
+
+parentPort.on('message', (m) => {
+  if (m.t === 'open') {
+    const term = new Terminal({ cols: m.cols, rows: m.rows, scrollback: m.scrollback, allowProposedApi: true });
+    const serializer = new SerializeAddon();
+    term.loadAddon(serializer);
+    mirrors.set(m.id, { term, serializer, scrollback: m.scrollback, applied: 0 });
+    return;
+  }
+  const mirror = mirrors.get(m.id);
+  if (!mirror) return;
+  switch (m.t) {
+    case 'write':
+      mirror.term.write(new Uint8Array(m.data), () => {
+        mirror.applied = m.end;
+        parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
+      });
+      break;
+    case 'resize':
+      mirror.term.resize(m.cols, m.rows);
+      break;
+    case 'capture':
+      // Inside the write callback every earlier write is applied and no later one yet: the screen matches `applied`.
+      mirror.term.write('', () => {
+        parentPort.postMessage({
+          t: 'screen',
+          id: m.id,
+          request: m.request,
+          screen: {
+            cols: mirror.term.cols,
+            rows: mirror.term.rows,
+            offset: mirror.applied,
+            serialized: mirror.serializer.serialize({ scrollback: mirror.scrollback }),
+            text: plainText(mirror.term, m.textLines),
+          },
+        });
+      });
+      break;
+    case 'close':
+      mirror.term.dispose();
+      mirrors.delete(m.id);
+      break;
+  }
+});

@@ -1,0 +1,19 @@
+// Electron main: hands Electron's API to the desktop wiring (electron/app/desktop.ts) and nothing more.
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, Notification, screen, session, utilityProcess } from 'electron';
+import { startDesktop } from './app/desktop.js';
+import { packageRoot } from './core/paths.js';
+
+const desktop = startDesktop(
+  { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, Notification, screen, session, utilityProcess },
+  { packageRoot: packageRoot(), args: process.argv.slice(1), cwd: process.cwd(), platform: process.platform, env: process.env },
+);
+
+if (desktop) {
+  // Ctrl-C in the terminal that started Baton quits the way the menu does: every agent is stopped first.
+  process.on('SIGINT', () => app.quit());
+  process.on('SIGTERM', () => app.quit());
+  desktop.ready.catch((err: unknown) => {
+    process.stderr.write(`baton: could not open the window: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    app.exit(1);
+  });
+}

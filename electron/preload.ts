@@ -1,0 +1,66 @@
+// The preload: the only bridge between the page and Electron. It exposes `window.baton` (bridge-contract.ts) and
+// nothing else: no ipcRenderer, no Node. Bundled to CommonJS (dist/preload/preload.cjs), as a sandboxed preload
+// cannot load modules; main checks every message again for its sender and schema.
+import { contextBridge, ipcRenderer } from 'electron';
+import {
+  BRIDGE_LIMITS,
+  CHANNELS,
+  MENU_ACTIONS,
+  type BatonBridge,
+  type MenuAction,
+  type PageMessage,
+  type ResumeHandoff,
+} from './app/bridge-contract.js';
+
+const isMenuAction = (value: unknown): value is MenuAction => typeof value === 'string' && (MENU_ACTIONS as readonly string[]).includes(value);
+const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
+
+function asHandoff(value: unknown): ResumeHandoff | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { handle, notice, ...rest } = value as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return null;
+  if (handle !== undefined && !isText(handle, BRIDGE_LIMITS.handoffMaxChars)) return null;
+  if (notice !== undefined && !isText(notice, 2000)) return null;
+  return { ...(handle !== undefined ? { handle } : {}), ...(notice !== undefined ? { notice } : {}) };
+}
+
+/** A MessagePort cannot cross the context bridge: it goes to the page by window.postMessage, to this window only. */
+function toPage(message: PageMessage, ports: MessagePort[] = []): void {
+  window.postMessage(message, '*', ports);
+}
+
+ipcRenderer.on(CHANNELS.port, (event, message: unknown) => {
+  const m = (typeof message === 'object' && message !== null ? message : {}) as { state?: unknown; reason?: unknown };
+  if (m.state === 'ready' && event.ports.length === 1) toPage({ baton: 'core-port' }, event.ports);
+  else if (m.state === 'lost' && isText(m.reason, 2000)) toPage({ baton: 'core-lost', reason: m.reason });
+});
+
+const menuListeners = new Set<(action: MenuAction) => void>();
+ipcRenderer.on(CHANNELS.menu, (_event, action: unknown) => {
+  if (isMenuAction(action)) for (const listener of menuListeners) listener(action);
+});
+
+const resumeListeners = new Set<(handoff: ResumeHandoff) => void>();
+ipcRenderer.on(CHANNELS.resume, (_event, value: unknown) => {
+  const handoff = asHandoff(value);
+  if (handoff) for (const listener of resumeListeners) listener(handoff);
+});
+
+const bridge: BatonBridge = {
+  requestPort: () => ipcRenderer.send(CHANNELS.connect),
+  writeClipboard: async (text, options) => {
+    await ipcRenderer.invoke(CHANNELS.clipboardWrite, text, ...(options ? [{ ...(options.clearAfterSeconds ? { clearAfterSeconds: options.clearAfterSeconds } : {}) }] : []));
+  },
+  pickDirectory: async (defaultPath) => (await ipcRenderer.invoke(CHANNELS.pickDirectory, ...(defaultPath !== undefined ? [defaultPath] : []))) as string | null,
+  appVersion: async () => String(await ipcRenderer.invoke(CHANNELS.appVersion)),
+  onMenuAction: (listener) => {
+    menuListeners.add(listener);
+    return () => void menuListeners.delete(listener);
+  },
+  onResumeHandoff: (listener) => {
+    resumeListeners.add(listener);
+    return () => void resumeListeners.delete(listener);
+  },
+};
+
+contextBridge.exposeInMainWorld('baton', bridge);

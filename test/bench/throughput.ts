@@ -1,0 +1,137 @@
+// Throughput of one PTY's output: straight from node-pty (the baseline), and through PtyHost with its mirror.
+import { tmpdir } from 'node:os';
+import pty from 'node-pty';
+import { PtyHost } from '../../electron/core/pty/pty-host.js';
+import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
+import type { Subscription } from '../../electron/core/pty/terminal.js';
+import { expectedOutput, sameBytes, totalBytes, WRITER_SCRIPT } from './workload.js';
+
+export const SIZE = { cols: 120, rows: 40 } as const;
+/** A measurement that takes this long is stuck (a flow-control deadlock, say): fail it instead of hanging. */
+const STUCK_MS = 120_000;
+
+export interface ThroughputSample {
+  bytes: number;
+  /** From spawn until the process exited and every byte was counted (delivered, for PtyHost). */
+  ms: number;
+  /** Chunks seen by the receiver (PTY reads for the baseline, frames for PtyHost). */
+  chunks: number;
+  /** Byte count, offsets and content all match what the writer wrote (checked after the clock stopped). */
+  exact: boolean;
+  /** Bytes the writer wrote that never arrived (node-pty drops unread output 200 ms after the child exits). */
+  lost: number;
+}
+
+const expectedCache = new Map<number, Buffer>();
+function expected(mib: number): Buffer {
+  let b = expectedCache.get(mib);
+  if (!b) expectedCache.set(mib, (b = expectedOutput(mib)));
+  return b;
+}
+
+export function childEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+function stuckAfter(ms: number, what: string, onStuck: () => void): { promise: Promise<never>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onStuck();
+      reject(new Error(`${what} did not finish within ${ms / 1000} s`));
+    }, ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Baseline: node-pty alone, counting bytes in onData until exit (node-pty emits exit after the last data). */
+export async function rawPty(mib: number): Promise<ThroughputSample> {
+  const want = expected(mib);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const t0 = performance.now();
+  const p = pty.spawn(process.execPath, ['-e', WRITER_SCRIPT, String(mib)], {
+    name: 'xterm-256color',
+    cols: SIZE.cols,
+    rows: SIZE.rows,
+    cwd: tmpdir(),
+    env: childEnv(),
+    encoding: null,
+  });
+  p.onData((d: string | Buffer) => {
+    const b = typeof d === 'string' ? Buffer.from(d) : d;
+    chunks.push(b);
+    bytes += b.length;
+  });
+  const stuck = stuckAfter(STUCK_MS, 'the raw node-pty run', () => p.kill('SIGKILL'));
+  const ms = await Promise.race([new Promise<number>((r) => p.onExit(() => r(performance.now() - t0))), stuck.promise]).finally(stuck.cancel);
+  return { bytes, ms, chunks: chunks.length, exact: bytes === totalBytes(mib) && sameBytes(chunks, want), lost: Math.max(0, totalBytes(mib) - bytes) };
+}
+
+/** The same writer through PtyHost: ring, mirror, flow control, and a visible subscriber that acks each frame at once. */
+export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
+  const want = expected(mib);
+  const total = totalBytes(mib);
+  const host = new PtyHost(null);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let contiguous = true;
+  let subscription: Subscription | null = null;
+  let exited = false;
+  let ms = 0;
+  let finish: () => void = () => {};
+  const done = new Promise<void>((r) => (finish = r));
+  // Done once the process has exited and everything the terminal received has been delivered. (Not `bytes ===
+  // total`: node-pty may drop the tail of the output at exit, and that must show as a failure, not a hang.)
+  const check = () => {
+    if (exited && bytes >= terminal.endOffset && ms === 0) {
+      ms = performance.now() - t0;
+      finish();
+    }
+  };
+
+  const t0 = performance.now();
+  const terminal = host.spawn({
+    argv: [process.execPath, '-e', WRITER_SCRIPT, String(mib)],
+    cwd: tmpdir(),
+    env: childEnv(),
+    cols: SIZE.cols,
+    rows: SIZE.rows,
+  });
+  terminal.onExit(() => {
+    exited = true;
+    check();
+  });
+  try {
+    // Attached in the spawn's own tick, so the whole output arrives as frames from offset 0.
+    const attached = await terminal.attach(0, true, (frame: StreamFrame) => {
+      if (frame.kind !== 'bytes') {
+        contiguous = false; // a reset: bytes were skipped
+        return;
+      }
+      if (frame.offset !== bytes) contiguous = false;
+      chunks.push(frame.data);
+      bytes = frame.offset + frame.data.length;
+      subscription?.ack(bytes);
+      check();
+    });
+    subscription = attached.subscription;
+    if (attached.start.mode !== 'bytes') contiguous = false;
+    else if (attached.start.data.length > 0) {
+      // Output that arrived before the attach (normally none), ahead of every frame.
+      chunks.unshift(attached.start.data);
+      bytes = attached.start.offset + attached.start.data.length;
+    }
+    subscription.ack(bytes);
+    const stuck = stuckAfter(STUCK_MS, 'the PtyHost run', () => void terminal.stop(0));
+    await Promise.race([done, stuck.promise]).finally(stuck.cancel);
+  } finally {
+    subscription?.close();
+    await host.stopAll();
+    host.release(terminal.id);
+    host.close();
+  }
+  return { bytes, ms, chunks: chunks.length, exact: contiguous && bytes === total && sameBytes(chunks, want), lost: Math.max(0, total - bytes) };
+}

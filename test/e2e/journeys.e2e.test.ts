@@ -1,0 +1,395 @@
+// End-to-end journeys through the dashboard in a real browser (Debian's Chromium via playwright-core), against a
+// real `baton serve` on a temp data directory with the fake vendor CLIs of test/fakes. Every step is what a person
+// would do and every assertion is what they would check: accessible names, the text on screen, the clipboard.
+// The journeys build on each other (one data directory, in order): first launch → a three-vendor run → snapshot
+// and copy handle → server restart and resume from the handle → reload during output → bad handles.
+import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import { FAKES, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+
+const skipReason = skipUnlessChromium();
+if (skipReason) console.warn(`[e2e] ${skipReason}`);
+
+const WAIT_MS = 20_000;
+const QUESTION = 'what number did I ask you to remember';
+
+/** The three agents of the run "demo": three vendors, three directories. */
+interface AgentCase {
+  label: string;
+  vendor: 'claude' | 'gemini' | 'copilot';
+  /** Text the vendor's TUI shows once it takes input. */
+  ready: string;
+  number: number;
+  cwd: string;
+}
+
+// ---------- the scene, and everything to clean up whatever happens ----------
+
+let root = '';
+let dataDir = '';
+let env: Record<string, string> = {};
+const servers: ServerProcess[] = [];
+const clients: RpcClient[] = [];
+let session: BrowserSession | null = null;
+let page: Page;
+let server: ServerProcess;
+let handle = '';
+const agents: AgentCase[] = [];
+const pageErrors: string[] = [];
+
+function randomNumbers(n: number): number[] {
+  const out = new Set<number>();
+  while (out.size < n) out.add(1000 + Math.floor(Math.random() * 9000));
+  return [...out];
+}
+
+async function stopServer(s: ServerProcess): Promise<void> {
+  if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
+  if ((await Promise.race([s.exited, timeout])) === 'timeout') {
+    s.child.kill('SIGKILL');
+    await s.exited;
+  }
+}
+
+async function serve(): Promise<ServerProcess> {
+  const s = await startServer(dataDir, env);
+  servers.push(s);
+  return s;
+}
+
+async function rpc(s: ServerProcess): Promise<RpcClient> {
+  const c = await s.connect();
+  clients.push(c);
+  return c;
+}
+
+// ---------- what a person sees ----------
+
+const pane = (label: string): Locator => page.getByRole('region', { name: label, exact: true });
+const history = (): Locator => page.getByRole('navigation', { name: 'Run history' });
+const toolbar = (): Locator => page.getByRole('toolbar', { name: 'Run actions' });
+const topbar = (): Locator => page.locator('.bt-topbar');
+const dialog = (name: string): Locator => page.getByRole('dialog', { name });
+
+/** The rows of a pane's terminal as the user reads them (xterm's DOM renderer), trailing blanks trimmed. */
+async function paneText(label: string): Promise<string> {
+  const rows = pane(label).locator('.xterm-rows');
+  if ((await rows.count()) === 0) return '';
+  const text = await rows.innerText();
+  return text
+    .replace(/\u00a0/g, ' ')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n');
+}
+
+async function waitForPaneText(label: string, expected: string | RegExp, what: string, after?: string): Promise<string> {
+  return waitFor(
+    async () => {
+      let text = await paneText(label);
+      if (after && text.includes(after)) text = text.slice(text.lastIndexOf(after) + after.length);
+      return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;
+    },
+    `${what} in the pane ${label}`,
+    WAIT_MS,
+  );
+}
+
+/** Clicks into the pane's terminal and types a prompt as a person would: text, a short pause, Enter. */
+async function typeInto(label: string, text: string): Promise<void> {
+  await pane(label).locator('.xterm-screen').click();
+  await page.keyboard.type(text);
+  // Gemini (and Qwen, Codex) take an Enter that follows typed keys too closely as part of a paste.
+  await page.waitForTimeout(1000);
+  await page.keyboard.press('Enter');
+}
+
+const nonEmptyLines = (text: string): string[] =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\u00a0/g, ' ').trimEnd())
+    .filter((l) => l.trim() !== '');
+
+// ---------- the journeys ----------
+
+describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason ? ` — ${skipReason}` : ''}`, () => {
+  beforeAll(async () => {
+    root = realpathSync(tempDir('baton-e2e-'));
+    dataDir = join(root, 'data');
+    // Claude, Gemini and Copilot (and Qwen) are "installed" as fakes; Codex is not, so first launch lists one missing CLI.
+    env = testEnv(join(root, 'home'), {
+      BATON_GEMINI_BIN: join(FAKES, 'gemini.mjs'),
+      BATON_COPILOT_BIN: join(FAKES, 'copilot.mjs'),
+      BATON_QWEN_BIN: join(FAKES, 'qwen.mjs'),
+      BATON_CODEX_BIN: join(root, 'not-installed', 'codex'),
+    });
+    const numbers = randomNumbers(3);
+    const specs = [
+      { label: 'one', vendor: 'claude', ready: '? for shortcuts' },
+      { label: 'two', vendor: 'gemini', ready: 'Type your message' },
+      { label: 'three', vendor: 'copilot', ready: 'Enter @ to mention files' },
+    ] as const;
+    specs.forEach((s, i) => {
+      const cwd = join(root, `work-${s.label}`);
+      mkdirSync(cwd, { recursive: true });
+      agents.push({ ...s, number: numbers[i]!, cwd });
+    });
+    server = await serve();
+    session = await launchBrowser();
+    page = session.page;
+    page.setDefaultTimeout(WAIT_MS);
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  });
+
+  // A failed journey leaves a picture of the page as it was.
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && session) {
+      const name = `failed-${ctx.task.name.split('.')[0]}`;
+      await screenshot(page, name).catch(() => undefined);
+    }
+  });
+
+  afterAll(async () => {
+    await session?.close();
+    for (const c of clients.splice(0)) c.close();
+    await Promise.all(servers.splice(0).map((s) => stopServer(s)));
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('1. first launch explains runs and lists the vendor CLIs found and not found', async () => {
+    await page.goto(`${server.url}/?token=${server.token}`);
+    const welcome = page.getByRole('region', { name: 'Welcome to Baton' });
+    await welcome.waitFor();
+    const text = await welcome.innerText();
+    expect(text).toMatch(/A run is a named group of coding agents/);
+    expect(text).toMatch(/A snapshot records/);
+    expect(text).toMatch(/A handle is one string/);
+    const vendors = welcome.locator('li');
+    await expect.poll(() => vendors.count(), { timeout: WAIT_MS }).toBeGreaterThanOrEqual(5);
+    const line = async (name: string) => (await welcome.locator('li', { hasText: name }).innerText()).replace(/\s+/g, ' ');
+    for (const name of ['Claude Code', 'Gemini CLI', 'GitHub Copilot CLI', 'Qwen Code']) expect(await line(name)).toMatch(/^found /);
+    const codex = await line('Codex CLI');
+    expect(codex).toMatch(/^not found /);
+    expect(codex).toMatch(/npm install -g @openai\/codex/);
+    expect(codex).toMatch(/BATON_CODEX_BIN=/);
+    // The address bar no longer shows the token.
+    expect(page.url()).not.toContain(server.token);
+    await screenshot(page, '1-first-launch');
+  });
+
+  it('2. a run of three vendors: each pane answers what was typed into it', async () => {
+    await topbar().getByRole('button', { name: 'New run', exact: true }).click();
+    const form = dialog('New run');
+    await form.waitFor();
+    await form.getByLabel('Run name').fill('demo');
+    await form.getByRole('button', { name: 'Add agent' }).click();
+    await form.getByRole('button', { name: 'Add agent' }).click();
+    for (const [i, a] of agents.entries()) {
+      const row = form.getByRole('group', { name: `Agent ${i + 1}` });
+      await row.getByLabel('Vendor').selectOption(a.vendor);
+      await row.getByLabel('Working directory').fill(a.cwd);
+      await row.getByLabel('Label').fill(a.label);
+    }
+    await form.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Run “demo” started with 3 agents' }).waitFor();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => toolbar().getByRole('heading').innerText()).toBe('demo');
+
+    for (const a of agents) {
+      await pane(a.label).waitFor();
+      const header = (await pane(a.label).locator('header').innerText()).replace(/\s+/g, ' ');
+      expect(header).toContain(a.vendor);
+      expect(header).toContain(a.cwd);
+      await waitForPaneText(a.label, a.ready, `the ${a.vendor} prompt`);
+    }
+    for (const a of agents) await typeInto(a.label, `remember the number ${a.number}`);
+    for (const a of agents) {
+      await waitForPaneText(a.label, `OK, I will remember ${a.number}.`, 'the answer');
+      // Each pane holds only its own conversation.
+      for (const other of agents.filter((o) => o !== a)) expect(await paneText(a.label)).not.toContain(String(other.number));
+    }
+    await expect.poll(() => toolbar().innerText()).toContain('3/3 live');
+    await screenshot(page, '2-live-run-3-panes');
+  });
+
+  it('3. Snapshot confirms with a toast; Copy handle puts a baton1. handle on the clipboard, never on the page', async () => {
+    await toolbar().getByRole('button', { name: 'Snapshot', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /Snapshot at .*: 3 agents, 3 session ids and their screens/ }).waitFor();
+
+    await page.evaluate('navigator.clipboard.writeText("")');
+    await toolbar().getByRole('button', { name: 'Copy handle', exact: true }).click();
+    await toolbar().getByRole('menu', { name: 'Copy handle' }).getByRole('menuitem', { name: 'Copy handle', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Run handle copied' }).waitFor();
+    handle = String(await page.evaluate('navigator.clipboard.readText()'));
+    expect(handle.startsWith('baton1.')).toBe(true);
+    expect(handle.length).toBeGreaterThan(40);
+    const shown = await page.locator('body').innerText();
+    expect(shown).not.toContain(handle);
+    expect(shown).not.toContain(handle.slice(7, 40));
+    expect(await page.content()).not.toContain(handle.slice(7, 40));
+  });
+
+  it('4. after a server restart the run is in the history, and resuming its handle brings every conversation back', async () => {
+    expect(handle).toMatch(/^baton1\./);
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await page.getByRole('alert').filter({ hasText: 'Disconnected from the Baton core' }).waitFor();
+    await screenshot(page, '4a-disconnected');
+
+    server = await serve();
+    await page.goto(`${server.url}/?token=${server.token}`);
+    await history().getByRole('button', { name: 'demo', exact: true }).waitFor();
+    await expect.poll(() => toolbar().getByRole('heading').innerText()).toBe('demo');
+    expect(await toolbar().innerText()).toContain('0/3 live');
+    // The recorded screens: each pane shows its conversation as it was, marked as not running.
+    for (const a of agents) {
+      await waitForPaneText(a.label, 'recorded screen: the agent is not running', 'the recorded-screen marker');
+      expect(await paneText(a.label)).toContain(`OK, I will remember ${a.number}.`);
+    }
+    await screenshot(page, '4b-history-with-run');
+
+    await topbar().getByRole('button', { name: 'Resume from handle', exact: true }).click();
+    const resume = dialog('Resume from handle');
+    const field = resume.getByLabel('Handle');
+    await field.focus();
+    await page.keyboard.press('Control+V');
+    // Chromium pastes from its own clipboard; should a headless build not, type it in as a person could.
+    if ((await field.inputValue()) !== handle) {
+      console.warn('[e2e] Control+V did not paste the handle; filling the field instead');
+      await field.fill(handle);
+    }
+    expect(await field.inputValue()).toBe(handle);
+    await resume.getByText('known here').waitFor();
+    for (const a of agents) {
+      const row = resume.locator('tbody tr', { has: page.getByRole('rowheader', { name: a.label, exact: true }) });
+      const cells = row.getByRole('cell');
+      await expect.poll(() => cells.count()).toBe(5);
+      expect(await cells.nth(0).innerText()).toBe(a.vendor);
+      expect(await cells.nth(1).innerText()).toBe(a.cwd);
+      expect(await cells.nth(3).innerText()).toBe('found');
+      expect(await cells.nth(4).innerText()).toContain(`${a.vendor}.mjs`);
+    }
+    await screenshot(page, '4c-resume-preview');
+    const go = resume.getByRole('button', { name: 'Resume', exact: true });
+    expect(await go.isEnabled()).toBe(true);
+    await go.click();
+    const outcomes = resume.getByRole('table', { name: 'Resume outcome per agent' });
+    await outcomes.waitFor();
+    for (const a of agents) {
+      const row = outcomes.locator('tbody tr', { has: page.getByRole('rowheader', { name: a.label, exact: true }) });
+      expect((await row.innerText()).replace(/\s+/g, ' ')).toMatch(new RegExp(`${a.vendor} resumed`));
+    }
+    await resume.getByRole('button', { name: 'Close', exact: true }).click();
+    await resume.waitFor({ state: 'detached' });
+    await expect.poll(() => toolbar().innerText(), { timeout: WAIT_MS }).toContain('3/3 live');
+
+    for (const a of agents) await waitForPaneText(a.label, a.ready, `the resumed ${a.vendor} prompt`, 'new terminal');
+    for (const a of agents) await typeInto(a.label, QUESTION);
+    for (const a of agents) {
+      const after = await waitForPaneText(a.label, `The number is ${a.number}.`, 'the remembered number', 'new terminal');
+      for (const other of agents.filter((o) => o !== a)) expect(after).not.toContain(String(other.number));
+    }
+    await screenshot(page, '4d-resumed-run');
+  });
+
+  it('5. a reload while an agent prints loses and duplicates no line', async () => {
+    const cwd = join(root, 'work-counter');
+    mkdirSync(cwd, { recursive: true });
+    await topbar().getByRole('button', { name: 'New run', exact: true }).click();
+    const form = dialog('New run');
+    await form.getByLabel('Run name').fill('reload');
+    const row = form.getByRole('group', { name: 'Agent 1' });
+    await row.getByLabel('Vendor').selectOption('shell');
+    await row.getByLabel('Working directory').fill(cwd);
+    await row.getByLabel('Label').fill('counter');
+    await form.getByRole('button', { name: 'Start', exact: true }).click();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => toolbar().getByRole('heading').innerText()).toBe('reload');
+    await waitForPaneText('counter', /[$#]$/m, 'the shell prompt');
+
+    await typeInto('counter', 'for i in $(seq 1 3000); do echo line $i; sleep 0.002; done; echo END');
+    await waitForPaneText('counter', /^line 3\d\d$/m, 'the first few hundred lines');
+    await page.reload();
+    // The token went from the address bar to a cookie: the reloaded page connects with it.
+    await history().getByRole('button', { name: 'reload', exact: true }).click();
+    // The output is still running when the reloaded page shows the pane again: that is the case under test.
+    const firstSeen = await waitFor(async () => (await paneText('counter')).trim() || undefined, 'the pane after the reload', WAIT_MS);
+    expect(firstSeen, 'the command finished before the page came back; the reload did not happen mid-output').not.toMatch(/^END$/m);
+    const shownEnd = await waitFor(
+      async () => {
+        const text = await paneText('counter');
+        return /^END$/m.test(text) ? text : undefined;
+      },
+      'END in the pane after the reload',
+      60_000,
+    );
+    expect(shownEnd).toMatch(/^line 3000$/m);
+
+    const agentId = await pane('counter').getAttribute('data-agent-id');
+    expect(agentId).toBeTruthy();
+    const client = await rpc(server);
+    const mirror = (await client.call('agent.screen', { agentId: agentId! })).text;
+    // Settle: the pane shows what the core's mirror holds, line for line.
+    const shown = await waitFor(
+      async () => {
+        const text = await paneText('counter');
+        return nonEmptyLines(text).slice(-20).join('\n') === nonEmptyLines(mirror).slice(-20).join('\n') ? text : undefined;
+      },
+      'the pane to match the core mirror',
+      5_000,
+    ).catch(() => paneText('counter'));
+    const last = nonEmptyLines(shown).slice(-20);
+    expect(last).toEqual(nonEmptyLines(mirror).slice(-20));
+    // And in order: every "line N" on screen is followed by "line N+1", up to 3000 and END.
+    const numbers = nonEmptyLines(shown)
+      .map((l) => /^line (\d+)$/.exec(l)?.[1])
+      .filter((n): n is string => n !== undefined)
+      .map(Number);
+    expect(numbers.length).toBeGreaterThan(10);
+    numbers.forEach((n, i) => i > 0 && expect(n, `line after ${numbers[i - 1]}`).toBe(numbers[i - 1]! + 1));
+    expect(numbers.at(-1)).toBe(3000);
+    await screenshot(page, '5-after-reload');
+  });
+
+  it('6. a bad handle shows its own error, keeps Resume disabled, starts nothing and is never logged', async () => {
+    const client = await rpc(server);
+    const before = (await client.call('run.list', {})).map((r) => r.id).sort();
+
+    // A handle whose first agent's directory is relative: the copied handle with one field changed.
+    const body = JSON.parse(Buffer.from(handle.slice('baton1.'.length), 'base64url').toString('utf8')) as { agents: { cwd: string }[] };
+    body.agents[0]!.cwd = 'relative/project';
+    const relative = `baton1.${Buffer.from(JSON.stringify(body), 'utf8').toString('base64url')}`;
+    const cases = [
+      { handle: 'baton1.@@@', error: /handle is not valid base64url/ },
+      { handle: relative, error: /cwd must be an absolute path/ },
+    ];
+
+    await topbar().getByRole('button', { name: 'Resume from handle', exact: true }).click();
+    const resume = dialog('Resume from handle');
+    for (const c of cases) {
+      await resume.getByLabel('Handle').fill(c.handle);
+      const alert = resume.getByRole('alert');
+      await expect.poll(() => alert.innerText().catch(() => ''), { timeout: WAIT_MS }).toMatch(c.error);
+      const message = await alert.innerText();
+      expect(message).not.toContain(c.handle);
+      expect(message).not.toContain('relative/project');
+      expect(await resume.getByLabel('Handle').getAttribute('aria-invalid')).toBe('true');
+      expect(await resume.getByRole('button', { name: 'Resume', exact: true }).isDisabled()).toBe(true);
+      if (c.handle === relative) await screenshot(page, '6-bad-handle-error');
+    }
+    await resume.getByRole('button', { name: 'Cancel', exact: true }).click();
+
+    expect((await client.call('run.list', {})).map((r) => r.id).sort()).toEqual(before);
+    const output = servers.map((s) => s.output()).join('\n');
+    expect(output).not.toContain('@@@');
+    expect(output).not.toContain(relative.slice(7, 60));
+    expect(output).not.toContain(handle.slice(7, 60));
+    expect(output).not.toMatch(/baton1\./);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,532 @@
+#!/usr/bin/env node
+// A small, faithful stand-in for the opencode 1.18.33 TUI (vendors.md §6), run inside a real PTY by the tests.
+//   - the store is a real SQLite database, `${XDG_DATA_HOME:-~/.local/share}/opencode/opencode.db`, made from the
+//     schema of the sample in test/fixtures and written with sql.js from the project's node_modules; a session row
+//     (+ message and part rows) appears at the FIRST PROMPT, with `directory` = the realpath of the cwd. A JSON copy
+//     of what the fake said (`fake-sessions.json`, the fake's own bookkeeping) sits beside it.
+//   - `--port N` serves the TUI's API on 127.0.0.1:N: `GET /session` lists every session of the store (as the real
+//     server, whose list comes from the database all opencode processes share), `GET /session/:id`, `POST /session`,
+//     and `GET /event` (server-sent events of THIS process only: session.created, message.updated, …).
+//   - `-s <id>` resumes (unknown → `Error: Session not found: <id>`, exit 1); in another directory than the session's
+//     the prompt is sent and no answer ever comes (the real CLI hangs there); `-c` continues the newest of the cwd.
+//   - a deterministic "remember the number N" model; `/new` starts another session at the next prompt; `/exit`.
+// Node builtins only, plus sql.js (pure WebAssembly) from the project.
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+const VERSION = '1.18.33';
+const DELAY_MS = Number(process.env.FAKE_OPENCODE_DELAY_MS ?? 50) || 0;
+const SCHEMA_DB = fileURLToPath(new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url));
+const SQL_JS = new URL('../../node_modules/sql.js/dist/sql-wasm.js', import.meta.url);
+const SQL_WASM = fileURLToPath(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url));
+
+function fail(message, code = 1) {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+// ---------------------------------------------------------------- arguments
+const VALUE_FLAGS = new Set(['--log-level', '--hostname', '--mdns-domain', '--cors', '-m', '--model', '--agent', '--replay-limit']);
+const opts = { version: false, port: 0, session: null, cont: false, prompt: null, project: null };
+{
+  const argv = process.argv.slice(2);
+  for (let i = 0; i < argv.length; i++) {
+    let a = argv[i];
+    let inline;
+    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
+    if (eq > 0) {
+      inline = a.slice(eq + 1);
+      a = a.slice(0, eq);
+    }
+    const value = () => {
+      if (inline !== undefined) return inline;
+      const v = argv[i + 1];
+      if (v === undefined) fail(`Not enough arguments following: ${a.replace(/^-+/, '')}`);
+      i++;
+      return v;
+    };
+    switch (a) {
+      case '-v':
+      case '--version':
+        opts.version = true;
+        break;
+      case '--port':
+        opts.port = Number(value());
+        if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) fail('Invalid values:\n  Argument: port');
+        break;
+      case '-s':
+      case '--session':
+        opts.session = value();
+        break;
+      case '-c':
+      case '--continue':
+        opts.cont = true;
+        break;
+      case '--prompt':
+        opts.prompt = value();
+        break;
+      default:
+        if (VALUE_FLAGS.has(a)) value();
+        else if (!a.startsWith('-') && opts.project === null) opts.project = a;
+        break; // other flags are ignored
+    }
+  }
+}
+
+if (opts.version) {
+  process.stdout.write(`${VERSION}\n`);
+  process.exit(0);
+}
+if (opts.project !== null) {
+  try {
+    process.chdir(opts.project);
+  } catch {
+    fail(`Error: failed to change directory to ${opts.project}`);
+  }
+}
+
+const cwd = fs.realpathSync(process.cwd());
+const xdg = process.env.XDG_DATA_HOME && process.env.XDG_DATA_HOME.startsWith('/') ? process.env.XDG_DATA_HOME : null;
+const dataDir = path.join(xdg ?? path.join(process.env.HOME || '/', '.local', 'share'), 'opencode');
+const dbPath = path.join(dataDir, 'opencode.db');
+const jsonPath = path.join(dataDir, 'fake-sessions.json');
+const lockPath = `${dbPath}.fake-lock`;
+
+// ---------------------------------------------------------------- the store (SQLite through sql.js)
+const { default: initSqlJs } = await import(SQL_JS.href);
+const SQL = await initSqlJs({ locateFile: () => SQL_WASM });
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A lock between fakes sharing one store: read-modify-write of a whole file must not lose another's rows. */
+async function withLock(fn) {
+  fs.mkdirSync(dataDir, { recursive: true });
+  for (let i = 0; ; i++) {
+    try {
+      fs.mkdirSync(lockPath);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - fs.statSync(lockPath).mtimeMs > 10_000) fs.rmSync(lockPath, { recursive: true, force: true });
+      } catch {
+        /* released meanwhile */
+      }
+      if (i > 500) throw new Error('opencode (fake): the store stayed locked');
+      await sleep(10);
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(lockPath, { recursive: true, force: true });
+  }
+}
+
+/** A new database with the schema (tables, then indexes) of the sample opencode.db. */
+function freshDb() {
+  const schema = new SQL.Database(fs.readFileSync(SCHEMA_DB));
+  const stmts = schema.exec("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid")[0]?.values ?? [];
+  schema.close();
+  const db = new SQL.Database();
+  for (const [, sql] of stmts) db.run(sql);
+  return db;
+}
+
+function openDb() {
+  try {
+    return new SQL.Database(fs.readFileSync(dbPath));
+  } catch {
+    return freshDb();
+  }
+}
+
+function saveDb(db) {
+  const tmp = `${dbPath}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+  fs.writeFileSync(tmp, db.export());
+  fs.renameSync(tmp, dbPath);
+}
+
+/** Runs fn(db) on the current store; writes it back when `write`. */
+async function store(fn, write = false) {
+  if (!write) {
+    if (!fs.existsSync(dbPath)) return fn(freshDb());
+    const db = openDb();
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  }
+  return withLock(() => {
+    const db = openDb();
+    try {
+      const out = fn(db);
+      saveDb(db);
+      return out;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+function all(db, sql, params = []) {
+  const stmt = db.prepare(sql);
+  stmt.bind(params);
+  const out = [];
+  while (stmt.step()) out.push(stmt.getAsObject());
+  stmt.free();
+  return out;
+}
+
+function sessionInfo(r) {
+  const info = {
+    id: r.id,
+    slug: r.slug,
+    projectID: r.project_id,
+    directory: r.directory,
+    title: r.title,
+    version: r.version,
+    time: { created: r.time_created, updated: r.time_updated },
+  };
+  if (r.parent_id) info.parentID = r.parent_id;
+  return info;
+}
+
+const SESSION_COLUMNS = 'id, project_id, parent_id, slug, directory, title, version, time_created, time_updated';
+const getSession = (db, id) => all(db, `SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`, [id])[0] ?? null;
+
+/** The text turns of a session, in order. */
+function loadTurns(db, id) {
+  return all(
+    db,
+    `SELECT m.data AS m, p.data AS p FROM message m JOIN part p ON p.message_id = m.id
+      WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id`,
+    [id],
+  ).flatMap((r) => {
+    const m = JSON.parse(r.m);
+    const p = JSON.parse(r.p);
+    return p.type === 'text' && !p.synthetic ? [{ role: m.role, text: p.text }] : [];
+  });
+}
+
+// ---------------------------------------------------------------- ids (vendors.md §6)
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+let lastMs = 0;
+let counter = 0;
+function newId(prefix, descending) {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    counter = 0;
+  }
+  counter++;
+  let v = BigInt(ms) * 4096n + BigInt(counter);
+  if (descending) v = ~v;
+  const hex = (v & 0xffffffffffffn).toString(16).padStart(12, '0');
+  let rand = '';
+  for (const b of crypto.randomBytes(14)) rand += BASE62[b % 62];
+  return `${prefix}_${hex}${rand}`;
+}
+
+// ---------------------------------------------------------------- this process's state and events
+const state = { session: null, turns: [] };
+const listeners = new Set();
+function publish(type, properties) {
+  const line = `data: ${JSON.stringify({ type, properties })}\n\n`;
+  for (const res of listeners) res.write(line);
+}
+
+async function createSession() {
+  const now = Date.now();
+  const id = newId('ses', true);
+  const row = await store((db) => {
+    if (all(db, "SELECT id FROM project WHERE id = 'global'").length === 0) {
+      db.run("INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES ('global', '/', NULL, ?, ?, '[]')", [now, now]);
+    }
+    const slug = `fake-${crypto.randomBytes(3).toString('hex')}`;
+    db.run(
+      `INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated)
+       VALUES (?, 'global', ?, ?, ?, ?, ?, ?)`,
+      [id, slug, cwd, `New session - ${new Date(now).toISOString()}`, VERSION, now, now],
+    );
+    return getSession(db, id);
+  }, true);
+  writeJsonMirror(id, { directory: cwd, created: now, turns: [] });
+  publish('session.created', { info: sessionInfo(row) });
+  return row;
+}
+
+function writeJsonMirror(id, patch) {
+  let json = {};
+  try {
+    json = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
+  } catch {
+    /* none yet */
+  }
+  json.sessions ??= {};
+  json.sessions[id] = { ...(json.sessions[id] ?? {}), ...patch };
+  const tmp = `${jsonPath}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(json, null, 2));
+  fs.renameSync(tmp, jsonPath);
+}
+
+async function addMessage(sessionId, role, text, extra = {}) {
+  const now = Date.now();
+  const msgId = newId('msg', false);
+  const partId = newId('prt', false);
+  const data =
+    role === 'user'
+      ? { role, time: { created: now }, agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } }
+      : { role, mode: 'build', agent: 'build', path: { cwd, root: cwd }, cost: 0, modelID: 'mock-model', providerID: 'mock', time: { created: now, completed: now }, finish: 'stop', ...extra };
+  const row = await store((db) => {
+    db.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [msgId, sessionId, now, now, JSON.stringify(data)]);
+    db.run('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [
+      partId,
+      msgId,
+      sessionId,
+      now,
+      now,
+      JSON.stringify({ type: 'text', text }),
+    ]);
+    if (role === 'assistant') {
+      const first = all(db, "SELECT title FROM session WHERE id = ? AND title LIKE 'New session - %'", [sessionId]).length > 0;
+      if (first) db.run('UPDATE session SET title = ? WHERE id = ?', [state.turns.find((t) => t.role === 'user')?.text.slice(0, 50) ?? 'Untitled', sessionId]);
+      db.run('UPDATE session SET time_updated = ? WHERE id = ?', [now, sessionId]);
+    }
+    return getSession(db, sessionId);
+  }, true);
+  publish('message.updated', { info: { id: msgId, sessionID: sessionId, ...data } });
+  publish('message.part.updated', { part: { id: partId, messageID: msgId, sessionID: sessionId, type: 'text', text } });
+  if (row) publish('session.updated', { info: sessionInfo(row) });
+  writeJsonMirror(sessionId, { turns: state.turns });
+}
+
+// ---------------------------------------------------------------- the session to start with
+if (opts.session !== null) {
+  const row = await store((db) => getSession(db, opts.session));
+  if (!row) fail(`Error: Session not found: ${opts.session}`);
+  state.session = row;
+  state.turns = await store((db) => loadTurns(db, row.id));
+} else if (opts.cont) {
+  const row = await store((db) => all(db, `SELECT ${SESSION_COLUMNS} FROM session WHERE directory = ? AND parent_id IS NULL ORDER BY time_updated DESC LIMIT 1`, [cwd])[0] ?? null);
+  if (row) {
+    state.session = row;
+    state.turns = await store((db) => loadTurns(db, row.id));
+  }
+}
+
+// ---------------------------------------------------------------- the server (--port)
+function checkAuth(req, res) {
+  const password = process.env.OPENCODE_SERVER_PASSWORD;
+  if (!password) return true;
+  const user = process.env.OPENCODE_SERVER_USERNAME || 'opencode';
+  if (req.headers.authorization === `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`) return true;
+  res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+  return false;
+}
+
+const json = (res, status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+async function route(req, res) {
+  if (!checkAuth(req, res)) return;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (req.method === 'GET' && url.pathname === '/event') {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.write(`data: ${JSON.stringify({ type: 'server.connected', properties: {} })}\n\n`);
+    listeners.add(res);
+    req.on('close', () => listeners.delete(res));
+    return;
+  }
+  if (req.method === 'GET' && url.pathname === '/session') {
+    const list = await store((db) => all(db, `SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_updated DESC`).map(sessionInfo));
+    return json(res, 200, list);
+  }
+  if (req.method === 'POST' && url.pathname === '/session') {
+    req.resume();
+    return json(res, 200, sessionInfo(await createSession()));
+  }
+  const one = /^\/session\/([^/]+)$/.exec(url.pathname);
+  if (req.method === 'GET' && one) {
+    const id = decodeURIComponent(one[1]);
+    const row = await store((db) => getSession(db, id));
+    if (!row) return json(res, 404, { name: 'NotFoundError', data: { message: `Session not found: ${id}` } });
+    return json(res, 200, sessionInfo(row));
+  }
+  json(res, 404, { name: 'NotFoundError', data: { message: `no route ${url.pathname}` } });
+}
+
+if (opts.port > 0) {
+  const server = http.createServer((req, res) => {
+    route(req, res).catch((err) => {
+      if (!res.headersSent) json(res, 500, { name: 'UnknownError', data: { message: String(err?.message ?? err) } });
+    });
+  });
+  await new Promise((resolve) => {
+    server.once('error', (err) => fail(`Error: Failed to start server on port ${opts.port}: ${err.code ?? err.message}`));
+    server.listen(opts.port, '127.0.0.1', resolve);
+  });
+}
+
+// ---------------------------------------------------------------- the model
+function answerFor(texts) {
+  const re = /remember the number (\d+)/i;
+  const last = texts[texts.length - 1] ?? '';
+  const now = re.exec(last);
+  if (now) return `OK, I will remember ${now[1]}.`;
+  for (let i = texts.length - 2; i >= 0; i--) {
+    const m = re.exec(texts[i]);
+    if (m) return `The number is ${m[1]}.`;
+  }
+  return 'I do not know any number.';
+}
+
+async function converse(text) {
+  if (!state.session) {
+    state.session = await createSession();
+    state.turns = [];
+  }
+  const id = state.session.id;
+  state.turns.push({ role: 'user', text });
+  await addMessage(id, 'user', text);
+  publish('session.status', { sessionID: id, status: { type: 'busy' } });
+  if (state.session.directory !== cwd) return new Promise(() => {}); // the real CLI hangs here (vendors.md §6)
+  if (DELAY_MS > 0) await sleep(DELAY_MS);
+  const answer = answerFor(state.turns.filter((t) => t.role === 'user').map((t) => t.text));
+  state.turns.push({ role: 'assistant', text: answer });
+  await addMessage(id, 'assistant', answer);
+  publish('session.idle', { sessionID: id });
+  return answer;
+}
+
+// ---------------------------------------------------------------- screen
+const out = (s) => process.stdout.write(s);
+const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
+const printLine = (s) => out(`${s}\r\n`);
+let buf = '';
+let promptShown = false;
+const FOOTER = `  ${path.basename(cwd)}   tab agents  ctrl+p commands`;
+
+function drawPrompt() {
+  const shown = oneLine(buf);
+  out(`\r\x1b[2K┃ ${shown || 'Ask anything…'}\r\n\x1b[2K${FOOTER}\x1b[1A\r\x1b[${2 + [...shown].length}C`);
+  promptShown = true;
+}
+function redrawInput() {
+  out(`\r\x1b[2K┃ ${oneLine(buf)}`);
+}
+function clearPrompt() {
+  if (!promptShown) return;
+  out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
+  promptShown = false;
+}
+
+function exitClean(code) {
+  if (process.stdin.isTTY) {
+    try {
+      process.stdin.setRawMode(false);
+    } catch {
+      /* the terminal is gone */
+    }
+  }
+  process.exit(code);
+}
+
+const queue = [];
+let working = false;
+async function runQueue() {
+  if (working) return;
+  working = true;
+  while (queue.length) await handlePrompt(queue.shift());
+  working = false;
+}
+
+async function handlePrompt(raw) {
+  const text = raw.trim();
+  if (text === '') return drawPrompt();
+  clearPrompt();
+  if (text === '/exit' || text === '/quit') exitClean(0);
+  if (text === '/new') {
+    state.session = null;
+    state.turns = [];
+    printLine('── new session ──');
+    return drawPrompt();
+  }
+  printLine(`> ${oneLine(text)}`);
+  const answer = await converse(text);
+  printLine(`  ${answer}`);
+  printLine('');
+  drawPrompt();
+}
+
+let esc = null;
+let ctrlC = false;
+function onInput(data) {
+  let changed = false;
+  for (const ch of data) {
+    if (esc === 'esc') {
+      esc = ch === '[' ? 'csi' : null;
+      continue;
+    }
+    if (esc === 'csi') {
+      const c = ch.charCodeAt(0);
+      if (c >= 0x40 && c <= 0x7e) esc = null;
+      continue;
+    }
+    if (ch === '\x1b') {
+      esc = 'esc';
+      continue;
+    }
+    if (ch === '\x03') {
+      if (ctrlC || buf === '') exitClean(0);
+      ctrlC = true;
+      buf = '';
+      changed = true;
+      continue;
+    }
+    ctrlC = false;
+    if (ch === '\r') {
+      const line = buf;
+      buf = '';
+      queue.push(line);
+      void runQueue();
+      changed = false;
+      continue;
+    }
+    if (ch === '\x7f' || ch === '\b') {
+      buf = [...buf].slice(0, -1).join('');
+      changed = true;
+      continue;
+    }
+    if (ch.charCodeAt(0) < 0x20) continue;
+    buf += ch;
+    changed = true;
+  }
+  if (changed && !working) redrawInput();
+}
+
+for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => exitClean(sig === 'SIGTERM' ? 143 : 129));
+if (process.stdin.isTTY) process.stdin.setRawMode(true);
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', onInput);
+process.stdin.on('end', () => exitClean(0));
+process.stdin.resume();
+
+printLine(`opencode (fake) ${VERSION}`);
+printLine(cwd);
+printLine('');
+for (const t of state.turns) {
+  if (t.role === 'user') printLine(`> ${oneLine(t.text)}`);
+  else {
+    printLine(`  ${oneLine(t.text)}`);
+    printLine('');
+  }
+}
+drawPrompt();
+if (opts.prompt !== null) {
+  queue.push(opts.prompt);
+  void runQueue();
+}

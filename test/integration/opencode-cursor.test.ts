@@ -1,0 +1,494 @@
+// opencode and Cursor through real `baton serve` processes, the real WebSocket client and the fake CLIs of
+// test/fakes (opencode.mjs writes a real SQLite opencode.db and serves the TUI's API on --port; cursor-agent.mjs
+// follows the [reported] Cursor layout: the real Cursor CLI cannot be installed here, so its support is unverified).
+// Per vendor: the id becomes known (opencode: at the first prompt, from the TUI's own server; Cursor: before the TUI
+// starts, from create-chat), a number told to the agent survives stop and resume-by-handle, and a deleted session
+// comes back `fresh` with a warning. Two opencode agents in one directory never swap or share sessions.
+import { spawnSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import pty from 'node-pty';
+import initSqlJs from 'sql.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import type { AgentView, RunView } from '../../shared/contract.js';
+import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
+import { cursorAdapter } from '../../electron/core/vendors/cursor.js';
+import { opencodeAdapter } from '../../electron/core/vendors/opencode.js';
+import { FAKES, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+
+const WAIT_MS = 20_000;
+const OPENCODE_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const QUESTION = 'what number did I ask you to remember';
+
+// ---------- bookkeeping: everything a test starts is stopped and removed, pass or fail ----------
+
+const clients: RpcClient[] = [];
+const servers: ServerProcess[] = [];
+const agentPids = new Set<number>();
+const terms: pty.IPty[] = [];
+const stops: (() => void)[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const s of stops.splice(0)) s();
+  for (const t of terms.splice(0)) {
+    try {
+      t.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  for (const c of clients.splice(0)) c.close();
+  await Promise.all(servers.splice(0).map((s) => stopServer(s)));
+  for (const pid of agentPids) {
+    try {
+      process.kill(pid, 0);
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  agentPids.clear();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function stopServer(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
+  if ((await Promise.race([server.exited, timeout])) === 'timeout') {
+    server.child.kill('SIGKILL');
+    await server.exited;
+  }
+}
+
+function track(run: RunView): RunView {
+  for (const a of run.agents) if (a.pid !== null) agentPids.add(a.pid);
+  return run;
+}
+
+// ---------- the stores, read and changed the way a user (or a cleanup) would ----------
+
+const SQL = initSqlJs({ locateFile: () => createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm') });
+const opencodeDb = (home: string) => join(home, '.local', 'share', 'opencode', 'opencode.db');
+
+async function query(file: string, sql: string, params: string[] = []): Promise<Record<string, unknown>[]> {
+  const db = new (await SQL).Database(readFileSync(file));
+  try {
+    const stmt = db.prepare(sql);
+    stmt.bind(params);
+    const out: Record<string, unknown>[] = [];
+    while (stmt.step()) out.push(stmt.getAsObject());
+    stmt.free();
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** The texts said in an opencode session, from its message/part rows. */
+async function opencodeTexts(home: string, sessionId: string): Promise<string[]> {
+  const parts = await query(opencodeDb(home), 'SELECT data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
+  return parts.map((p) => (JSON.parse(String(p.data)) as { text?: string }).text ?? '');
+}
+
+/** Deletes a session from opencode.db, as `opencode session delete` would. */
+async function deleteOpencodeSession(home: string, sessionId: string): Promise<void> {
+  const file = opencodeDb(home);
+  const db = new (await SQL).Database(readFileSync(file));
+  for (const table of ['part', 'message']) db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
+  db.run('DELETE FROM session WHERE id = ?', [sessionId]);
+  writeFileSync(file, db.export());
+  db.close();
+}
+
+const cursorChat = (home: string, cwd: string, id: string) => join(home, '.cursor', 'chats', createHash('md5').update(cwd).digest('hex'), id);
+
+// ---------- the vendors, as the tests see them ----------
+
+type Vendor = 'opencode' | 'cursor';
+
+interface VendorCase {
+  vendor: Vendor;
+  adapter: VendorAdapter;
+  idPattern: RegExp;
+  /** Text the fake TUI shows once it takes input. */
+  ready: string;
+  /** The id is known when run.start returns (Cursor: create-chat); else only after the first prompt. */
+  idAtStart: boolean;
+  /** The vendor's own store holds the session, for this cwd. */
+  stored(home: string, cwd: string, sessionId: string): Promise<boolean>;
+  /** Removes the session from the vendor's store. */
+  remove(home: string, cwd: string, sessionId: string): Promise<void>;
+  resumeArgv(sessionId: string): string[];
+}
+
+const CASES: VendorCase[] = [
+  {
+    vendor: 'opencode',
+    adapter: opencodeAdapter,
+    idPattern: OPENCODE_ID,
+    ready: 'ctrl+p',
+    idAtStart: false,
+    stored: async (home, cwd, id) =>
+      existsSync(opencodeDb(home)) && (await query(opencodeDb(home), 'SELECT id FROM session WHERE id = ? AND directory = ?', [id, cwd])).length === 1,
+    remove: (home, _cwd, id) => deleteOpencodeSession(home, id),
+    resumeArgv: (id) => ['opencode', '-s', id],
+  },
+  {
+    vendor: 'cursor',
+    adapter: cursorAdapter,
+    idPattern: UUID,
+    ready: 'Plan, search, build anything',
+    idAtStart: true,
+    stored: async (home, cwd, id) => existsSync(join(cursorChat(home, cwd, id), 'store.db')),
+    remove: async (home, cwd, id) => rmSync(cursorChat(home, cwd, id), { recursive: true }),
+    resumeArgv: (id) => ['cursor-agent', '--resume', id],
+  },
+];
+const byVendor = (v: Vendor): VendorCase => CASES.find((c) => c.vendor === v)!;
+
+// ---------- the scene every test starts from ----------
+
+interface Scene {
+  home: string;
+  data: string;
+  work: string;
+  env: Record<string, string>;
+}
+
+function scene(): Scene {
+  const root = realpathSync(tempDir('baton-oc-cursor-'));
+  dirs.push(root);
+  const home = join(root, 'home');
+  const work = join(root, 'work');
+  mkdirSync(work, { recursive: true });
+  const env = testEnv(home, {
+    BATON_OPENCODE_BIN: join(FAKES, 'opencode.mjs'),
+    BATON_CURSOR_BIN: join(FAKES, 'cursor-agent.mjs'),
+  });
+  return { home, data: join(root, 'data'), work, env };
+}
+
+async function serve(s: Scene): Promise<RpcClient> {
+  const server = await startServer(s.data, s.env);
+  servers.push(server);
+  const client = await server.connect();
+  clients.push(client);
+  return client;
+}
+
+const randomNumber = (not: number[] = []): number => {
+  for (;;) {
+    const n = 1000 + Math.floor(Math.random() * 9000);
+    if (!not.includes(n)) return n;
+  }
+};
+
+function agentByLabel(run: RunView, label: string): AgentView {
+  const agent = run.agents.find((a) => a.label === label);
+  if (!agent) throw new Error(`no agent '${label}'`);
+  return agent;
+}
+
+async function screenText(client: RpcClient, agentId: string): Promise<string> {
+  return (await client.call('agent.screen', { agentId })).text;
+}
+
+async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
+  await waitFor(async () => (await screenText(client, agentId)).includes(c.ready), `the prompt of ${c.vendor} agent ${agentId}`, WAIT_MS);
+}
+
+async function askFor(client: RpcClient, agentId: string, text: string, expected: string): Promise<string> {
+  await client.call('agent.send', { agentId, text });
+  return waitFor(
+    async () => {
+      const screen = await screenText(client, agentId);
+      return screen.includes(expected) ? screen : undefined;
+    },
+    `'${expected}' on the screen of ${agentId}`,
+    WAIT_MS,
+  );
+}
+
+/** Waits until each agent's current session id is confirmed (and, if given, has `count` ids). */
+async function confirmed(client: RpcClient, run: string, labels: string[], count?: number): Promise<RunView> {
+  return waitFor(
+    async () => {
+      const view = await client.call('run.get', { run });
+      const ok = labels.every((l) => {
+        const ids = agentByLabel(view, l).sessionIds;
+        return ids.at(-1)?.confirmed === true && (count === undefined || ids.length === count);
+      });
+      return ok ? view : undefined;
+    },
+    `sessions of ${labels.join(', ')} confirmed`,
+    WAIT_MS,
+  );
+}
+
+// ---------- the tests ----------
+
+describe.each(CASES)('$vendor through baton serve', (c) => {
+  it('learns the id, confirms it from the store, and resumes the conversation by handle', async () => {
+    const s = scene();
+    const client = await serve(s);
+    const n = randomNumber();
+
+    const started = track(await client.call('run.start', { name: 'demo', agents: [{ vendor: c.vendor, label: 'talker', cwd: s.work }] }));
+    const talker = agentByLabel(started, 'talker');
+    expect(talker.status).toBe('running');
+    if (c.idAtStart) {
+      // Cursor: create-chat ran before the TUI; the CLI chose the id, Baton knew it before anything was typed.
+      expect(talker.sessionId).toMatch(c.idPattern);
+      expect(talker.sessionIds).toEqual([expect.objectContaining({ id: talker.sessionId, chosenBy: 'vendor', confirmed: false })]);
+      expect(existsSync(cursorChat(s.home, s.work, talker.sessionId!))).toBe(true);
+    } else {
+      // opencode creates its session at the first prompt.
+      expect(talker.sessionIds).toEqual([]);
+    }
+
+    await ready(client, talker.id, c);
+    await askFor(client, talker.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
+    const view = await confirmed(client, 'demo', ['talker'], 1);
+    const id = agentByLabel(view, 'talker').sessionId!;
+    expect(id).toMatch(c.idPattern);
+    expect(agentByLabel(view, 'talker').sessionIds).toEqual([expect.objectContaining({ id, chosenBy: 'vendor', confirmed: true })]);
+    if (c.idAtStart) expect(id).toBe(talker.sessionId);
+    expect(await c.stored(s.home, s.work, id)).toBe(true);
+    const commands = await client.call('run.commands', { run: 'demo' });
+    expect(commands.find((x) => x.label === 'talker')?.argv).toEqual(c.resumeArgv(id));
+
+    await client.call('run.snapshot', { run: 'demo' });
+    const { handle } = await client.call('run.handle', { run: 'demo' });
+    const stopped = await client.call('run.stop', { run: 'demo' });
+    expect(stopped.agents.every((a) => a.pid === null)).toBe(true);
+
+    const preview = await client.call('handle.inspect', { handle });
+    expect(preview.agents.map((a) => [a.check, a.command.slice(1, 3)])).toEqual([['found', c.vendor === 'opencode' ? ['-s', id] : ['--resume', id]]]);
+
+    const resumed = await client.call('run.resume', { handle });
+    track(resumed.run);
+    expect(resumed.outcomes.map((o) => [o.label, o.outcome, o.sessionId, o.message])).toEqual([['talker', 'resumed', id, null]]);
+    await ready(client, talker.id, c);
+    expect(await screenText(client, talker.id)).toContain(`remember the number ${n}`);
+    const answer = await askFor(client, talker.id, QUESTION, `The number is ${n}.`);
+    expect(answer).not.toContain('I do not know any number.');
+
+    const after = await client.call('run.get', { run: 'demo' });
+    expect(agentByLabel(after, 'talker').sessionIds.map((x) => x.id)).toEqual([id]);
+    const events = await client.call('run.events', { run: 'demo' });
+    expect(events.filter((e) => e.type === 'fresh-fallback')).toEqual([]);
+  });
+
+  it('comes back fresh, with a warning in the pane, when the session was deleted', async () => {
+    const s = scene();
+    const client = await serve(s);
+    const n = randomNumber();
+
+    const started = track(await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }));
+    const one = agentByLabel(started, 'one');
+    await ready(client, one.id, c);
+    await askFor(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
+    const oldId = agentByLabel(await confirmed(client, 'gone', ['one'], 1), 'one').sessionId!;
+    await client.call('run.snapshot', { run: 'gone' });
+    const { handle } = await client.call('run.handle', { run: 'gone' });
+    await client.call('run.stop', { run: 'gone' });
+
+    await c.remove(s.home, s.work, oldId);
+    expect(await c.stored(s.home, s.work, oldId)).toBe(false);
+    const preview = await client.call('handle.inspect', { handle });
+    expect(preview.agents.map((a) => a.check)).toEqual(['missing']);
+
+    const warnings: string[] = [];
+    client.on('agent.warning', (w) => warnings.push(w.message));
+    const resumed = await client.call('run.resume', { handle });
+    track(resumed.run);
+    const [outcome] = resumed.outcomes;
+    expect(outcome?.outcome).toBe('fresh');
+    // Neither CLI can be told a new id here: it is discovered once the CLI makes its session.
+    expect(outcome?.sessionId).toBeNull();
+    expect(outcome?.message).toContain('starting a fresh conversation');
+    expect(outcome?.message).toContain(`${oldId.slice(0, 8)}…`);
+    expect(outcome?.message).not.toContain(oldId);
+
+    await waitFor(
+      async () => (await screenText(client, one.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
+      'the fresh-fallback warning in the pane',
+      WAIT_MS,
+    );
+    await waitFor(() => warnings.some((w) => w.includes('fresh')), 'an agent.warning event', WAIT_MS);
+    await ready(client, one.id, c);
+    await askFor(client, one.id, QUESTION, 'I do not know any number.');
+    const view = await confirmed(client, 'gone', ['one'], 2);
+    const ids = agentByLabel(view, 'one').sessionIds.map((x) => x.id);
+    expect(ids[0]).toBe(oldId);
+    expect(ids[1]).toMatch(c.idPattern);
+    expect(ids[1]).not.toBe(oldId);
+    expect(await c.stored(s.home, s.work, ids[1]!)).toBe(true);
+    const events = await client.call('run.events', { run: 'gone' });
+    expect(events.filter((e) => e.type === 'fresh-fallback').map((e) => e.agentId)).toEqual([one.id]);
+  });
+});
+
+describe('cursor: an agent that never spoke', () => {
+  it('comes back under the chat create-chat made for it', async () => {
+    const c = byVendor('cursor');
+    const s = scene();
+    const client = await serve(s);
+    const started = track(await client.call('run.start', { name: 'quiet', agents: [{ vendor: 'cursor', label: 'quiet', cwd: s.work }] }));
+    const quiet = agentByLabel(started, 'quiet');
+    const id = quiet.sessionId!;
+    await ready(client, quiet.id, c);
+    const { handle } = await client.call('run.handle', { run: 'quiet' });
+    await client.call('run.stop', { run: 'quiet' });
+    const resumed = await client.call('run.resume', { handle });
+    track(resumed.run);
+    expect(resumed.outcomes.map((o) => [o.outcome, o.sessionId, o.message])).toEqual([['resumed', id, null]]);
+    await ready(client, quiet.id, c);
+    const m = randomNumber();
+    await askFor(client, quiet.id, `remember the number ${m}`, `OK, I will remember ${m}.`);
+    const view = await confirmed(client, 'quiet', ['quiet'], 1);
+    expect(agentByLabel(view, 'quiet').sessionId).toBe(id);
+  });
+});
+
+describe('opencode: two agents in one directory', () => {
+  it('through baton serve: the second waits for the first one\'s id, and each keeps its own conversation', async () => {
+    const c = byVendor('opencode');
+    const s = scene();
+    const client = await serve(s);
+    const a = randomNumber();
+    const b = randomNumber([a]);
+
+    // The core serialises spawns of a discovering vendor in one directory until the id is known: run.start
+    // returns once the first agent has its session, which opencode makes at the first prompt. So talk to the
+    // first agent as soon as it runs.
+    const running: string[] = [];
+    client.on('agent.status', (e) => {
+      if (e.status === 'running' && !running.includes(e.agentId)) running.push(e.agentId);
+    });
+    const starting = client.call('run.start', {
+      name: 'twins',
+      agents: [
+        { vendor: 'opencode', label: 'left', cwd: s.work },
+        { vendor: 'opencode', label: 'right', cwd: s.work },
+      ],
+    });
+    const leftId = await waitFor(() => running[0], 'the first agent running', WAIT_MS);
+    await ready(client, leftId, c);
+    await askFor(client, leftId, `remember the number ${a}`, `OK, I will remember ${a}.`);
+    const started = track(await starting);
+    const left = agentByLabel(started, 'left');
+    const right = agentByLabel(started, 'right');
+    expect(left.id).toBe(leftId);
+    expect(left.cwd).toBe(right.cwd);
+
+    await ready(client, right.id, c);
+    await askFor(client, right.id, `remember the number ${b}`, `OK, I will remember ${b}.`);
+    const view = await confirmed(client, 'twins', ['left', 'right'], 1);
+    const leftSession = agentByLabel(view, 'left').sessionId!;
+    const rightSession = agentByLabel(view, 'right').sessionId!;
+    expect(leftSession).toMatch(OPENCODE_ID);
+    expect(rightSession).toMatch(OPENCODE_ID);
+    expect(leftSession).not.toBe(rightSession);
+    // Each session, in the store both processes share, holds its own agent's number only.
+    expect((await opencodeTexts(s.home, leftSession)).join(' ')).toContain(`remember the number ${a}`);
+    expect((await opencodeTexts(s.home, leftSession)).join(' ')).not.toContain(String(b));
+    expect((await opencodeTexts(s.home, rightSession)).join(' ')).toContain(`remember the number ${b}`);
+    expect((await opencodeTexts(s.home, rightSession)).join(' ')).not.toContain(String(a));
+
+    await client.call('run.snapshot', { run: 'twins' });
+    const { handle } = await client.call('run.handle', { run: 'twins' });
+    await client.call('run.stop', { run: 'twins' });
+    const resumed = await client.call('run.resume', { handle });
+    track(resumed.run);
+    expect(resumed.outcomes.map((o) => [o.label, o.outcome, o.sessionId])).toEqual([
+      ['left', 'resumed', leftSession],
+      ['right', 'resumed', rightSession],
+    ]);
+    await Promise.all([ready(client, left.id, c), ready(client, right.id, c)]);
+    const [textLeft, textRight] = await Promise.all([
+      askFor(client, left.id, QUESTION, `The number is ${a}.`),
+      askFor(client, right.id, QUESTION, `The number is ${b}.`),
+    ]);
+    expect(textLeft).not.toContain(String(b));
+    expect(textRight).not.toContain(String(a));
+  });
+
+  it('followed side by side with no gate between them: each process gets the session it made, whoever speaks first', async () => {
+    // What the core's spawn queue cannot prevent: another opencode in the same directory (started by hand, or after
+    // the queue gave up waiting). Both servers list both sessions (one shared database); only each process's own
+    // event stream says which session is its.
+    const s = scene();
+    const spawn = async (): Promise<{ term: pty.IPty; seen: SessionObservation[]; screen: () => string }> => {
+      const plan = await opencodeAdapter.spawnFresh({ runName: 'r', label: 'x', cwd: s.work, args: [], command: null }, s.env);
+      const term = pty.spawn(process.execPath, [plan.argv[0]!, ...plan.argv.slice(1)], { name: 'xterm-256color', cols: 120, rows: 40, cwd: s.work, env: s.env });
+      terms.push(term);
+      let out = '';
+      term.onData((d) => (out += d));
+      const seen: SessionObservation[] = [];
+      stops.push(opencodeAdapter.follow({ pid: term.pid, cwd: s.work, hints: plan.hints ?? {}, spawnedAt: Date.now() }, s.env, (o) => seen.push(o)));
+      return { term, seen, screen: () => out };
+    };
+    const say = async (p: { term: pty.IPty; screen: () => string }, text: string, expected: string) => {
+      p.term.write(text);
+      await new Promise((r) => setTimeout(r, opencodeAdapter.submitDelayMs));
+      p.term.write('\r');
+      await waitFor(() => p.screen().includes(expected), expected, WAIT_MS);
+    };
+    const one = await spawn();
+    const two = await spawn();
+    await waitFor(() => one.screen().includes('ctrl+p') && two.screen().includes('ctrl+p'), 'both ready', WAIT_MS);
+    await say(two, 'remember the number 2222', 'OK, I will remember 2222.');
+    await waitFor(() => two.seen.some((o) => o.confirmed), 'the second process its session', WAIT_MS);
+    await say(one, 'remember the number 1111', 'OK, I will remember 1111.');
+    await waitFor(() => one.seen.some((o) => o.confirmed), 'the first process its session', WAIT_MS);
+    await new Promise((r) => setTimeout(r, 1000)); // let any wrong switch show up
+    const idOne = one.seen.at(-1)!.sessionId;
+    const idTwo = two.seen.at(-1)!.sessionId;
+    expect(idOne).not.toBe(idTwo);
+    expect(one.seen.map((o) => o.sessionId).every((x) => x === idOne)).toBe(true);
+    expect(two.seen.map((o) => o.sessionId).every((x) => x === idTwo)).toBe(true);
+    expect((await opencodeTexts(s.home, idOne)).join(' ')).toContain('1111');
+    expect((await opencodeTexts(s.home, idTwo)).join(' ')).toContain('2222');
+  });
+});
+
+// ---------- the fake CLIs answer like the real ones (Cursor: as reported), and the adapters recognise them ----------
+
+describe('the fake CLIs answer like the real ones', () => {
+  function run(bin: string, args: string[], s: Scene, cwd = s.work): { code: number | null; out: string } {
+    const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], { cwd, env: s.env, input: '', encoding: 'utf8', timeout: 15_000 });
+    return { code: r.status, out: `${r.stdout}${r.stderr}` };
+  }
+  const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
+
+  it('opencode: version, and an unknown session (exit 1)', () => {
+    const s = scene();
+    expect(run('opencode.mjs', ['--version'], s)).toEqual({ code: 0, out: '1.18.33\n' });
+    const missing = run('opencode.mjs', ['-s', 'ses_0123456789abZZZZZZZZZZZZZZ'], s);
+    expect(missing).toEqual({ code: 1, out: 'Error: Session not found: ses_0123456789abZZZZZZZZZZZZZZ\n' });
+    expect(rejected(opencodeAdapter, missing.out)).toBe(true);
+  });
+
+  it('cursor: version, create-chat, and an unknown chat (exit 1, one of the reported texts)', () => {
+    const s = scene();
+    expect(run('cursor-agent.mjs', ['--version'], s)).toEqual({ code: 0, out: '2026.11.20-fake\n' });
+    const made = run('cursor-agent.mjs', ['create-chat'], s);
+    expect(made.code).toBe(0);
+    const id = made.out.trim();
+    expect(id).toMatch(UUID);
+    expect(JSON.parse(readFileSync(join(cursorChat(s.home, s.work, id), 'meta.json'), 'utf8'))).toMatchObject({ hasConversation: false });
+    const other = randomUUID();
+    const missing = run('cursor-agent.mjs', ['--resume', other], s);
+    expect(missing).toEqual({ code: 1, out: `Error: chat not found: ${other}\n` });
+    expect(rejected(cursorAdapter, missing.out)).toBe(true);
+    // Print mode remembers across runs, in the chat create-chat made.
+    expect(run('cursor-agent.mjs', ['-p', '--resume', id, 'remember the number 34'], s).out).toBe('OK, I will remember 34.\n');
+    expect(run('cursor-agent.mjs', ['-p', `--resume=${id}`, QUESTION], s).out).toBe('The number is 34.\n');
+  });
+});

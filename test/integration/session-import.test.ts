@@ -1,0 +1,119 @@
+// Session import end to end: a conversation is had with the fake Claude Code CLI run directly in a PTY (outside
+// Baton), then a real `baton serve` lists it (sessions.list) and adopts it into a run (sessions.adopt) whose agent
+// answers from that old conversation.
+import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import pty, { type IPty } from 'node-pty';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import { BatonError } from '../../shared/contract.js';
+import { FAKES, ask, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+
+const clients: RpcClient[] = [];
+const servers: ServerProcess[] = [];
+const ptys: IPty[] = [];
+const agentPids = new Set<number>();
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  for (const p of ptys.splice(0)) {
+    try {
+      p.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  await Promise.all(
+    servers.splice(0).map(async (s) => {
+      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
+      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
+      if ((await Promise.race([s.exited, timeout])) === 'timeout') s.child.kill('SIGKILL');
+    }),
+  );
+  for (const pid of agentPids) {
+    try {
+      if (!readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  agentPids.clear();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Talks to the fake claude directly, as a user would in a terminal of their own: no Baton involved. */
+async function conversationOutsideBaton(cwd: string, env: Record<string, string>, prompt: string, answer: string): Promise<void> {
+  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], { name: 'xterm-256color', cols: 120, rows: 40, cwd, env });
+  ptys.push(proc);
+  let screen = '';
+  let exited = false;
+  proc.onData((d) => (screen += d));
+  proc.onExit(() => (exited = true));
+  await waitFor(() => screen.includes('? for shortcuts'), 'the fake claude prompt');
+  proc.write(prompt);
+  await new Promise((r) => setTimeout(r, 200));
+  proc.write('\r');
+  await waitFor(() => screen.includes(answer), `'${answer}' from the fake claude`);
+  proc.write('/exit');
+  await new Promise((r) => setTimeout(r, 200));
+  proc.write('\r');
+  await waitFor(() => exited, 'the fake claude to exit');
+}
+
+describe('session import through baton serve', () => {
+  it('lists a Claude conversation started outside Baton and adopts it into a run that remembers it', async () => {
+    const root = realpathSync(tempDir('baton-session-import-'));
+    dirs.push(root);
+    const home = join(root, 'home');
+    const work = join(root, 'work');
+    mkdirSync(work, { recursive: true });
+    const env = testEnv(home);
+    const n = 100 + Math.floor(Math.random() * 900);
+
+    await conversationOutsideBaton(work, env, `remember the number ${n}`, `OK, I will remember ${n}.`);
+
+    const server = await startServer(join(root, 'data'), env);
+    servers.push(server);
+    const client = await server.connect();
+    clients.push(client);
+
+    // Listed, with the directory and prompt read from the transcript.
+    const listed = await client.call('sessions.list', { vendor: 'claude' });
+    expect(listed.total).toBe(1);
+    const found = listed.sessions[0]!;
+    expect(found).toMatchObject({ vendor: 'claude', cwd: work, firstPrompt: `remember the number ${n}`, title: null, adoptedBy: null });
+    expect(Date.now() - Date.parse(found.lastActivity)).toBeLessThan(120_000);
+    expect((await client.call('sessions.list', { query: `number ${n}` })).sessions.map((s) => s.sessionId)).toEqual([found.sessionId]);
+    expect((await client.call('sessions.list', { query: 'nothing like this' })).total).toBe(0);
+    expect((await client.call('sessions.list', { vendor: 'gemini' })).total).toBe(0);
+
+    // Adopted: a new run whose agent resumes that very conversation.
+    const { run, outcomes } = await client.call('sessions.adopt', { name: 'adopted', sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }] });
+    expect(run.name).toBe('adopted');
+    expect(outcomes).toEqual([expect.objectContaining({ label: 'claude', vendor: 'claude', outcome: 'resumed', sessionId: found.sessionId })]);
+    const agent = run.agents[0]!;
+    if (agent.pid !== null) agentPids.add(agent.pid);
+    expect(agent).toMatchObject({ vendor: 'claude', cwd: work, sessionId: found.sessionId, status: 'running' });
+    await waitFor(async () => (await client.call('agent.screen', { agentId: agent.id })).text.includes('? for shortcuts'), 'the adopted agent prompt');
+    const text = await ask(client, agent.id, 'what number did I ask you to remember', `The number is ${n}.`);
+    expect(text).toContain(`remember the number ${n}`); // the old turns came back with it
+
+    // Now marked as held by that run; adopting it again is refused, and so is a name in use.
+    const after = await client.call('sessions.list', {});
+    expect(after.sessions.find((s) => s.sessionId === found.sessionId)?.adoptedBy).toEqual({ runId: run.id, runName: 'adopted' });
+    await expect(client.call('sessions.adopt', { name: 'again', sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }] })).rejects.toMatchObject({
+      code: 'conflict',
+      field: 'sessions[0]',
+    });
+    await expect(
+      client.call('sessions.adopt', { name: 'adopted', sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: work }] }),
+    ).rejects.toMatchObject({ code: 'conflict', message: "a run named 'adopted' already exists" });
+
+    // The usual resume validation, naming the request's fields.
+    const gone = await client.call('sessions.adopt', { name: 'bad dir', sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: join(root, 'gone') }] }).catch((e: unknown) => e);
+    expect(gone).toBeInstanceOf(BatonError);
+    expect(gone).toMatchObject({ code: 'invalid', field: 'sessions[0].cwd' });
+    expect((await client.call('run.list', {})).map((r) => r.name)).toEqual(['adopted']);
+  });
+});
