@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `npm start` (after `npm run build`): the desktop app. Where Electron's binary was never downloaded (installed
-// with ELECTRON_SKIP_BINARY_DOWNLOAD=1) or there is no display, it says so in one line, points to web mode, and
-// exits 0. Extra arguments go to the app: `npm start -- baton://resume`.
+// with ELECTRON_SKIP_BINARY_DOWNLOAD=1) or there is no display, it says so in one line and runs web mode. Extra arguments go to the app: `npm start -- baton://resume`.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -20,19 +19,26 @@ function electronBinary() {
   }
 }
 
-const electron = electronBinary();
-if (!electron) {
-  console.log('No Electron binary here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1): run `npm run serve` for web mode');
-  process.exit(0);
-}
-if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
-  console.log('No display here (neither DISPLAY nor WAYLAND_DISPLAY is set): run `npm run serve` for web mode');
-  process.exit(0);
+/** No desktop here: say why in one line and run web mode (`baton serve`) instead, so `npm start` always runs Baton. */
+function webMode(reason) {
+  console.log(`${reason}: starting web mode instead (\`baton serve\`; \`npm run serve\` does the same)`);
+  const server = spawn(process.execPath, [join(root, 'bin', 'baton.js'), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
 
-const env = { ...process.env };
-delete env.ELECTRON_RUN_AS_NODE; // Set, it would make Electron a plain Node.
-const app = spawn(electron, [root, ...process.argv.slice(2)], { stdio: 'inherit', env });
-// Ctrl-C reaches Electron too; wait for it to stop every agent and exit rather than leaving it behind.
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => app.kill(signal));
-app.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const electron = electronBinary();
+const noDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+if (!electron) webMode('No Electron binary here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)');
+else if (noDisplay) webMode('No display here (neither DISPLAY nor WAYLAND_DISPLAY is set)');
+else launchDesktop(electron);
+
+function launchDesktop(electron) {
+
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE; // Set, it would make Electron a plain Node.
+  const app = spawn(electron, [root, ...process.argv.slice(2)], { stdio: 'inherit', env });
+  // Ctrl-C reaches Electron too; wait for it to stop every agent and exit rather than leaving it behind.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => app.kill(signal));
+  app.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}

@@ -89,6 +89,23 @@ export function AgentRowFields({ index, row, errors, vendors, disabled, canRemov
           }}
           onBlur={() => onTouch('cwd')}
         />
+        {window.baton ? (
+          <button
+            type="button"
+            className="bt-button"
+            disabled={disabled}
+            aria-label={`Choose the working directory of agent ${n}`}
+            onClick={() => {
+              // The desktop app's native folder picker; a web page has none, so there the field is typed.
+              void window.baton?.pickDirectory(row.cwd || undefined).then((dir) => {
+                if (dir) onChange({ cwd: dir });
+                onTouch('cwd');
+              });
+            }}
+          >
+            Browse…
+          </button>
+        ) : null}
         <Hint id={`${id}-cwd-hint`} error={errors.cwd} rule={CWD_RULE} />
       </div>
       <div className="bt-field">

@@ -46,6 +46,17 @@ export function Dialog({ title, onClose, children, footer, busy = false, wide = 
     };
   }, []);
 
+  // A pressed button that becomes disabled while a request runs drops focus to <body>, silently: take it back,
+  // so Escape and Tab keep working.
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    const timer = setInterval(() => {
+      if (document.activeElement === document.body || document.activeElement === null) dialog.focus();
+    }, 250);
+    return () => clearInterval(timer);
+  }, []);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
       e.stopPropagation();

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { useBaton } from '../state/store.js';
-import { fitPane, followTerminal, mountPane, parkPane, getPane } from './terminal-registry.js';
+import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor } from './terminal-registry.js';
 
 interface Props {
   runId: string;
@@ -14,8 +14,13 @@ interface Props {
   onCloseSearch(): void;
 }
 
-function statusText(agent: AgentView): string {
+/** A running agent quiet this long is shown as idle (waiting for you, most likely). */
+const IDLE_AFTER_MS = 5000;
+
+function statusText(agent: AgentView, idle = false): string {
   switch (agent.status) {
+    case 'running':
+      return idle ? 'idle' : 'running';
     case 'exited':
       return agent.exitCode === null ? 'exited' : `exited (code ${agent.exitCode})`;
     case 'stopped':
@@ -34,6 +39,13 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
   const resumeAgent = useBaton((s) => s.resumeAgent);
   const toast = useBaton((s) => s.toast);
   const [busy, setBusy] = useState(false);
+  const [idle, setIdle] = useState(false);
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setIdle(quietFor(agent.id) > IDLE_AFTER_MS), 1000);
+    return () => clearInterval(timer);
+  }, [running, agent.id]);
 
   useEffect(() => {
     followTerminal(agent.id, agent.terminalId, running);
@@ -73,7 +85,9 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
           <bdi>{agent.cwd}</bdi>
         </span>
         <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">{shortId}</span>
-        <span className={`bt-pane-status bt-pane-status-${agent.status}`} aria-live="polite">{statusText(agent)}</span>
+        <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
+          {statusText(agent, running && idle)}
+        </span>
         <CopyHandleMenu runId={runId} agentLabel={agent.label} />
       </header>
       {agent.warning && (

@@ -24,6 +24,8 @@ export interface PaneTerminal {
   /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
   accepting: boolean;
   renderer: 'webgl' | 'dom';
+  /** When output last arrived (performance.now()), for the header's idle status. */
+  lastDataAt: number;
 }
 
 const panes = new Map<string, PaneTerminal>();
@@ -81,6 +83,7 @@ export function getPane(agentId: string): PaneTerminal {
     pendingInput: [],
     accepting: false,
     renderer: loadWebgl(term) ? 'webgl' : 'dom',
+    lastDataAt: performance.now(),
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
   term.onData((data) => sendInput(pane, data));
@@ -196,6 +199,12 @@ export function focusPane(agentId: string): void {
   panes.get(agentId)?.term.focus();
 }
 
+/** Milliseconds since the agent last printed anything. */
+export function quietFor(agentId: string): number {
+  const pane = panes.get(agentId);
+  return pane ? performance.now() - pane.lastDataAt : 0;
+}
+
 export function paneRenderer(agentId: string): 'webgl' | 'dom' | null {
   return panes.get(agentId)?.renderer ?? null;
 }
@@ -251,6 +260,7 @@ function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
     return;
   }
   pane.offset = end;
+  pane.lastDataAt = performance.now();
   // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
   pane.term.write(bytes, () => pane.stream?.ack(end));
 }
