@@ -1,0 +1,30 @@
+// What the parts of the run service share: the store, the terminals, the vendors' environment, the per-run queue,
+// and the two ways a change is told: an event to clients, an entry in the run's history.
+import type { EventName, EventPayload, RunEvent } from '../../../shared/contract.js';
+import { RUN_ID } from '../../../shared/words.js';
+import type { PtyHost } from '../pty/pty-host.js';
+import type { RunStore } from '../store/run-store.js';
+import type { RunManifest } from '../store/types.js';
+import type { VendorEnv } from '../vendors/adapter.js';
+import { notFound } from './errors.js';
+import type { RunQueue } from './run-queue.js';
+
+export interface RunContext {
+  readonly store: RunStore;
+  readonly ptyHost: PtyHost;
+  readonly env: VendorEnv;
+  readonly queue: RunQueue;
+  /** Tells the clients (`run.changed`, `agent.status`, …). */
+  emit<E extends EventName>(name: E, payload: EventPayload<E>): void;
+  /** Appends to the run's history. */
+  event(runId: string, e: Omit<RunEvent, 'at'>): Promise<void>;
+}
+
+export const now = () => new Date().toISOString();
+
+/** A run by its id or its name. */
+export function findRun(store: RunStore, ref: string): RunManifest {
+  const run = RUN_ID.test(ref) ? store.get(ref) : store.findByName(ref);
+  if (!run) throw notFound(`no run named '${ref}'`);
+  return run;
+}
