@@ -7,6 +7,7 @@ import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 import './styles.css';
+import './bench-hooks.js';
 
 // The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
 const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());

@@ -1,0 +1,187 @@
+// The browser side of the renderer bench: Debian's Chromium (as test/e2e/browser.ts launches it, plus precise
+// memory figures and an exposed gc), a page on a `baton serve` with `?bench=1`, and the page's memory as
+// DevTools reports it.
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM } from '../e2e/browser.js';
+import type { ServerProcess } from '../helpers/server.js';
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const MEMORY_ARGS = ['--enable-precise-memory-info', '--js-flags=--expose-gc'];
+/** As in test/e2e/browser.ts: without 3D APIs the panes take xterm's DOM renderer. */
+const NO_WEBGL = '--disable-3d-apis';
+export const VIEWPORT = { width: 1400, height: 860 } as const;
+
+/** Mirror of renderer/bench-hooks.ts `BatonBench` (that file is typed against the DOM, which the tests are not). */
+export interface PaneInfo {
+  renderer: 'webgl' | 'dom';
+  cols: number;
+  rows: number;
+  bufferLines: number;
+  scrollback: number;
+  ready: boolean;
+  visible: boolean;
+}
+export interface EchoSample {
+  painted: number;
+  parsed: number;
+  queued: number;
+}
+export interface BatonBench {
+  xtermWriteRate(bytes: number, like?: string): Promise<number>;
+  paneBytes(agentId: string): number;
+  paneText(agentId: string): string;
+  pane(agentId: string): PaneInfo | null;
+  timePaneOutput(agentId: string, trigger: string, bytes: number, timeoutMs?: number): Promise<{ ms: number; bytes: number }>;
+  openLocalEcho(like: string): void;
+  closeLocalEcho(): void;
+  armEcho(agentId: string | null, letter: string, timeoutMs?: number): void;
+  echoResult(): Promise<EchoSample>;
+}
+/** What page functions see as their global object. */
+export type BenchGlobal = typeof globalThis & {
+  __batonBench: BatonBench;
+  gc?: () => void;
+  performance: { memory?: { usedJSHeapSize: number } };
+};
+
+export interface BenchBrowser {
+  browser: Browser;
+  webgl: boolean;
+  version: string;
+  close(): Promise<void>;
+}
+
+export async function launchBenchBrowser(webgl: boolean): Promise<BenchBrowser> {
+  const args = [...ARGS, ...MEMORY_ARGS, ...(webgl ? [] : [NO_WEBGL])];
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args, timeout: 30_000 });
+  return { browser, webgl, version: browser.version(), close: () => browser.close().catch(() => undefined) };
+}
+
+export interface BenchPage {
+  page: Page;
+  cdp: CDPSession;
+  /** Uncaught errors and console errors of the page. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A fresh context and page on the server, with the bench hooks on. */
+export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Promise<BenchPage> {
+  const context = await b.browser.newContext({ viewport: VIEWPORT });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60_000);
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto(`${server.url}/?bench=1&token=${server.token}`);
+  try {
+    await page.waitForFunction(() => (globalThis as BenchGlobal).__batonBench !== undefined, undefined, { timeout: 30_000 });
+  } catch (err) {
+    await context.close().catch(() => undefined);
+    throw new Error(
+      `the dashboard has no window.__batonBench with ?bench=1: build it with the hooks (renderer/main.tsx imports ./bench-hooks.js; npm run build)` +
+        `${errors.length > 0 ? `; the page reported: ${errors.join(' | ')}` : ''} (${(err as Error).message.split('\n')[0]})`,
+    );
+  }
+  const cdp = await context.newCDPSession(page);
+  return { page, cdp, errors, close: () => context.close().catch(() => undefined) };
+}
+
+/** Waits until the agent's pane exists, is attached and takes input, and its size has settled (fit → resize). */
+export async function paneReady(page: Page, agentId: string, timeoutMs = 60_000): Promise<PaneInfo> {
+  await page.waitForFunction((id) => (globalThis as BenchGlobal).__batonBench.pane(id)?.ready === true, agentId, { timeout: timeoutMs, polling: 50 });
+  let last = '';
+  for (let stable = 0; stable < 3; ) {
+    await page.waitForTimeout(150);
+    const info = await page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.pane(id), agentId);
+    const key = `${info?.cols}x${info?.rows}`;
+    stable = key === last ? stable + 1 : 0;
+    last = key;
+  }
+  return (await page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.pane(id), agentId))!;
+}
+
+export interface MainThread {
+  /** Seconds the page's main thread spent in tasks, and in script, so far (Performance.getMetrics). */
+  task: number;
+  script: number;
+  at: number;
+}
+
+export async function mainThread(p: BenchPage): Promise<MainThread> {
+  await p.cdp.send('Performance.enable');
+  const { metrics } = await p.cdp.send('Performance.getMetrics');
+  const get = (name: string) => metrics.find((m) => m.name === name)?.value ?? Number.NaN;
+  return { task: get('TaskDuration'), script: get('ScriptDuration'), at: performance.now() };
+}
+
+/** Share of the wall time between `a` and `b` the page's main thread was busy (all tasks / script alone). */
+export const busy = (a: MainThread, b: MainThread) => {
+  const wall = (b.at - a.at) / 1000;
+  return { task: (b.task - a.task) / wall, script: (b.script - a.script) / wall };
+};
+
+export interface MemorySample {
+  /** performance.memory.usedJSHeapSize (precise), after a full GC. */
+  usedJSHeapSize: number;
+  /** Runtime.getHeapUsage: the V8 heap, Blink's own GC heap (DOM), ArrayBuffer backing stores (xterm's buffers). */
+  v8Used: number;
+  embedder: number;
+  backing: number;
+  /** DOM nodes (Performance.getMetrics). */
+  nodes: number;
+  /** Resident set sizes of Chromium's renderer and GPU processes (sums), from /proc; null where unreadable. */
+  rendererRss: number | null;
+  gpuRss: number | null;
+}
+
+/** Sum of VmRSS over the processes of `type` ('renderer', 'GPU'), as Chromium lists them; null if unavailable. */
+async function rss(browser: Browser, types: string[]): Promise<Record<string, number | null>> {
+  const out: Record<string, number | null> = Object.fromEntries(types.map((t) => [t, null]));
+  try {
+    const session = await browser.newBrowserCDPSession();
+    try {
+      const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+      for (const p of processInfo) {
+        if (!types.includes(p.type)) continue;
+        try {
+          const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.id}/status`, 'utf8'));
+          if (m) out[p.type] = (out[p.type] ?? 0) + Number(m[1]) * 1024;
+        } catch {
+          // Gone meanwhile.
+        }
+      }
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  } catch {
+    // No SystemInfo domain: leave the RSS out.
+  }
+  return out;
+}
+
+export async function memory(b: BenchBrowser, p: BenchPage): Promise<MemorySample> {
+  // Twice, so objects freed by finalizers of the first collection go too.
+  for (let i = 0; i < 2; i++) {
+    await p.page.evaluate(() => (globalThis as BenchGlobal).gc?.());
+    await p.cdp.send('HeapProfiler.collectGarbage');
+  }
+  await p.page.waitForTimeout(200);
+  const usedJSHeapSize = await p.page.evaluate(() => (globalThis as BenchGlobal).performance.memory?.usedJSHeapSize ?? Number.NaN);
+  const heap = await p.cdp.send('Runtime.getHeapUsage');
+  await p.cdp.send('Performance.enable');
+  const { metrics } = await p.cdp.send('Performance.getMetrics');
+  const r = await rss(b.browser, ['renderer', 'GPU']);
+  return {
+    usedJSHeapSize,
+    v8Used: heap.usedSize,
+    embedder: heap.embedderHeapUsedSize ?? 0,
+    backing: heap.backingStorageSize ?? 0,
+    nodes: metrics.find((m) => m.name === 'Nodes')?.value ?? Number.NaN,
+    rendererRss: r.renderer ?? null,
+    gpuRss: r.GPU ?? null,
+  };
+}
