@@ -6,16 +6,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { UUID, envMs, fail, parseArgs, resumeOrPicker } from './lib/args.mjs';
+import { appendJsonLine as append, listDir, readJsonLines as readLines, realCwd, removeFile, writeJsonAtomic } from './lib/fsutil.mjs';
+import { answerTurns, think } from './lib/memory.mjs';
+import { createTui, oneLine, out, pressTwiceToExit, printLine, printLines, printReply, printTurns, slashCommand } from './lib/tui.mjs';
 
 const VERSION = '2.1.332';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DELAY_MS = Number(process.env.FAKE_CLAUDE_DELAY_MS ?? 50) || 0;
+const DELAY_MS = envMs('FAKE_CLAUDE_DELAY_MS', 50);
 
 const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(process.env.HOME || '/', '.claude');
 const projectsDir = path.join(configDir, 'projects');
 const sessionsDir = path.join(configDir, 'sessions');
 const registryPath = path.join(sessionsDir, `${process.pid}.json`);
-const cwd = fs.realpathSync(process.cwd());
+const cwd = realCwd();
 
 function encodeCwd(p) {
   const enc = p.replace(/[^a-zA-Z0-9]/g, '-');
@@ -25,61 +28,26 @@ function encodeCwd(p) {
   return `${enc.slice(0, 200)}-${Math.abs(h).toString(36)}`;
 }
 
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
 // ---------------------------------------------------------------- arguments
+const MISSING = {
+  '--session-id': "error: option '--session-id <uuid>' argument missing",
+  '-n': "error: option '-n, --name <name>' argument missing",
+  '--name': "error: option '-n, --name <name>' argument missing",
+};
 const opts = { version: false, sessionId: null, resume: null, picker: false, name: null, fork: false, cont: false };
-{
-  const argv = process.argv.slice(2);
-  const takesValue = (a) => a !== undefined && !a.startsWith('-');
-  for (let i = 0; i < argv.length; i++) {
-    let a = argv[i];
-    let inline;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    if (eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = () => (inline !== undefined ? inline : argv[++i]);
-    switch (a) {
-      case '-v':
-      case '--version':
-        opts.version = true;
-        break;
-      case '--session-id': {
-        const v = value();
-        if (v === undefined) fail("error: option '--session-id <uuid>' argument missing");
-        opts.sessionId = v;
-        break;
-      }
-      case '-r':
-      case '--resume':
-        if (inline !== undefined) opts.resume = inline;
-        else if (takesValue(argv[i + 1])) opts.resume = argv[++i];
-        else opts.picker = true;
-        break;
-      case '-n':
-      case '--name': {
-        const v = value();
-        if (v === undefined) fail(`error: option '-n, --name <name>' argument missing`);
-        opts.name = v;
-        break;
-      }
-      case '--fork-session':
-        opts.fork = true;
-        break;
-      case '-c':
-      case '--continue':
-        opts.cont = true;
-        break;
-      default:
-        break; // unknown flags and positionals (model flags, …) are ignored
-    }
-  }
-}
+// Unknown flags and positionals (model flags, …) are ignored.
+parseArgs(
+  process.argv.slice(2),
+  {
+    '-v --version': () => (opts.version = true),
+    '--session-id': (arg) => (opts.sessionId = arg.value()),
+    '-r --resume': resumeOrPicker(opts),
+    '-n --name': (arg) => (opts.name = arg.value()),
+    '--fork-session': () => (opts.fork = true),
+    '-c --continue': () => (opts.cont = true),
+  },
+  { missing: (a) => fail(MISSING[a]) },
+);
 
 if (opts.version) {
   process.stdout.write(`${VERSION} (Claude Code)\n`);
@@ -90,48 +58,17 @@ if (opts.version) {
 function findTranscript(id) {
   const direct = path.join(projectsDir, encodeCwd(cwd), `${id}.jsonl`);
   if (fs.existsSync(direct)) return direct;
-  let dirs = [];
-  try {
-    dirs = fs.readdirSync(projectsDir);
-  } catch {
-    return null;
-  }
-  for (const d of dirs) {
+  for (const d of listDir(projectsDir)) {
     const p = path.join(projectsDir, d, `${id}.jsonl`);
     if (fs.existsSync(p)) return p;
   }
   return null;
 }
 
-function readLines(file) {
-  const out = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* a torn last line */
-    }
-  }
-  return out;
-}
-
 function allTranscripts() {
   const out = [];
-  let dirs = [];
-  try {
-    dirs = fs.readdirSync(projectsDir);
-  } catch {
-    return out;
-  }
-  for (const d of dirs) {
-    let files = [];
-    try {
-      files = fs.readdirSync(path.join(projectsDir, d));
-    } catch {
-      continue;
-    }
-    for (const f of files) {
+  for (const d of listDir(projectsDir)) {
+    for (const f of listDir(path.join(projectsDir, d))) {
       if (!f.endsWith('.jsonl')) continue;
       const p = path.join(projectsDir, d, f);
       try {
@@ -281,37 +218,12 @@ function writeRegistry() {
     updatedAt: now,
     statusUpdatedAt: now,
   };
-  fs.mkdirSync(sessionsDir, { recursive: true });
-  const tmp = `${registryPath}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(rec));
-  fs.renameSync(tmp, registryPath);
+  writeJsonAtomic(registryPath, rec);
 }
 
-function removeRegistry() {
-  try {
-    fs.unlinkSync(registryPath);
-  } catch {
-    /* already gone */
-  }
-}
-
-function exitClean(code) {
-  removeRegistry();
-  if (process.stdin.isTTY) {
-    try {
-      process.stdin.setRawMode(false);
-    } catch {
-      /* the terminal is gone */
-    }
-  }
-  process.exit(code);
-}
+const removeRegistry = () => removeFile(registryPath);
 
 // ---------------------------------------------------------------- transcript writing
-function append(file, obj) {
-  fs.appendFileSync(file, `${JSON.stringify(obj)}\n`);
-}
-
 function envelope() {
   return {
     userType: 'external',
@@ -345,99 +257,30 @@ function ensureTranscript() {
   return file;
 }
 
-function answerFor(texts) {
-  const re = /remember the number (\d+)/i;
-  const last = texts[texts.length - 1] ?? '';
-  const now = re.exec(last);
-  if (now) return `OK, I will remember ${now[1]}.`;
-  for (let i = texts.length - 2; i >= 0; i--) {
-    const m = re.exec(texts[i]);
-    if (m) return `The number is ${m[1]}.`;
-  }
-  return 'I do not know any number.';
-}
+// ---------------------------------------------------------------- screen and input
+const tui = createTui({
+  mark: '❯',
+  footer: '? for shortcuts',
+  onPrompt: handlePrompt,
+  keys: pressTwiceToExit({ labels: ['Ctrl-C', 'Ctrl-D'], message: (key) => `Press ${key} again to exit`, redraw: () => !state.picker }),
+  typing: () => !state.picker, // the picker has no matches to choose from
+  pasteReaches: () => !state.picker,
+  beforeExit: removeRegistry,
+});
 
-// ---------------------------------------------------------------- screen
-const out = (s) => process.stdout.write(s);
-const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
-let buf = '';
-let promptShown = false;
+const printHeader = () => printLines('Claude Code (fake) v' + VERSION, cwd, '');
 
-function drawPrompt() {
-  // prompt line, footer below it, cursor back at the end of the prompt line
-  const shown = oneLine(buf);
-  out(`\r\x1b[2K❯ ${shown}\r\n\x1b[2K? for shortcuts\x1b[1A\r\x1b[${2 + [...shown].length}C`);
-  promptShown = true;
-}
-
-function redrawInput() {
-  const shown = oneLine(buf);
-  out(`\r\x1b[2K❯ ${shown}`);
-}
-
-function clearPrompt() {
-  if (!promptShown) return;
-  out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
-  promptShown = false;
-}
-
-function printLine(s) {
-  out(`${s}\r\n`);
-}
-
-function printHeader() {
-  printLine('Claude Code (fake) v' + VERSION);
-  printLine(cwd);
-  printLine('');
-}
-
-function printTurns() {
-  for (const t of state.turns) {
-    if (t.role === 'user') printLine(`> ${oneLine(t.text)}`);
-    else {
-      printLine(`⏺ ${oneLine(t.text)}`);
-      printLine('');
-    }
-  }
-}
-
-function showPicker() {
-  printLine('Resume session');
-  printLine(`  Search: ${opts.resume ?? ''}`);
-  printLine('  No sessions match');
-  printLine('');
-  printLine('Esc to cancel');
-}
+const showPicker = () => printLines('Resume session', `  Search: ${opts.resume ?? ''}`, '  No sessions match', '', 'Esc to cancel');
 
 // ---------------------------------------------------------------- prompts
-const queue = [];
-let working = false;
-
-async function runQueue() {
-  if (working) return;
-  working = true;
-  while (queue.length) {
-    const text = queue.shift();
-    await handlePrompt(text);
-  }
-  working = false;
-}
-
-async function handlePrompt(raw) {
-  const text = raw.trim();
-  if (text === '') {
-    drawPrompt();
-    return;
-  }
-  clearPrompt();
-  const command = /^\/([A-Za-z][\w-]*)\s*$/.exec(text);
-  if (command) {
-    const name = command[1];
+async function handlePrompt(text) {
+  const name = slashCommand(text);
+  if (name !== null) {
     if (name === 'exit' || name === 'quit') {
       printLine(`> ${text}`);
       printLine('Resume this session with:');
       printLine(`claude --resume ${state.sessionId}`);
-      exitClean(0);
+      tui.exit(0);
       return;
     }
     if (name === 'clear' || name === 'reset' || name === 'new') {
@@ -450,12 +293,12 @@ async function handlePrompt(raw) {
       out('\x1b[2J\x1b[3J\x1b[H');
       printHeader();
       printLine('(no content)');
-      drawPrompt();
+      tui.draw();
       return;
     }
     printLine(`> ${text}`);
     printLine(`Unknown slash command: ${name}`);
-    drawPrompt();
+    tui.draw();
     return;
   }
 
@@ -487,9 +330,9 @@ async function handlePrompt(raw) {
   state.turns.push({ role: 'user', text });
   state.leaf = userUuid;
 
-  if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
+  await think(DELAY_MS);
 
-  const answer = answerFor(state.turns.filter((t) => t.role === 'user').map((t) => t.text));
+  const answer = answerTurns(state.turns);
   const asstUuid = crypto.randomUUID();
   append(file, {
     parentUuid: userUuid,
@@ -516,134 +359,20 @@ async function handlePrompt(raw) {
   state.status = 'idle';
   writeRegistry();
 
-  printLine(`⏺ ${answer}`);
-  printLine('');
-  drawPrompt();
-}
-
-// ---------------------------------------------------------------- input
-let ctrlPending = null; // 'c' or 'd' after a first Ctrl-C / Ctrl-D
-let esc = null; // null | 'esc' | 'csi' | 'ss3'
-let csiParams = '';
-let pasting = false;
-let pasteBuf = '';
-
-function ctrlExit(which, label) {
-  if (ctrlPending === which) exitClean(0);
-  ctrlPending = which;
-  buf = '';
-  if (state.picker) {
-    printLine(`Press ${label} again to exit`);
-    return;
-  }
-  clearPrompt();
-  printLine(`Press ${label} again to exit`);
-  drawPrompt();
-}
-
-function onCsi(params, final) {
-  if (final === '~' && params === '200') {
-    pasting = true;
-    pasteBuf = '';
-  }
-  // every other sequence (arrows, focus, …) is ignored
-}
-
-function onInput(data) {
-  let changed = false;
-  for (const ch of data) {
-    if (pasting) {
-      pasteBuf += ch;
-      if (pasteBuf.endsWith('\x1b[201~')) {
-        pasting = false;
-        const text = pasteBuf.slice(0, -6).replace(/\r\n|\r/g, '\n');
-        pasteBuf = '';
-        if (!state.picker) {
-          buf += text;
-          changed = true;
-        }
-      }
-      continue;
-    }
-    if (esc === 'esc') {
-      if (ch === '[') {
-        esc = 'csi';
-        csiParams = '';
-      } else if (ch === 'O') esc = 'ss3';
-      else esc = null; // Alt+key or a lone Esc: ignored
-      continue;
-    }
-    if (esc === 'ss3') {
-      esc = null;
-      continue;
-    }
-    if (esc === 'csi') {
-      const c = ch.charCodeAt(0);
-      if (c >= 0x40 && c <= 0x7e) {
-        esc = null;
-        onCsi(csiParams, ch);
-      } else csiParams += ch;
-      continue;
-    }
-    if (ch === '\x1b') {
-      esc = 'esc';
-      continue;
-    }
-    if (ch === '\x03') {
-      ctrlExit('c', 'Ctrl-C');
-      continue;
-    }
-    if (ch === '\x04') {
-      ctrlExit('d', 'Ctrl-D');
-      continue;
-    }
-    ctrlPending = null;
-    if (state.picker) continue; // the picker has no matches to choose from
-    if (ch === '\r') {
-      const line = buf;
-      buf = '';
-      if (changed) redrawInput();
-      changed = false;
-      queue.push(line);
-      void runQueue();
-      continue;
-    }
-    if (ch === '\x7f' || ch === '\b') {
-      const chars = [...buf];
-      chars.pop();
-      buf = chars.join('');
-      changed = true;
-      continue;
-    }
-    if (ch === '\n') {
-      buf += '\n'; // Ctrl-J: a newline in the prompt
-      changed = true;
-      continue;
-    }
-    if (ch.charCodeAt(0) < 0x20) continue;
-    buf += ch;
-    changed = true;
-  }
-  if (changed && !working) redrawInput();
+  printReply('⏺', answer);
+  tui.draw();
 }
 
 // ---------------------------------------------------------------- main
 await chooseSession();
 writeRegistry();
 
-for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => exitClean(sig === 'SIGTERM' ? 143 : 129));
-process.on('SIGINT', () => ctrlExit('c', 'Ctrl-C'));
-
-if (process.stdin.isTTY) process.stdin.setRawMode(true);
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', onInput);
-process.stdin.on('end', () => exitClean(0));
-process.stdin.resume();
+tui.listen({ sigint: true });
 
 printHeader();
 if (resumedFrom) printLine(`(forked from ${resumedFrom})`);
 if (state.picker) showPicker();
 else {
-  printTurns();
-  drawPrompt();
+  printTurns(state.turns, { user: '>', reply: '⏺' });
+  tui.draw();
 }

@@ -16,21 +16,19 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { UUID, envMs, fail, parseArgs } from './lib/args.mjs';
+import { appendJsonLine, listDir, readJsonLines, realCwd } from './lib/fsutil.mjs';
+import { answerTurns, think } from './lib/memory.mjs';
+import { createTui, oneLine, out, printLine, printLines, printReply, printTurns, slashCommand } from './lib/tui.mjs';
 
 const VERSION = '0.169.0';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DELAY_MS = Number(process.env.FAKE_CODEX_DELAY_MS ?? 50) || 0;
+const DELAY_MS = envMs('FAKE_CODEX_DELAY_MS', 50);
 /** Enter this soon after other input is part of a paste burst: it submits nothing. */
 const PASTE_WINDOW_MS = 50;
 
 const home = process.env.CODEX_HOME || path.join(process.env.HOME || '/', '.codex');
 const sessionsDir = path.join(home, 'sessions');
 const locksDir = path.join(home, 'thread-writer-locks');
-
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 // ---------------------------------------------------------------- the daemon
 if (process.argv[2] === '--fake-daemon') runDaemon();
@@ -89,49 +87,30 @@ async function main() {
     cd: null,
   };
   {
-    const argv = process.argv.slice(2);
     const withValue = new Set(['-c', '--config', '--enable', '--disable', '-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '-i', '--image', '--add-dir', '--remote', '--remote-auth-token-env', '--local-provider']);
     const positionals = [];
-    for (let i = 0; i < argv.length; i++) {
-      let a = argv[i];
-      let inline;
-      if (a.startsWith('--') && a.includes('=')) {
-        inline = a.slice(a.indexOf('=') + 1);
-        a = a.slice(0, a.indexOf('='));
-      }
-      if (a === '--') {
-        positionals.push(...argv.slice(i + 1));
-        break;
-      }
-      if (withValue.has(a)) {
-        const v = inline !== undefined ? inline : argv[++i];
-        if (v === undefined) fail(`error: a value is required for '${a} <VALUE>' but none was supplied`, 2);
-        if (a === '-c' || a === '--config') opts.config.push(v);
-        else if (a === '--enable') opts.enable.push(v);
-        else if (a === '--disable') opts.disable.push(v);
-        else if (a === '-C' || a === '--cd') opts.cd = v;
-        continue;
-      }
-      switch (a) {
-        case '-V':
-        case '--version':
-          opts.version = true;
-          continue;
-        case '-h':
-        case '--help':
-          opts.help = true;
-          continue;
-        case '--no-daemon':
-          opts.noDaemon = true;
-          continue;
-        case '--last':
-          opts.last = true;
-          continue;
-        default:
-          if (a.startsWith('-')) continue; // other flags (booleans) are accepted and ignored
-          positionals.push(a);
-      }
-    }
+    parseArgs(
+      process.argv.slice(2),
+      {
+        '-V --version': () => (opts.version = true),
+        '-h --help': () => (opts.help = true),
+        '--no-daemon': () => (opts.noDaemon = true),
+        '--last': () => (opts.last = true),
+      },
+      {
+        other: (a, arg) => {
+          if (a === '--') positionals.push(...arg.rest());
+          else if (withValue.has(a)) {
+            const v = arg.value();
+            if (a === '-c' || a === '--config') opts.config.push(v);
+            else if (a === '--enable') opts.enable.push(v);
+            else if (a === '--disable') opts.disable.push(v);
+            else if (a === '-C' || a === '--cd') opts.cd = v;
+          } else if (!a.startsWith('-')) positionals.push(a); // other flags (booleans) are accepted and ignored
+        },
+        missing: (a) => fail(`error: a value is required for '${a} <VALUE>' but none was supplied`, 2),
+      },
+    );
     if (positionals[0] === 'resume') {
       opts.sub = 'resume';
       opts.sessionArg = positionals[1] ?? null;
@@ -150,7 +129,7 @@ async function main() {
     process.exit(0);
   }
   if (opts.cd) process.chdir(opts.cd);
-  const cwd = fs.realpathSync(process.cwd());
+  const cwd = realCwd();
 
   const configValue = (key) => {
     let v;
@@ -185,13 +164,7 @@ async function main() {
   function allRollouts() {
     const out = [];
     const walk = (dir, depth) => {
-      let names = [];
-      try {
-        names = fs.readdirSync(dir);
-      } catch {
-        return;
-      }
-      for (const n of names) {
+      for (const n of listDir(dir)) {
         const p = path.join(dir, n);
         if (depth < 3) walk(p, depth + 1);
         else if (/^rollout-.*\.jsonl$/.test(n)) {
@@ -207,25 +180,12 @@ async function main() {
     return out.sort((a, b) => b.mtime - a.mtime);
   }
 
-  function readLines(file) {
-    const out = [];
-    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        out.push(JSON.parse(line));
-      } catch {
-        /* a torn last line */
-      }
-    }
-    return out;
-  }
-
   const textOf = (content) =>
     Array.isArray(content) ? content.filter((c) => c && typeof c.text === 'string').map((c) => c.text).join('\n') : typeof content === 'string' ? content : '';
 
   /** session_meta, the conversation and the next ordinal of a rollout. */
   function loadRollout(file) {
-    const lines = readLines(file);
+    const lines = readJsonLines(file);
     const meta = lines[0]?.type === 'session_meta' ? lines[0].payload : null;
     const turns = [];
     let ordinal = 0;
@@ -366,104 +326,52 @@ async function main() {
   }
   if (thread.id === null && !picker) newThread();
 
-  // ---------------------------------------------------------------- screen
-  const out = (s) => process.stdout.write(s);
-  const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
-  let buf = '';
-  let promptShown = false;
-  const FOOTER = '  ? for shortcuts                                   100% context left';
+  // ---------------------------------------------------------------- screen and input
+  const tui = createTui({
+    mark: '›',
+    footer: '  ? for shortcuts                                   100% context left',
+    onPrompt: handlePrompt,
+    keys: {
+      '\x03': onCtrlC,
+      '\x04': (tui) => {
+        if (tui.buf === '') tui.exit(0);
+      },
+    },
+    typing: () => !picker,
+    pasteReaches: () => !picker,
+    // A burst ending in Enter is a paste: the Enter inserts nothing and nothing is submitted.
+    pasteEnter: { windowMs: PASTE_WINDOW_MS, mode: 'burst' },
+    beforeExit: closeThread,
+  });
 
-  function drawPrompt() {
-    const shown = oneLine(buf);
-    out(`\r\x1b[2K› ${shown}\r\n\x1b[2K${FOOTER}\x1b[1A\r\x1b[${2 + [...shown].length}C`);
-    promptShown = true;
-  }
-  function redrawInput() {
-    out(`\r\x1b[2K› ${oneLine(buf)}`);
-  }
-  function clearPrompt() {
-    if (!promptShown) return;
-    out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
-    promptShown = false;
-  }
-  const printLine = (s) => out(`${s}\r\n`);
-  function printHeader() {
-    printLine(`>_ OpenAI Codex (v${VERSION}) (fake)`);
-    printLine('model:     fake-codex');
-    printLine(`directory: ${cwd}`);
-    printLine('');
-  }
-  function printTurns() {
-    for (const t of thread.turns) {
-      if (t.role === 'user') printLine(`› ${oneLine(t.text)}`);
-      else {
-        printLine(`• ${oneLine(t.text)}`);
-        printLine('');
-      }
-    }
+  function onCtrlC(tui) {
+    if (picker) tui.exit(0);
+    tui.pressAgainToExit('c', 'ctrl + c again to quit');
   }
 
-  function exitClean(code) {
-    closeThread();
-    if (process.stdin.isTTY) {
-      try {
-        process.stdin.setRawMode(false);
-      } catch {
-        /* the terminal is gone */
-      }
-    }
-    process.exit(code);
-  }
+  const printHeader = () => printLines(`>_ OpenAI Codex (v${VERSION}) (fake)`, 'model:     fake-codex', `directory: ${cwd}`, '');
 
   function quit() {
-    clearPrompt();
+    tui.clearPrompt();
     if (thread.rollout) printLine(`To continue this session, run codex resume ${thread.id}`);
-    exitClean(0);
+    tui.exit(0);
   }
 
   // ---------------------------------------------------------------- the model
-  function answerFor(texts) {
-    const re = /remember the number (\d+)/i;
-    const last = texts[texts.length - 1] ?? '';
-    const now = re.exec(last);
-    if (now) return `OK, I will remember ${now[1]}.`;
-    for (let i = texts.length - 2; i >= 0; i--) {
-      const m = re.exec(texts[i]);
-      if (m) return `The number is ${m[1]}.`;
-    }
-    return 'I do not know any number.';
-  }
-
-  const queue = [];
-  let working = false;
-  async function runQueue() {
-    if (working) return;
-    working = true;
-    while (queue.length) await handlePrompt(queue.shift());
-    working = false;
-  }
-
-  async function handlePrompt(raw) {
-    const text = raw.trim();
-    if (text === '') {
-      drawPrompt();
-      return;
-    }
-    clearPrompt();
-    const command = /^\/([A-Za-z][\w-]*)\s*$/.exec(text);
-    if (command) {
-      const name = command[1];
+  async function handlePrompt(text) {
+    const name = slashCommand(text);
+    if (name !== null) {
       if (name === 'quit' || name === 'exit') return quit();
       if (name === 'new') {
         newThread();
         out('\x1b[2J\x1b[3J\x1b[H');
         printHeader();
-        drawPrompt();
+        tui.draw();
         return;
       }
       printLine(`› ${text}`);
       printLine(`■ Unrecognized command '/${name}'. Type "/" for a list of supported commands.`);
-      drawPrompt();
+      tui.draw();
       return;
     }
 
@@ -490,12 +398,12 @@ async function main() {
       item: { type: 'UserMessage', id: uuidv7(), content: [{ type: 'text', text, text_elements: [] }] },
     });
     fs.mkdirSync(home, { recursive: true });
-    fs.appendFileSync(path.join(home, 'history.jsonl'), `${JSON.stringify({ session_id: thread.id, ts: started, text })}\n`);
+    appendJsonLine(path.join(home, 'history.jsonl'), { session_id: thread.id, ts: started, text });
     thread.turns.push({ role: 'user', text });
 
-    if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
+    await think(DELAY_MS);
 
-    const answer = answerFor(thread.turns.filter((t) => t.role === 'user').map((t) => t.text));
+    const answer = answerTurns(thread.turns);
     const msgId = `msg_${crypto.randomBytes(8).toString('hex')}`;
     line('event_msg', { type: 'item_completed', thread_id: thread.id, turn_id: turnId, item: { type: 'AgentMessage', id: msgId, content: [{ type: 'Text', text: answer }] } });
     line('response_item', { type: 'message', status: 'completed', id: msgId, role: 'assistant', content: [{ type: 'output_text', text: answer, annotations: [] }] });
@@ -510,139 +418,19 @@ async function main() {
     });
     thread.turns.push({ role: 'assistant', text: answer });
 
-    printLine(`• ${answer}`);
-    printLine('');
-    drawPrompt();
-  }
-
-  // ---------------------------------------------------------------- input
-  let ctrlC = false;
-  let esc = null; // null | 'esc' | 'csi' | 'ss3'
-  let csiParams = '';
-  let pasting = false;
-  let pasteBuf = '';
-  let lastTextAt = 0;
-
-  function onCtrlC() {
-    if (ctrlC || picker) exitClean(0);
-    ctrlC = true;
-    buf = '';
-    clearPrompt();
-    printLine('ctrl + c again to quit');
-    drawPrompt();
-  }
-
-  function onInput(data) {
-    const at = Date.now();
-    let changed = false;
-    let textInChunk = false;
-    for (const ch of data) {
-      if (pasting) {
-        pasteBuf += ch;
-        if (pasteBuf.endsWith('\x1b[201~')) {
-          pasting = false;
-          if (!picker) {
-            buf += pasteBuf.slice(0, -6).replace(/\r\n|\r/g, '\n');
-            changed = true;
-          }
-          pasteBuf = '';
-          textInChunk = true;
-          lastTextAt = at;
-        }
-        continue;
-      }
-      if (esc === 'esc') {
-        if (ch === '[') {
-          esc = 'csi';
-          csiParams = '';
-        } else if (ch === 'O') esc = 'ss3';
-        else esc = null;
-        continue;
-      }
-      if (esc === 'ss3') {
-        esc = null;
-        continue;
-      }
-      if (esc === 'csi') {
-        const c = ch.charCodeAt(0);
-        if (c >= 0x40 && c <= 0x7e) {
-          esc = null;
-          if (ch === '~' && csiParams === '200') {
-            pasting = true;
-            pasteBuf = '';
-          }
-        } else csiParams += ch;
-        continue;
-      }
-      if (ch === '\x1b') {
-        esc = 'esc';
-        continue;
-      }
-      if (ch === '\x03') {
-        onCtrlC();
-        continue;
-      }
-      if (ch === '\x04') {
-        if (buf === '') exitClean(0);
-        continue;
-      }
-      ctrlC = false;
-      if (picker) continue;
-      if (ch === '\r') {
-        // A burst ending in Enter is a paste: the Enter inserts nothing and nothing is submitted.
-        if (textInChunk || at - lastTextAt < PASTE_WINDOW_MS) continue;
-        const text = buf;
-        buf = '';
-        if (changed) redrawInput();
-        changed = false;
-        queue.push(text);
-        void runQueue();
-        continue;
-      }
-      if (ch === '\x7f' || ch === '\b') {
-        const chars = [...buf];
-        chars.pop();
-        buf = chars.join('');
-        changed = true;
-        continue;
-      }
-      if (ch === '\n') {
-        buf += '\n';
-        changed = true;
-        continue;
-      }
-      if (ch.charCodeAt(0) < 0x20) continue;
-      buf += ch;
-      changed = true;
-      textInChunk = true;
-      lastTextAt = at;
-    }
-    if (changed && !working) redrawInput();
+    printReply('•', answer);
+    tui.draw();
   }
 
   // ---------------------------------------------------------------- main
-  process.on('SIGTERM', () => exitClean(143));
-  process.on('SIGHUP', () => exitClean(129));
-  process.on('SIGINT', () => onCtrlC());
-
-  if (process.stdin.isTTY) process.stdin.setRawMode(true);
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', onInput);
-  process.stdin.on('end', () => exitClean(0));
-  process.stdin.resume();
+  tui.listen({ sigint: true });
 
   printHeader();
   if (picker) {
-    printLine('Resume a previous session');
-    printLine('  No sessions yet');
-    printLine('');
-    printLine('esc to start new   ctrl + c to quit');
+    printLines('Resume a previous session', '  No sessions yet', '', 'esc to start new   ctrl + c to quit');
   } else {
-    if (thread.resumed) printTurns();
-    drawPrompt();
-    if (opts.prompt) {
-      queue.push(opts.prompt);
-      void runQueue();
-    }
+    if (thread.resumed) printTurns(thread.turns, { user: '›', reply: '•' });
+    tui.draw();
+    if (opts.prompt) tui.submit(opts.prompt);
   }
 }

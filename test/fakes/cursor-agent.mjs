@@ -14,63 +14,39 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { envMs, fail, parseArgs } from './lib/args.mjs';
+import { readJson, writeAtomic, writeJsonAtomic } from './lib/fsutil.mjs';
+import { answerFor, think } from './lib/memory.mjs';
+import { createTui, oneLine, printLine, printLines, printReply, printTurns } from './lib/tui.mjs';
 
 const VERSION = '2026.11.20-fake';
 const READY = 'Plan, search, build anything';
-const DELAY_MS = Number(process.env.FAKE_CURSOR_DELAY_MS ?? 50) || 0;
+const DELAY_MS = envMs('FAKE_CURSOR_DELAY_MS', 50);
 const SQL_JS = new URL('../../node_modules/sql.js/dist/sql-wasm.js', import.meta.url);
 const SQL_WASM = fileURLToPath(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url));
-
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set(['-m', '--model', '--output-format', '--api-key', '-H', '--header']);
 const opts = { version: false, command: null, resume: null, workspace: null, print: false, words: [] };
-{
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    let a = argv[i];
-    let inline;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    if (eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = () => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined) fail(`error: option '${a}' argument missing`);
-      i++;
-      return v;
-    };
-    switch (a) {
-      case '-v':
-      case '--version':
-        opts.version = true;
-        break;
-      case '--resume':
-        opts.resume = value();
-        break;
-      case '--workspace':
-        opts.workspace = value();
-        break;
-      case '-p':
-      case '--print':
-        opts.print = true;
-        break;
-      default:
-        if (VALUE_FLAGS.has(a)) value();
-        else if (!a.startsWith('-')) {
-          if (opts.command === null && opts.words.length === 0 && (a === 'create-chat' || a === 'resume')) opts.command = a;
-          else opts.words.push(a);
-        }
-        break; // other flags (--trust, --force, …) are ignored
-    }
-  }
-}
+parseArgs(
+  process.argv.slice(2),
+  {
+    '-v --version': () => (opts.version = true),
+    '--resume': (arg) => (opts.resume = arg.value()),
+    '--workspace': (arg) => (opts.workspace = arg.value()),
+    '-p --print': () => (opts.print = true),
+  },
+  {
+    other: (a, arg) => {
+      if (VALUE_FLAGS.has(a)) arg.value();
+      else if (!a.startsWith('-')) {
+        if (opts.command === null && opts.words.length === 0 && (a === 'create-chat' || a === 'resume')) opts.command = a;
+        else opts.words.push(a);
+      } // other flags (--trust, --force, …) are ignored
+    },
+    missing: (a) => fail(`error: option '${a}' argument missing`),
+  },
+);
 
 if (opts.version) {
   process.stdout.write(`${VERSION}\n`);
@@ -82,25 +58,10 @@ const home = process.env.HOME || '/';
 const workspaceDir = path.join(home, '.cursor', 'chats', crypto.createHash('md5').update(workspace).digest('hex'));
 const chatDir = (id) => path.join(workspaceDir, id);
 
-function writeAtomic(p, data) {
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  const tmp = `${p}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, data);
-  fs.renameSync(tmp, p);
-}
-
-function readJson(p) {
-  try {
-    return JSON.parse(fs.readFileSync(p, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
 function makeChatFolder(id) {
   const now = Date.now();
   fs.mkdirSync(chatDir(id), { recursive: true });
-  writeAtomic(path.join(chatDir(id), 'meta.json'), JSON.stringify({ createdAtMs: now, updatedAtMs: now, hasConversation: false }));
+  writeJsonAtomic(path.join(chatDir(id), 'meta.json'), { createdAtMs: now, updatedAtMs: now, hasConversation: false });
 }
 
 // ---------------------------------------------------------------- create-chat
@@ -182,7 +143,7 @@ function saveChat(id, meta, messages) {
   writeAtomic(path.join(chatDir(id), 'store.db'), db.export());
   db.close();
   const old = readJson(path.join(chatDir(id), 'meta.json')) ?? {};
-  writeAtomic(path.join(chatDir(id), 'meta.json'), JSON.stringify({ createdAtMs: old.createdAtMs ?? meta.createdAt, updatedAtMs: Date.now(), hasConversation: true }));
+  writeJsonAtomic(path.join(chatDir(id), 'meta.json'), { createdAtMs: old.createdAtMs ?? meta.createdAt, updatedAtMs: Date.now(), hasConversation: true });
 }
 
 // ---------------------------------------------------------------- the chat to start with
@@ -200,18 +161,6 @@ if (opts.resume !== null) {
 
 const textOf = (m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text).join('\n') : String(m.content ?? ''));
 
-function answerFor(texts) {
-  const re = /remember the number (\d+)/i;
-  const last = texts[texts.length - 1] ?? '';
-  const now = re.exec(last);
-  if (now) return `OK, I will remember ${now[1]}.`;
-  for (let i = texts.length - 2; i >= 0; i--) {
-    const m = re.exec(texts[i]);
-    if (m) return `The number is ${m[1]}.`;
-  }
-  return 'I do not know any number.';
-}
-
 async function converse(text) {
   if (state.id === null) {
     state.id = crypto.randomUUID();
@@ -220,7 +169,7 @@ async function converse(text) {
   state.meta ??= { name: text.slice(0, 50), mode: 'default', createdAt: Date.now(), lastUsedModel: 'fake-model' };
   state.messages.push({ role: 'user', content: [{ type: 'text', text }] });
   saveChat(state.id, state.meta, state.messages);
-  if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
+  await think(DELAY_MS);
   const answer = answerFor(state.messages.filter((m) => m.role === 'user').map(textOf));
   state.messages.push({ role: 'assistant', content: [{ type: 'text', text: answer }] });
   saveChat(state.id, state.meta, state.messages);
@@ -232,111 +181,31 @@ if (opts.print) {
   process.exit(0);
 }
 
-// ---------------------------------------------------------------- screen
-const out = (s) => process.stdout.write(s);
-const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
-const printLine = (s) => out(`${s}\r\n`);
-let buf = '';
-let promptShown = false;
-
-function drawPrompt() {
-  const shown = oneLine(buf);
-  out(`\r\x1b[2K→ ${shown || `${READY}`}\r\n\x1b[2K  Auto · ctrl+c to stop\x1b[1A\r\x1b[${2 + [...shown].length}C`);
-  promptShown = true;
-}
-function clearPrompt() {
-  if (!promptShown) return;
-  out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
-  promptShown = false;
-}
-function exitClean(code) {
-  if (process.stdin.isTTY) {
-    try {
-      process.stdin.setRawMode(false);
-    } catch {
-      /* gone */
-    }
-  }
-  process.exit(code);
-}
-
-const queue = [];
-let working = false;
-async function runQueue() {
-  if (working) return;
-  working = true;
-  while (queue.length) {
-    const text = queue.shift().trim();
-    if (text === '') {
-      drawPrompt();
-      continue;
-    }
-    clearPrompt();
-    if (text === '/quit' || text === '/exit') exitClean(0);
+// ---------------------------------------------------------------- screen and input
+const tui = createTui({
+  mark: '→',
+  footer: '  Auto · ctrl+c to stop',
+  placeholder: READY,
+  onPrompt: async (text) => {
+    if (text === '/quit' || text === '/exit') tui.exit(0);
     printLine(`> ${oneLine(text)}`);
-    printLine(`  ${await converse(text)}`);
-    printLine('');
-    drawPrompt();
-  }
-  working = false;
-}
+    printReply(' ', await converse(text));
+    tui.draw();
+  },
+  keys: { '\x03': (tui) => tui.exit(0), '\x04': (tui) => tui.exit(0) },
+  // No bracketed paste: a paste arrives as typed keys.
+  bracketedPaste: false,
+  ss3: false,
+  ctrlJ: false,
+  echoOnSubmit: false,
+});
 
-let esc = null;
-function onInput(data) {
-  let changed = false;
-  for (const ch of data) {
-    if (esc === 'esc') {
-      esc = ch === '[' ? 'csi' : null;
-      continue;
-    }
-    if (esc === 'csi') {
-      const c = ch.charCodeAt(0);
-      if (c >= 0x40 && c <= 0x7e) esc = null;
-      continue;
-    }
-    if (ch === '\x1b') {
-      esc = 'esc';
-      continue;
-    }
-    if (ch === '\x03' || ch === '\x04') exitClean(0);
-    if (ch === '\r') {
-      queue.push(buf);
-      buf = '';
-      void runQueue();
-      changed = false;
-      continue;
-    }
-    if (ch === '\x7f' || ch === '\b') {
-      buf = [...buf].slice(0, -1).join('');
-      changed = true;
-      continue;
-    }
-    if (ch.charCodeAt(0) < 0x20) continue;
-    buf += ch;
-    changed = true;
-  }
-  if (changed && !working) out(`\r\x1b[2K→ ${oneLine(buf)}`);
-}
+tui.listen();
 
-for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => exitClean(sig === 'SIGTERM' ? 143 : 129));
-if (process.stdin.isTTY) process.stdin.setRawMode(true);
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', onInput);
-process.stdin.on('end', () => exitClean(0));
-process.stdin.resume();
-
-printLine(`Cursor Agent (fake) ${VERSION}`);
-printLine(workspace);
-printLine('');
-for (const m of state.messages) {
-  if (m.role === 'user') printLine(`> ${oneLine(textOf(m))}`);
-  else {
-    printLine(`  ${oneLine(textOf(m))}`);
-    printLine('');
-  }
-}
-drawPrompt();
-if (opts.words.length > 0) {
-  queue.push(opts.words.join(' '));
-  void runQueue();
-}
+printLines(`Cursor Agent (fake) ${VERSION}`, workspace, '');
+printTurns(
+  state.messages.map((m) => ({ role: m.role, text: textOf(m) })),
+  { user: '>', reply: ' ' },
+);
+tui.draw();
+if (opts.words.length > 0) tui.submit(opts.words.join(' '));

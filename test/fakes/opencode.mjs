@@ -16,65 +16,40 @@ import path from 'node:path';
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { envMs, fail, parseArgs } from './lib/args.mjs';
+import { readJson, realCwd, writeAtomic, writeJsonAtomic } from './lib/fsutil.mjs';
+import { answerTurns, think } from './lib/memory.mjs';
+import { createTui, oneLine, printLine, printLines, printReply, printTurns } from './lib/tui.mjs';
 
 const VERSION = '1.18.33';
-const DELAY_MS = Number(process.env.FAKE_OPENCODE_DELAY_MS ?? 50) || 0;
+const DELAY_MS = envMs('FAKE_OPENCODE_DELAY_MS', 50);
 const SCHEMA_DB = fileURLToPath(new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url));
 const SQL_JS = new URL('../../node_modules/sql.js/dist/sql-wasm.js', import.meta.url);
 const SQL_WASM = fileURLToPath(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url));
 
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
-
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set(['--log-level', '--hostname', '--mdns-domain', '--cors', '-m', '--model', '--agent', '--replay-limit']);
 const opts = { version: false, port: 0, session: null, cont: false, prompt: null, project: null };
-{
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    let a = argv[i];
-    let inline;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    if (eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = () => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined) fail(`Not enough arguments following: ${a.replace(/^-+/, '')}`);
-      i++;
-      return v;
-    };
-    switch (a) {
-      case '-v':
-      case '--version':
-        opts.version = true;
-        break;
-      case '--port':
-        opts.port = Number(value());
-        if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) fail('Invalid values:\n  Argument: port');
-        break;
-      case '-s':
-      case '--session':
-        opts.session = value();
-        break;
-      case '-c':
-      case '--continue':
-        opts.cont = true;
-        break;
-      case '--prompt':
-        opts.prompt = value();
-        break;
-      default:
-        if (VALUE_FLAGS.has(a)) value();
-        else if (!a.startsWith('-') && opts.project === null) opts.project = a;
-        break; // other flags are ignored
-    }
-  }
-}
+parseArgs(
+  process.argv.slice(2),
+  {
+    '-v --version': () => (opts.version = true),
+    '--port': (arg) => {
+      opts.port = Number(arg.value());
+      if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) fail('Invalid values:\n  Argument: port');
+    },
+    '-s --session': (arg) => (opts.session = arg.value()),
+    '-c --continue': () => (opts.cont = true),
+    '--prompt': (arg) => (opts.prompt = arg.value()),
+  },
+  {
+    other: (a, arg) => {
+      if (VALUE_FLAGS.has(a)) arg.value();
+      else if (!a.startsWith('-') && opts.project === null) opts.project = a; // other flags are ignored
+    },
+    missing: (a) => fail(`Not enough arguments following: ${a.replace(/^-+/, '')}`),
+  },
+);
 
 if (opts.version) {
   process.stdout.write(`${VERSION}\n`);
@@ -88,7 +63,7 @@ if (opts.project !== null) {
   }
 }
 
-const cwd = fs.realpathSync(process.cwd());
+const cwd = realCwd();
 const xdg = process.env.XDG_DATA_HOME && process.env.XDG_DATA_HOME.startsWith('/') ? process.env.XDG_DATA_HOME : null;
 const dataDir = path.join(xdg ?? path.join(process.env.HOME || '/', '.local', 'share'), 'opencode');
 const dbPath = path.join(dataDir, 'opencode.db');
@@ -145,9 +120,7 @@ function openDb() {
 }
 
 function saveDb(db) {
-  const tmp = `${dbPath}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, db.export());
-  fs.renameSync(tmp, dbPath);
+  writeAtomic(dbPath, db.export());
 }
 
 /** Runs fn(db) on the current store; writes it back when `write`. */
@@ -261,17 +234,10 @@ async function createSession() {
 }
 
 function writeJsonMirror(id, patch) {
-  let json = {};
-  try {
-    json = JSON.parse(fs.readFileSync(jsonPath, 'utf8'));
-  } catch {
-    /* none yet */
-  }
+  const json = readJson(jsonPath) ?? {}; // none yet
   json.sessions ??= {};
   json.sessions[id] = { ...(json.sessions[id] ?? {}), ...patch };
-  const tmp = `${jsonPath}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(json, null, 2));
-  fs.renameSync(tmp, jsonPath);
+  writeJsonAtomic(jsonPath, json, { space: 2 });
 }
 
 async function addMessage(sessionId, role, text, extra = {}) {
@@ -372,18 +338,6 @@ if (opts.port > 0) {
 }
 
 // ---------------------------------------------------------------- the model
-function answerFor(texts) {
-  const re = /remember the number (\d+)/i;
-  const last = texts[texts.length - 1] ?? '';
-  const now = re.exec(last);
-  if (now) return `OK, I will remember ${now[1]}.`;
-  for (let i = texts.length - 2; i >= 0; i--) {
-    const m = re.exec(texts[i]);
-    if (m) return `The number is ${m[1]}.`;
-  }
-  return 'I do not know any number.';
-}
-
 async function converse(text) {
   if (!state.session) {
     state.session = await createSession();
@@ -394,139 +348,51 @@ async function converse(text) {
   await addMessage(id, 'user', text);
   publish('session.status', { sessionID: id, status: { type: 'busy' } });
   if (state.session.directory !== cwd) return new Promise(() => {}); // the real CLI hangs here (vendors.md §6)
-  if (DELAY_MS > 0) await sleep(DELAY_MS);
-  const answer = answerFor(state.turns.filter((t) => t.role === 'user').map((t) => t.text));
+  await think(DELAY_MS);
+  const answer = answerTurns(state.turns);
   state.turns.push({ role: 'assistant', text: answer });
   await addMessage(id, 'assistant', answer);
   publish('session.idle', { sessionID: id });
   return answer;
 }
 
-// ---------------------------------------------------------------- screen
-const out = (s) => process.stdout.write(s);
-const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
-const printLine = (s) => out(`${s}\r\n`);
-let buf = '';
-let promptShown = false;
-const FOOTER = `  ${path.basename(cwd)}   tab agents  ctrl+p commands`;
+// ---------------------------------------------------------------- screen and input
+const tui = createTui({
+  mark: '┃',
+  footer: `  ${path.basename(cwd)}   tab agents  ctrl+p commands`,
+  placeholder: 'Ask anything…',
+  onPrompt: handlePrompt,
+  keys: {
+    '\x03': (tui) => {
+      if (tui.armed || tui.buf === '') tui.exit(0);
+      tui.armed = 'c';
+      tui.buf = '';
+      return true;
+    },
+  },
+  // No bracketed paste: a paste arrives as typed keys.
+  bracketedPaste: false,
+  ss3: false,
+  ctrlJ: false,
+  echoOnSubmit: false,
+});
 
-function drawPrompt() {
-  const shown = oneLine(buf);
-  out(`\r\x1b[2K┃ ${shown || 'Ask anything…'}\r\n\x1b[2K${FOOTER}\x1b[1A\r\x1b[${2 + [...shown].length}C`);
-  promptShown = true;
-}
-function redrawInput() {
-  out(`\r\x1b[2K┃ ${oneLine(buf)}`);
-}
-function clearPrompt() {
-  if (!promptShown) return;
-  out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
-  promptShown = false;
-}
-
-function exitClean(code) {
-  if (process.stdin.isTTY) {
-    try {
-      process.stdin.setRawMode(false);
-    } catch {
-      /* the terminal is gone */
-    }
-  }
-  process.exit(code);
-}
-
-const queue = [];
-let working = false;
-async function runQueue() {
-  if (working) return;
-  working = true;
-  while (queue.length) await handlePrompt(queue.shift());
-  working = false;
-}
-
-async function handlePrompt(raw) {
-  const text = raw.trim();
-  if (text === '') return drawPrompt();
-  clearPrompt();
-  if (text === '/exit' || text === '/quit') exitClean(0);
+async function handlePrompt(text) {
+  if (text === '/exit' || text === '/quit') tui.exit(0);
   if (text === '/new') {
     state.session = null;
     state.turns = [];
     printLine('── new session ──');
-    return drawPrompt();
+    return tui.draw();
   }
   printLine(`> ${oneLine(text)}`);
-  const answer = await converse(text);
-  printLine(`  ${answer}`);
-  printLine('');
-  drawPrompt();
+  printReply(' ', await converse(text));
+  tui.draw();
 }
 
-let esc = null;
-let ctrlC = false;
-function onInput(data) {
-  let changed = false;
-  for (const ch of data) {
-    if (esc === 'esc') {
-      esc = ch === '[' ? 'csi' : null;
-      continue;
-    }
-    if (esc === 'csi') {
-      const c = ch.charCodeAt(0);
-      if (c >= 0x40 && c <= 0x7e) esc = null;
-      continue;
-    }
-    if (ch === '\x1b') {
-      esc = 'esc';
-      continue;
-    }
-    if (ch === '\x03') {
-      if (ctrlC || buf === '') exitClean(0);
-      ctrlC = true;
-      buf = '';
-      changed = true;
-      continue;
-    }
-    ctrlC = false;
-    if (ch === '\r') {
-      const line = buf;
-      buf = '';
-      queue.push(line);
-      void runQueue();
-      changed = false;
-      continue;
-    }
-    if (ch === '\x7f' || ch === '\b') {
-      buf = [...buf].slice(0, -1).join('');
-      changed = true;
-      continue;
-    }
-    if (ch.charCodeAt(0) < 0x20) continue;
-    buf += ch;
-    changed = true;
-  }
-  if (changed && !working) redrawInput();
-}
+tui.listen();
 
-for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => exitClean(sig === 'SIGTERM' ? 143 : 129));
-if (process.stdin.isTTY) process.stdin.setRawMode(true);
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', onInput);
-process.stdin.on('end', () => exitClean(0));
-process.stdin.resume();
-
-printLine(`opencode (fake) ${VERSION}`);
-printLine(cwd);
-printLine('');
-for (const t of state.turns) {
-  if (t.role === 'user') printLine(`> ${oneLine(t.text)}`);
-  else {
-    printLine(`  ${oneLine(t.text)}`);
-    printLine('');
-  }
-}
-drawPrompt();
-if (opts.prompt !== null) {
-  queue.push(opts.prompt);
-  void runQueue();
-}
+printLines(`opencode (fake) ${VERSION}`, cwd, '');
+printTurns(state.turns, { user: '>', reply: ' ' });
+tui.draw();
+if (opts.prompt !== null) tui.submit(opts.prompt);

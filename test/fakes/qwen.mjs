@@ -11,22 +11,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { UUID, envMs, fail, parseArgs, resumeOrPicker } from './lib/args.mjs';
+import { appendJsonLine, listDir, readJsonLines, realCwd, removeFile, writeJsonAtomic } from './lib/fsutil.mjs';
+import { answerTurns, think } from './lib/memory.mjs';
+import { chatPrompt, createTui, pressTwiceToExit, printLine, printLines, printTurns } from './lib/tui.mjs';
 
 const VERSION = '0.24.4';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DELAY_MS = Number(process.env.FAKE_QWEN_DELAY_MS ?? 50) || 0;
-const PASTE_WINDOW_MS = Number(process.env.FAKE_QWEN_PASTE_WINDOW_MS ?? 100) || 0;
-const RUNTIME_DELAY_MS = Number(process.env.FAKE_QWEN_RUNTIME_DELAY_MS ?? 200) || 0;
+const DELAY_MS = envMs('FAKE_QWEN_DELAY_MS', 50);
+const PASTE_WINDOW_MS = envMs('FAKE_QWEN_PASTE_WINDOW_MS', 100);
+const RUNTIME_DELAY_MS = envMs('FAKE_QWEN_RUNTIME_DELAY_MS', 200);
 const READY = 'Type your message or @path/to/file';
 
 const qwenHome = process.env.QWEN_HOME || path.join(process.env.HOME || '/', '.qwen');
-const cwd = fs.realpathSync(process.cwd());
+const cwd = realCwd();
 const chatsDir = path.join(qwenHome, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'), 'chats');
-
-function fail(message, code = 1) {
-  process.stderr.write(`${message}\n`);
-  process.exit(code);
-}
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set([
@@ -39,66 +37,30 @@ const VALUE_FLAGS = new Set([
   '--disabled-slash-commands', '--auth-type',
 ]);
 const opts = { version: false, sessionId: null, resume: null, picker: false, cont: false, fork: false, prompt: null, interactive: null, query: [], record: true };
-{
-  const argv = process.argv.slice(2);
-  for (let i = 0; i < argv.length; i++) {
-    let a = argv[i];
-    let inline;
-    const eq = a.startsWith('--') ? a.indexOf('=') : -1;
-    if (eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = () => {
-      if (inline !== undefined) return inline;
-      const v = argv[i + 1];
-      if (v === undefined) fail(`Not enough arguments following: ${a.replace(/^-+/, '')}`);
-      i++;
-      return v;
-    };
-    switch (a) {
-      case '-v':
-      case '--version':
-        opts.version = true;
-        break;
-      case '--session-id':
-        opts.sessionId = value();
-        break;
-      case '-r':
-      case '--resume':
-        if (inline !== undefined) opts.resume = inline;
-        else if (argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) opts.resume = argv[++i];
-        else opts.picker = true;
-        break;
-      case '-c':
-      case '--continue':
-        opts.cont = true;
-        break;
-      case '--fork-session':
-        opts.fork = true;
-        break;
-      case '-p':
-      case '--prompt':
-        opts.prompt = value();
-        break;
-      case '-i':
-      case '--prompt-interactive':
-        opts.interactive = value();
-        break;
-      case '--chat-recording':
-        if (inline !== undefined) opts.record = inline !== 'false';
-        else if (argv[i + 1] === 'false' || argv[i + 1] === 'true') opts.record = argv[++i] === 'true';
-        break;
-      case '--no-chat-recording':
-        opts.record = false;
-        break;
-      default:
-        if (VALUE_FLAGS.has(a)) value();
-        else if (!a.startsWith('-')) opts.query.push(a);
-        break; // other flags are ignored
-    }
-  }
-}
+parseArgs(
+  process.argv.slice(2),
+  {
+    '-v --version': () => (opts.version = true),
+    '--session-id': (arg) => (opts.sessionId = arg.value()),
+    '-r --resume': resumeOrPicker(opts),
+    '-c --continue': () => (opts.cont = true),
+    '--fork-session': () => (opts.fork = true),
+    '-p --prompt': (arg) => (opts.prompt = arg.value()),
+    '-i --prompt-interactive': (arg) => (opts.interactive = arg.value()),
+    '--chat-recording': (arg) => {
+      if (arg.inline !== undefined) opts.record = arg.inline !== 'false';
+      else if (arg.peek() === 'false' || arg.peek() === 'true') opts.record = arg.take() === 'true';
+    },
+    '--no-chat-recording': () => (opts.record = false),
+  },
+  {
+    other: (a, arg) => {
+      if (VALUE_FLAGS.has(a)) arg.value();
+      else if (!a.startsWith('-')) opts.query.push(a); // other flags are ignored
+    },
+    missing: (a) => fail(`Not enough arguments following: ${a.replace(/^-+/, '')}`),
+  },
+);
 
 if (opts.version) {
   process.stdout.write(`${VERSION}\n`);
@@ -109,31 +71,12 @@ if (opts.version) {
 const transcriptOf = (id) => path.join(chatsDir, `${id}.jsonl`);
 const runtimeOf = (id) => path.join(chatsDir, `${id}.runtime.json`);
 
-function readLines(file) {
-  const out = [];
-  let text = '';
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return out;
-  }
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* a torn last line */
-    }
-  }
-  return out;
-}
-
 const partsText = (m) => (Array.isArray(m?.parts) ? m.parts.filter((p) => typeof p?.text === 'string').map((p) => p.text).join('\n') : '');
 
 function loadTurns(id) {
   const turns = [];
   let leaf = null;
-  for (const l of readLines(transcriptOf(id))) {
+  for (const l of readJsonLines(transcriptOf(id), { missingOk: true })) {
     if (typeof l.uuid === 'string') leaf = l.uuid;
     if (l.type === 'user' && (l.provenance === undefined || l.provenance === 'real_user')) turns.push({ role: 'user', text: partsText(l.message) });
     if (l.type === 'assistant') turns.push({ role: 'model', text: partsText(l.message) });
@@ -142,13 +85,7 @@ function loadTurns(id) {
 }
 
 function latestHere() {
-  let names = [];
-  try {
-    names = fs.readdirSync(chatsDir);
-  } catch {
-    return null;
-  }
-  const ids = names
+  const ids = listDir(chatsDir)
     .filter((n) => n.endsWith('.jsonl'))
     .map((n) => ({ id: n.slice(0, -6), mtime: fs.statSync(path.join(chatsDir, n)).mtimeMs }))
     .sort((a, b) => b.mtime - a.mtime);
@@ -195,19 +132,7 @@ if (opts.resume !== null) {
 function append(obj) {
   if (!opts.record) return;
   fs.mkdirSync(chatsDir, { recursive: true });
-  fs.appendFileSync(transcriptOf(state.sessionId), `${JSON.stringify(obj)}\n`);
-}
-
-function answerFor(texts) {
-  const re = /remember the number (\d+)/i;
-  const last = texts[texts.length - 1] ?? '';
-  const now = re.exec(last);
-  if (now) return `OK, I will remember ${now[1]}.`;
-  for (let i = texts.length - 2; i >= 0; i--) {
-    const m = re.exec(texts[i]);
-    if (m) return `The number is ${m[1]}.`;
-  }
-  return 'I do not know any number.';
+  appendJsonLine(transcriptOf(state.sessionId), obj);
 }
 
 async function converse(text) {
@@ -225,8 +150,8 @@ async function converse(text) {
   });
   state.leaf = userUuid;
   state.turns.push({ role: 'user', text });
-  if (DELAY_MS > 0) await new Promise((r) => setTimeout(r, DELAY_MS));
-  const answer = answerFor(state.turns.filter((t) => t.role === 'user').map((t) => t.text));
+  await think(DELAY_MS);
+  const answer = answerTurns(state.turns);
   const asstUuid = crypto.randomUUID();
   append({
     uuid: asstUuid,
@@ -258,7 +183,6 @@ if (opts.prompt !== null || (opts.query.length > 0 && opts.interactive === null)
 // ---------------------------------------------------------------- live sidecar
 function writeRuntime() {
   if (state.sessionId === null) return;
-  fs.mkdirSync(chatsDir, { recursive: true });
   const rec = {
     schema_version: 1,
     pid: process.pid,
@@ -268,237 +192,48 @@ function writeRuntime() {
     started_at: Date.now() / 1000,
     qwen_version: VERSION,
   };
-  const file = runtimeOf(state.sessionId);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, `${JSON.stringify(rec, null, 2)}\n`);
-  fs.renameSync(tmp, file);
+  writeJsonAtomic(runtimeOf(state.sessionId), rec, { space: 2, eol: '\n' });
 }
 
 function removeRuntime() {
   if (state.sessionId === null) return;
-  try {
-    fs.unlinkSync(runtimeOf(state.sessionId));
-  } catch {
-    /* never written */
-  }
+  removeFile(runtimeOf(state.sessionId)); // or never written
 }
 
-// ---------------------------------------------------------------- screen
-const out = (s) => process.stdout.write(s);
-const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
-let buf = '';
-let promptShown = false;
-
-function drawPrompt() {
-  const shown = oneLine(buf);
-  out(`\r\x1b[2K> ${shown}\r\n\x1b[2K  ${READY}\x1b[1A\r\x1b[${2 + [...shown].length}C`);
-  promptShown = true;
+// ---------------------------------------------------------------- screen and input
+/** A clean quit: the only exit that removes the sidecar. */
+function quit() {
+  removeRuntime();
+  tui.exit(0);
 }
 
-function redrawInput() {
-  out(`\r\x1b[2K> ${oneLine(buf)}`);
-}
+const MARKS = { user: '>', reply: '✦' };
 
-function clearPrompt() {
-  if (!promptShown) return;
-  out('\r\x1b[2K\x1b[1B\x1b[2K\x1b[1A\r');
-  promptShown = false;
-}
-
-const printLine = (s) => out(`${s}\r\n`);
-
-function printHeader() {
-  printLine(`Qwen Code (fake) v${VERSION}`);
-  printLine(cwd);
-  printLine('');
-}
-
-function printTurns() {
-  for (const t of state.turns) {
-    if (t.role === 'user') printLine(`> ${oneLine(t.text)}`);
-    else {
-      printLine(`✦ ${oneLine(t.text)}`);
-      printLine('');
-    }
-  }
-}
-
-function exitClean(code) {
-  if (process.stdin.isTTY) {
-    try {
-      process.stdin.setRawMode(false);
-    } catch {
-      /* the terminal is gone */
-    }
-  }
-  process.exit(code);
-}
-
-// ---------------------------------------------------------------- prompts
-const queue = [];
-let working = false;
-
-async function runQueue() {
-  if (working) return;
-  working = true;
-  while (queue.length) await handlePrompt(queue.shift());
-  working = false;
-}
-
-async function handlePrompt(raw) {
-  const text = raw.trim();
-  if (text === '') {
-    drawPrompt();
-    return;
-  }
-  clearPrompt();
-  const command = /^\/([A-Za-z][\w-]*)\s*$/.exec(text);
-  if (command) {
-    const name = command[1];
-    printLine(`> ${text}`);
-    if (name === 'quit' || name === 'exit') {
+const tui = createTui({
+  mark: '>',
+  footer: `  ${READY}`,
+  onPrompt: chatPrompt({
+    marks: MARKS,
+    converse,
+    quit: () => {
       printLine(`To continue this session, run qwen --resume ${state.sessionId}`);
-      removeRuntime();
-      exitClean(0);
-      return;
-    }
-    printLine(`Unknown command: /${name}`);
-    drawPrompt();
-    return;
-  }
-  printLine(`> ${oneLine(text)}`);
-  const answer = await converse(text);
-  printLine(`✦ ${answer}`);
-  printLine('');
-  drawPrompt();
-}
-
-// ---------------------------------------------------------------- input
-let ctrlPending = null;
-let esc = null;
-let csiParams = '';
-let pasting = false;
-let pasteBuf = '';
-let lastKeyAt = 0;
-
-function ctrlExit(which, label) {
-  if (ctrlPending === which) {
-    removeRuntime();
-    exitClean(0);
-  }
-  ctrlPending = which;
-  buf = '';
-  clearPrompt();
-  printLine(`Press ${label} again to exit.`);
-  if (!state.picker) drawPrompt();
-}
-
-function onInput(data) {
-  let changed = false;
-  for (const ch of data) {
-    if (pasting) {
-      pasteBuf += ch;
-      if (pasteBuf.endsWith('\x1b[201~')) {
-        pasting = false;
-        buf += pasteBuf.slice(0, -6).replace(/\r\n|\r/g, '\n');
-        pasteBuf = '';
-        changed = true;
-      }
-      continue;
-    }
-    if (esc === 'esc') {
-      if (ch === '[') {
-        esc = 'csi';
-        csiParams = '';
-      } else if (ch === 'O') esc = 'ss3';
-      else esc = null;
-      continue;
-    }
-    if (esc === 'ss3') {
-      esc = null;
-      continue;
-    }
-    if (esc === 'csi') {
-      const c = ch.charCodeAt(0);
-      if (c >= 0x40 && c <= 0x7e) {
-        esc = null;
-        if (ch === '~' && csiParams === '200') {
-          pasting = true;
-          pasteBuf = '';
-        }
-      } else csiParams += ch;
-      continue;
-    }
-    if (ch === '\x1b') {
-      esc = 'esc';
-      continue;
-    }
-    if (ch === '\x03') {
-      ctrlExit('c', 'Ctrl+C');
-      continue;
-    }
-    if (ch === '\x04') {
-      ctrlExit('d', 'Ctrl+D');
-      continue;
-    }
-    ctrlPending = null;
-    if (state.picker) continue;
-    if (ch === '\r') {
-      if (PASTE_WINDOW_MS > 0 && Date.now() - lastKeyAt < PASTE_WINDOW_MS) {
-        buf += '\n'; // too close behind the keys: part of a paste
-        changed = true;
-        continue;
-      }
-      const line = buf;
-      buf = '';
-      if (changed) redrawInput();
-      changed = false;
-      queue.push(line);
-      void runQueue();
-      continue;
-    }
-    if (ch === '\x7f' || ch === '\b') {
-      const chars = [...buf];
-      chars.pop();
-      buf = chars.join('');
-      changed = true;
-      continue;
-    }
-    if (ch === '\n') {
-      buf += '\n';
-      changed = true;
-      continue;
-    }
-    if (ch.charCodeAt(0) < 0x20) continue;
-    buf += ch;
-    lastKeyAt = Date.now();
-    changed = true;
-  }
-  if (changed && !working) redrawInput();
-}
+      quit();
+    },
+  }),
+  keys: pressTwiceToExit({ labels: ['Ctrl+C', 'Ctrl+D'], message: (key) => `Press ${key} again to exit.`, redraw: () => !state.picker, exit: quit }),
+  typing: () => !state.picker,
+  pasteEnter: { windowMs: PASTE_WINDOW_MS, mode: 'newline' },
+});
 
 // ---------------------------------------------------------------- main
 // The sidecar survives SIGTERM and SIGKILL (stale unless its pid lives); only a clean quit removes it.
-for (const sig of ['SIGTERM', 'SIGHUP']) process.on(sig, () => exitClean(sig === 'SIGTERM' ? 143 : 129));
-process.on('SIGINT', () => ctrlExit('c', 'Ctrl+C'));
+tui.listen({ sigint: true });
 
-if (process.stdin.isTTY) process.stdin.setRawMode(true);
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', onInput);
-process.stdin.on('end', () => exitClean(0));
-process.stdin.resume();
-
-printHeader();
-if (state.picker) {
-  printLine('Resume Session');
-  printLine('  No sessions found for this project.');
-  printLine('Esc to cancel');
-} else {
+printLines(`Qwen Code (fake) v${VERSION}`, cwd, '');
+if (state.picker) printLines('Resume Session', '  No sessions found for this project.', 'Esc to cancel');
+else {
   setTimeout(writeRuntime, RUNTIME_DELAY_MS).unref();
-  printTurns();
-  drawPrompt();
-  if (opts.interactive !== null) {
-    queue.push(opts.interactive);
-    void runQueue();
-  }
+  printTurns(state.turns, MARKS);
+  tui.draw();
+  if (opts.interactive !== null) tui.submit(opts.interactive);
 }

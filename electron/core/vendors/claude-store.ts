@@ -1,9 +1,10 @@
 // Claude Code's on-disk store (vendors.md §1): where transcripts and the live pid registry live, read without
 // starting the CLI.
-import { access, readFile, readdir, realpath } from 'node:fs/promises';
+import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { VendorEnv } from './adapter.js';
+import { displayPath, pathExists } from './store-fs.js';
 
 /** Claude session ids as the CLI mints them: a lowercase UUID. */
 export const CLAUDE_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -17,10 +18,7 @@ export function claudeConfigDir(env: VendorEnv): string {
 
 /** The config dir as the user would write it (`~/.claude`), for messages. */
 export function displayConfigDir(env: VendorEnv): string {
-  const dir = claudeConfigDir(env);
-  const home = env.HOME;
-  if (home && home !== '/' && (dir === home || dir.startsWith(`${home}/`))) return `~${dir.slice(home.length)}`;
-  return dir;
+  return displayPath(claudeConfigDir(env), env);
 }
 
 /**
@@ -33,15 +31,6 @@ export function encodeClaudeCwd(cwd: string): string {
   let h = 0;
   for (let i = 0; i < cwd.length; i++) h = ((h << 5) - h + cwd.charCodeAt(i)) | 0;
   return `${enc.slice(0, 200)}-${Math.abs(h).toString(36)}`;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -59,7 +48,7 @@ export async function findClaudeTranscript(sessionId: string, cwd: string, env: 
     /* the cwd is gone or from another machine: try it as written */
   }
   const direct = join(projects, encodeClaudeCwd(real), `${sessionId}.jsonl`);
-  if (await isFile(direct)) return direct;
+  if (await pathExists(direct)) return direct;
   let dirs: string[];
   try {
     dirs = await readdir(projects);
@@ -68,7 +57,7 @@ export async function findClaudeTranscript(sessionId: string, cwd: string, env: 
   }
   for (const d of dirs) {
     const candidate = join(projects, d, `${sessionId}.jsonl`);
-    if (await isFile(candidate)) return candidate;
+    if (await pathExists(candidate)) return candidate;
   }
   return null;
 }

@@ -1,7 +1,7 @@
 // Claude Code (vendors.md §1): Baton picks the id (`--session-id <uuid>`), names the session `-n <run>/<label>`,
 // resumes with `--resume <id>`, and follows id changes (/clear) through the live registry `sessions/<pid>.json`.
-import { randomUUID } from 'node:crypto';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import { batonPickedIds, cliBinary, freshWarning, goneFrom } from './common.js';
 import { CLAUDE_SESSION_ID, displayConfigDir, findClaudeTranscript, readClaudeRegistry } from './claude-store.js';
 import { listClaudeSessions } from './claude-sessions.js';
 
@@ -10,22 +10,15 @@ const DEFAULT_BIN = 'claude';
 /** How often follow() reads the registry. */
 export const CLAUDE_FOLLOW_INTERVAL_MS = 500;
 
-/** The first 8 characters of an id: enough to tell sessions apart in a message, never the whole secret. */
-export function shortId(id: string): string {
-  return `${id.slice(0, 8)}…`;
-}
+export { shortId } from './common.js';
 
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
-function withId(ctx: AgentContext, env: VendorEnv, sessionId: string): string[] {
-  return [binOf(env), '--session-id', sessionId, '-n', `${ctx.runName}/${ctx.label}`, ...ctx.args];
-}
-
-function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): SpawnPlan {
-  const sessionId = randomUUID();
-  return { argv: withId(ctx, env, sessionId), env: {}, sessionId, chosenBy: 'baton', outcome: 'fresh', warning };
-}
+/** Claude's follow() reads the live registry: its plans need no hints. */
+const { plan, fresh, sameId } = batonPickedIds(
+  (ctx, env, sessionId) => [binOf(env), '--session-id', sessionId, '-n', `${ctx.runName}/${ctx.label}`, ...ctx.args],
+  { hints: false },
+);
 
 export const claudeAdapter: VendorAdapter = {
   vendor: 'claude',
@@ -33,9 +26,7 @@ export const claudeAdapter: VendorAdapter = {
   sessionIdPattern: CLAUDE_SESSION_ID,
   submitDelayMs: 150,
   resumeErrorTexts: [/No conversation found with session ID/],
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   async spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
@@ -43,35 +34,14 @@ export const claudeAdapter: VendorAdapter = {
 
   async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
     if (!CLAUDE_SESSION_ID.test(prior.sessionId)) {
-      return fresh(ctx, env, `claude: the saved session id is not a Claude session id; starting a fresh conversation in ${ctx.cwd}`);
+      return fresh(ctx, env, freshWarning('claude', 'the saved session id is not a Claude session id', ctx.cwd));
     }
     if ((await findClaudeTranscript(prior.sessionId, ctx.cwd, env)) !== null) {
-      return {
-        argv: [binOf(env), '--resume', prior.sessionId, ...ctx.args],
-        env: {},
-        sessionId: prior.sessionId,
-        chosenBy: prior.chosenBy,
-        outcome: 'resumed',
-        warning: null,
-      };
+      return plan([binOf(env), '--resume', prior.sessionId, ...ctx.args], prior.sessionId, prior.chosenBy, 'resumed');
     }
-    if (!prior.confirmed && prior.chosenBy === 'baton') {
-      // Claude writes the transcript only at the first prompt: nothing was said, so the same id starts afresh.
-      return {
-        argv: withId(ctx, env, prior.sessionId),
-        env: {},
-        sessionId: prior.sessionId,
-        chosenBy: 'baton',
-        outcome: 'resumed',
-        warning: null,
-      };
-    }
-    return fresh(
-      ctx,
-      env,
-      `claude: session ${shortId(prior.sessionId)} is not in ${displayConfigDir(env)}/projects any more; ` +
-        `starting a fresh conversation in ${ctx.cwd}`,
-    );
+    // Claude writes the transcript only at the first prompt: nothing was said, so the same id starts afresh.
+    if (!prior.confirmed && prior.chosenBy === 'baton') return sameId(ctx, env, prior.sessionId);
+    return fresh(ctx, env, freshWarning('claude', goneFrom(prior.sessionId, `${displayConfigDir(env)}/projects`), ctx.cwd));
   },
 
   async exists(sessionId, cwd, env) {

@@ -1,10 +1,12 @@
 // Codex CLI's on-disk store (vendors.md §2): rollouts under `${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/` in LOCAL
 // time, the per-thread writer locks, and the live processes that hold them. Read without starting the CLI.
-import { open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
 import { readProcesses } from '../pty/process-tree.js';
+import { displayPath, isFile, listDir, pathForms } from './store-fs.js';
+import { FileCache, HEAD_BYTES, readHeadBytes } from './transcript-cache.js';
 
 /** Codex thread ids are UUIDv7 as the CLI mints them; any lowercase UUID is accepted (never a name: see §2 pitfall 2). */
 export const CODEX_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -15,7 +17,7 @@ export const ROLLOUT_NAME = new RegExp(`^rollout-.+-${UUID_IN_NAME}\\.jsonl$`);
 const LOCK_NAME = new RegExp(`^${UUID_IN_NAME}\\.lock$`);
 
 /** How much of a rollout is read to find its session_meta and first prompt. */
-export const ROLLOUT_HEAD_BYTES = 64 * 1024;
+export const ROLLOUT_HEAD_BYTES = HEAD_BYTES;
 
 /** `${CODEX_HOME:-$HOME/.codex}`. */
 export function codexHome(env: VendorEnv): string {
@@ -26,10 +28,7 @@ export function codexHome(env: VendorEnv): string {
 
 /** The home as the user would write it (`~/.codex`), for messages. */
 export function displayCodexHome(env: VendorEnv): string {
-  const dir = codexHome(env);
-  const home = env.HOME;
-  if (home && home !== '/' && (dir === home || dir.startsWith(`${home}/`))) return `~${dir.slice(home.length)}`;
-  return dir;
+  return displayPath(codexHome(env), env);
 }
 
 export const sessionsDir = (env: VendorEnv) => join(codexHome(env), 'sessions');
@@ -83,22 +82,6 @@ export function localDayFolders(at: Date, env: VendorEnv): [string, string] {
 }
 
 // ---------------------------------------------------------------- finding rollouts
-
-async function listDir(path: string): Promise<string[]> {
-  try {
-    return await readdir(path);
-  } catch {
-    return [];
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
 
 /** Rollout files of one day folder: id → path. */
 async function rolloutsIn(dayDir: string): Promise<Map<string, string>> {
@@ -275,26 +258,18 @@ export function parseRolloutHead(text: string): RolloutHead | null {
 
 /** The first `bytes` of a file as text, cut at the last complete line when the file is longer. */
 export async function readHead(path: string, bytes = ROLLOUT_HEAD_BYTES): Promise<string | null> {
-  let fh;
+  let buf;
   try {
-    fh = await open(path, 'r');
+    buf = await readHeadBytes(path, bytes);
   } catch {
     return null;
   }
-  try {
-    const buf = Buffer.alloc(bytes);
-    const { bytesRead } = await fh.read(buf, 0, bytes, 0);
-    let text = buf.subarray(0, bytesRead).toString('utf8');
-    if (bytesRead === bytes) {
-      const nl = text.lastIndexOf('\n');
-      text = nl >= 0 ? text.slice(0, nl + 1) : '';
-    }
-    return text;
-  } catch {
-    return null;
-  } finally {
-    await fh.close();
+  let text = buf.toString('utf8');
+  if (buf.length === bytes) {
+    const nl = text.lastIndexOf('\n');
+    text = nl >= 0 ? text.slice(0, nl + 1) : '';
   }
+  return text;
 }
 
 export async function readRolloutHead(path: string): Promise<RolloutHead | null> {
@@ -305,7 +280,7 @@ export async function readRolloutHead(path: string): Promise<RolloutHead | null>
 // ---------------------------------------------------------------- listing
 
 /** Parsed heads by path, valid while the file's mtime and size stay the same. */
-const listCache = new Map<string, { mtimeMs: number; size: number; found: FoundSession | null }>();
+const listCache = new FileCache<FoundSession | null>();
 
 /** Every rollout of the store (newest activity first), reading at most ROLLOUT_HEAD_BYTES of a changed file. */
 export async function listRollouts(env: VendorEnv): Promise<FoundSession[]> {
@@ -317,28 +292,16 @@ export async function listRollouts(env: VendorEnv): Promise<FoundSession[]> {
       if (!m) continue;
       const path = join(dir, name);
       seen.add(path);
-      let s;
-      try {
-        s = await stat(path);
-      } catch {
-        continue;
-      }
-      if (!s.isFile()) continue;
-      const cached = listCache.get(path);
-      let found: FoundSession | null;
-      if (cached && cached.mtimeMs === s.mtimeMs && cached.size === s.size) found = cached.found;
-      else {
-        const head = await readRolloutHead(path);
-        found =
-          head && head.sessionId === m[1]
-            ? { sessionId: head.sessionId, cwd: head.cwd, title: null, firstPrompt: head.firstPrompt, lastActivity: new Date(s.mtimeMs).toISOString() }
-            : null;
-        listCache.set(path, { mtimeMs: s.mtimeMs, size: s.size, found });
-      }
-      if (found) out.push(found);
+      const found = await listCache.get(path, async (p, { mtimeMs }) => {
+        const head = await readRolloutHead(p);
+        return head && head.sessionId === m[1]
+          ? { sessionId: head.sessionId, cwd: head.cwd, title: null, firstPrompt: head.firstPrompt, lastActivity: new Date(mtimeMs).toISOString() }
+          : null;
+      });
+      if (found?.value) out.push(found.value);
     }
   }
-  for (const path of listCache.keys()) if (path.startsWith(`${sessionsDir(env)}/`) && !seen.has(path)) listCache.delete(path);
+  listCache.prune(sessionsDir(env), seen);
   return out.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
 }
 
@@ -397,15 +360,7 @@ export interface HeldFiles {
 
 /** Paths of the Codex home as they may appear in /proc fd links (the link target is the resolved path). */
 export async function homeForms(env: VendorEnv): Promise<string[]> {
-  const home = codexHome(env);
-  const forms = [home];
-  try {
-    const real = await realpath(home);
-    if (real !== home) forms.push(real);
-  } catch {
-    /* not created yet */
-  }
-  return forms;
+  return pathForms(codexHome(env)); // not created yet: as written
 }
 
 /**

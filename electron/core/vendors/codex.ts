@@ -3,9 +3,11 @@
 // native codex process (a child of the node wrapper in the PTY) holds open: /proc/<pid>/fd →
 // `thread-writer-locks/<uuid>.lock`. Where /proc shows nothing, it falls back to snapshot-and-claim: only a new
 // rollout, of this cwd, not claimed by another agent, and only when exactly one fits. Never "newest file wins".
-import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import { cliBinary, freshWarning, shortId, spawnPlan } from './common.js';
+import { repeat } from './poll.js';
+import { pathForms } from './store-fs.js';
 import {
   CODEX_SESSION_ID,
   bornAt,
@@ -43,16 +45,10 @@ export const CODEX_FOLLOW = {
 /** Ids already given to an agent (by /proc or by a claim), with the follower that owns each: never given twice. */
 const claimed = new Map<string, symbol>();
 
-/** The first 8 characters of an id: enough to tell sessions apart in a message, never the whole secret. */
-function shortId(id: string): string {
-  return `${id.slice(0, 8)}…`;
-}
-
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
 function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): SpawnPlan {
-  return { argv: [binOf(env), ...CODEX_NO_DAEMON_ARGS, ...ctx.args], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning };
+  return spawnPlan([binOf(env), ...CODEX_NO_DAEMON_ARGS, ...ctx.args], null, null, 'fresh', warning);
 }
 
 export const codexAdapter: VendorAdapter = {
@@ -61,9 +57,7 @@ export const codexAdapter: VendorAdapter = {
   sessionIdPattern: CODEX_SESSION_ID,
   submitDelayMs: 800,
   resumeErrorTexts: [/No saved session found with ID/],
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   async spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
@@ -73,24 +67,17 @@ export const codexAdapter: VendorAdapter = {
     if (!CODEX_SESSION_ID.test(prior.sessionId)) {
       // Never pass it on: `codex resume <non-UUID>` is a name lookup that can silently start a new session.
       const why = prior.sessionId === '' ? 'no Codex session was recorded for this agent' : 'the saved session id is not a Codex session id';
-      return fresh(ctx, env, `codex: ${why}; starting a fresh conversation in ${ctx.cwd}`);
+      return fresh(ctx, env, freshWarning('codex', why, ctx.cwd));
     }
     if ((await findRollout(prior.sessionId, env)) !== null) {
-      return {
-        argv: [binOf(env), 'resume', prior.sessionId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args],
-        env: {},
-        sessionId: prior.sessionId,
-        chosenBy: prior.chosenBy,
-        outcome: 'resumed',
-        warning: null,
-        hints: { sessionId: prior.sessionId },
-      };
+      const argv = [binOf(env), 'resume', prior.sessionId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args];
+      return spawnPlan(argv, prior.sessionId, prior.chosenBy, 'resumed', null, { sessionId: prior.sessionId });
     }
     const where = `${displayCodexHome(env)}/sessions`;
     const why = prior.confirmed
       ? `is not in ${where} any more`
       : `was never saved in ${where} (no prompt was answered in it)`;
-    return fresh(ctx, env, `codex: session ${shortId(prior.sessionId)} ${why}; starting a fresh conversation in ${ctx.cwd}`);
+    return fresh(ctx, env, freshWarning('codex', `session ${shortId(prior.sessionId)} ${why}`, ctx.cwd));
   },
 
   async exists(sessionId, _cwd, env) {
@@ -127,12 +114,9 @@ function followCodex(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: S
   const hinted = terminal.hints.sessionId && CODEX_SESSION_ID.test(terminal.hints.sessionId) ? terminal.hints.sessionId : null;
   if (hinted) claimed.set(hinted, me);
   const baseline = baselineIds(env, terminal.spawnedAt).catch(() => new Set<string>());
-  const cwds = realpath(terminal.cwd)
-    .then((real) => [...new Set([terminal.cwd, real])])
-    .catch(() => [terminal.cwd]);
+  const cwds = pathForms(terminal.cwd);
 
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   let current: string | null = null;
   let confirmed = false;
   let procSawLock = false;
@@ -215,21 +199,9 @@ function followCodex(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: S
     onSession({ ...reported });
   };
 
-  const tick = async () => {
-    timer = null;
-    try {
-      await poll();
-    } catch {
-      /* a transient read error: try again next tick */
-    }
-    if (stopped) return;
-    timer = setTimeout(() => void tick(), current ? CODEX_FOLLOW.intervalMs : CODEX_FOLLOW.searchIntervalMs);
-    timer.unref?.();
-  };
-  void tick();
-
+  const stopPolling = repeat(poll, () => (current ? CODEX_FOLLOW.intervalMs : CODEX_FOLLOW.searchIntervalMs), () => stopped);
   return () => {
     stopped = true;
-    if (timer) clearTimeout(timer);
+    stopPolling();
   };
 }

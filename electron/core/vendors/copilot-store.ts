@@ -2,15 +2,14 @@
 //   ${COPILOT_HOME:-$HOME/.copilot}/session-state/<uuid>/workspace.yaml   (id, cwd, name, …: written at TUI start)
 //   ${COPILOT_HOME:-$HOME/.copilot}/session-state/<uuid>/events.jsonl     ({type, data, id, timestamp, parentId})
 // Sessions are global (not per cwd): `--resume=<id>` finds one from any directory.
-import { access, open, readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
+import { pathExists } from './store-fs.js';
+import { FileCache, HEAD_BYTES, readHead } from './transcript-cache.js';
 
 /** Copilot session ids: a lowercase UUID (resume also takes 7+ hex prefixes and names; Baton stores full ids). */
 export const COPILOT_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** How much of events.jsonl is read for the first prompt. */
-export const HEAD_BYTES = 64 * 1024;
 
 /** `${COPILOT_HOME:-$HOME/.copilot}`. */
 export function copilotHome(env: VendorEnv): string {
@@ -21,33 +20,17 @@ export function copilotSessionStateDir(env: VendorEnv): string {
   return join(copilotHome(env), 'session-state');
 }
 
-/** A path as the user would write it (`~/.copilot/…`), for messages. */
-export function displayPath(path: string, env: VendorEnv): string {
-  const home = env.HOME;
-  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
-  return path;
-}
-
 /** The folder of a session; the id must match COPILOT_SESSION_ID (it becomes part of a path). */
 export function copilotSessionDir(sessionId: string, env: VendorEnv): string | null {
   if (!COPILOT_SESSION_ID.test(sessionId)) return null;
   return join(copilotSessionStateDir(env), sessionId);
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The store holds this session: its workspace.yaml (written at start) or its events.jsonl. */
 export async function copilotSessionExists(sessionId: string, env: VendorEnv): Promise<boolean> {
   const dir = copilotSessionDir(sessionId, env);
   if (dir === null) return false;
-  return (await isFile(join(dir, 'workspace.yaml'))) || (await isFile(join(dir, 'events.jsonl')));
+  return (await pathExists(join(dir, 'workspace.yaml'))) || (await pathExists(join(dir, 'events.jsonl')));
 }
 
 /** One scalar of a flat YAML mapping: plain, 'single' or "double" quoted; `~`/`null`/empty → null. */
@@ -108,17 +91,6 @@ export function parseCopilotEvents(text: string): CopilotEvents {
   return out;
 }
 
-async function readHead(path: string, max: number): Promise<string> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(max);
-    const { bytesRead } = await fh.read(buf, 0, max, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await fh.close();
-  }
-}
-
 /** The session has at least one user message: there is a conversation to resume. */
 export async function copilotHasConversation(sessionId: string, env: VendorEnv): Promise<boolean> {
   const dir = copilotSessionDir(sessionId, env);
@@ -132,41 +104,12 @@ export async function copilotHasConversation(sessionId: string, env: VendorEnv):
 
 // ---------- a cache of parsed files, so a refresh re-reads only what changed ----------
 
-interface Stamp {
-  mtimeMs: number;
-  size: number;
-}
-interface CacheEntry<T> extends Stamp {
-  value: T;
-}
-const workspaceCache = new Map<string, CacheEntry<Record<string, string | null>>>();
-const eventsCache = new Map<string, CacheEntry<CopilotEvents>>();
+const workspaceCache = new FileCache<Record<string, string | null>>();
+const eventsCache = new FileCache<CopilotEvents>();
 
 /** For tests: how many files the cache holds. */
 export function copilotCacheSize(): number {
   return workspaceCache.size + eventsCache.size;
-}
-
-async function cached<T>(cache: Map<string, CacheEntry<T>>, path: string, parse: (path: string, st: Stamp) => Promise<T>): Promise<CacheEntry<T> | null> {
-  let st;
-  try {
-    st = await stat(path);
-  } catch {
-    cache.delete(path);
-    return null;
-  }
-  if (!st.isFile()) return null;
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit;
-  let value: T;
-  try {
-    value = await parse(path, { mtimeMs: st.mtimeMs, size: st.size });
-  } catch {
-    return null;
-  }
-  const entry = { mtimeMs: st.mtimeMs, size: st.size, value };
-  cache.set(path, entry);
-  return entry;
 }
 
 /** Every session with at least one user message, newest first. */
@@ -185,8 +128,8 @@ export async function listCopilotSessions(env: VendorEnv): Promise<FoundSession[
     const wsPath = join(root, name, 'workspace.yaml');
     const evPath = join(root, name, 'events.jsonl');
     seen.add(wsPath).add(evPath);
-    const ws = await cached(workspaceCache, wsPath, async (p) => parseWorkspaceYaml(await readFile(p, 'utf8')));
-    const ev = await cached(eventsCache, evPath, async (p) => parseCopilotEvents(await readHead(p, HEAD_BYTES)));
+    const ws = await workspaceCache.get(wsPath, async (p) => parseWorkspaceYaml(await readFile(p, 'utf8')));
+    const ev = await eventsCache.get(evPath, async (p) => parseCopilotEvents(await readHead(p, HEAD_BYTES)));
     if (!ev || ev.value.firstPrompt === null) continue;
     const ms = Math.max(ev.mtimeMs, ws?.mtimeMs ?? 0);
     found.push({
@@ -198,8 +141,7 @@ export async function listCopilotSessions(env: VendorEnv): Promise<FoundSession[
       ms,
     });
   }
-  for (const cache of [workspaceCache, eventsCache] as Map<string, unknown>[]) {
-    for (const key of cache.keys()) if (key.startsWith(`${root}/`) && !seen.has(key)) cache.delete(key);
-  }
+  workspaceCache.prune(root, seen);
+  eventsCache.prune(root, seen);
   return found.sort((a, b) => b.ms - a.ms).map(({ ms: _ms, ...s }) => s);
 }

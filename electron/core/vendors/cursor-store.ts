@@ -5,9 +5,10 @@
 // meta row '0' = hex-encoded JSON {agentId, latestRootBlobId, name, mode, createdAt, lastUsedModel}; blobs are keyed
 // by sha256(data): JSON messages {role, content} and a protobuf root whose field 1 lists the message ids in order.
 import { createHash } from 'node:crypto';
-import { readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
+import { displayPath, isFile, listDir, pathForms } from './store-fs.js';
 import { imageKey, readImage, rows, withImage, type SqlDatabase } from './sqlite-image.js';
 
 /** A chat id: a lowercase UUID as `create-chat` prints it [reported]. */
@@ -23,18 +24,7 @@ export function workspaceHash(cwd: string): string {
 
 /** `~/.cursor/chats` as the user would write it, for messages. */
 export function displayChatsDir(env: VendorEnv): string {
-  const dir = cursorChatsDir(env);
-  const home = env.HOME;
-  if (home && home !== '/' && dir.startsWith(`${home}/`)) return `~${dir.slice(home.length)}`;
-  return dir;
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+  return displayPath(cursorChatsDir(env), env);
 }
 
 async function isDir(path: string): Promise<boolean> {
@@ -45,27 +35,9 @@ async function isDir(path: string): Promise<boolean> {
   }
 }
 
-async function listDir(path: string): Promise<string[]> {
-  try {
-    return await readdir(path);
-  } catch {
-    return [];
-  }
-}
-
-/** `cwd` as written and as resolved. */
-async function cwdForms(cwd: string): Promise<string[]> {
-  try {
-    const real = await realpath(cwd);
-    return real === cwd ? [cwd] : [cwd, real];
-  } catch {
-    return [cwd];
-  }
-}
-
 /** The folders that may hold `cwd`'s chats (its path as written and as resolved). */
 export async function workspaceChatDirs(cwd: string, env: VendorEnv): Promise<string[]> {
-  return (await cwdForms(cwd)).map((c) => join(cursorChatsDir(env), workspaceHash(c)));
+  return (await pathForms(cwd)).map((c) => join(cursorChatsDir(env), workspaceHash(c)));
 }
 
 /** The chat's `store.db` under `cwd`'s workspace, or null. The id is validated before it is joined into a path. */

@@ -11,6 +11,8 @@
 // new chat as the one new folder under the workspace's md5, claimed by no other agent (vendors.md §11).
 import { execFile } from 'node:child_process';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import { cliBinary, freshWarning, goneFrom, savedIdProblem, spawnPlan } from './common.js';
+import { repeat } from './poll.js';
 import { CURSOR_CHAT_ID, chatFolderExists, displayChatsDir, findChatStore, listCursorChats, workspaceChats } from './cursor-store.js';
 
 const BIN_ENV = 'BATON_CURSOR_BIN';
@@ -43,9 +45,7 @@ export const CURSOR_FOLLOW = {
 /** Chat ids given to an agent, with the follower that owns each: a discovered chat never goes to two agents. */
 const claimed = new Map<string, symbol>();
 
-const shortId = (id: string): string => `${id.slice(0, 8)}…`;
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
 /** Baton's environment for a helper command, as a terminal would get it (never Baton's own token). */
 function childEnv(env: VendorEnv): NodeJS.ProcessEnv {
@@ -96,12 +96,12 @@ export function createChat(bin: string, cwd: string, env: VendorEnv): Promise<st
 }
 
 function resumePlan(ctx: AgentContext, env: VendorEnv, id: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome']): SpawnPlan {
-  return { argv: [binOf(env), '--resume', id, ...ctx.args], env: {}, sessionId: id, chosenBy, outcome, warning: null, hints: { sessionId: id } };
+  return spawnPlan([binOf(env), '--resume', id, ...ctx.args], id, chosenBy, outcome, null, { sessionId: id });
 }
 
 /** A fresh CLI without an id: follow() discovers the chat it creates. Only for resume fallbacks (see the header). */
-function freshUnknown(ctx: AgentContext, env: VendorEnv, warning: string): SpawnPlan {
-  return { argv: [binOf(env), ...ctx.args], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning, hints: {} };
+function freshUnknown(ctx: AgentContext, env: VendorEnv, why: string): SpawnPlan {
+  return spawnPlan([binOf(env), ...ctx.args], null, null, 'fresh', freshWarning('cursor', why, ctx.cwd), {});
 }
 
 export const cursorAdapter: VendorAdapter = {
@@ -111,9 +111,7 @@ export const cursorAdapter: VendorAdapter = {
   sessionIdPattern: CURSOR_FACTS.sessionIdPattern,
   submitDelayMs: CURSOR_FACTS.submitDelayMs,
   resumeErrorTexts: CURSOR_FACTS.resumeErrorTexts,
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   async spawnFresh(ctx, env) {
     const id = await createChat(binOf(env), ctx.cwd, env);
@@ -122,14 +120,12 @@ export const cursorAdapter: VendorAdapter = {
 
   async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
     const id = prior.sessionId;
-    if (id === '') return freshUnknown(ctx, env, `cursor: no chat was saved for this agent; starting a fresh conversation in ${ctx.cwd}`);
-    if (!CURSOR_CHAT_ID.test(id)) {
-      return freshUnknown(ctx, env, `cursor: the saved chat id is not a Cursor chat id; starting a fresh conversation in ${ctx.cwd}`);
-    }
+    const problem = savedIdProblem(id, CURSOR_CHAT_ID, 'a Cursor chat id', 'chat');
+    if (problem) return freshUnknown(ctx, env, problem);
     if ((await findChatStore(id, ctx.cwd, env)) !== null) return resumePlan(ctx, env, id, prior.chosenBy, 'resumed');
     // create-chat made the folder but nothing was said yet: the same chat opens again, empty, as it was.
     if ((await chatFolderExists(id, ctx.cwd, env)) && !prior.confirmed) return resumePlan(ctx, env, id, prior.chosenBy, 'resumed');
-    return freshUnknown(ctx, env, `cursor: chat ${shortId(id)} is not in ${displayChatsDir(env)} any more; starting a fresh conversation in ${ctx.cwd}`);
+    return freshUnknown(ctx, env, goneFrom(id, displayChatsDir(env), 'chat'));
   },
 
   async exists(sessionId, cwd, env) {
@@ -161,7 +157,6 @@ function followCursor(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: 
   let confirmed = false;
   let reported: SessionObservation | null = null;
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
 
   const discover = async (): Promise<string | null> => {
     const fits: string[] = [];
@@ -191,21 +186,9 @@ function followCursor(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: 
     }
   };
 
-  const tick = async () => {
-    timer = null;
-    try {
-      await poll();
-    } catch {
-      /* a transient read error: try again next tick */
-    }
-    if (stopped || confirmed) return;
-    timer = setTimeout(() => void tick(), CURSOR_FOLLOW.intervalMs);
-    timer.unref?.();
-  };
-  void tick();
-
+  const stopPolling = repeat(poll, () => CURSOR_FOLLOW.intervalMs, () => stopped || confirmed);
   return () => {
     stopped = true;
-    if (timer) clearTimeout(timer);
+    stopPolling();
   };
 }

@@ -6,9 +6,11 @@
 // `{id, timestamp, type: "user"|"gemini", content}` and updates `{"$set": {…}}` / `{"$rewindTo": "<id>"}`.
 // Older releases wrote one `session-*.json` object with a `messages` array; both are read.
 import { createHash } from 'node:crypto';
-import { open, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
+import { displayPath, listDir, pathForms } from './store-fs.js';
+import { FileCache, HEAD_BYTES } from './transcript-cache.js';
 
 /**
  * Ids Gemini accepts for `--session-id` (it does not validate them; a manually provided UUID is the intent):
@@ -16,21 +18,12 @@ import type { FoundSession, VendorEnv } from './adapter.js';
  */
 export const GEMINI_SESSION_ID = /^[A-Za-z0-9._][A-Za-z0-9._-]{0,127}$/;
 
-/** How much of a chat file is read to find its id and first prompt. */
-export const HEAD_BYTES = 64 * 1024;
 /** How much of the end is read for the `summary` (the title in `--list-sessions`). */
 const TAIL_BYTES = 16 * 1024;
 
 /** `<GEMINI_CLI_HOME or HOME>/.gemini`. */
 export function geminiDir(env: VendorEnv): string {
   return join(env.GEMINI_CLI_HOME || env.HOME || '/', '.gemini');
-}
-
-/** A path as the user would write it (`~/.gemini/…`), for messages. */
-export function displayPath(path: string, env: VendorEnv): string {
-  const home = env.HOME;
-  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
-  return path;
 }
 
 /** The chat file name the CLI gives a session started at `at`: UTC, to the minute, ":" → "-". */
@@ -73,25 +66,6 @@ async function readMarker(path: string): Promise<string | null> {
   }
 }
 
-async function listDir(path: string): Promise<string[]> {
-  try {
-    return await readdir(path);
-  } catch {
-    return [];
-  }
-}
-
-async function cwdVariants(cwd: string): Promise<string[]> {
-  const out = [cwd];
-  try {
-    const real = await realpath(cwd);
-    if (real !== cwd) out.push(real);
-  } catch {
-    /* the cwd is gone or from another machine: use it as written */
-  }
-  return out;
-}
-
 /**
  * The project folders (`tmp/<slug>`) that hold `cwd`'s chats, as Gemini finds them (it looks sessions up per
  * project): the slug projects.json gives the cwd; without a mapping, a folder whose `.project_root` names it;
@@ -99,7 +73,7 @@ async function cwdVariants(cwd: string): Promise<string[]> {
  */
 export async function geminiProjectDirs(cwd: string, env: VendorEnv): Promise<string[]> {
   const tmp = join(geminiDir(env), 'tmp');
-  const variants = await cwdVariants(cwd);
+  const variants = await pathForms(cwd);
   const dirs = new Set<string>();
   const projects = await readGeminiProjects(env);
   for (const v of variants) {
@@ -293,12 +267,7 @@ export async function readGeminiChat(path: string, size: number): Promise<Gemini
 
 // ---------- a cache of parsed files, so a refresh re-reads only what changed ----------
 
-interface CacheEntry {
-  mtimeMs: number;
-  size: number;
-  chat: GeminiChat | null;
-}
-const cache = new Map<string, CacheEntry>();
+const cache = new FileCache<GeminiChat | null>();
 
 /** For tests: how many files the cache holds. */
 export function geminiCacheSize(): number {
@@ -306,24 +275,8 @@ export function geminiCacheSize(): number {
 }
 
 async function cachedChat(path: string): Promise<{ chat: GeminiChat | null; mtimeMs: number } | null> {
-  let st;
-  try {
-    st = await stat(path);
-  } catch {
-    cache.delete(path);
-    return null;
-  }
-  if (!st.isFile()) return null;
-  const hit = cache.get(path);
-  if (hit && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return { chat: hit.chat, mtimeMs: st.mtimeMs };
-  let chat: GeminiChat | null;
-  try {
-    chat = await readGeminiChat(path, st.size);
-  } catch {
-    return null;
-  }
-  cache.set(path, { mtimeMs: st.mtimeMs, size: st.size, chat });
-  return { chat, mtimeMs: st.mtimeMs };
+  const got = await cache.get(path, (p, { size }) => readGeminiChat(p, size));
+  return got && { chat: got.value, mtimeMs: got.mtimeMs };
 }
 
 const CHAT_FILE = /^session-.+\.jsonl?$/;
@@ -361,7 +314,7 @@ export async function findGeminiTranscript(sessionId: string, cwd: string, env: 
 
 /** Where `cwd`'s chats live, as the user would write it, for messages. */
 export async function displayChatsDir(cwd: string, env: VendorEnv): Promise<string> {
-  const variants = await cwdVariants(cwd);
+  const variants = await pathForms(cwd);
   const projects = await readGeminiProjects(env);
   const slug = variants.map((v) => projects.get(v)).find((s) => s !== undefined);
   return displayPath(slug ? join(geminiDir(env), 'tmp', slug, 'chats') : join(geminiDir(env), 'tmp'), env);
@@ -400,7 +353,7 @@ export async function listGeminiSessions(env: VendorEnv): Promise<FoundSession[]
       if (prev.chat.summary === null && chat.summary !== null) prev.chat = { ...prev.chat, summary: chat.summary };
     }
   }
-  for (const key of cache.keys()) if (key.startsWith(`${tmp}/`) && !seen.has(key)) cache.delete(key);
+  cache.prune(tmp, seen);
   return [...byId.values()]
     .filter((s) => s.withMessages)
     .sort((a, b) => b.lastMs - a.lastMs)

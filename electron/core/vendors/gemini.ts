@@ -2,9 +2,9 @@
 // the same cwd (Gemini looks sessions up per project), and confirms the id from the chat file the CLI writes at
 // the first message. Gemini refuses `--session-id` for an id it already has, so a session with a transcript is
 // always resumed, and one without is respawned under the same id only while nothing was ever said.
-import { pollUntilConfirmed } from './poll.js';
-import { randomUUID } from 'node:crypto';
+import { followHintedId } from './poll.js';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import { batonPickedIds, cliBinary, freshWarning, goneFrom, savedIdProblem } from './common.js';
 import {
   GEMINI_SESSION_ID,
   displayChatsDir,
@@ -33,22 +33,9 @@ export const GEMINI_FACTS = {
   sessionErrorExitCode: 42,
 } as const;
 
-const shortId = (id: string): string => `${id.slice(0, 8)}…`;
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
-function withId(ctx: AgentContext, env: VendorEnv, sessionId: string): string[] {
-  return [binOf(env), '--session-id', sessionId, ...ctx.args];
-}
-
-function plan(argv: string[], sessionId: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome'], warning: string | null): SpawnPlan {
-  return { argv, env: {}, sessionId, chosenBy, outcome, warning, hints: { sessionId } };
-}
-
-function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): SpawnPlan {
-  const sessionId = randomUUID();
-  return plan(withId(ctx, env, sessionId), sessionId, 'baton', 'fresh', warning);
-}
+const { plan, fresh, sameId } = batonPickedIds((ctx, env, sessionId) => [binOf(env), '--session-id', sessionId, ...ctx.args], { hints: true });
 
 export const geminiAdapter: VendorAdapter = {
   vendor: VENDOR,
@@ -56,36 +43,25 @@ export const geminiAdapter: VendorAdapter = {
   sessionIdPattern: GEMINI_FACTS.sessionIdPattern,
   submitDelayMs: GEMINI_FACTS.submitDelayMs,
   resumeErrorTexts: GEMINI_FACTS.resumeErrorTexts,
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   async spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
   },
 
   async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
-    if (prior.sessionId === '') {
-      return fresh(ctx, env, `gemini: no session was saved for this agent; starting a fresh conversation in ${ctx.cwd}`);
-    }
-    if (!GEMINI_SESSION_ID.test(prior.sessionId)) {
-      return fresh(ctx, env, `gemini: the saved session id is not a Gemini session id; starting a fresh conversation in ${ctx.cwd}`);
-    }
+    const problem = savedIdProblem(prior.sessionId, GEMINI_SESSION_ID, 'a Gemini session id');
+    if (problem) return fresh(ctx, env, freshWarning(VENDOR, problem, ctx.cwd));
     const files = await findGeminiSessionFiles(prior.sessionId, ctx.cwd, env);
-    const resume = plan([binOf(env), '--resume', prior.sessionId, ...ctx.args], prior.sessionId, prior.chosenBy, 'resumed', null);
+    const resume = plan([binOf(env), '--resume', prior.sessionId, ...ctx.args], prior.sessionId, prior.chosenBy, 'resumed');
     if (files.some((f) => f.chat.hasMessages)) return resume;
     if (!prior.confirmed && prior.chosenBy === 'baton') {
       // Nothing was said. A metadata-only file still makes Gemini refuse the id for a new session: resume it;
       // with no file at all the same id starts afresh.
       if (files.length > 0) return resume;
-      return plan(withId(ctx, env, prior.sessionId), prior.sessionId, 'baton', 'resumed', null);
+      return sameId(ctx, env, prior.sessionId);
     }
-    return fresh(
-      ctx,
-      env,
-      `gemini: session ${shortId(prior.sessionId)} is not in ${await displayChatsDir(ctx.cwd, env)} any more; ` +
-        `starting a fresh conversation in ${ctx.cwd}`,
-    );
+    return fresh(ctx, env, freshWarning(VENDOR, goneFrom(prior.sessionId, await displayChatsDir(ctx.cwd, env)), ctx.cwd));
   },
 
   async exists(sessionId, cwd, env) {
@@ -93,9 +69,7 @@ export const geminiAdapter: VendorAdapter = {
   },
 
   follow(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void {
-    const sessionId = terminal.hints.sessionId;
-    if (!sessionId || !GEMINI_SESSION_ID.test(sessionId)) return () => {};
-    return pollUntilConfirmed(sessionId, () => findGeminiTranscript(sessionId, terminal.cwd, env).then((p) => p !== null), onSession);
+    return followHintedId(terminal, GEMINI_SESSION_ID, async (id) => (await findGeminiTranscript(id, terminal.cwd, env)) !== null, onSession);
   },
 
   listSessions(env) {

@@ -8,9 +8,9 @@
 // killed opencode has not checkpointed yet is seen too. Reads are cached until the database or its WAL changes.
 // A large store costs memory while it is read (the whole file is loaded), so the live follower asks the CLI's own
 // server first and reads the database only to confirm, to check a resume, or when the server never answers.
-import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
+import { displayPath, pathForms } from './store-fs.js';
 import { imageKey, num, readImage, rows, str, withImage } from './sqlite-image.js';
 
 /** `ses_` + 12 hex (the inverted creation time) + 14 base62 (vendors.md §6). */
@@ -30,10 +30,7 @@ export const opencodeDbPath = (env: VendorEnv): string => join(opencodeDataDir(e
 
 /** The data folder as the user would write it (`~/.local/share/opencode`), for messages. */
 export function displayDataDir(env: VendorEnv): string {
-  const dir = opencodeDataDir(env);
-  const home = env.HOME;
-  if (home && home !== '/' && (dir === home || dir.startsWith(`${home}/`))) return `~${dir.slice(home.length)}`;
-  return dir;
+  return displayPath(opencodeDataDir(env), env);
 }
 
 export interface OpencodeSessionRow {
@@ -96,16 +93,6 @@ export async function opencodeSessions(env: VendorEnv): Promise<Map<string, Open
   }
 }
 
-/** `cwd` as written and as resolved (the CLI records the directory it runs in). */
-export async function cwdForms(cwd: string): Promise<string[]> {
-  try {
-    const real = await realpath(cwd);
-    return real === cwd ? [cwd] : [cwd, real];
-  } catch {
-    return [cwd];
-  }
-}
-
 /** The session's row, or null. Only the id is compared (it never becomes part of a path or a query text). */
 export async function findOpencodeSession(sessionId: string, env: VendorEnv): Promise<OpencodeSessionRow | null> {
   if (!OPENCODE_SESSION_ID.test(sessionId)) return null;
@@ -115,7 +102,7 @@ export async function findOpencodeSession(sessionId: string, env: VendorEnv): Pr
 /** Whether the store holds `sessionId` for `cwd` (its directory is the cwd, as written or resolved). */
 export async function opencodeSessionIn(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean> {
   const row = await findOpencodeSession(sessionId, env);
-  return row !== null && (await cwdForms(cwd)).includes(row.directory);
+  return row !== null && (await pathForms(cwd)).includes(row.directory); // the CLI records the directory it runs in
 }
 
 // ---------------------------------------------------------------- listing (with first prompts)

@@ -16,9 +16,11 @@
 // spawns in the agent's stored cwd, and planResume only resumes a session whose directory is that cwd.
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
+import { cliBinary, freshWarning, goneFrom, savedIdProblem, shortId, spawnPlan } from './common.js';
+import { repeat } from './poll.js';
+import { pathForms } from './store-fs.js';
 import {
   OPENCODE_SESSION_ID,
-  cwdForms,
   displayDataDir,
   findOpencodeSession,
   listOpencodeSessions,
@@ -63,9 +65,7 @@ export const OPENCODE_FOLLOW = {
 /** Ids given to an agent, with the follower that owns each: a guess never takes another agent's id. */
 const claimed = new Map<string, symbol>();
 
-const shortId = (id: string): string => `${id.slice(0, 8)}…`;
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
 /** A TCP port that is free on 127.0.0.1 now (listen on 0, read it, close). */
 export function freePort(): Promise<number> {
@@ -104,9 +104,9 @@ async function withPort(ctx: AgentContext, head: string[], hints: Record<string,
   return { argv: [...head, '--port', String(port), ...ctx.args], hints: { ...hints, port: String(port) } };
 }
 
-async function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): Promise<SpawnPlan> {
+async function fresh(ctx: AgentContext, env: VendorEnv, why: string | null): Promise<SpawnPlan> {
   const { argv, hints } = await withPort(ctx, [binOf(env)], {});
-  return { argv, env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning, hints };
+  return spawnPlan(argv, null, null, 'fresh', why === null ? null : freshWarning('opencode', why, ctx.cwd), hints);
 }
 
 export const opencodeAdapter: VendorAdapter = {
@@ -117,9 +117,7 @@ export const opencodeAdapter: VendorAdapter = {
   sessionIdPattern: OPENCODE_FACTS.sessionIdPattern,
   submitDelayMs: OPENCODE_FACTS.submitDelayMs,
   resumeErrorTexts: OPENCODE_FACTS.resumeErrorTexts,
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
@@ -127,20 +125,16 @@ export const opencodeAdapter: VendorAdapter = {
 
   async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
     const id = prior.sessionId;
-    if (id === '') return fresh(ctx, env, `opencode: no session was saved for this agent; starting a fresh conversation in ${ctx.cwd}`);
-    if (!OPENCODE_SESSION_ID.test(id)) {
-      return fresh(ctx, env, `opencode: the saved session id is not an opencode session id; starting a fresh conversation in ${ctx.cwd}`);
-    }
+    const problem = savedIdProblem(id, OPENCODE_SESSION_ID, 'an opencode session id');
+    if (problem) return fresh(ctx, env, problem);
     const row = await findOpencodeSession(id, env);
-    if (row && (await cwdForms(ctx.cwd)).includes(row.directory)) {
+    if (row && (await pathForms(ctx.cwd)).includes(row.directory)) {
       const { argv, hints } = await withPort(ctx, [binOf(env), '-s', id], { sessionId: id });
-      return { argv, env: {}, sessionId: id, chosenBy: prior.chosenBy, outcome: 'resumed', warning: null, hints };
+      return spawnPlan(argv, id, prior.chosenBy, 'resumed', null, hints);
     }
-    if (row) {
-      // Resumed from another directory the CLI calls the model and then hangs (vendors.md §6): never do that.
-      return fresh(ctx, env, `opencode: session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}; starting a fresh conversation in ${ctx.cwd}`);
-    }
-    return fresh(ctx, env, `opencode: session ${shortId(id)} is not in ${displayDataDir(env)} any more; starting a fresh conversation in ${ctx.cwd}`);
+    // Resumed from another directory the CLI calls the model and then hangs (vendors.md §6): never do that.
+    if (row) return fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`);
+    return fresh(ctx, env, goneFrom(id, displayDataDir(env)));
   },
 
   exists(sessionId, cwd, env) {
@@ -301,10 +295,9 @@ function followOpencode(terminal: LiveTerminal, env: VendorEnv, onSession: (seen
   const port = validPort(terminal.hints.port);
   const hinted = terminal.hints.sessionId && OPENCODE_SESSION_ID.test(terminal.hints.sessionId) ? terminal.hints.sessionId : null;
   if (hinted) claimed.set(hinted, me);
-  const cwds = cwdForms(terminal.cwd);
+  const cwds = pathForms(terminal.cwd);
 
   let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
   let closeEvents: (() => void) | null = null;
   /** Since when the event stream has been connected without a break (null: not connected). */
   let connectedSince: number | null = null;
@@ -455,23 +448,10 @@ function followOpencode(terminal: LiveTerminal, env: VendorEnv, onSession: (seen
     onSession({ ...reported });
   };
 
-  const tick = async () => {
-    timer = null;
-    try {
-      await poll();
-    } catch {
-      /* a transient error: try again next tick */
-    }
-    if (stopped) return;
-    timer = setTimeout(() => void tick(), current && confirmed ? OPENCODE_FOLLOW.intervalMs : OPENCODE_FOLLOW.searchIntervalMs);
-    timer.unref?.();
-  };
-
-  void tick();
-
+  const stopPolling = repeat(poll, () => (current && confirmed ? OPENCODE_FOLLOW.intervalMs : OPENCODE_FOLLOW.searchIntervalMs), () => stopped);
   return () => {
     stopped = true;
-    if (timer) clearTimeout(timer);
+    stopPolling();
     closeEvents?.();
   };
 }

@@ -1,5 +1,6 @@
-// For vendors whose id Baton chose at spawn: report it at once, then poll until the vendor's store holds it.
-import type { SessionObservation } from './adapter.js';
+// How followers poll a vendor store. pollUntilConfirmed: for vendors whose id Baton chose at spawn, report it at
+// once, then poll until the store holds it. repeat: the loop of followers that discover the id.
+import type { LiveTerminal, SessionObservation } from './adapter.js';
 
 export const FOLLOW_INTERVAL_MS = 500;
 
@@ -39,4 +40,44 @@ export function pollUntilConfirmed(
   timer.unref?.();
   void poll();
   return stop;
+}
+
+/**
+ * follow() of a vendor whose id Baton chose: the id of the plan's hints (when it has the vendor's shape), confirmed
+ * once `exists(id)` is true.
+ */
+export function followHintedId(
+  terminal: LiveTerminal,
+  pattern: RegExp,
+  exists: (sessionId: string) => Promise<boolean>,
+  onSession: (seen: SessionObservation) => void,
+): () => void {
+  const sessionId = terminal.hints.sessionId;
+  if (!sessionId || !pattern.test(sessionId)) return () => {};
+  return pollUntilConfirmed(sessionId, () => exists(sessionId), onSession);
+}
+
+/**
+ * For followers that discover ids: calls `poll` at once, then again `delay()` ms after each call settles (a throw is
+ * a transient read error: it is simply tried again), until `done()` is true or the returned function is called.
+ */
+export function repeat(poll: () => Promise<void>, delay: () => number, done: () => boolean): () => void {
+  let cancelled = false;
+  let timer: NodeJS.Timeout | null = null;
+  const tick = async () => {
+    timer = null;
+    try {
+      await poll();
+    } catch {
+      /* a transient error: try again next tick */
+    }
+    if (cancelled || done()) return;
+    timer = setTimeout(() => void tick(), delay());
+    timer.unref?.();
+  };
+  void tick();
+  return () => {
+    cancelled = true;
+    if (timer) clearTimeout(timer);
+  };
 }

@@ -3,26 +3,18 @@
 //   …/chats/<uuid>.runtime.json   (live-process sidecar: {schema_version, pid, session_id, work_dir, …})
 // Lines: {uuid, parentUuid, sessionId, timestamp, type: "user"|"assistant"|"system", provenance, cwd, version,
 // message: {role, parts: [{text}]}, …}. Sessions are looked up per project (cwd).
-import { access, open, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FoundSession, VendorEnv } from './adapter.js';
+import { pathExists, pathForms } from './store-fs.js';
+import { FileCache, HEAD_BYTES, readHead } from './transcript-cache.js';
 
 /** Qwen session ids: a lowercase UUID. */
 export const QWEN_SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** How much of a transcript is read for its first prompt. */
-export const HEAD_BYTES = 64 * 1024;
-
 /** `${QWEN_HOME:-$HOME/.qwen}`. */
 export function qwenHome(env: VendorEnv): string {
   return env.QWEN_HOME || join(env.HOME || '/', '.qwen');
-}
-
-/** A path as the user would write it (`~/.qwen/…`), for messages. */
-export function displayPath(path: string, env: VendorEnv): string {
-  const home = env.HOME;
-  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
-  return path;
 }
 
 /** The project folder name for a cwd: every non-alphanumeric UTF-16 unit becomes "-", no length cap. Lossy. */
@@ -31,27 +23,12 @@ export function encodeQwenCwd(cwd: string, platform: NodeJS.Platform = process.p
   return p.replace(/[^a-zA-Z0-9]/g, '-');
 }
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The chats folders `cwd` may have: its encoding as given and, when different, of its realpath. */
 export async function qwenChatsDirs(cwd: string, env: VendorEnv): Promise<string[]> {
   const projects = join(qwenHome(env), 'projects');
-  const dirs = [join(projects, encodeQwenCwd(cwd), 'chats')];
-  try {
-    const real = await realpath(cwd);
-    const other = join(projects, encodeQwenCwd(real), 'chats');
-    if (!dirs.includes(other)) dirs.push(other);
-  } catch {
-    /* the cwd is gone or from another machine: use it as written */
-  }
-  return dirs;
+  // A cwd that is gone or from another machine: as written only.
+  const dirs = (await pathForms(cwd)).map((c) => join(projects, encodeQwenCwd(c), 'chats'));
+  return [...new Set(dirs)];
 }
 
 /** Where the transcript of `sessionId` for `cwd` is, or null. The id must match QWEN_SESSION_ID (it becomes a path). */
@@ -59,7 +36,7 @@ export async function findQwenTranscript(sessionId: string, cwd: string, env: Ve
   if (!QWEN_SESSION_ID.test(sessionId)) return null;
   for (const dir of await qwenChatsDirs(cwd, env)) {
     const path = join(dir, `${sessionId}.jsonl`);
-    if (await isFile(path)) return path;
+    if (await pathExists(path)) return path;
   }
   return null;
 }
@@ -146,25 +123,9 @@ export function parseQwenChat(text: string): QwenChat {
   return out;
 }
 
-async function readHead(path: string, max: number): Promise<string> {
-  const fh = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(max);
-    const { bytesRead } = await fh.read(buf, 0, max, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await fh.close();
-  }
-}
-
 // ---------- a cache of parsed files, so a refresh re-reads only what changed ----------
 
-interface CacheEntry {
-  mtimeMs: number;
-  size: number;
-  chat: QwenChat;
-}
-const cache = new Map<string, CacheEntry>();
+const cache = new FileCache<QwenChat>();
 
 /** For tests: how many files the cache holds. */
 export function qwenCacheSize(): number {
@@ -197,32 +158,18 @@ export async function listQwenSessions(env: VendorEnv): Promise<FoundSession[]> 
       if (!m) continue;
       const path = join(chats, name);
       seen.add(path);
-      let st;
-      try {
-        st = await stat(path);
-      } catch {
-        continue;
-      }
-      if (!st.isFile()) continue;
-      let entry = cache.get(path);
-      if (!entry || entry.mtimeMs !== st.mtimeMs || entry.size !== st.size) {
-        try {
-          entry = { mtimeMs: st.mtimeMs, size: st.size, chat: parseQwenChat(await readHead(path, HEAD_BYTES)) };
-        } catch {
-          continue;
-        }
-        cache.set(path, entry);
-      }
+      const entry = await cache.get(path, async (p) => parseQwenChat(await readHead(p, HEAD_BYTES)));
+      if (!entry) continue;
       found.push({
         sessionId: m[1]!,
-        cwd: entry.chat.cwd,
+        cwd: entry.value.cwd,
         title: null,
-        firstPrompt: entry.chat.firstPrompt,
-        lastActivity: new Date(st.mtimeMs).toISOString(),
-        ms: st.mtimeMs,
+        firstPrompt: entry.value.firstPrompt,
+        lastActivity: new Date(entry.mtimeMs).toISOString(),
+        ms: entry.mtimeMs,
       });
     }
   }
-  for (const key of cache.keys()) if (key.startsWith(`${projects}/`) && !seen.has(key)) cache.delete(key);
+  cache.prune(projects, seen);
   return found.sort((a, b) => b.ms - a.ms).map(({ ms: _ms, ...s }) => s);
 }

@@ -1,11 +1,12 @@
 // Qwen Code (vendors.md §5, §10): Baton picks the id (`--session-id <uuid>`), resumes with `--resume <id>` in the
 // same cwd (sessions live per project), and confirms the id from `projects/<enc cwd>/chats/<id>.jsonl`, which the
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
-import { pollUntilConfirmed } from './poll.js';
-import { randomUUID } from 'node:crypto';
+import { followHintedId } from './poll.js';
 import { join } from 'node:path';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
-import { QWEN_SESSION_ID, displayPath, encodeQwenCwd, findQwenTranscript, listQwenSessions, qwenHome } from './qwen-store.js';
+import { batonPickedIds, cliBinary, freshWarning, goneFrom, savedIdProblem } from './common.js';
+import { QWEN_SESSION_ID, encodeQwenCwd, findQwenTranscript, listQwenSessions, qwenHome } from './qwen-store.js';
+import { displayPath } from './store-fs.js';
 
 const VENDOR = 'qwen';
 const BIN_ENV = 'BATON_QWEN_BIN';
@@ -26,23 +27,10 @@ export const QWEN_FACTS = {
   sessionErrorExitCode: 1,
 } as const;
 
-const shortId = (id: string): string => `${id.slice(0, 8)}…`;
-// The same rule as registry.resolveBin (not imported from there: registry.ts imports this file).
-const binOf = (env: VendorEnv): string => env[BIN_ENV] || DEFAULT_BIN;
+const { facts: binary, of: binOf } = cliBinary(BIN_ENV, DEFAULT_BIN);
 
 /** No positional of Baton's own: in Qwen a positional prompt is one-shot. */
-function withId(ctx: AgentContext, env: VendorEnv, sessionId: string): string[] {
-  return [binOf(env), '--session-id', sessionId, ...ctx.args];
-}
-
-function plan(argv: string[], sessionId: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome'], warning: string | null): SpawnPlan {
-  return { argv, env: {}, sessionId, chosenBy, outcome, warning, hints: { sessionId } };
-}
-
-function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): SpawnPlan {
-  const sessionId = randomUUID();
-  return plan(withId(ctx, env, sessionId), sessionId, 'baton', 'fresh', warning);
-}
+const { plan, fresh, sameId } = batonPickedIds((ctx, env, sessionId) => [binOf(env), '--session-id', sessionId, ...ctx.args], { hints: true });
 
 export const qwenAdapter: VendorAdapter = {
   vendor: VENDOR,
@@ -50,35 +38,23 @@ export const qwenAdapter: VendorAdapter = {
   sessionIdPattern: QWEN_FACTS.sessionIdPattern,
   submitDelayMs: QWEN_FACTS.submitDelayMs,
   resumeErrorTexts: QWEN_FACTS.resumeErrorTexts,
-  binEnvVar: BIN_ENV,
-  defaultBin: () => DEFAULT_BIN,
-  versionArgs: ['--version'],
+  ...binary,
 
   async spawnFresh(ctx, env) {
     return fresh(ctx, env, null);
   },
 
   async planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan> {
-    if (prior.sessionId === '') {
-      return fresh(ctx, env, `qwen: no session was saved for this agent; starting a fresh conversation in ${ctx.cwd}`);
-    }
-    if (!QWEN_SESSION_ID.test(prior.sessionId)) {
-      return fresh(ctx, env, `qwen: the saved session id is not a Qwen session id; starting a fresh conversation in ${ctx.cwd}`);
-    }
+    const problem = savedIdProblem(prior.sessionId, QWEN_SESSION_ID, 'a Qwen session id');
+    if (problem) return fresh(ctx, env, freshWarning(VENDOR, problem, ctx.cwd));
     const id = prior.sessionId;
     if ((await findQwenTranscript(id, ctx.cwd, env)) !== null) {
-      return plan([binOf(env), '--resume', id, ...ctx.args], id, prior.chosenBy, 'resumed', null);
+      return plan([binOf(env), '--resume', id, ...ctx.args], id, prior.chosenBy, 'resumed');
     }
-    if (!prior.confirmed && prior.chosenBy === 'baton') {
-      // Qwen writes the transcript at the first prompt: nothing was said, so the same id starts afresh.
-      return plan(withId(ctx, env, id), id, 'baton', 'resumed', null);
-    }
+    // Qwen writes the transcript at the first prompt: nothing was said, so the same id starts afresh.
+    if (!prior.confirmed && prior.chosenBy === 'baton') return sameId(ctx, env, id);
     const chats = join(qwenHome(env), 'projects', encodeQwenCwd(ctx.cwd), 'chats');
-    return fresh(
-      ctx,
-      env,
-      `qwen: session ${shortId(id)} is not in ${displayPath(chats, env)} any more; starting a fresh conversation in ${ctx.cwd}`,
-    );
+    return fresh(ctx, env, freshWarning(VENDOR, goneFrom(id, displayPath(chats, env)), ctx.cwd));
   },
 
   async exists(sessionId, cwd, env) {
@@ -86,9 +62,7 @@ export const qwenAdapter: VendorAdapter = {
   },
 
   follow(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void {
-    const sessionId = terminal.hints.sessionId;
-    if (!sessionId || !QWEN_SESSION_ID.test(sessionId)) return () => {};
-    return pollUntilConfirmed(sessionId, () => findQwenTranscript(sessionId, terminal.cwd, env).then((p) => p !== null), onSession);
+    return followHintedId(terminal, QWEN_SESSION_ID, async (id) => (await findQwenTranscript(id, terminal.cwd, env)) !== null, onSession);
   },
 
   listSessions(env) {

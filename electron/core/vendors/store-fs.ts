@@ -1,0 +1,49 @@
+// Small file-system helpers the vendor stores share. Each answers "no" (false, [], the path as written) where the
+// file system cannot tell: a vendor store may be missing, half-written or from another machine.
+import { access, readdir, realpath, stat } from 'node:fs/promises';
+import type { VendorEnv } from './adapter.js';
+
+/** A path as the user would write it (`~/.vendor/…` under HOME), for messages. */
+export function displayPath(path: string, env: VendorEnv): string {
+  const home = env.HOME;
+  if (home && home !== '/' && (path === home || path.startsWith(`${home}/`))) return `~${path.slice(home.length)}`;
+  return path;
+}
+
+/** Something (file or folder) is at `path`. */
+export async function pathExists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A regular file is at `path`. */
+export async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The names in a folder; none when it cannot be read. */
+export async function listDir(path: string): Promise<string[]> {
+  try {
+    return await readdir(path);
+  } catch {
+    return [];
+  }
+}
+
+/** `path` as written and, when different, as resolved (a missing path: as written only). */
+export async function pathForms(path: string): Promise<string[]> {
+  try {
+    const real = await realpath(path);
+    return real === path ? [path] : [path, real];
+  } catch {
+    return [path];
+  }
+}
