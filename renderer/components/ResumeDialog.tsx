@@ -4,6 +4,7 @@ import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../shared/co
 import { shellQuote } from '../state/shell-quote.js';
 import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
+import { OutcomeTable } from './OutcomeTable.js';
 import { errorField, errorMessage, handleAdvice, messageForField, shortId } from './format.js';
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
@@ -15,7 +16,6 @@ const CHECK_TEXT: Record<SessionCheck, string> = {
   'no-session': 'no conversation (starts anew)',
 };
 
-const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = { resumed: 'bt-ok-text', fresh: 'bt-warn-text', failed: 'bt-danger-text' };
 
 type Inspection = { state: 'empty' } | { state: 'checking' } | { state: 'error'; message: string } | { state: 'ok'; preview: HandlePreview };
 
@@ -222,35 +222,6 @@ function PreviewTable({ preview }: { preview: HandlePreview }) {
         </table>
       </div>
     </>
-  );
-}
-
-function OutcomeTable({ outcomes }: { outcomes: ResumeOutcome[] }) {
-  return (
-    <div className="bt-table-wrap" role="status">
-      <table className="bt-table">
-        <caption>Resume outcome per agent</caption>
-        <thead>
-          <tr>
-            <th scope="col">Label</th>
-            <th scope="col">Vendor</th>
-            <th scope="col">Outcome</th>
-          </tr>
-        </thead>
-        <tbody>
-          {outcomes.map((o) => (
-            <tr key={o.agentId}>
-              <th scope="row">{o.label}</th>
-              <td>{o.vendor}</td>
-              <td className={OUTCOME_CLASS[o.outcome]}>
-                {o.outcome}
-                {o.message ? `: ${o.message}` : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
   );
 }
 

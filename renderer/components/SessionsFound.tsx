@@ -1,5 +1,6 @@
 // Sessions found on this machine: conversations in the vendor CLIs' own stores (started outside Baton too), searched,
 // chosen with checkboxes and adopted into a new run, which resumes each of them as any resume by handle would.
+import { OutcomeTable } from './OutcomeTable.js';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { AdoptSession, FoundSession, ResumeOutcome, Result } from '../../shared/contract.js';
 import { LIMITS, type VendorName } from '../../shared/words.js';
@@ -12,7 +13,6 @@ import './components.css';
 const TITLE = 'Sessions found on this machine';
 /** Rows asked for per listing; the search narrows the rest. */
 const PAGE = 200;
-const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = { resumed: 'bt-ok-text', fresh: 'bt-warn-text', failed: 'bt-danger-text' };
 
 type Listing =
   | { state: 'loading' }
@@ -136,30 +136,7 @@ function SessionsFoundDialog() {
         <p>
           Run <strong>{outcomes.runName}</strong> was created and is selected.
         </p>
-        <div className="bt-table-wrap" role="status">
-          <table className="bt-table">
-            <caption>Outcome per adopted session</caption>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Outcome</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outcomes.list.map((o) => (
-                <tr key={o.agentId}>
-                  <th scope="row">{o.label}</th>
-                  <td>{o.vendor}</td>
-                  <td className={OUTCOME_CLASS[o.outcome]}>
-                    {o.outcome}
-                    {o.message ? `: ${o.message}` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <OutcomeTable outcomes={outcomes.list} caption="Outcome per adopted session" />
       </Dialog>
     );
   }
