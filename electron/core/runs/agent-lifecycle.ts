@@ -4,13 +4,12 @@ import type { ResumeOutcome } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan } from '../vendors/adapter.js';
+import { shortId } from '../vendors/common.js';
 import { getAdapter } from '../vendors/registry.js';
 import { launchAgent, LaunchError, type LiveAgent } from './agent-launcher.js';
 import { DiscoveryGate } from './discovery-gate.js';
 import { now, type RunContext } from './run-context.js';
 import { currentSessionId } from './views.js';
-
-const short = (id: string) => `${id.slice(0, 8)}…`;
 
 /** A live agent with its run; `settled` resolves once its exit has been recorded. */
 export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void> };
@@ -211,7 +210,7 @@ export class AgentLifecycle {
     const old = currentSessionId(agent);
     const plan = await this.planFresh(run, agent);
     if (!plan) return;
-    const warning = `${adapter.displayName} could not resume session ${old ? short(old) : '(none)'}; started a fresh conversation in ${agent.cwd}`;
+    const warning = `${adapter.displayName} could not resume session ${old ? shortId(old) : '(none)'}; started a fresh conversation in ${agent.cwd}`;
     const ok = await this.launch(runId, agent, { ...plan, outcome: 'fresh', warning });
     if (ok.started) {
       await this.ctx.event(runId, { type: 'fresh-fallback', agentId, outcome: 'fresh', message: warning });
