@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RpcClient } from '../../shared/client.js';
+import type { AgentView } from '../../shared/contract.js';
 import { connect } from '../../electron/cli/connect.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -86,11 +87,30 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
   }
 }
 
-/** Types a prompt into an agent and waits until its screen shows `expected`. */
-export async function ask(client: RpcClient, agentId: string, text: string, expected: RegExp | string): Promise<string> {
+/** The agent's screen and scrollback tail as plain text, from the core's mirror. */
+export async function screenText(client: RpcClient, agentId: string): Promise<string> {
+  return (await client.call('agent.screen', { agentId })).text;
+}
+
+/** Types a prompt into an agent (agent.send: text, the vendor's pause, Enter) and waits until its screen shows `expected`. */
+export async function ask(client: RpcClient, agentId: string, text: string, expected: RegExp | string, ms = 15_000): Promise<string> {
   await client.call('agent.send', { agentId, text });
   return waitFor(async () => {
-    const screen = await client.call('agent.screen', { agentId });
-    return (typeof expected === 'string' ? screen.text.includes(expected) : expected.test(screen.text)) ? screen.text : undefined;
-  }, `'${String(expected)}' on the screen`);
+    const text = await screenText(client, agentId);
+    return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;
+  }, `'${String(expected)}' on the screen of ${agentId}`, ms);
+}
+
+export function agentByLabel(agents: readonly AgentView[], label: string): AgentView {
+  const agent = agents.find((x) => x.label === label);
+  if (!agent) throw new Error(`no agent '${label}' among ${agents.map((x) => x.label).join(', ')}`);
+  return agent;
+}
+
+/** A 4-digit number to remember, different from `not`. */
+export function randomNumber(not: readonly number[] = []): number {
+  for (;;) {
+    const n = 1000 + Math.floor(Math.random() * 9000);
+    if (!not.includes(n)) return n;
+  }
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunView } from '../../shared/contract.js';
-import { FAKES, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { FAKES, agentByLabel, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { descendants, killMarks, listProcs, markOf, waitAllGone, type ProcMark } from '../helpers/processes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -90,16 +90,6 @@ async function ask(client: RpcClient, agentId: string, text: string, expected: s
     const screen = await screenText(client, agentId);
     return screen.includes(expected) ? screen : undefined;
   }, `'${expected}' on the screen`);
-}
-
-function agentByLabel(agents: readonly AgentView[], label: string): AgentView {
-  const agent = agents.find((x) => x.label === label);
-  if (!agent) throw new Error(`no agent '${label}'`);
-  return agent;
-}
-
-async function screenText(client: RpcClient, agentId: string): Promise<string> {
-  return (await client.call('agent.screen', { agentId })).text;
 }
 
 async function promptShown(client: RpcClient, agentId: string): Promise<void> {

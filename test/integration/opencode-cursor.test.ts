@@ -13,11 +13,11 @@ import pty from 'node-pty';
 import initSqlJs from 'sql.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import type { AgentView, RunView } from '../../shared/contract.js';
+import type { RunView } from '../../shared/contract.js';
 import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { cursorAdapter } from '../../electron/core/vendors/cursor.js';
 import { opencodeAdapter } from '../../electron/core/vendors/opencode.js';
-import { FAKES, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
 const OPENCODE_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
@@ -181,38 +181,10 @@ async function serve(s: Scene): Promise<RpcClient> {
   return client;
 }
 
-const randomNumber = (not: number[] = []): number => {
-  for (;;) {
-    const n = 1000 + Math.floor(Math.random() * 9000);
-    if (!not.includes(n)) return n;
-  }
-};
-
-function agentByLabel(run: RunView, label: string): AgentView {
-  const agent = run.agents.find((a) => a.label === label);
-  if (!agent) throw new Error(`no agent '${label}'`);
-  return agent;
-}
-
-async function screenText(client: RpcClient, agentId: string): Promise<string> {
-  return (await client.call('agent.screen', { agentId })).text;
-}
-
 async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
   await waitFor(async () => (await screenText(client, agentId)).includes(c.ready), `the prompt of ${c.vendor} agent ${agentId}`, WAIT_MS);
 }
 
-async function askFor(client: RpcClient, agentId: string, text: string, expected: string): Promise<string> {
-  await client.call('agent.send', { agentId, text });
-  return waitFor(
-    async () => {
-      const screen = await screenText(client, agentId);
-      return screen.includes(expected) ? screen : undefined;
-    },
-    `'${expected}' on the screen of ${agentId}`,
-    WAIT_MS,
-  );
-}
 
 /** Waits until each agent's current session id is confirmed (and, if given, has `count` ids). */
 async function confirmed(client: RpcClient, run: string, labels: string[], count?: number): Promise<RunView> {
@@ -220,7 +192,7 @@ async function confirmed(client: RpcClient, run: string, labels: string[], count
     async () => {
       const view = await client.call('run.get', { run });
       const ok = labels.every((l) => {
-        const ids = agentByLabel(view, l).sessionIds;
+        const ids = agentByLabel(view.agents, l).sessionIds;
         return ids.at(-1)?.confirmed === true && (count === undefined || ids.length === count);
       });
       return ok ? view : undefined;
@@ -239,7 +211,7 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     const n = randomNumber();
 
     const started = track(await client.call('run.start', { name: 'demo', agents: [{ vendor: c.vendor, label: 'talker', cwd: s.work }] }));
-    const talker = agentByLabel(started, 'talker');
+    const talker = agentByLabel(started.agents, 'talker');
     expect(talker.status).toBe('running');
     if (c.idAtStart) {
       // Cursor: create-chat ran before the TUI; the CLI chose the id, Baton knew it before anything was typed.
@@ -252,11 +224,11 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     }
 
     await ready(client, talker.id, c);
-    await askFor(client, talker.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
+    await ask(client, talker.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
     const view = await confirmed(client, 'demo', ['talker'], 1);
-    const id = agentByLabel(view, 'talker').sessionId!;
+    const id = agentByLabel(view.agents, 'talker').sessionId!;
     expect(id).toMatch(c.idPattern);
-    expect(agentByLabel(view, 'talker').sessionIds).toEqual([expect.objectContaining({ id, chosenBy: 'vendor', confirmed: true })]);
+    expect(agentByLabel(view.agents, 'talker').sessionIds).toEqual([expect.objectContaining({ id, chosenBy: 'vendor', confirmed: true })]);
     if (c.idAtStart) expect(id).toBe(talker.sessionId);
     expect(await c.stored(s.home, s.work, id)).toBe(true);
     const commands = await client.call('run.commands', { run: 'demo' });
@@ -275,11 +247,11 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     expect(resumed.outcomes.map((o) => [o.label, o.outcome, o.sessionId, o.message])).toEqual([['talker', 'resumed', id, null]]);
     await ready(client, talker.id, c);
     expect(await screenText(client, talker.id)).toContain(`remember the number ${n}`);
-    const answer = await askFor(client, talker.id, QUESTION, `The number is ${n}.`);
+    const answer = await ask(client, talker.id, QUESTION, `The number is ${n}.`, WAIT_MS);
     expect(answer).not.toContain('I do not know any number.');
 
     const after = await client.call('run.get', { run: 'demo' });
-    expect(agentByLabel(after, 'talker').sessionIds.map((x) => x.id)).toEqual([id]);
+    expect(agentByLabel(after.agents, 'talker').sessionIds.map((x) => x.id)).toEqual([id]);
     const events = await client.call('run.events', { run: 'demo' });
     expect(events.filter((e) => e.type === 'fresh-fallback')).toEqual([]);
   });
@@ -290,10 +262,10 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     const n = randomNumber();
 
     const started = track(await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }));
-    const one = agentByLabel(started, 'one');
+    const one = agentByLabel(started.agents, 'one');
     await ready(client, one.id, c);
-    await askFor(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
-    const oldId = agentByLabel(await confirmed(client, 'gone', ['one'], 1), 'one').sessionId!;
+    await ask(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
+    const oldId = agentByLabel((await confirmed(client, 'gone', ['one'], 1)).agents, 'one').sessionId!;
     await client.call('run.snapshot', { run: 'gone' });
     const { handle } = await client.call('run.handle', { run: 'gone' });
     await client.call('run.stop', { run: 'gone' });
@@ -322,9 +294,9 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     );
     await waitFor(() => warnings.some((w) => w.includes('fresh')), 'an agent.warning event', WAIT_MS);
     await ready(client, one.id, c);
-    await askFor(client, one.id, QUESTION, 'I do not know any number.');
+    await ask(client, one.id, QUESTION, 'I do not know any number.', WAIT_MS);
     const view = await confirmed(client, 'gone', ['one'], 2);
-    const ids = agentByLabel(view, 'one').sessionIds.map((x) => x.id);
+    const ids = agentByLabel(view.agents, 'one').sessionIds.map((x) => x.id);
     expect(ids[0]).toBe(oldId);
     expect(ids[1]).toMatch(c.idPattern);
     expect(ids[1]).not.toBe(oldId);
@@ -340,7 +312,7 @@ describe('cursor: an agent that never spoke', () => {
     const s = scene();
     const client = await serve(s);
     const started = track(await client.call('run.start', { name: 'quiet', agents: [{ vendor: 'cursor', label: 'quiet', cwd: s.work }] }));
-    const quiet = agentByLabel(started, 'quiet');
+    const quiet = agentByLabel(started.agents, 'quiet');
     const id = quiet.sessionId!;
     await ready(client, quiet.id, c);
     const { handle } = await client.call('run.handle', { run: 'quiet' });
@@ -350,9 +322,9 @@ describe('cursor: an agent that never spoke', () => {
     expect(resumed.outcomes.map((o) => [o.outcome, o.sessionId, o.message])).toEqual([['resumed', id, null]]);
     await ready(client, quiet.id, c);
     const m = randomNumber();
-    await askFor(client, quiet.id, `remember the number ${m}`, `OK, I will remember ${m}.`);
+    await ask(client, quiet.id, `remember the number ${m}`, `OK, I will remember ${m}.`, WAIT_MS);
     const view = await confirmed(client, 'quiet', ['quiet'], 1);
-    expect(agentByLabel(view, 'quiet').sessionId).toBe(id);
+    expect(agentByLabel(view.agents, 'quiet').sessionId).toBe(id);
   });
 });
 
@@ -380,18 +352,18 @@ describe('opencode: two agents in one directory', () => {
     });
     const leftId = await waitFor(() => running[0], 'the first agent running', WAIT_MS);
     await ready(client, leftId, c);
-    await askFor(client, leftId, `remember the number ${a}`, `OK, I will remember ${a}.`);
+    await ask(client, leftId, `remember the number ${a}`, `OK, I will remember ${a}.`, WAIT_MS);
     const started = track(await starting);
-    const left = agentByLabel(started, 'left');
-    const right = agentByLabel(started, 'right');
+    const left = agentByLabel(started.agents, 'left');
+    const right = agentByLabel(started.agents, 'right');
     expect(left.id).toBe(leftId);
     expect(left.cwd).toBe(right.cwd);
 
     await ready(client, right.id, c);
-    await askFor(client, right.id, `remember the number ${b}`, `OK, I will remember ${b}.`);
+    await ask(client, right.id, `remember the number ${b}`, `OK, I will remember ${b}.`, WAIT_MS);
     const view = await confirmed(client, 'twins', ['left', 'right'], 1);
-    const leftSession = agentByLabel(view, 'left').sessionId!;
-    const rightSession = agentByLabel(view, 'right').sessionId!;
+    const leftSession = agentByLabel(view.agents, 'left').sessionId!;
+    const rightSession = agentByLabel(view.agents, 'right').sessionId!;
     expect(leftSession).toMatch(OPENCODE_ID);
     expect(rightSession).toMatch(OPENCODE_ID);
     expect(leftSession).not.toBe(rightSession);
@@ -412,8 +384,8 @@ describe('opencode: two agents in one directory', () => {
     ]);
     await Promise.all([ready(client, left.id, c), ready(client, right.id, c)]);
     const [textLeft, textRight] = await Promise.all([
-      askFor(client, left.id, QUESTION, `The number is ${a}.`),
-      askFor(client, right.id, QUESTION, `The number is ${b}.`),
+      ask(client, left.id, QUESTION, `The number is ${a}.`, WAIT_MS),
+      ask(client, right.id, QUESTION, `The number is ${b}.`, WAIT_MS),
     ]);
     for (const phrase of [`remember the number ${b}`, `The number is ${b}`]) expect(textLeft).not.toContain(phrase);
     for (const phrase of [`remember the number ${a}`, `The number is ${a}`]) expect(textRight).not.toContain(phrase);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunEvent } from '../../shared/contract.js';
-import { BATON_BIN, ask, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 // ---------- bookkeeping: everything a test starts is stopped and removed, pass or fail ----------
 
@@ -99,16 +99,6 @@ function scene(): Scene {
 }
 
 const QUESTION = 'what number did I ask you to remember';
-
-function agentByLabel(agents: readonly AgentView[], label: string): AgentView {
-  const agent = agents.find((x) => x.label === label);
-  if (!agent) throw new Error(`no agent '${label}' among ${agents.map((x) => x.label).join(', ')}`);
-  return agent;
-}
-
-async function screenText(client: RpcClient, agentId: string): Promise<string> {
-  return (await client.call('agent.screen', { agentId })).text;
-}
 
 /** The CLI has drawn its prompt: typing now reaches it. */
 async function promptShown(client: RpcClient, agentId: string): Promise<void> {

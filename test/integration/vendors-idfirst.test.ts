@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import type { AgentView, RunView } from '../../shared/contract.js';
+import type { RunView } from '../../shared/contract.js';
 import { copilotAdapter } from '../../electron/core/vendors/copilot.js';
 import { geminiAdapter } from '../../electron/core/vendors/gemini.js';
 import { qwenAdapter } from '../../electron/core/vendors/qwen.js';
 import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { FAKES, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -166,45 +166,16 @@ async function serve(s: Scene): Promise<RpcClient> {
   return client;
 }
 
-const randomNumber = (not: number[] = []): number => {
-  for (;;) {
-    const n = 1000 + Math.floor(Math.random() * 9000);
-    if (!not.includes(n)) return n;
-  }
-};
-
-function agentByLabel(run: RunView, label: string): AgentView {
-  const agent = run.agents.find((a) => a.label === label);
-  if (!agent) throw new Error(`no agent '${label}'`);
-  return agent;
-}
-
-async function screenText(client: RpcClient, agentId: string): Promise<string> {
-  return (await client.call('agent.screen', { agentId })).text;
-}
-
 async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
   await waitFor(async () => (await screenText(client, agentId)).includes(c.ready), `the prompt of ${c.vendor} agent ${agentId}`, WAIT_MS);
 }
 
-/** Types a prompt through agent.send (which waits the adapter's submitDelayMs before Enter) and waits for `expected`. */
-async function askFor(client: RpcClient, agentId: string, text: string, expected: string): Promise<string> {
-  await client.call('agent.send', { agentId, text });
-  return waitFor(
-    async () => {
-      const screen = await screenText(client, agentId);
-      return screen.includes(expected) ? screen : undefined;
-    },
-    `'${expected}' on the screen of ${agentId}`,
-    WAIT_MS,
-  );
-}
 
 async function confirmed(client: RpcClient, run: string, labels: string[]): Promise<RunView> {
   return waitFor(
     async () => {
       const view = await client.call('run.get', { run });
-      return labels.every((l) => agentByLabel(view, l).sessionIds.at(-1)?.confirmed === true) ? view : undefined;
+      return labels.every((l) => agentByLabel(view.agents, l).sessionIds.at(-1)?.confirmed === true) ? view : undefined;
     },
     `sessions of ${labels.join(', ')} confirmed`,
     WAIT_MS,
@@ -228,8 +199,8 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
         ],
       }),
     );
-    const talker = agentByLabel(started, 'talker');
-    const quiet = agentByLabel(started, 'quiet');
+    const talker = agentByLabel(started.agents, 'talker');
+    const quiet = agentByLabel(started.agents, 'quiet');
     // Known before the CLI said anything, chosen by Baton, one per agent.
     for (const a of [talker, quiet]) {
       expect(a.status).toBe('running');
@@ -241,7 +212,7 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     const quietId = quiet.sessionId!;
 
     await Promise.all([ready(client, talker.id, c), ready(client, quiet.id, c)]);
-    await askFor(client, talker.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
+    await ask(client, talker.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
 
     // The CLI runs under the id Baton gave it: its own store says so, and Baton confirms it from there.
     await confirmed(client, 'demo', ['talker']);
@@ -265,20 +236,20 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     await Promise.all([ready(client, talker.id, c), ready(client, quiet.id, c)]);
     // The resumed CLI redraws the old turns, and answers from them.
     expect(await screenText(client, talker.id)).toContain(`remember the number ${n}`);
-    const answer = await askFor(client, talker.id, QUESTION, `The number is ${n}.`);
+    const answer = await ask(client, talker.id, QUESTION, `The number is ${n}.`, WAIT_MS);
     expect(answer).not.toContain('I do not know any number.');
 
     // The agent that never spoke came back under its own id (the CLI accepted it) and starts from nothing.
     const m = randomNumber([n]);
-    const quietText = await askFor(client, quiet.id, `remember the number ${m}`, `OK, I will remember ${m}.`);
+    const quietText = await ask(client, quiet.id, `remember the number ${m}`, `OK, I will remember ${m}.`, WAIT_MS);
     expect(quietText).not.toContain(`remember the number ${n}`);
     expect(quietText).not.toContain(`The number is ${n}`);
     await confirmed(client, 'demo', ['talker', 'quiet']);
     expect(c.storedId(s.home, quietId)).toBe(quietId);
 
     const after = await client.call('run.get', { run: 'demo' });
-    expect(agentByLabel(after, 'talker').sessionIds.map((x) => x.id)).toEqual([talkerId]);
-    expect(agentByLabel(after, 'quiet').sessionIds.map((x) => x.id)).toEqual([quietId]);
+    expect(agentByLabel(after.agents, 'talker').sessionIds.map((x) => x.id)).toEqual([talkerId]);
+    expect(agentByLabel(after.agents, 'quiet').sessionIds.map((x) => x.id)).toEqual([quietId]);
     const events = await client.call('run.events', { run: 'demo' });
     expect(events.filter((e) => e.type === 'fresh-fallback')).toEqual([]);
   });
@@ -289,10 +260,10 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     const n = randomNumber();
 
     const started = track(await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }));
-    const one = agentByLabel(started, 'one');
+    const one = agentByLabel(started.agents, 'one');
     const oldId = one.sessionId!;
     await ready(client, one.id, c);
-    await askFor(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
+    await ask(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
     await confirmed(client, 'gone', ['one']);
     await client.call('run.snapshot', { run: 'gone' });
     const { handle } = await client.call('run.handle', { run: 'gone' });
@@ -322,9 +293,9 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     );
     await waitFor(() => warnings.some((w) => w.includes('fresh')), 'an agent.warning event', WAIT_MS);
     await ready(client, one.id, c);
-    await askFor(client, one.id, QUESTION, 'I do not know any number.');
+    await ask(client, one.id, QUESTION, 'I do not know any number.', WAIT_MS);
     const view = await confirmed(client, 'gone', ['one']);
-    expect(agentByLabel(view, 'one').sessionIds.map((x) => x.id)).toEqual([oldId, outcome!.sessionId]);
+    expect(agentByLabel(view.agents, 'one').sessionIds.map((x) => x.id)).toEqual([oldId, outcome!.sessionId]);
     expect(c.storedId(s.home, outcome!.sessionId!)).toBe(outcome!.sessionId);
     const events = await client.call('run.events', { run: 'gone' });
     expect(events.filter((e) => e.type === 'fresh-fallback').map((e) => e.agentId)).toEqual([one.id]);
@@ -348,8 +319,8 @@ describe('gemini: two agents in one directory', () => {
         ],
       }),
     );
-    const left = agentByLabel(started, 'left');
-    const right = agentByLabel(started, 'right');
+    const left = agentByLabel(started.agents, 'left');
+    const right = agentByLabel(started.agents, 'right');
     expect(left.cwd).toBe(right.cwd);
     expect(left.sessionId).toMatch(UUID_V4);
     expect(right.sessionId).toMatch(UUID_V4);
@@ -357,8 +328,8 @@ describe('gemini: two agents in one directory', () => {
 
     await Promise.all([ready(client, left.id, c), ready(client, right.id, c)]);
     await Promise.all([
-      askFor(client, left.id, `remember the number ${a}`, `OK, I will remember ${a}.`),
-      askFor(client, right.id, `remember the number ${b}`, `OK, I will remember ${b}.`),
+      ask(client, left.id, `remember the number ${a}`, `OK, I will remember ${a}.`, WAIT_MS),
+      ask(client, right.id, `remember the number ${b}`, `OK, I will remember ${b}.`, WAIT_MS),
     ]);
     await confirmed(client, 'twins', ['left', 'right']);
 
@@ -387,8 +358,8 @@ describe('gemini: two agents in one directory', () => {
     ]);
     await Promise.all([ready(client, left.id, c), ready(client, right.id, c)]);
     const [textLeft, textRight] = await Promise.all([
-      askFor(client, left.id, QUESTION, `The number is ${a}.`),
-      askFor(client, right.id, QUESTION, `The number is ${b}.`),
+      ask(client, left.id, QUESTION, `The number is ${a}.`, WAIT_MS),
+      ask(client, right.id, QUESTION, `The number is ${b}.`, WAIT_MS),
     ]);
     // Whole phrases, not bare digits: a session id or timestamp on screen may contain any 4 digits.
     for (const phrase of [`remember the number ${b}`, `The number is ${b}`]) expect(textLeft).not.toContain(phrase);
