@@ -6,6 +6,7 @@ import { DATA_DIR_ARG, toCoreSchema, type FromCore } from './app/core-protocol.j
 import { openCoreHost, type CoreHost } from './core/host.js';
 import { packageVersion } from './core/paths.js';
 import { ClientSession } from './core/transport/client-session.js';
+import { reportFailure } from './core/log.js';
 
 type Parent = Pick<ParentPort, 'on' | 'postMessage'>;
 type Port = Pick<MessagePortMain, 'on' | 'postMessage' | 'start' | 'close'>;
@@ -32,12 +33,16 @@ export function serveParentPort(parent: Parent, core: Promise<CoreHost>, exit: (
     }
     if (message.data.type === 'connect') {
       const port = event.ports[0] as Port | undefined;
-      if (port && !closing) void core.then((host) => attach(host, port, sessions), () => port.close());
+      if (port && !closing) {
+        core
+          .then((host) => attach(host, port, sessions), () => port.close())
+          .catch((err: unknown) => reportFailure('attaching a window to the core', err));
+      }
       return;
     }
     if (closing) return;
     closing = true;
-    void (async () => {
+    (async () => {
       for (const session of sessions) session.close();
       try {
         await (await core).close();
@@ -46,7 +51,11 @@ export function serveParentPort(parent: Parent, core: Promise<CoreHost>, exit: (
       }
       say({ type: 'closed' });
       exit(0);
-    })();
+    })().catch((err: unknown) => {
+      // Telling main failed: exit anyway, as main would otherwise wait out its timeout and kill us.
+      reportFailure('closing the core', err);
+      exit(1);
+    });
   });
 }
 
@@ -54,7 +63,8 @@ function attach(core: CoreHost, port: Port, sessions: Set<ClientSession>): void 
   const session = new ClientSession(core, { send: (message) => port.postMessage(JSON.stringify(message)) });
   sessions.add(session);
   port.on('message', (event) => {
-    if (typeof event.data === 'string') void session.receive(event.data);
+    // receive answers every failure itself; this catch is the last line before an unhandled rejection ends the core.
+    if (typeof event.data === 'string') session.receive(event.data).catch((err: unknown) => reportFailure('a client message', err));
   });
   // The window reloaded, crashed or closed: its agents keep running; a new port reattaches them.
   port.on('close', () => {

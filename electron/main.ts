@@ -1,7 +1,7 @@
 // Electron main: hands Electron's API to the desktop wiring (electron/app/desktop.ts) and nothing more.
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, Notification, screen, session, utilityProcess } from 'electron';
 import { startDesktop } from './app/desktop.js';
-import { packageRoot } from './core/paths.js';
+import { packageRoot } from './core/public.js';
 
 const desktop = startDesktop(
   { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, Notification, screen, session, utilityProcess },

@@ -1,5 +1,5 @@
-// The preload: the only bridge between the page and Electron. It exposes `window.baton` (bridge-contract.ts) and
-// nothing else: no ipcRenderer, no Node. Bundled to CommonJS (dist/preload/preload.cjs), as a sandboxed preload
+// The preload: the only bridge between the page and Electron. It exposes `window.baton` (shared/bridge-contract.ts)
+// and nothing else: no ipcRenderer, no Node. Bundled to CommonJS (dist/preload/preload.cjs), as a sandboxed preload
 // cannot load modules; main checks every message again for its sender and schema.
 import { contextBridge, ipcRenderer } from 'electron';
 import {
@@ -10,7 +10,7 @@ import {
   type MenuAction,
   type PageMessage,
   type ResumeHandoff,
-} from './app/bridge-contract.js';
+} from '../shared/bridge-contract.js';
 
 const isMenuAction = (value: unknown): value is MenuAction => typeof value === 'string' && (MENU_ACTIONS as readonly string[]).includes(value);
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;

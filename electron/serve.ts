@@ -4,14 +4,18 @@ import { join } from 'node:path';
 import { openCoreHost } from './core/host.js';
 import { packageRoot, packageVersion, serverFile } from './core/paths.js';
 import { writeFileAtomic } from './core/store/atomic-file.js';
-import { newToken } from './core/transport/auth.js';
+import { isLoopbackHost } from './core/transport/address.js';
+import { newToken, weakTokenReason } from './core/transport/auth.js';
 import { startWebServer } from './core/transport/http-server.js';
+import { reportFailure } from './core/log.js';
 
 export interface ServeOptions {
   host: string;
   port: number;
   dataDir: string;
   token?: string;
+  /** Serve on an address other than loopback (`--allow-remote`): plain HTTP, so only with a warning. */
+  allowRemote?: boolean;
 }
 
 const FALLBACK_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baton</title></head>
@@ -22,8 +26,10 @@ run <code>npm run build</code>, then reload. Meanwhile the <code>baton</code> co
 </body></html>`;
 
 export async function serve(options: ServeOptions): Promise<void> {
+  if (!isLoopbackHost(options.host) && !options.allowRemote) throw new Error(remoteRefusal(options.host, options.port));
   const token = options.token ?? newToken();
-  if (token.length < 22) throw new Error('BATON_TOKEN must be at least 22 characters (128 bits)');
+  const weak = weakTokenReason(token);
+  if (weak) throw new Error(weak);
   const core = await openCoreHost({ dataDir: options.dataDir, env: process.env, version: packageVersion() });
   const web = await startWebServer({
     core,
@@ -34,19 +40,52 @@ export async function serve(options: ServeOptions): Promise<void> {
     fallbackPage: FALLBACK_PAGE,
   });
   await writeFileAtomic(serverFile(options.dataDir), JSON.stringify({ url: web.url, token, pid: process.pid }), 0o600);
-  process.stdout.write(`Baton is serving ${options.dataDir}\nOpen ${web.url}/?token=${token}\n`);
+  if (!isLoopbackHost(options.host)) process.stderr.write(remoteWarning(options.host, web.port));
+  // The fragment never leaves the browser: the page reads the token from it and no request carries it in its URL.
+  process.stdout.write(`Baton is serving ${options.dataDir}\nOpen ${web.url}/#token=${encodeURIComponent(token)}\n`);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     process.stderr.write(`baton: ${signal}: snapshotting and stopping every agent…\n`);
-    await web.close();
-    await core.close();
+    let code = 0;
+    try {
+      await web.close();
+      await core.close();
+    } catch (err) {
+      reportFailure('shutting down', err);
+      code = 1;
+    }
     rmSync(serverFile(options.dataDir), { force: true });
-    process.exit(0);
+    process.exit(code);
   };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGHUP', () => void stop('SIGHUP'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      stop(signal).catch((err: unknown) => {
+        reportFailure('shutting down', err);
+        process.exit(1);
+      });
+    });
+  }
+}
+
+// One line each: the command line prints the first line of an error.
+function remoteRefusal(host: string, port: number): string {
+  const p = port || 8080;
+  return (
+    `refusing to serve on ${host}: it is not a loopback address, and Baton speaks plain HTTP (the token, every keystroke ` +
+    `and screen would cross the network readable). Keep Baton on 127.0.0.1 and tunnel to it instead: run ` +
+    `\`baton serve --port ${p}\` on that machine and \`ssh -L ${p}:127.0.0.1:${p} <that machine>\` here, then open the ` +
+    `printed address here (the local port must equal the remote one: Baton checks the Host header). To serve on ${host} ` +
+    'anyway, pass --allow-remote'
+  );
+}
+
+function remoteWarning(host: string, port: number): string {
+  return (
+    `baton: WARNING: serving on ${host} (--allow-remote): the traffic is plain HTTP, so anyone on the network path can ` +
+    `read the token and every keystroke and screen, and can change them. Prefer Baton on 127.0.0.1 with an SSH tunnel: ` +
+    `ssh -L ${port}:127.0.0.1:${port} <this machine>\n`
+  );
 }

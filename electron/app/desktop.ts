@@ -3,9 +3,10 @@
 // comes in as one object (the real module from main.ts, a small fake in the tests), so this wiring is tested as is.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
+import { CHANNELS, type MenuAction, type PortMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
 import type { RpcClient } from '../../shared/client.js';
+import { reportFailure } from '../core/public.js';
 import { Attention } from './attention.js';
-import { CHANNELS, type MenuAction, type PortMessage, type ResumeHandoff } from './bridge-contract.js';
 import { CoreProcess } from './core-process.js';
 import { registerIpc } from './ipc.js';
 import { watchAgents } from './main-client.js';
@@ -63,7 +64,9 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
 
   const onSecondLaunch = (args: string[], cwd: string) => {
     showWindow();
-    void handoffsFromArgs(args, cwd).then(forwardAll);
+    handoffsFromArgs(args, cwd)
+      .then(forwardAll)
+      .catch((err: unknown) => reportFailure('handing a second launch to the Resume dialog', err));
   };
   if (!claimSingleInstance(app, onSecondLaunch)) return null;
   app.on('open-url', (event, url) => {
@@ -73,7 +76,9 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
   });
   app.on('open-file', (event, path) => {
     event.preventDefault();
-    void handoffFromFile(path).then(forward);
+    handoffFromFile(path)
+      .then(forward)
+      .catch((err: unknown) => reportFailure('opening a handle file', err));
   });
   app.on('web-contents-created', (_event, contents) => hardenContents(contents));
   // macOS and Linux packages declare the baton: scheme themselves (electron-builder.yml); Windows' installer does not.
@@ -165,7 +170,8 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
       process.stderr.write(`baton: the window's page stopped (${details.reason}); reloading it. The agents keep running.\n`);
       setTimeout(() => !w.isDestroyed() && w.reload(), 500);
     });
-    void w.loadFile(files.indexFile);
+    // Rejects when the load fails or a reload cuts it short: the window stays open either way, so it is only reported.
+    w.loadFile(files.indexFile).catch((err: unknown) => reportFailure("loading the window's page", err));
   }
 
   registerIpc(

@@ -2,7 +2,7 @@
 // schema before anything happens. A refused message is logged by channel only, never by content.
 import type { IpcMain, IpcMainEvent, IpcMainInvokeEvent, WebContents } from 'electron';
 import { z } from 'zod';
-import { BRIDGE_LIMITS, CHANNELS } from './bridge-contract.js';
+import { BRIDGE_LIMITS, CHANNELS } from '../../shared/bridge-contract.js';
 import { isTrustedSender } from './security.js';
 
 export const ipcSchemas = {

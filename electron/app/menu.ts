@@ -4,7 +4,7 @@
 // menu item registers an accelerator at all, since a registered one would take the key from the focused terminal
 // (Ctrl+R, Ctrl+Q and F11 belong to the programs running in the panes).
 import type { MenuItemConstructorOptions } from 'electron';
-import type { MenuAction } from './bridge-contract.js';
+import type { MenuAction } from '../../shared/bridge-contract.js';
 
 export interface MenuOptions {
   platform: NodeJS.Platform;

@@ -1,6 +1,7 @@
-// Quitting stops every agent (design §6): the first quit is held back while the core snapshots and stops them,
+// Quitting stops every agent: the first quit is held back while the core snapshots and stops them,
 // then the app quits for real. A core that does not finish in time is killed; the next start sweeps what it left.
 import type { App } from 'electron';
+import { reportFailure } from '../core/public.js';
 import type { CloseResult } from './core-process.js';
 
 export interface QuitSteps {
@@ -23,7 +24,9 @@ export function installQuitSequence(app: Pick<App, 'on' | 'quit'>, steps: QuitSt
     event.preventDefault();
     if (started) return;
     started = true;
-    void (async () => {
+    // Both steps report their own failure; the outer catch is for a throw in app.quit itself, which would otherwise
+    // leave the app neither quitting nor saying why.
+    (async () => {
       try {
         await steps.before();
       } catch (err) {
@@ -34,7 +37,7 @@ export function installQuitSequence(app: Pick<App, 'on' | 'quit'>, steps: QuitSt
       });
       done = true;
       app.quit();
-    })();
+    })().catch((err: unknown) => reportFailure('the quit sequence', err));
   });
   return {
     get done() {

@@ -4,7 +4,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { App } from 'electron';
-import { BRIDGE_LIMITS, type ResumeHandoff } from './bridge-contract.js';
+import { BRIDGE_LIMITS, type ResumeHandoff } from '../../shared/bridge-contract.js';
 
 /** Where a link came from: macOS hands links over as an event; elsewhere they arrive as arguments (readable by all). */
 export type LinkSource = 'command-line' | 'open-url';

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BrowserWindow, Rectangle } from 'electron';
 import { z } from 'zod';
-import { writeFileAtomic } from '../core/store/atomic-file.js';
+import { reportFailure, writeFileAtomic } from '../core/public.js';
 
 const int = z.number().int();
 const stateSchema = z.strictObject({
@@ -62,10 +62,14 @@ export function trackWindowState(win: TrackedWindow, file: string, debounceMs = 
     });
     return writing;
   };
+  // flush reports a failed write itself; this catch keeps anything else from becoming an unhandled rejection.
+  const save = () => {
+    flush().catch((err: unknown) => reportFailure('saving the window placement', err));
+  };
   const later = () => {
     capture();
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void flush(), debounceMs);
+    timer = setTimeout(save, debounceMs);
   };
   win.on('resize', later);
   win.on('move', later);
@@ -73,7 +77,7 @@ export function trackWindowState(win: TrackedWindow, file: string, debounceMs = 
   win.on('unmaximize', later);
   win.on('close', () => {
     capture();
-    void flush();
+    save();
   });
   return { flush };
 }

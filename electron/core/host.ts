@@ -1,8 +1,8 @@
 // The core host: store, terminals and runs under one data directory. Pure Node; no Electron, no transport.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PtyHost } from './pty/pty-host.js';
 import { RunService } from './runs/run-service.js';
+import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
 import type { VendorEnv } from './vendors/adapter.js';
 
@@ -16,7 +16,8 @@ export interface CoreHost {
 }
 
 export async function openCoreHost(options: { dataDir: string; env: VendorEnv; version: string }): Promise<CoreHost> {
-  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // Checked before anything in it is read: a directory others can write could plant a ledger of pids to signal.
+  prepareDataDir(options.dataDir);
   const ptyHost = new PtyHost(join(options.dataDir, 'processes.json'));
   const swept = await ptyHost.sweep();
   if (swept > 0) process.stderr.write(`baton: stopped ${swept} process${swept === 1 ? '' : 'es'} left running by a previous Baton\n`);

@@ -1,6 +1,6 @@
 // The renderer's one way to the core: a BatonClient over the page's WebSocket, reconnecting when it drops.
 // Components never touch the transport; they use `connection.client` and the status it reports.
-import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
+import { RpcClient, tokenProtocols, WS_PROTOCOL, type BatonClient, type Wire } from '../../shared/client.js';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting';
 
@@ -23,7 +23,11 @@ export class Connection {
   private readonly listeners = new Set<Listener>();
   private attempt = 0;
 
-  constructor(private readonly url: string) {}
+  /** `protocols` is read at every (re)connect: a token given later (a new `#token=` link) is used by the next one. */
+  constructor(
+    private readonly url: string,
+    private readonly protocols: () => string[] = pageProtocols,
+  ) {}
 
   get client(): BatonClient | null {
     return this.current;
@@ -37,7 +41,12 @@ export class Connection {
   }
 
   start(): void {
-    const ws = new WebSocket(this.url);
+    let ws: WebSocket;
+    try {
+      ws = new WebSocket(this.url, this.protocols());
+    } catch {
+      return this.lost(); // a malformed address or protocol: retried like any failed connect
+    }
     let opened = false;
     ws.addEventListener('open', () => {
       opened = true;
@@ -66,14 +75,62 @@ export class Connection {
   }
 }
 
-/** The WebSocket address of the server that served this page; the token travels as the page's cookie. */
+/**
+ * The WebSocket address of the server that served this page. Also takes the token from the address: the printed link
+ * carries it in the fragment (`#token=…`), which no request sends, so the token reaches only this page's memory and,
+ * through the socket's subprotocols, only this server.
+ */
 export function serverSocketUrl(): string {
+  takeToken();
+  window.addEventListener('hashchange', takeToken);
   const url = new URL(window.location.href);
-  const token = url.searchParams.get('token');
-  if (token) {
-    // Keep the token out of the address bar and history; the server set a cookie with it.
-    url.searchParams.delete('token');
-    window.history.replaceState(null, '', url.toString());
-  }
   return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}/ws`;
+}
+
+// The token is kept in this tab's sessionStorage so that a reload, whose address no longer has the fragment,
+// connects again. sessionStorage is per tab and per origin (the port included, unlike a cookie, which 127.0.0.1
+// shares with every local server), is never sent over the network, and is gone when the tab closes. Only this
+// page's own scripts run on this origin (the CSP allows no other), so nothing else can read it.
+const TOKEN_KEY = 'baton.token';
+let pageToken: string | null = null;
+
+function pageProtocols(): string[] {
+  return pageToken === null ? [WS_PROTOCOL] : tokenProtocols(pageToken);
+}
+
+function takeToken(): void {
+  const fromAddress = tokenFromFragment();
+  if (fromAddress !== null) {
+    pageToken = fromAddress;
+    try {
+      window.sessionStorage.setItem(TOKEN_KEY, fromAddress);
+    } catch {
+      // Storage disabled: the token still works until the page is reloaded.
+    }
+    return;
+  }
+  if (pageToken !== null) return;
+  try {
+    pageToken = window.sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    pageToken = null;
+  }
+}
+
+/** `token=` of the fragment, removed from the address bar and history at once; other fragment parts stay. */
+function tokenFromFragment(): string | null {
+  const parts = window.location.hash.replace(/^#/, '').split('&');
+  const index = parts.findIndex((part) => part.startsWith('token='));
+  if (index < 0) return null;
+  let token: string | null;
+  try {
+    token = decodeURIComponent(parts[index]!.slice('token='.length));
+  } catch {
+    token = null;
+  }
+  parts.splice(index, 1);
+  const url = new URL(window.location.href);
+  url.hash = parts.filter((part) => part !== '').join('&');
+  window.history.replaceState(window.history.state, '', url.toString());
+  return token || null;
 }

@@ -1,7 +1,7 @@
 // The renderer's transport in the desktop app: the same RpcClient as in web mode, over a MessagePort that main
 // hands the page (through the preload) and that leads straight to the core host. Also the menu's actions and the
 // Resume hand-offs (a baton://resume link, a handle file) that main forwards.
-import type { BatonBridge, MenuAction, PageMessage, ResumeHandoff } from '../../electron/app/bridge-contract.js';
+import type { BatonBridge, MenuAction, PageMessage, ResumeHandoff } from '../../shared/bridge-contract.js';
 import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
 import { useBaton } from '../state/store.js';
 import type { ConnectionStatus } from './connection.js';

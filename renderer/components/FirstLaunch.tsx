@@ -12,7 +12,7 @@ const INSTALL: Partial<Record<VendorName, { npm: string } | { note: string }>> =
   copilot: { npm: '@github/copilot' },
   opencode: { npm: 'opencode-ai' },
   qwen: { npm: '@qwen-code/qwen-code' },
-  cursor: { note: 'installed from cursor.com; support is unverified on this platform' },
+  cursor: { note: 'installed from cursor.com; experimental: tested against a stand-in only' },
 };
 
 function HowToAdd({ v }: { v: VendorInfo }) {

@@ -27,8 +27,8 @@ function statusText(agent: AgentView, idle = false): string {
       return 'stopped';
     case 'failed':
       return 'failed to start';
-    default:
-      return agent.status;
+    case 'starting':
+      return 'starting';
   }
 }
 

@@ -76,7 +76,7 @@ export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Pro
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(`${server.url}/?bench=1&token=${server.token}`);
+  await page.goto(`${server.url}/?bench=1#token=${server.token}`);
   try {
     await page.waitForFunction(() => (globalThis as BenchGlobal).__batonBench !== undefined, undefined, { timeout: 30_000 });
   } catch (err) {

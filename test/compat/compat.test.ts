@@ -7,7 +7,8 @@
 // A vendor whose CLI cannot be installed or started is skipped with its reason (vitest and the report), never passed.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunView } from '../../shared/contract.js';
@@ -16,7 +17,7 @@ import type { AgentContext, VendorAdapter } from '../../electron/core/vendors/ad
 import { getAdapter } from '../../electron/core/vendors/registry.js';
 import { descendants, markOf, readProc, waitAllGone, killMarks, type ProcMark } from '../helpers/processes.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
-import { PINS, ensureInstalled, run as runCommand, type CompatVendor, type InstallResult } from './install.js';
+import { PINS, cacheRoot, ensureInstalled, run as runCommand, type CompatVendor, type InstallResult } from './install.js';
 import { DONT_KNOW, recallReply, rememberReply, startMockModel, type LoggedRequest, type MockModel } from './mock-model.js';
 import { declareVendor, recordCheck, recordInstall, writeReport, type Status } from './report.js';
 import { HOME_OF, ORDER, SPECS, baseEnv, type CompatVendorSpec } from './vendors.js';
@@ -29,6 +30,33 @@ const SELECTED = (process.env.BATON_COMPAT_VENDORS ?? '')
   .filter(Boolean);
 
 let mock: MockModel;
+
+/**
+ * What the developer's own HOME holds, three levels deep, minus the compat cache and npm's: every real CLI runs
+ * with a HOME of its own, so nothing may appear here while the suite runs.
+ */
+function homeEntries(): Set<string> {
+  const home = homedir();
+  const skip = [cacheRoot(), join(home, '.npm')];
+  const found = new Set<string>();
+  const walk = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      if (skip.some((s) => path === s || path.startsWith(`${s}/`))) continue;
+      found.add(relative(home, path));
+      if (depth < 3) walk(path, depth + 1);
+    }
+  };
+  walk(home, 1);
+  return found;
+}
+const homeBefore = homeEntries();
 
 beforeAll(async () => {
   mock = await startMockModel({ verbose: process.env.BATON_COMPAT_VERBOSE === '1' });
@@ -502,3 +530,10 @@ for (const vendor of ORDER) {
     );
   });
 }
+
+describe('the developer\'s own HOME', () => {
+  it('gains nothing from installing and running the real CLIs', () => {
+    const added = [...homeEntries()].filter((e) => !homeBefore.has(e));
+    expect(added, `entries the compat suite created in ${homedir()}`).toEqual([]);
+  });
+});

@@ -89,14 +89,36 @@ export function run(argv: string[], opts: { cwd?: string; env?: NodeJS.ProcessEn
   });
 }
 
-/** The environment for npm and for `--version`: this process's, without credentials a CLI could pick up. */
-function quietEnv(): NodeJS.ProcessEnv {
+/**
+ * The environment for npm and for `--version`: this process's, without credentials a CLI could pick up, and with a
+ * HOME (and XDG folders) of its own inside the install folder. A real CLI, or an install script it ships, writes its
+ * config, data, state and cache under HOME on first run (opencode creates four folders there): the user's real HOME
+ * is never touched. npm keeps the user's own config (registry, CA file) and cache, named explicitly.
+ */
+export function sandboxEnv(home: string): NodeJS.ProcessEnv {
+  const realHome = homedir();
   const env = { ...process.env };
   for (const k of Object.keys(env)) {
-    if (/^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|COPILOT_|GH_|GITHUB_|QWEN_|OPENCODE_|CLAUDE)/.test(k)) delete env[k];
+    if (/^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|COPILOT_|GH_|GITHUB_|QWEN_|OPENCODE_|CLAUDE|XDG_)/.test(k)) delete env[k];
   }
-  return { ...env, DISABLE_AUTOUPDATER: '1', CI: env.CI ?? 'true' };
+  for (const dir of ['.config', '.cache', join('.local', 'share'), join('.local', 'state')]) mkdirSync(join(home, dir), { recursive: true });
+  return {
+    ...env,
+    HOME: home,
+    USERPROFILE: home,
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    npm_config_userconfig: env.npm_config_userconfig ?? join(realHome, '.npmrc'),
+    npm_config_cache: env.npm_config_cache ?? join(realHome, '.npm'),
+    DISABLE_AUTOUPDATER: '1',
+    CI: env.CI ?? 'true',
+  };
 }
+
+/** The sandbox HOME of one pinned install: beside its node_modules, so it goes when the install is removed. */
+const installHome = (pin: Pin): string => join(installDir(pin), 'home');
 
 const tail = (s: string, n = 600) => s.trim().split('\n').slice(-8).join(' | ').slice(-n);
 
@@ -112,7 +134,7 @@ function npmError(out: string): string {
 
 /** `<bin> --version` printed the pinned version. */
 async function versionOf(pin: Pin, bin: string): Promise<{ ok: boolean; text: string }> {
-  const r = await run([bin, '--version'], { ms: 60_000, env: { ...quietEnv(), HOME: join(installDir(pin), 'version-home') } });
+  const r = await run([bin, '--version'], { ms: 60_000, env: sandboxEnv(installHome(pin)) });
   const first = r.out.trim().split('\n')[0] ?? '';
   return { ok: r.code === 0 && r.out.includes(pin.version), text: r.timedOut ? `timed out: ${tail(r.out)}` : r.code === 0 ? first : tail(r.out) };
 }
@@ -150,7 +172,7 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
     if (!existsSync(pkgJson)) writeFileSync(pkgJson, JSON.stringify({ name: `baton-compat-${vendor}`, private: true }) + '\n');
     const npm = await run(
       ['npm', 'install', '--prefix', dir, `${pin.pkg}@${pin.version}`, '--no-audit', '--no-fund', '--loglevel=error'],
-      { cwd: dir, env: quietEnv(), ms: pin.installTimeoutMs },
+      { cwd: dir, env: sandboxEnv(installHome(pin)), ms: pin.installTimeoutMs },
     );
     if (npm.timedOut) return skip(`npm install ${pin.pkg}@${pin.version} did not finish within ${pin.installTimeoutMs / 1000} s`);
     if (npm.code !== 0) return skip(`npm install ${pin.pkg}@${pin.version} failed (exit ${npm.code}): ${npmError(npm.out)}`);
@@ -164,7 +186,7 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
     if (!v.ok && vendor === 'claude') {
       // npm skipped the postinstall that swaps in the native binary (vendors.md §1): run it by hand.
       const pkgDir = join(dir, 'node_modules', ...pin.pkg.split('/'));
-      const fix = await run([process.execPath, 'install.cjs'], { cwd: pkgDir, env: quietEnv(), ms: 120_000 });
+      const fix = await run([process.execPath, 'install.cjs'], { cwd: pkgDir, env: sandboxEnv(installHome(pin)), ms: 120_000 });
       if (fix.code !== 0) return skip(`claude --version failed (${tail(v.text)}) and node install.cjs failed: ${tail(fix.out)}`);
       v = await versionOf(pin, bin);
     }

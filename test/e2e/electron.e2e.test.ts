@@ -27,6 +27,8 @@ function electronBinary(): string | null {
 }
 
 const binary = electronBinary();
+// The reason shows in the test's name and, once, in the run's output, so a skipped journey never looks like a pass.
+if (!binary) console.warn(`[electron e2e] skipped: ${SKIP_REASON}`);
 
 describe('the desktop app', () => {
   if (!binary) {

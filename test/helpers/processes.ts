@@ -1,4 +1,5 @@
 // Processes as /proc shows them, read independently of the product's own process-tree code.
+import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 
 export interface Proc {
@@ -108,3 +109,15 @@ export function killMarks(marks: readonly ProcMark[]): void {
 
 /** Live descendants of `rootPid` as a sorted list of `pid@startTime` keys, for before/after comparisons. */
 export const descendantKeys = (rootPid: number) => descendants(rootPid).map((p) => markKey(p)).sort();
+
+/** A `sleep 60` child of the test process and its mark, for tests about who gets signalled. Kill it with `killMarks`. */
+export function startSleeper(options: { detached?: boolean } = {}): ProcMark {
+  const child = spawn('sleep', ['60'], { stdio: 'ignore', detached: options.detached ?? false });
+  child.unref();
+  const info = child.pid === undefined ? null : readProc(child.pid);
+  if (!info) throw new Error('sleep did not start');
+  return markOf(info);
+}
+
+/** The same pid with another start time: what a record of an earlier process that had this pid looks like. */
+export const earlierHolder = (m: ProcMark): ProcMark => ({ pid: m.pid, startTime: String(BigInt(m.startTime) - 1n) });

@@ -53,7 +53,7 @@ export async function startServer(dataDir: string, env: Record<string, string>, 
   const serverJson = join(dataDir, 'server.json');
   const deadline = Date.now() + 20_000;
   for (;;) {
-    const m = /Open (http:\/\/[^/\s]+)\/\?token=(\S+)/.exec(output);
+    const m = /Open (http:\/\/[^/\s]+)\/[?#]token=(\S+)/.exec(output);
     if (m && existsSync(serverJson)) {
       const info = JSON.parse(readFileSync(serverJson, 'utf8')) as { url: string; token: string };
       return {
@@ -66,7 +66,11 @@ export async function startServer(dataDir: string, env: Record<string, string>, 
         exited,
       };
     }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`baton serve did not start:\n${output}`);
+    if (child.exitCode !== null || Date.now() > deadline) {
+      // Never leave a half-started server (and whatever it spawned) behind a failed test.
+      if (child.exitCode === null) child.kill('SIGKILL');
+      throw new Error(`baton serve did not start:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,13 +1,18 @@
-// The web transport of a real `baton serve`: the token on HTTP and on the WebSocket upgrade, foreign Origin and
-// Host refused (DNS rebinding), bad messages answered rather than crashing, and BATON_TOKEN honoured or refused.
+// The web transport of a real `baton serve`: the dashboard's files open to our own address without a token (and no
+// cookie ever), the token on the WebSocket upgrade (a Bearer header or the page's subprotocol), foreign Origin and Host
+// refused (DNS rebinding), bad messages answered, detach stopping a stream, BATON_TOKEN honoured or refused when
+// weak, and a non-loopback --host refused unless allowed.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../electron/cli/connect.js';
-import { BATON_BIN, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { weakTokenReason } from '../../electron/core/transport/auth.js';
+import { tokenProtocols, WS_PROTOCOL } from '../../shared/client.js';
+import { BATON_BIN, ROOT, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 interface Reply {
   status: number;
@@ -16,7 +21,7 @@ interface Reply {
 }
 
 /** A GET to the server's own address, with whatever headers (Host included) the test chooses. */
-function get(server: ServerProcess, path: string, headers: Record<string, string> = {}): Promise<Reply> {
+function get(server: { url: string }, path: string, headers: Record<string, string> = {}): Promise<Reply> {
   const { port } = new URL(server.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: Number(port), path, method: 'GET', headers }, (res) => {
@@ -32,8 +37,8 @@ function get(server: ServerProcess, path: string, headers: Record<string, string
 
 type UpgradeOutcome = { kind: 'open'; ws: WebSocket } | { kind: 'refused'; status: number } | { kind: 'error'; message: string };
 
-function upgrade(server: ServerProcess, query: string, headers: Record<string, string> = {}): Promise<UpgradeOutcome> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws${query}`, { headers });
+function upgrade(server: ServerProcess, query: string, headers: Record<string, string> = {}, protocols: string[] = []): Promise<UpgradeOutcome> {
+  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws${query}`, protocols, { headers });
   return new Promise((resolve) => {
     ws.once('open', () => resolve({ kind: 'open', ws }));
     ws.once('unexpected-response', (_req, res) => {
@@ -74,56 +79,50 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe('HTTP: the dashboard behind the token', () => {
-  it('GET / without a token is 401', async () => {
+describe('HTTP: the dashboard, open to our own address, never a cookie', () => {
+  it('GET / without a token is 200: the files hold no secret, and no cookie is set', async () => {
     const res = await get(server, '/');
-    expect(res.status).toBe(401);
-    expect(res.headers['set-cookie']).toBeUndefined();
-  });
-
-  it('GET / with a wrong token is 401', async () => {
-    const wrong = `${server.token.slice(0, -1)}${server.token.endsWith('A') ? 'B' : 'A'}`;
-    expect((await get(server, `/?token=${wrong}`)).status).toBe(401);
-    expect((await get(server, '/', { Authorization: `Bearer ${wrong}` })).status).toBe(401);
-    expect((await get(server, '/', { Cookie: `baton_token=${wrong}` })).status).toBe(401);
-  });
-
-  it('GET /?token=<right> is 200 and sets a cookie; the cookie alone then opens GET /', async () => {
-    const res = await get(server, `/?token=${server.token}`);
     expect(res.status).toBe(200);
-    const setCookie = res.headers['set-cookie'];
-    expect(setCookie).toBeDefined();
-    const cookie = setCookie![0]!;
-    expect(cookie).toMatch(/^baton_token=/);
-    expect(cookie).toMatch(/HttpOnly/i);
-    expect(cookie).toMatch(/SameSite=Strict/i);
-    const pair = cookie.split(';')[0]!;
-    const again = await get(server, '/', { Cookie: pair });
-    expect(again.status).toBe(200);
-    expect(again.body).toMatch(/<html/i);
-    // The token never shows in the page itself.
-    expect(again.body.includes(server.token)).toBe(false);
+    expect(res.body).toMatch(/<html/i);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body.includes(server.token)).toBe(false);
   });
 
-  it('a foreign Origin with the right token is 403', async () => {
-    const res = await get(server, `/?token=${server.token}`, { Origin: 'http://evil.example' });
+  it('a token in the query, a header or a cookie changes nothing and sets no cookie', async () => {
+    const wrong = `${server.token.slice(0, -1)}${server.token.endsWith('A') ? 'B' : 'A'}`;
+    for (const [path, headers] of [
+      [`/?token=${server.token}`, {}],
+      [`/?token=${wrong}`, {}],
+      ['/', { Authorization: `Bearer ${wrong}` }],
+      ['/', { Cookie: `baton_token=${encodeURIComponent(server.token)}` }],
+    ] as const) {
+      const res = await get(server, path, headers);
+      expect(res.status, path).toBe(200);
+      expect(res.headers['set-cookie'], path).toBeUndefined();
+    }
+  });
+
+  it('a foreign Origin is 403', async () => {
+    const res = await get(server, '/', { Origin: 'http://evil.example' });
     expect(res.status).toBe(403);
-    expect(res.headers['set-cookie']).toBeUndefined();
     // Lookalikes of our own origin are foreign too; our own origin is let in.
     const { port } = new URL(server.url);
     for (const origin of ['null', `https://127.0.0.1:${port}`, `http://127.0.0.1.evil.example:${port}`, `http://127.0.0.1:${Number(port) + 1}`]) {
-      expect((await get(server, `/?token=${server.token}`, { Origin: origin })).status, origin).toBe(403);
+      expect((await get(server, '/', { Origin: origin })).status, origin).toBe(403);
     }
-    expect((await get(server, `/?token=${server.token}`, { Origin: server.url })).status).toBe(200);
+    expect((await get(server, '/', { Origin: server.url })).status).toBe(200);
   });
 
-  it('a foreign Host (DNS rebinding) with the right token is 403', async () => {
+  it('a foreign Host (DNS rebinding) is 403', async () => {
     const { port } = new URL(server.url);
-    const res = await get(server, `/?token=${server.token}`, { Host: `evil.example:${port}` });
-    expect(res.status).toBe(403);
-    expect(res.headers['set-cookie']).toBeUndefined();
+    expect((await get(server, '/', { Host: `evil.example:${port}` })).status).toBe(403);
     // Sanity: the same request naming the bound address is let in.
-    expect((await get(server, `/?token=${server.token}`, { Host: `127.0.0.1:${port}` })).status).toBe(200);
+    expect((await get(server, '/', { Host: `127.0.0.1:${port}` })).status).toBe(200);
+    expect((await get(server, '/', { Host: `localhost:${port}` })).status).toBe(200);
+  });
+
+  it('/ws without an upgrade is 426', async () => {
+    expect((await get(server, '/ws')).status).toBe(426);
   });
 });
 
@@ -132,53 +131,57 @@ describe('WebSocket upgrade to /ws behind the token', () => {
     expect(await upgrade(server, '')).toEqual({ kind: 'refused', status: 401 });
   });
 
-  it('wrong token: refused with 401', async () => {
-    expect(await upgrade(server, '?token=not-the-token-at-all-0123456789')).toEqual({ kind: 'refused', status: 401 });
-    expect(await upgrade(server, '', { Authorization: 'Bearer not-the-token-at-all-0123456789' })).toEqual({ kind: 'refused', status: 401 });
+  it('wrong token (bearer or subprotocol): refused with 401', async () => {
+    const wrong = 'not-the-token-at-all-0123456789';
+    expect(await upgrade(server, '', { Authorization: `Bearer ${wrong}` })).toEqual({ kind: 'refused', status: 401 });
+    expect(await upgrade(server, '', {}, tokenProtocols(wrong))).toEqual({ kind: 'refused', status: 401 });
   });
 
-  it('right token (query, bearer or cookie): open', async () => {
-    for (const [query, headers] of [
-      [`?token=${server.token}`, {}],
-      ['', { Authorization: `Bearer ${server.token}` }],
-      ['', { Cookie: `baton_token=${encodeURIComponent(server.token)}` }],
-    ] as const) {
-      const outcome = await upgrade(server, query, headers);
-      expect(outcome.kind).toBe('open');
-      if (outcome.kind === 'open') outcome.ws.close();
+  it('the right token in the query or a cookie is not accepted: 401', async () => {
+    expect(await upgrade(server, `?token=${server.token}`)).toEqual({ kind: 'refused', status: 401 });
+    expect(await upgrade(server, '', { Cookie: `baton_token=${encodeURIComponent(server.token)}` })).toEqual({ kind: 'refused', status: 401 });
+  });
+
+  it('right token as a Bearer header (CLI) or as the page subprotocol: open; the server selects baton.v1, never the token', async () => {
+    const bearer = await upgrade(server, '', { Authorization: `Bearer ${server.token}` });
+    expect(bearer.kind).toBe('open');
+    if (bearer.kind === 'open') bearer.ws.close();
+    const page = await upgrade(server, '', { Origin: server.url }, tokenProtocols(server.token));
+    expect(page.kind).toBe('open');
+    if (page.kind === 'open') {
+      expect(page.ws.protocol).toBe(WS_PROTOCOL);
+      page.ws.close();
     }
   });
 
   it('foreign Origin with the right token: refused with 403', async () => {
-    expect(await upgrade(server, `?token=${server.token}`, { Origin: 'http://evil.example' })).toEqual({ kind: 'refused', status: 403 });
+    expect(await upgrade(server, '', { Origin: 'http://evil.example' }, tokenProtocols(server.token))).toEqual({ kind: 'refused', status: 403 });
   });
 
   it('foreign Host with the right token: refused with 403', async () => {
     const { port } = new URL(server.url);
-    expect(await upgrade(server, `?token=${server.token}`, { Host: `evil.example:${port}` })).toEqual({ kind: 'refused', status: 403 });
+    expect(await upgrade(server, '', { Host: `evil.example:${port}`, Authorization: `Bearer ${server.token}` })).toEqual({ kind: 'refused', status: 403 });
   });
 
   it('a path other than /ws is not upgraded', async () => {
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/other?token=${server.token}`);
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/other`, { headers: { Authorization: `Bearer ${server.token}` } });
     const outcome = await new Promise<string>((resolve) => {
       ws.once('open', () => resolve('open'));
       ws.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
       ws.once('error', () => resolve('error'));
     });
     ws.terminate();
-    expect(outcome).not.toBe('open');
+    expect(outcome).toBe('refused 404');
   });
 });
 
 describe('bad messages on a valid connection', () => {
-  it('malformed JSON, an unknown method and a malformed request are answered (or ignored), never a crash', async () => {
-    const outcome = await upgrade(server, `?token=${server.token}`);
+  it('an unknown method, a malformed request and bad params are answered, and the connection stays usable', async () => {
+    const outcome = await upgrade(server, '', { Authorization: `Bearer ${server.token}` });
     if (outcome.kind !== 'open') throw new Error(`could not connect: ${JSON.stringify(outcome)}`);
     const ws = outcome.ws;
     const box = inbox(ws);
-    // Not JSON: there is no request id to answer, so nothing comes back, and the connection stays usable.
-    box.send('{"t":"req","id":1,');
-    box.send('not json at all');
+    // (Text that is not JSON has no id to answer: it closes the socket with 1007, see bad-input.test.ts.)
     box.send('{"t":"req","id":1,"method":"nope","params":{}}');
     const unknown = await box.reply(1);
     expect(unknown).toMatchObject({ t: 'res', id: 1, ok: false, error: { code: 'invalid' } });
@@ -202,6 +205,52 @@ describe('bad messages on a valid connection', () => {
   });
 });
 
+describe('agent.detach', () => {
+  it("stops that agent's output to that client; the agent and other clients carry on", async () => {
+    const proj = join(root, 'detach-proj');
+    mkdirSync(proj, { recursive: true });
+    const client = await server.connect();
+    const run = await client.call('run.start', { name: 'detach', agents: [{ vendor: 'shell', cwd: proj }] });
+    const agentId = run.agents[0]!.id;
+    const open = async () => {
+      const outcome = await upgrade(server, '', { Authorization: `Bearer ${server.token}` });
+      if (outcome.kind !== 'open') throw new Error(`could not connect: ${JSON.stringify(outcome)}`);
+      const box = inbox(outcome.ws);
+      /** Everything the socket received of the agent's output, decoded. */
+      const output = () =>
+        box.messages
+          .filter((m) => m['t'] === 'out' && m['agentId'] === agentId)
+          .map((m) => Buffer.from(String(m['data']), 'base64').toString())
+          .join('');
+      return { ws: outcome.ws, box, output };
+    };
+    const leaving = await open();
+    const staying = await open();
+    leaving.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId } }));
+    staying.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId } }));
+    expect(await leaving.box.reply(1)).toMatchObject({ ok: true });
+    expect(await staying.box.reply(1)).toMatchObject({ ok: true });
+
+    await client.call('agent.write', { agentId, data: 'echo before-$((20 + 1))\r' });
+    await waitFor(() => leaving.output().includes('before-21') && staying.output().includes('before-21'), 'the output on both sockets');
+
+    leaving.box.send(JSON.stringify({ t: 'req', id: 2, method: 'agent.detach', params: { agentId } }));
+    expect(await leaving.box.reply(2)).toMatchObject({ ok: true, result: {} });
+    await client.call('agent.write', { agentId, data: 'echo after-$((40 + 2))\r' });
+    await waitFor(() => staying.output().includes('after-42'), 'the output after the detach on the other socket');
+    await waitFor(async () => (await client.call('agent.screen', { agentId })).text.includes('after-42'), 'the agent screen');
+    // A round trip on the detached socket: anything sent to it before this reply has arrived.
+    leaving.box.send(JSON.stringify({ t: 'req', id: 3, method: 'run.list', params: {} }));
+    await leaving.box.reply(3);
+    expect(leaving.output()).not.toContain('after-42');
+
+    leaving.ws.close();
+    staying.ws.close();
+    await client.call('run.stop', { run: 'detach' });
+    client.close();
+  });
+});
+
 describe('BATON_TOKEN', () => {
   it('a 43-character BATON_TOKEN is the token the server uses, and agents do not see it', async () => {
     const token = 'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hF5jD0gA2eU7iO9kM';
@@ -213,7 +262,7 @@ describe('BATON_TOKEN', () => {
     try {
       expect(own.token).toBe(token);
       expect(JSON.parse(readFileSync(join(own.dataDir, 'server.json'), 'utf8')).token).toBe(token);
-      expect(own.output()).toContain(`?token=${token}`);
+      expect(own.output()).toContain(`${own.url}/#token=${token}`);
       const viaEnv = await connect({ url: own.url, token });
       const run = await viaEnv.call('run.start', {
         name: 'env',
@@ -232,23 +281,80 @@ describe('BATON_TOKEN', () => {
     }
   });
 
-  it('a BATON_TOKEN shorter than 22 characters makes `baton serve` exit non-zero with a clear message', async () => {
-    const dataDir = join(root, 'short-token');
-    const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', '0', '--data-dir', dataDir], {
-      env: testEnv(join(root, 'short-home'), { BATON_TOKEN: 'short-token-123' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
+  it('weak tokens are refused by rule: short, repetitive, one kind of character, or not printable ASCII', () => {
+    for (const weak of ['short-token-123', 'a'.repeat(64), 'abcdefghijklmnopqrstuvwxyz', 'abababababababababababababababab', `${'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3h'} spaced`, 'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hé']) {
+      expect(weakTokenReason(weak), weak).toMatch(/BATON_TOKEN must be at least 22 printable ASCII characters/);
+    }
+    // What generators make passes: 32 hex digits (128 bits), base64url of 16 or 32 bytes, base64 with + / =.
+    for (const strong of ['3f9a0c7e51b2d846a1e9f0c3b57d2e84', 'q3Zr0-Xa9_LmB2cVt7YwKe', 'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hF5jD0gA2eU7iO9kM', 'u+8Yq/2LmZ0vT7xW1cR6yB3hF5jD0gA2eU7iO9kMpQ4=']) {
+      expect(weakTokenReason(strong), strong).toBeNull();
+    }
+  });
+
+  for (const [what, token] of [
+    ['shorter than 22 characters', 'short-token-123'],
+    ['of one repeated character', 'x'.repeat(40)],
+  ] as const) {
+    it(`a BATON_TOKEN ${what} makes \`baton serve\` exit non-zero with the rule, never the token`, async () => {
+      const dataDir = join(root, `weak-${token.length}`);
+      const { exit, out, err } = await serveOnce(['--data-dir', dataDir], { BATON_TOKEN: token });
+      expect(exit.signal).toBeNull();
+      expect(exit.code).not.toBe(0);
+      expect(exit.code).not.toBeNull();
+      expect(err).toMatch(/BATON_TOKEN must be at least 22 printable ASCII characters without spaces, with at least 10 different characters and an estimated 128 bits/);
+      expect(err.includes(token)).toBe(false);
+      expect(out).not.toMatch(/Open http/);
+      expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
     });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-    expect(exit.signal).toBeNull();
-    expect(exit.code).not.toBe(0);
-    expect(exit.code).not.toBeNull();
-    expect(err).toMatch(/BATON_TOKEN must be at least 22 characters/);
-    expect(err.includes('short-token-123')).toBe(false);
+  }
+});
+
+/** Runs `baton serve` with these arguments until it exits by itself. */
+async function serveOnce(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', '0', ...args], {
+    env: testEnv(join(root, 'once-home'), env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  return { exit, out, err };
+}
+
+describe('--host other than loopback', () => {
+  it('is refused, naming the SSH tunnel and --allow-remote', async () => {
+    const dataDir = join(root, 'remote-refused');
+    const { exit, out, err } = await serveOnce(['--host', '0.0.0.0', '--data-dir', dataDir]);
+    expect(exit.code).toBe(1);
+    expect(err).toMatch(/refusing to serve on 0\.0\.0\.0: it is not a loopback address/);
+    expect(err).toMatch(/ssh -L 8080:127\.0\.0\.1:8080/);
+    expect(err).toMatch(/--allow-remote/);
     expect(out).not.toMatch(/Open http/);
     expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
+  });
+
+  it('with allowRemote, serves with a plaintext warning on stderr', async () => {
+    const dataDir = join(root, 'remote-allowed');
+    const serveJs = pathToFileURL(join(ROOT, 'dist', 'electron', 'serve.js')).href;
+    const script = `const { serve } = await import(${JSON.stringify(serveJs)}); await serve({ host: '0.0.0.0', port: 0, dataDir: process.argv[1], allowRemote: true });`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], { env: testEnv(join(root, 'remote-home')), stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const port = await waitFor(() => /Open http:\/\/0\.0\.0\.0:(\d+)\/#token=/.exec(output)?.[1], 'the server to listen');
+      expect(output).toMatch(/WARNING: serving on 0\.0\.0\.0 \(--allow-remote\): the traffic is plain HTTP/);
+      expect(output).toMatch(new RegExp(`ssh -L ${port}:127\\.0\\.0\\.1:${port}`));
+      const info = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { token: string };
+      expect(output.split('\n').filter((l) => l.includes('WARNING')).join('\n')).not.toContain(info.token);
+      // Reached through the loopback interface, it answers like any Baton.
+      expect((await get({ url: `http://127.0.0.1:${port}` }, '/', { Host: `127.0.0.1:${port}` })).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
   });
 });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
 import { claudeAdapter } from '../../electron/core/vendors/claude.js';
 import { encodeClaudeCwd, claudeConfigDir } from '../../electron/core/vendors/claude-store.js';
-import { shellAdapter } from '../../electron/core/vendors/shell.js';
+import { SHELL_RESUME_NOTE, shellAdapter } from '../../electron/core/vendors/shell.js';
 import { adapters, findOnPath, getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/claude/.claude', import.meta.url));
@@ -224,7 +224,7 @@ describe('shell adapter and registry', () => {
     expect((await shellAdapter.spawnFresh(ctx(), {})).argv).toEqual(['/bin/sh']);
     expect((await shellAdapter.spawnFresh(ctx(), { SHELL: '/bin/zsh', BATON_SHELL_BIN: '/bin/bash' })).argv).toEqual(['/bin/bash']);
     const resumed = await shellAdapter.planResume(c, { sessionId: 'x', chosenBy: 'vendor', confirmed: true }, e);
-    expect(resumed).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: null });
+    expect(resumed).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: SHELL_RESUME_NOTE });
     expect(await shellAdapter.exists('x', '/', e)).toBe(false);
     const stop = shellAdapter.follow({ pid: 1, cwd: '/', hints: {}, spawnedAt: Date.now() }, e, () => {
       throw new Error('no sessions in a shell');

@@ -59,7 +59,7 @@ describe('cursor adapter: facts (all reported, unverified)', () => {
     expect(getAdapter('cursor')).toBe(cursorAdapter);
     expect(cursorAdapter.displayName).toBe('Cursor CLI (unverified)');
     expect(CURSOR_SUPPORT_NOTE).toBe(
-      'Cursor CLI support is unverified on this platform: its CLI cannot be installed here, so Baton was tested against a stand-in only.',
+      'Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor\'s published behaviour, not against the real cursor-agent. Tell us if something does not work.',
     );
     expect(cursorAdapter.submitDelayMs).toBe(300);
     expect(cursorAdapter.binEnvVar).toBe('BATON_CURSOR_BIN');

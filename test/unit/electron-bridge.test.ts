@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort as NodePort } from 'node:worker_threads';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BatonBridge, MenuAction } from '../../electron/app/bridge-contract.js';
+import type { BatonBridge, MenuAction } from '../../shared/bridge-contract.js';
 import { openCoreHost, type CoreHost } from '../../electron/core/host.js';
 import { ClientSession } from '../../electron/core/transport/client-session.js';
 import { DesktopConnection, openResume, pressShortcut } from '../../renderer/api/electron-bridge.js';

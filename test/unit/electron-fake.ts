@@ -105,7 +105,7 @@ export function realCore(child: FakeUtilityProcess, env: Record<string, string>)
   const parent = new EventEmitter();
   child.inbox = (message, ports) => parent.emit('message', { data: message, ports });
   serveParentPort(
-    { on: (event: string, listener: (...args: any[]) => void) => parent.on(event, listener), postMessage: (m: unknown) => child.emit('message', m) } as never,
+    { on: (event: string, listener: (...args: unknown[]) => void) => parent.on(event, listener), postMessage: (m: unknown) => child.emit('message', m) } as never,
     core,
     (code) => setImmediate(() => child.exit(code)),
   );

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RpcClient } from '../../shared/client.js';
-import { CHANNELS } from '../../electron/app/bridge-contract.js';
+import { CHANNELS } from '../../shared/bridge-contract.js';
 import { CoreProcess } from '../../electron/app/core-process.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { portMainWire } from '../../electron/app/main-client.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RpcClient } from '../../shared/client.js';
-import { CHANNELS } from '../../electron/app/bridge-contract.js';
+import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { portMainWire } from '../../electron/app/main-client.js';
 import type { CoreHost } from '../../electron/core/host.js';
@@ -67,7 +67,7 @@ describe('quitting the desktop app', () => {
     expect(core.killed).toBe(false);
     expect(fake.app.quitRequests).toBe(2);
     expect(await waitAllGone([agent], 2000)).toEqual([]);
-    cores.splice(0); // The core closed itself on the way out: nothing left for afterEach to close.
+    cores.length = 0; // The core closed itself on the way out: nothing left for afterEach to close.
   });
 
   it('kills a core that does not exit within the timeout, then quits', async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS } from '../../electron/app/bridge-contract.js';
+import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { FakeBrowserWindow, fakeElectron, type FakeElectron, type FakeWebContents } from './electron-fake.js';
 

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CHANNELS } from '../../electron/app/bridge-contract.js';
+import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { NOT_FROM_COMMAND_LINE, handoffFromLink, launchItems } from '../../electron/app/single-instance.js';
 import { FakeBrowserWindow, fakeElectron, until, type FakeBrowserWindow as Win, type FakeElectron } from './electron-fake.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../electron/app/bridge-contract.js';
+import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { MENU_SHORTCUTS, menuTemplate } from '../../electron/app/menu.js';
 import { SHORTCUTS } from '../../renderer/shortcuts.js';

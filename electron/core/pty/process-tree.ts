@@ -1,123 +1,99 @@
-// Which processes belong to an agent, read from /proc, and the stop sequence of design.md §6.
-import { readFileSync, readdirSync } from 'node:fs';
+// Which processes belong to an agent's terminal, and the stop sequence that ends them all.
+import { isAlive, markOf, readProcesses, scanProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
+import { protectedPids, signalProcess, waitGone } from './process-signal.js';
 
-export interface ProcInfo {
-  pid: number;
-  ppid: number;
-  sid: number;
-  /** Clock ticks since boot at process start: tells a live process from a reused pid. */
-  startTime: string;
-  zombie: boolean;
-}
-
-/** A process Baton recorded, identified by pid and start time so a reused pid is never signalled. */
-export interface ProcessMark {
-  pid: number;
-  startTime: string;
-}
-
-export function readProcess(pid: number): ProcInfo | null {
-  try {
-    return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-export function readProcesses(): ProcInfo[] {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  const out: ProcInfo[] = [];
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const info = readProcess(Number(name));
-    if (info) out.push(info);
-  }
-  return out;
-}
-
-function parseStat(stat: string): ProcInfo | null {
-  // The command name sits in parentheses and may itself hold spaces and parentheses.
-  const close = stat.lastIndexOf(')');
-  if (close < 0) return null;
-  const pid = Number(stat.slice(0, stat.indexOf(' ')));
-  const fields = stat.slice(close + 2).split(' ');
-  const [state, ppid, , sid] = fields;
-  const startTime = fields[19];
-  if (state === undefined || ppid === undefined || sid === undefined || startTime === undefined) return null;
-  return { pid, ppid: Number(ppid), sid: Number(sid), startTime, zombie: state === 'Z' || state === 'X' };
-}
-
-export function isAlive(mark: ProcessMark): boolean {
-  const info = readProcess(mark.pid);
-  return info !== null && !info.zombie && info.startTime === mark.startTime;
-}
+export { isAlive, markOf, readProcess, readProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
 
 /**
- * Every live process of a terminal: the members of the leader's session (background jobs in other
- * process groups included) and the leader's descendants (a helper that called setsid is still a child).
+ * The live processes of a terminal's tree as `all` shows them: the leader's session (background jobs in other
+ * process groups included) and the descendants of the leader and of every recorded process (a helper that
+ * called setsid is still a child). A root counts only if the same process (pid and start time) is still there:
+ * once the leader is gone its pid, and so its session id, may be a stranger's, such as a new login shell's.
  */
-export function sessionTree(leaderPid: number, all: readonly ProcInfo[] = readProcesses()): ProcInfo[] {
+export function treeOf(leader: ProcessMark | null, recorded: Iterable<ProcessMark>, all: readonly ProcInfo[]): ProcInfo[] {
+  const byPid = new Map<number, ProcInfo>();
   const children = new Map<number, ProcInfo[]>();
   for (const p of all) {
+    byPid.set(p.pid, p);
     const list = children.get(p.ppid);
     if (list) list.push(p);
     else children.set(p.ppid, [p]);
   }
+  const verified = (m: ProcessMark) => {
+    const p = byPid.get(m.pid);
+    return p !== undefined && p.startTime === m.startTime ? p : null;
+  };
+  const queue: ProcInfo[] = [];
+  const head = leader ? verified(leader) : null;
+  if (head) {
+    queue.push(head);
+    for (const p of all) if (p.sid === head.pid) queue.push(p);
+  }
+  for (const m of recorded) {
+    const p = verified(m);
+    if (p) queue.push(p);
+  }
   const found = new Map<number, ProcInfo>();
-  const queue: ProcInfo[] = all.filter((p) => p.sid === leaderPid || p.pid === leaderPid);
   while (queue.length > 0) {
     const p = queue.pop()!;
     if (found.has(p.pid)) continue;
     found.set(p.pid, p);
     queue.push(...(children.get(p.pid) ?? []));
   }
-  return [...found.values()].filter((p) => !p.zombie && p.pid !== process.pid);
+  // In pid order: the same tree gives the same list, so an unchanged ledger is not rewritten.
+  return [...found.values()].filter((p) => !p.zombie && p.pid !== process.pid).sort((a, b) => a.pid - b.pid);
 }
 
-function signal(marks: readonly ProcessMark[], sig: NodeJS.Signals): void {
-  for (const mark of marks) {
-    if (!isAlive(mark)) continue;
-    try {
-      process.kill(mark.pid, sig);
-    } catch {
-      // Gone between the check and the signal.
-    }
-  }
+/** The tree of the process now at `leaderPid`, whoever it is: for callers that know it is their live leader. */
+export function sessionTree(leaderPid: number, all: readonly ProcInfo[] = readProcesses()): ProcInfo[] {
+  const leader = all.find((p) => p.pid === leaderPid);
+  return leader ? treeOf(markOf(leader), [], all) : [];
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+/** What Baton knows of one terminal's processes: each by pid and start time, kept as the tree changes. */
+export class ProcessRecord {
+  private marks = new Map<number, ProcessMark>();
 
-async function waitGone(marks: readonly ProcessMark[], timeoutMs: number): Promise<ProcessMark[]> {
-  const deadline = Date.now() + timeoutMs;
-  let alive = marks.filter(isAlive);
-  while (alive.length > 0 && Date.now() < deadline) {
-    await sleep(50);
-    alive = alive.filter(isAlive);
+  constructor(readonly leader: ProcessMark | null) {
+    if (leader) this.marks.set(leader.pid, leader);
   }
-  return alive;
+
+  /**
+   * Records the tree as `all` shows it, and forgets recorded processes it shows gone (so a reused pid can never
+   * be taken for them later). Returns whether the leader still runs; once it does not, rescanning is pointless.
+   */
+  observe(all: readonly ProcInfo[]): boolean {
+    const next = new Map<number, ProcessMark>();
+    for (const p of treeOf(this.leader, this.marks.values(), all)) next.set(p.pid, markOf(p));
+    const listed = new Set(all.map((p) => p.pid));
+    // Not listed: it exited, or it was recorded by a later scan than this one (scans may overlap). Ask again.
+    for (const m of this.marks.values()) if (!next.has(m.pid) && !listed.has(m.pid) && isAlive(m)) next.set(m.pid, m);
+    this.marks = next;
+    return this.leader !== null && this.marks.get(this.leader.pid)?.startTime === this.leader.startTime;
+  }
+
+  list(): ProcessMark[] {
+    return [...this.marks.values()];
+  }
+
+  /** Keeps only the recorded processes that still run (after a stop, normally none). */
+  keep(stillRunning: (mark: ProcessMark) => boolean): void {
+    for (const [pid, mark] of this.marks) if (!stillRunning(mark)) this.marks.delete(pid);
+  }
 }
 
 /**
- * SIGTERM every process of the leader's session and every recorded descendant, then SIGKILL what is
- * left after the grace period. A job that ignores SIGHUP and SIGTERM is still gone at the end.
+ * SIGTERM every process of the tree (see `treeOf`), then SIGKILL what is left after the grace period. A job that
+ * ignores SIGHUP and SIGTERM is still gone at the end; a process that merely reuses a recorded pid is untouched.
  */
-export async function terminateTree(
-  leaderPid: number,
-  recorded: readonly ProcessMark[],
-  graceMs = 5000,
-): Promise<void> {
-  const marks = new Map<number, ProcessMark>();
-  for (const m of recorded) marks.set(m.pid, m);
-  for (const p of sessionTree(leaderPid)) marks.set(p.pid, { pid: p.pid, startTime: p.startTime });
-  const targets = [...marks.values()];
-  signal(targets, 'SIGTERM');
+export async function terminateTree(leader: ProcessMark | null, recorded: readonly ProcessMark[], graceMs = 5000): Promise<void> {
+  const spare = protectedPids();
+  const targets = treeOf(leader, recorded, await scanProcesses())
+    .map(markOf)
+    .filter((m) => !spare.has(m.pid));
+  for (const m of targets) signalProcess(m, 'SIGTERM', spare);
   const left = await waitGone(targets, graceMs);
   if (left.length === 0) return;
-  signal(left, 'SIGKILL');
+  for (const m of left) signalProcess(m, 'SIGKILL', spare);
   await waitGone(left, 2000);
 }

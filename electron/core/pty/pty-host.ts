@@ -1,19 +1,30 @@
 // Owns every terminal of the core: spawns them, records their process trees, stops them all.
-import { sessionTree, readProcesses } from './process-tree.js';
-import { ProcessLedger } from './process-ledger.js';
+import { isAlive, scanProcesses, type ProcessMark } from './proc-stat.js';
+import { ProcessLedger, type LedgerEntry } from './process-ledger.js';
+import { terminateTree } from './process-tree.js';
 import { Terminal, type SpawnOptions } from './terminal.js';
+import { reportFailure } from '../log.js';
 
 const TRACK_EVERY_MS = 1000;
+const TRACKING = "tracking the terminals' processes";
 
 export class PtyHost {
   private readonly terminals = new Map<string, Terminal>();
+  /** Terminals whose leader still runs: only these are rescanned. */
+  private readonly tracked = new Set<Terminal>();
+  /** Processes of released terminals that outlived them: still Baton's to stop at quit. */
+  private retired: ProcessMark[] = [];
   private readonly ledger: ProcessLedger | null;
   private readonly tracker: NodeJS.Timeout;
+  private closed = false;
+  /** The pass waiting to start (callers share it), and the latest one queued: passes never overlap. */
+  private pending: Promise<void> | null = null;
+  private latest: Promise<void> = Promise.resolve();
 
   /** `ledgerPath`: where the processes this host started are recorded for the start-up sweep. */
   constructor(ledgerPath: string | null = null) {
     this.ledger = ledgerPath ? new ProcessLedger(ledgerPath) : null;
-    this.tracker = setInterval(() => this.track(), TRACK_EVERY_MS);
+    this.tracker = setInterval(() => this.trackSoon(), TRACK_EVERY_MS);
     this.tracker.unref();
   }
 
@@ -25,9 +36,10 @@ export class PtyHost {
   spawn(options: SpawnOptions): Terminal {
     const terminal = new Terminal(options);
     this.terminals.set(terminal.id, terminal);
-    terminal.record([{ pid: terminal.pid, startTime: readProcesses().find((p) => p.pid === terminal.pid)?.startTime ?? '' }].filter((m) => m.startTime));
-    this.track();
-    terminal.onExit(() => this.track());
+    if (terminal.leader) this.tracked.add(terminal);
+    this.trackSoon();
+    // One last look once the leader is gone records what it left behind, and ends the rescans.
+    terminal.onExit(() => this.trackSoon());
     return terminal;
   }
 
@@ -35,34 +47,70 @@ export class PtyHost {
     return this.terminals.get(terminalId);
   }
 
-  /** Forget an ended terminal (its ring and mirror are released). */
+  /** Whether the terminal's process tree is still rescanned (only while its leader runs). */
+  isTracked(terminalId: string): boolean {
+    const terminal = this.terminals.get(terminalId);
+    return terminal !== undefined && this.tracked.has(terminal);
+  }
+
+  /** Forget an ended terminal (its ring and mirror are released); processes it left running are still stopped at quit. */
   release(terminalId: string): void {
     const terminal = this.terminals.get(terminalId);
     if (!terminal) return;
     this.terminals.delete(terminalId);
+    this.tracked.delete(terminal);
+    this.retired = [...this.retired, ...terminal.recordedProcesses()].filter(isAlive);
     terminal.dispose();
-    this.track();
+    this.trackSoon();
   }
 
   async stopAll(): Promise<void> {
-    await Promise.all([...this.terminals.values()].map((t) => t.stop()));
-    this.track();
+    const retired = this.retired;
+    this.retired = [];
+    await Promise.all([...[...this.terminals.values()].map((t) => t.stop()), terminateTree(null, retired)]);
+    await this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
 
   close(): void {
+    this.closed = true;
     clearInterval(this.tracker);
   }
 
-  /** Record every process in each terminal's tree, so one that later leaves the session is still stopped. */
-  private track(): void {
-    const all = readProcesses();
-    const entries: { leader: number; processes: { pid: number; startTime: string }[] }[] = [];
-    for (const terminal of this.terminals.values()) {
-      const live = sessionTree(terminal.pid, all).map((p) => ({ pid: p.pid, startTime: p.startTime }));
-      terminal.record(live);
-      const alive = terminal.recordedProcesses().filter((m) => all.some((p) => p.pid === m.pid && p.startTime === m.startTime && !p.zombie));
-      if (alive.length > 0) entries.push({ leader: terminal.pid, processes: alive });
+  /** Runs a tracking pass after the one in progress; calls made while one is waiting share it. */
+  private track(): Promise<void> {
+    if (this.pending) return this.pending;
+    const pass = this.latest.then(async () => {
+      this.pending = null;
+      await this.trackOnce();
+    });
+    this.pending = pass;
+    // Whoever asked for a pass reports its failure; the next pass starts afresh regardless.
+    this.latest = pass.catch(() => undefined);
+    return pass;
+  }
+
+  private trackSoon(): void {
+    this.track().catch((err: unknown) => reportFailure(TRACKING, err));
+  }
+
+  /** Record every process in each live terminal's tree, so one that later leaves the session is still stopped. */
+  private async trackOnce(): Promise<void> {
+    if (this.closed) return;
+    if (this.tracked.size > 0) {
+      // Only terminals that existed before the scan: a newer one's leader may be missing from it.
+      const scanned = [...this.tracked];
+      const all = await scanProcesses();
+      for (const terminal of scanned) {
+        if (!terminal.observe(all) || terminal.exited) this.tracked.delete(terminal);
+      }
     }
+    if (this.closed) return;
+    const entries: LedgerEntry[] = [];
+    for (const terminal of this.terminals.values()) {
+      const processes = terminal.recordedProcesses();
+      if (processes.length > 0) entries.push({ leader: terminal.leader, processes });
+    }
+    if (this.retired.length > 0) entries.push({ leader: null, processes: this.retired });
     try {
       this.ledger?.write(entries);
     } catch {

@@ -1,10 +1,13 @@
 // One live PTY: the process, its ring of output, its mirror, its subscribers and flow control.
+import { reportFailure } from '../log.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
 import pty from 'node-pty';
 import { FLOW } from './flow.js';
 import { Mirror, type MirrorScreen } from './mirror.js';
-import { terminateTree, type ProcessMark } from './process-tree.js';
+import { isAlive, readProcess, scanProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
+import { signalProcess } from './process-signal.js';
+import { ProcessRecord, terminateTree } from './process-tree.js';
 import { RingBuffer } from './ring-buffer.js';
 import { Subscriber, type StreamFrame } from './subscriber.js';
 import { utf8SafeEnd } from './utf8.js';
@@ -37,12 +40,14 @@ export const newTerminalId = () => `trm_${randomBytes(10).toString('hex').slice(
 export class Terminal {
   readonly id = newTerminalId();
   readonly pid: number;
+  /** The leader by pid and start time; null if it was gone before it could be read (nothing to signal then). */
+  readonly leader: ProcessMark | null;
   private readonly pty: pty.IPty;
   private readonly ring = new RingBuffer(FLOW.ringBytes);
   private readonly mirror: Mirror;
   private readonly subscribers = new Set<Subscriber>();
   private readonly exitListeners = new Set<(e: ExitInfo) => void>();
-  private readonly recorded = new Map<number, ProcessMark>();
+  private readonly processes: ProcessRecord;
   private pumpTimer: NodeJS.Timeout | null = null;
   private slaveFd: number | null;
   private childGone = false;
@@ -71,6 +76,10 @@ export class Terminal {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    // Read at once: the start time is fixed at fork, and the pid cannot be reused before node-pty reaps it.
+    const info = readProcess(this.pid);
+    this.leader = info ? { pid: info.pid, startTime: info.startTime } : null;
+    this.processes = new ProcessRecord(this.leader);
     this.slaveFd = holdSlave(this.pty);
     this.pty.onData((data: string | Buffer) => this.handleOutput(typeof data === 'string' ? Buffer.from(data) : data));
     this.pty.onExit(({ exitCode, signal }) => this.handleExit({ exitCode, signal: signal ? signal : null }));
@@ -92,13 +101,17 @@ export class Terminal {
     return this.size.rows;
   }
 
-  /** Processes seen in this terminal's tree; they are stopped with it even if they left its session. */
-  record(marks: readonly ProcessMark[]): void {
-    for (const m of marks) this.recorded.set(m.pid, m);
+  /**
+   * Records this terminal's tree as the scan `all` shows it; its processes are stopped with it even if they later
+   * leave its session. Returns whether the leader still runs (when it does not, there is no point rescanning).
+   */
+  observe(all: readonly ProcInfo[]): boolean {
+    return this.processes.observe(all);
   }
 
+  /** Processes seen in this terminal's tree that were still running when last looked at. */
   recordedProcesses(): ProcessMark[] {
-    return [...this.recorded.values()];
+    return this.processes.list();
   }
 
   /**
@@ -177,25 +190,32 @@ export class Terminal {
     return { start, subscription };
   }
 
-  /** Design §6: close the PTY (SIGHUP), give it ≈250 ms, SIGTERM the whole session and recorded descendants, SIGKILL after ≈5 s. */
+  /**
+   * Hang up the leader (SIGHUP, as closing a terminal would), give it ≈250 ms, SIGTERM its whole tree, SIGKILL
+   * what is left after the grace. Only processes recorded by pid and start time, or found under such, are signalled.
+   */
   stop(graceMs = 5000): Promise<void> {
     this.stopping ??= this.runStop(graceMs);
     return this.stopping;
   }
 
   private async runStop(graceMs: number): Promise<void> {
-    const leader = this.pid;
-    if (!this.exitInfo) {
+    const leader = this.leader;
+    if (!this.exitInfo && leader) {
+      // Record the whole tree while the live leader still vouches for its session: after the hangup it exits,
+      // and members of its session are only known by the pid it no longer holds.
+      this.processes.observe(await scanProcesses());
       this.paused = false;
       try {
         this.pty.resume();
-        this.pty.kill('SIGHUP');
       } catch {
         // Already gone.
       }
+      signalProcess(leader, 'SIGHUP');
       await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(250)]);
     }
-    await terminateTree(leader, this.recordedProcesses(), graceMs);
+    await terminateTree(leader, this.processes.list(), graceMs);
+    this.processes.keep(isAlive);
     if (!this.exitInfo) await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(2000)]);
   }
 
@@ -275,13 +295,17 @@ export class Terminal {
   /** A client fell out of the ring (a hidden pane, say): it starts over from the mirror's screen. */
   private resetLagging(sub: Subscriber): void {
     sub.sent = Number.MAX_SAFE_INTEGER; // nothing more until the reset is taken
-    void this.mirror.capture().then((screen) => {
-      if (!this.subscribers.has(sub)) return;
-      sub.sent = screen.offset;
-      sub.acked = screen.offset;
-      sub.deliver({ kind: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized });
-      this.pump();
-    });
+    this.mirror.capture().then(
+      (screen) => {
+        if (!this.subscribers.has(sub)) return;
+        sub.sent = screen.offset;
+        sub.acked = screen.offset;
+        sub.deliver({ kind: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized });
+        this.pump();
+      },
+      // The pane stays paused (sent is past the end) and reattaches from its offset when it is shown or reconnects.
+      (err: unknown) => reportFailure('the screen of a lagging pane', err),
+    );
   }
 
   /** Pause the PTY while a visible client or the mirror has too much waiting; resume once it drains. */
@@ -314,12 +338,9 @@ export class Terminal {
    */
   private watchWhilePaused(): void {
     this.pausedWatch ??= setInterval(() => {
-      try {
-        process.kill(this.pid, 0);
-      } catch {
-        this.childGone = true;
-        this.resumeReading();
-      }
+      if (this.leader && isAlive(this.leader)) return;
+      this.childGone = true;
+      this.resumeReading();
     }, 50);
   }
 }

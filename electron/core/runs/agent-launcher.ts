@@ -49,14 +49,18 @@ export function launchAgent(
     stopRequested: false,
     stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, baseEnv, (seen) => hooks.onSession(seen)),
   };
-  terminal.onExit(async (exit) => {
+  const resumeRefused = async (exitCode: number): Promise<boolean> => {
+    if (plan.outcome !== 'resumed' || exitCode === 0 || Date.now() - spawnedAt >= RESUME_FAILURE_WINDOW_MS) return false;
+    const { text } = await terminal.capture();
+    return adapter.resumeErrorTexts.some((re) => re.test(text));
+  };
+  terminal.onExit((exit) => {
     live.stopFollowing();
-    let rejected = false;
-    if (plan.outcome === 'resumed' && exit.exitCode !== 0 && Date.now() - spawnedAt < RESUME_FAILURE_WINDOW_MS) {
-      const { text } = await terminal.capture();
-      rejected = adapter.resumeErrorTexts.some((re) => re.test(text));
-    }
-    hooks.onExit(exit, rejected);
+    // An exit listener's rejection would end the process; a screen that cannot be read only means no refusal seen.
+    resumeRefused(exit.exitCode).then(
+      (rejected) => hooks.onExit(exit, rejected),
+      () => hooks.onExit(exit, false),
+    );
   });
   return live;
 }

@@ -8,7 +8,7 @@ import { shortId } from '../vendors/common.js';
 import { getAdapter } from '../vendors/registry.js';
 import { launchAgent, LaunchError, type LiveAgent } from './agent-launcher.js';
 import { DiscoveryGate } from './discovery-gate.js';
-import { now, type RunContext } from './run-context.js';
+import { logFailure, now, type RunContext } from './run-context.js';
 import { currentSessionId } from './views.js';
 
 /** A live agent with its run; `settled` resolves once its exit has been recorded. */
@@ -120,13 +120,16 @@ export class AgentLifecycle {
     const release = mustDiscover ? await this.discovery.acquire(agent.vendor, agent.cwd) : () => {};
     try {
       live = launchAgent(this.ctx.ptyHost, adapter, plan, agent.cwd, this.ctx.env, {
+        // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
           release();
-          void this.sessionSeen(runId, agent.id, seen, plan);
+          this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) => logFailure(`recording a session id of ${agent.label}`, err));
         },
         onExit: (exit, rejected) => {
           release();
-          void this.agentExited(runId, agent.id, exit.exitCode, rejected).finally(settle);
+          this.agentExited(runId, agent.id, exit.exitCode, rejected)
+            .catch((err: unknown) => logFailure(`recording the exit of ${agent.label}`, err))
+            .finally(settle);
         },
       });
     } catch (err) {
@@ -198,7 +201,8 @@ export class AgentLifecycle {
       await this.freshAfterRejectedResume(runId, agentId);
       return;
     }
-    if (!stopped && !this.closing) await this.snapshotAfterExit(runId).catch(() => undefined);
+    // A failed write was already reported by the store; anything else is worth a line in the log.
+    if (!stopped && !this.closing) await this.snapshotAfterExit(runId).catch((err: unknown) => logFailure(`the snapshot after ${label} exited`, err));
     if (live && this.running.get(agentId) === live) this.running.delete(agentId);
   }
 

@@ -14,7 +14,7 @@ export async function newAgentRecords(specs: readonly AgentSpec[], existing: rea
     const adapter = getAdapter(spec.vendor);
     if (!adapter) throw invalid(`vendor '${spec.vendor}' is not supported yet`, `${field}.vendor`);
     if (spec.command && spec.vendor !== 'shell') throw invalid('only shell agents take a command', `${field}.command`);
-    const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`);
+    const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
     const label = uniqueLabel(spec.label ?? spec.vendor, labels, `${field}.label`, spec.label !== undefined);
     labels.push(label);
     out.push({

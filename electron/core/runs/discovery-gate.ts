@@ -1,4 +1,4 @@
-// Vendors whose session id can only be discovered after spawn (design §3, vendors.md §11): while one agent of
+// Vendors whose session id can only be discovered after spawn: while one agent of
 // such a vendor has no id yet, the next one in the same directory waits, so two new sessions never race.
 
 const MAX_WAIT_MS = 30_000;
@@ -20,9 +20,13 @@ export class DiscoveryGate {
       };
     });
     this.held.set(key, held);
-    void held.then(() => {
-      if (this.held.get(key) === held) this.held.delete(key);
-    });
+    // `held` only ever resolves; the rejection handler keeps that a rule the code states, not an assumption.
+    held.then(
+      () => {
+        if (this.held.get(key) === held) this.held.delete(key);
+      },
+      () => undefined,
+    );
     return release;
   }
 }

@@ -24,7 +24,7 @@ export interface ResumeTarget {
 }
 
 const rules = { sessionIdPattern: (vendor: Parameters<typeof getAdapter>[0]) => getAdapter(vendor)?.sessionIdPattern } as const;
-/** A bare vendor session id: accepted only when the store already knows it (design §4). */
+/** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
 
 export class HandleResolver {

@@ -4,6 +4,7 @@ import type { EventName, EventPayload, RunEvent } from '../../../shared/contract
 import { RUN_ID } from '../../../shared/words.js';
 import type { PtyHost } from '../pty/pty-host.js';
 import type { RunStore } from '../store/run-store.js';
+import { StoreWriteError } from '../store/write-errors.js';
 import type { RunManifest } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import { notFound } from './errors.js';
@@ -21,6 +22,16 @@ export interface RunContext {
 }
 
 export const now = () => new Date().toISOString();
+
+/**
+ * Logs a failure of work nobody waits for (an agent's exit, a periodic snapshot). A refused write was already
+ * reported by the store, once per outage, so it is not repeated here.
+ */
+export function logFailure(what: string, err: unknown): void {
+  if (err instanceof StoreWriteError) return;
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`baton: ${what} failed: ${message}\n`);
+}
 
 /** A run by its id or its name. */
 export function findRun(store: RunStore, ref: string): RunManifest {

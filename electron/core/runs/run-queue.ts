@@ -14,9 +14,13 @@ export class RunQueue {
     const result = previous.catch(() => undefined).then(job);
     const tail = result.catch(() => undefined);
     this.queues.set(runId, tail);
-    void tail.then(() => {
-      if (this.queues.get(runId) === tail) this.queues.delete(runId);
-    });
+    // `tail` never rejects; the handler is there so no rejection could ever go unhandled.
+    tail.then(
+      () => {
+        if (this.queues.get(runId) === tail) this.queues.delete(runId);
+      },
+      () => undefined,
+    );
     return result;
   }
 

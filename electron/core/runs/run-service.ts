@@ -1,4 +1,4 @@
-// Named runs of agents: start, add, stop, snapshot, history, handles and resume-by-handle (design.md §1, §4).
+// Named runs of agents: start, add, stop, snapshot, history, handles and resume-by-handle.
 // The facade the transports call; the work is done by the parts it wires together over one shared context
 // (run-context.ts): the per-run queue (run-queue.ts), agents' launch and exit (agent-lifecycle.ts), snapshots
 // (snapshots.ts), resume by handle (handle-resolver.ts, resume-by-handle.ts) and handles out (handle-export.ts).
@@ -65,6 +65,11 @@ export class RunService {
     // An agent that exits on its own is snapshotted; the lifecycle only calls this after construction.
     this.agents = new AgentLifecycle(this.ctx, (runId) => this.snapshots.snapshot(runId, 'exit'));
     this.snapshots = new Snapshots(this.ctx, this.agents);
+    // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
+    store.onWriteProblem(({ runId, message }) => {
+      const agentId = store.get(runId)?.agents[0]?.id;
+      if (agentId) this.ctx.emit('agent.warning', { runId, agentId, message });
+    });
   }
 
   /** Read-only lookups into the run store (they return copies), for session import. */
@@ -250,7 +255,7 @@ export class RunService {
     return { run: this.getRun(runId), outcomes };
   }
 
-  /** At quit: snapshot what runs, then stop every agent (design §6). */
+  /** At quit: snapshot what runs, stop every agent, and write what the disk refused earlier if it now can. */
   async shutdown(): Promise<void> {
     this.agents.beginShutdown();
     this.snapshots.stopPeriodic();
@@ -263,6 +268,12 @@ export class RunService {
     }
     await Promise.all(this.agents.liveAgentIds().map((id) => this.agents.stopLive(id)));
     await this.ctx.queue.drain();
+    await this.store.flush();
+    this.store.close();
+    for (const runId of this.store.unsaved()) {
+      const name = this.store.get(runId)?.name ?? runId;
+      process.stderr.write(`baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`);
+    }
   }
 
   // ---------- internals ----------

@@ -1,4 +1,4 @@
-// Session import (design.md §3 `listSessions`): the conversations in the vendors' own stores on this machine,
+// Session import (the adapters' `listSessions`): the conversations in the vendors' own stores on this machine,
 // and their adoption into a new run. Adoption builds a Baton handle from the chosen sessions and resumes it, so it
 // goes through the same validation, preview logic and outcomes as any resume by handle.
 import { BatonError, type FoundSession, type Params, type ResumeOutcome, type Result, type RunView } from '../../../shared/contract.js';

@@ -1,4 +1,4 @@
-// Snapshots of a run (design.md §1): per agent its vendor, cwd, current vendor session id, status and screen.
+// Snapshots of a run: per agent its vendor, cwd, current vendor session id, status and screen.
 // Taken on demand, on an agent's exit, at quit, and periodically while output changes.
 import type { Screen, SnapshotView } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
@@ -6,7 +6,7 @@ import type { AgentRecord, StoredScreen } from '../store/types.js';
 import { getAdapter } from '../vendors/registry.js';
 import { notFound } from './errors.js';
 import { newSnapshotId } from './ids.js';
-import { findRun, now, type RunContext } from './run-context.js';
+import { findRun, logFailure, now, type RunContext } from './run-context.js';
 import { currentSessionId } from './views.js';
 
 const PERIODIC_SNAPSHOT_MS = 60_000;
@@ -31,7 +31,9 @@ export class Snapshots {
     private readonly ctx: RunContext,
     private readonly terminals: AgentTerminals,
   ) {
-    this.periodic = setInterval(() => void this.snapshotChangedRuns(), PERIODIC_SNAPSHOT_MS);
+    this.periodic = setInterval(() => {
+      this.snapshotChangedRuns().catch((err: unknown) => logFailure('a periodic snapshot', err));
+    }, PERIODIC_SNAPSHOT_MS);
     this.periodic.unref();
   }
 
@@ -102,7 +104,8 @@ export class Snapshots {
       if (!run) continue;
       const since = run.lastSnapshot ? Date.parse(run.lastSnapshot.at) : 0;
       const changed = run.agents.some((a) => (this.terminals.live(a.id)?.terminal.lastOutputAt ?? 0) > since);
-      if (changed) await this.snapshot(runId, 'periodic').catch(() => undefined);
+      // Each run on its own: one that cannot be saved (a full disk is reported by the store) must not stop the rest.
+      if (changed) await this.snapshot(runId, 'periodic').catch((err: unknown) => logFailure(`a periodic snapshot of run '${run.name}'`, err));
     }
   }
 }

@@ -1,19 +1,49 @@
 // Checks on what a user or a handle asks for, done before anything is spawned or written.
 import { realpath, stat } from 'node:fs/promises';
+import { BatonError } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
 import { invalid } from './errors.js';
 
-/** The directory an agent will run in, as its real path; refused when it is not an existing directory. */
-export async function checkedDirectory(cwd: string, field: string): Promise<string> {
+/** The agent a user typed a directory for (run.start, agent.add), to name in the error with that directory. */
+export interface DirectoryTypedFor {
+  label: string | undefined;
+  vendor: string;
+}
+
+/**
+ * The directory an agent will run in, as its real path; refused when it is not an existing directory.
+ * `typedFor` is given only when the user typed this path in this very request: the error then names the agent
+ * and the path, which the user already knows. Without it (a path decoded from a handle, which is a secret, or
+ * anything else) the error names only the field and never echoes the path.
+ */
+export async function checkedDirectory(cwd: string, field: string, typedFor?: DirectoryTypedFor): Promise<string> {
+  const refuse = (secretMessage: string, typedMessage: (agent: string) => string): BatonError =>
+    typedFor
+      ? new BatonError({ code: 'invalid', message: typedMessage(agentName(typedFor)), field })
+      : invalid(secretMessage, field);
+  let isDirectory: boolean;
   try {
-    const info = await stat(cwd);
-    if (!info.isDirectory()) throw invalid('is not a directory', field);
-    return await realpath(cwd);
+    isDirectory = (await stat(cwd)).isDirectory();
   } catch (err) {
-    if (err instanceof Error && err.name === 'BatonError') throw err;
-    // The path itself is not echoed: it may come from a handle, which is a secret.
-    throw invalid('directory does not exist', field);
+    if (isPermissionError(err)) throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} cannot be opened (permission denied)`);
+    throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} does not exist`);
   }
+  if (!isDirectory) throw refuse('is not a directory', (agent) => `${agent}: ${cwd} is not a directory`);
+  try {
+    return await realpath(cwd);
+  } catch {
+    throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} does not exist`);
+  }
+}
+
+/** `agent 'planner' (claude)`, or `claude agent` when the user gave no label. */
+function agentName(agent: DirectoryTypedFor): string {
+  return agent.label === undefined ? `${agent.vendor} agent` : `agent '${agent.label}' (${agent.vendor})`;
+}
+
+function isPermissionError(err: unknown): boolean {
+  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
+  return code === 'EACCES' || code === 'EPERM';
 }
 
 /** A label unique within its run: an explicit clash is an error, a derived one gets a number. */

@@ -1,5 +1,6 @@
-// Crash-safe replacement of files and directories (design.md §5): a reader sees the old content or the new, never
-// a mix. Temp names start with "." and contain ".tmp-" so the store can sweep leftovers after a crash.
+// Crash-safe replacement of files and directories: a reader sees the old content or the new, never a mix, and a
+// write that fails (a full disk) leaves the old content and no temp file behind. Temp names start with "." and
+// contain ".tmp-" so the store can sweep what a crash left.
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -22,7 +23,8 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
     await writeAndSync(tmp, data, mode);
     await rename(tmp, path);
   } catch (err) {
-    await rm(tmp, { force: true });
+    // The write's own error is the one to report, not a failure to clean up after it.
+    await rm(tmp, { force: true }).catch(() => undefined);
     throw err;
   }
   // Without this the rename itself may be lost on power failure, leaving the old file.
@@ -46,7 +48,7 @@ export async function writeDirAtomic(finalDir: string, files: Record<string, str
     await fsyncDir(tmp);
     await rename(tmp, finalDir);
   } catch (err) {
-    await rm(tmp, { recursive: true, force: true });
+    await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
     throw err;
   }
   await fsyncDir(dirname(finalDir));
@@ -58,7 +60,7 @@ async function writeAndSync(path: string, data: string | Uint8Array, mode: numbe
     await fh.writeFile(data);
     await fh.sync();
   } finally {
-    await fh.close();
+    await fh.close().catch(() => undefined);
   }
 }
 

@@ -1,78 +1,69 @@
-// The run store (design.md §5): plain files under <dataDir>/runs, with an in-memory index that is only ever
-// derived from them, so reopening after a crash (or deleting nothing but the process) gives the same runs.
-import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
+// The run store: plain files under <dataDir>/runs, with an in-memory index derived from them at open, so
+// reopening after a crash (or deleting nothing but the process) gives the same runs. While running, the index is
+// the truth: a write the disk refuses (full, say) leaves the change in memory, reported once, written later.
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
-import {
-  BatonError,
-  agentStatusSchema,
-  describeIssue,
-  runEventSchema,
-  screenSchema,
-  sessionIdRecordSchema,
-  snapshotViewSchema,
-} from '../../../shared/contract.js';
-import {
-  AGENT_ID,
-  RUN_ID,
-  SNAPSHOT_ID,
-  absolutePathSchema,
-  labelSchema,
-  runNameSchema,
-  vendorNameSchema,
-} from '../../../shared/words.js';
-import { fsyncDir, isErrno, isTempName, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
+import { BatonError, describeIssue, runEventSchema } from '../../../shared/contract.js';
+import { RUN_ID, SNAPSHOT_ID } from '../../../shared/words.js';
+import { fsyncDir, isErrno, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
+import { checkDataDir } from './data-dir.js';
 import { appendJsonLine, readJsonLines } from './jsonl.js';
-import type { AgentRecord, RunEvent, RunManifest, SnapshotView, StoredScreen } from './types.js';
+import { MANIFEST, manifestText, newestFirst, runManifestSchema } from './manifest.js';
+import { PendingWrites, type WriteProblem } from './pending-writes.js';
+import { loadRuns, makeRunDir, SCREENS } from './run-dirs.js';
+import { directoryState, errnoCode } from './safe-read.js';
+import { pruneSnapshots, readSnapshotDir, snapshotFiles } from './snapshot-files.js';
+import type { RunEvent, RunManifest, SnapshotView, StoredScreen } from './types.js';
+import { isFileSystemError, saveFailure } from './write-errors.js';
 
-/** Screens are bounded so one chatty agent cannot fill the disk; the tail is what a user wants back. */
-export const SCREEN_MAX_BYTES = 512 * 1024;
-export const SNAPSHOTS_KEPT = 20;
+export { SCREEN_MAX_BYTES, SNAPSHOTS_KEPT, keepTail } from './snapshot-files.js';
+export { runManifestSchema } from './manifest.js';
+export type { WriteProblem } from './pending-writes.js';
 
-const MANIFEST = 'run.json';
 const EVENTS = 'events.jsonl';
-const SCREENS = 'screens';
-const SNAPSHOT_FILE = 'snapshot.json';
+const UNREADABLE_MANIFEST = 'run.json.unreadable';
+/** Far above a real history; a larger file is read from its newest lines. */
+const EVENTS_MAX_BYTES = 16 * 1024 * 1024;
+/** How soon writes the disk refused are tried again (any later write of the run also tries them). */
+export const RETRY_WRITES_MS = 5000;
 
-const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
-  id: z.string().regex(AGENT_ID, { error: 'agent id is not a Baton agent id' }),
-  label: labelSchema,
-  vendor: vendorNameSchema,
-  cwd: absolutePathSchema,
-  args: z.array(z.string()),
-  command: z.array(z.string()).nullable(),
-  sessionIds: z.array(sessionIdRecordSchema),
-  status: agentStatusSchema,
-  exitCode: z.number().int().nullable(),
-  warning: z.string().nullable(),
-  startedAt: z.string().nullable(),
-});
-
-export const runManifestSchema: z.ZodType<RunManifest> = z.strictObject({
-  v: z.literal(1, { error: 'manifest version must be 1' }),
-  id: z.string().regex(RUN_ID, { error: 'run id is not a Baton run id' }),
-  name: runNameSchema,
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  agents: z.array(agentRecordSchema),
-  lastSnapshot: z
-    .strictObject({ id: z.string().regex(SNAPSHOT_ID, { error: 'snapshot id is not a Baton snapshot id' }), at: z.string() })
-    .nullable(),
-});
+export interface Unreadable {
+  path: string;
+  reason: string;
+}
 
 export class RunStore {
   private readonly index = new Map<string, RunManifest>();
-  /** Per-run chains: writes to one run happen in call order, so the index always matches the files. */
+  /** Per-run chains: writes to one run happen in call order, so the files follow the index in order. */
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly pending = new PendingWrites(() => this.flush(), RETRY_WRITES_MS);
+  private readonly skipped: Unreadable[] = [];
+  /** Files already warned about, so a damaged file read on every request is logged once. */
+  private readonly warned = new Set<string>();
 
   private constructor(private readonly runsDir: string) {}
 
+  /** Opens the store of `dataDir`, which must be the user's own (see checkDataDir). */
   static async open(dataDir: string): Promise<RunStore> {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    checkDataDir(dataDir);
     const runsDir = join(dataDir, 'runs');
     await mkdir(runsDir, { recursive: true, mode: 0o700 });
+    const state = await directoryState(runsDir);
+    if (state !== 'ok') throw new Error(`cannot open the run store: ${runsDir} ${state}`);
     const store = new RunStore(runsDir);
-    await store.load();
+    for (const m of await loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
     return store;
+  }
+
+  /** Called once per run and outage with a message for the user; the store has already logged it. */
+  onWriteProblem(listener: (p: WriteProblem) => void): () => void {
+    return this.pending.onProblem(listener);
+  }
+
+  /** What was found in the store but could not be read as a run, with why. Nothing of it is ever removed. */
+  unreadable(): Unreadable[] {
+    return this.skipped.map((s) => ({ ...s }));
   }
 
   /** Newest `updatedAt` first. The manifests are copies: change a run through `save`. */
@@ -100,81 +91,86 @@ export class RunStore {
     return undefined;
   }
 
+  /**
+   * Records the run. A new run must reach the disk or it is refused (the error says why). A known run's change
+   * is kept even when the disk refuses it: reported once, and written by the next write of the run or a retry.
+   */
   async save(manifest: RunManifest): Promise<void> {
     const parsed = runManifestSchema.safeParse(manifest);
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'manifest'));
     const m = parsed.data;
     const dir = this.runDir(m.id);
     await this.serial(m.id, async () => {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await writeFileAtomic(join(dir, MANIFEST), `${JSON.stringify(m, null, 2)}\n`);
+      if (!this.index.has(m.id)) return this.create(m, dir);
       this.index.set(m.id, m);
+      this.pending.markDirty(m.id);
+      await this.writeWaiting(m.id);
     });
   }
 
+  /** Appends to the run's history; a line the disk refuses waits in memory like a refused manifest. */
   async appendEvent(runId: string, event: RunEvent): Promise<void> {
-    const dir = this.runDir(runId);
+    this.runDir(runId);
     const parsed = runEventSchema.safeParse(event);
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'event'));
     this.requireKnown(runId);
-    await this.serial(runId, () => appendJsonLine(join(dir, EVENTS), parsed.data));
-  }
-
-  async readEvents(runId: string): Promise<RunEvent[]> {
-    return readJsonLines(join(this.runDir(runId), EVENTS), runEventSchema);
-  }
-
-  async writeSnapshot(runId: string, snapshot: SnapshotView, screens: StoredScreen[]): Promise<void> {
-    const dir = this.runDir(runId);
-    const snap = snapshotViewSchema.safeParse(snapshot);
-    if (!snap.success) throw new BatonError(describeIssue(snap.error, 'snapshot'));
-    const files: Record<string, string> = { [SNAPSHOT_FILE]: JSON.stringify(snap.data) };
-    for (const [i, screen] of screens.entries()) {
-      const parsed = screenSchema.safeParse(screen);
-      if (!parsed.success) throw new BatonError(describeIssue(parsed.error, `screens[${i}]`));
-      const s = parsed.data;
-      if (files[s.agentId] !== undefined) {
-        throw new BatonError({ code: 'invalid', field: `screens[${i}].agentId`, message: `screens[${i}].agentId: appears twice` });
-      }
-      const capped: StoredScreen = { ...s, text: keepTail(s.text, SCREEN_MAX_BYTES), serialized: keepTail(s.serialized, SCREEN_MAX_BYTES) };
-      files[s.agentId] = JSON.stringify(capped);
-    }
-    this.requireKnown(runId);
     await this.serial(runId, async () => {
-      const screensDir = join(dir, SCREENS);
-      await mkdir(screensDir, { recursive: true, mode: 0o700 });
-      await writeDirAtomic(join(screensDir, snap.data.id), files);
-      await this.prune(screensDir, snap.data.id);
+      if (!this.index.has(runId)) return;
+      this.pending.queueEvent(runId, parsed.data);
+      await this.writeWaiting(runId);
     });
   }
 
+  /** The run's history: the lines on disk that read well, then any still waiting to be written. */
+  async readEvents(runId: string): Promise<RunEvent[]> {
+    const path = join(this.runDir(runId), EVENTS);
+    // In the run's queue, so a line being written is seen once: on disk or still waiting, never both.
+    return this.serial(runId, async () => {
+      const read = await readJsonLines(path, runEventSchema, EVENTS_MAX_BYTES);
+      if (read.problem) this.warnOnce(path, read.problem);
+      return [...read.values, ...this.pending.events(runId)];
+    });
+  }
+
+  /** Writes the snapshot directory whole. Unlike a manifest it is not kept for later: the error says why. */
+  async writeSnapshot(runId: string, snapshot: SnapshotView, screens: StoredScreen[]): Promise<void> {
+    const dir = this.runDir(runId);
+    const files = snapshotFiles(snapshot, screens);
+    this.requireKnown(runId);
+    await this.serial(runId, async () => {
+      const screensDir = join(dir, SCREENS);
+      try {
+        await mkdir(screensDir, { recursive: true, mode: 0o700 });
+        const state = await directoryState(screensDir);
+        if (state !== 'ok') throw new BatonError({ code: 'failed', message: `cannot save snapshots of this run: ${screensDir} ${state}` });
+        await writeDirAtomic(join(screensDir, snapshot.id), files);
+      } catch (err) {
+        throw this.writeFailed(runId, err);
+      }
+      this.pending.succeeded(runId, this.index.get(runId)?.name ?? runId);
+      // Old snapshots are only clean-up: failing to remove one must not fail the snapshot just written.
+      await pruneSnapshots(screensDir, snapshot.id).catch((err: unknown) => this.warnOnce(screensDir, `old snapshots not removed (${errnoCode(err)})`, 'clean-up of'));
+    });
+  }
+
+  /** The snapshot with the screens that read well; undefined when it is missing or damaged (logged once). */
   async readSnapshot(runId: string, snapshotId: string): Promise<{ snapshot: SnapshotView; screens: StoredScreen[] } | undefined> {
     const runDir = this.runDir(runId);
     checkId(snapshotId, SNAPSHOT_ID, 'snapshotId', 'snapshot');
-    const dir = join(runDir, SCREENS, snapshotId);
-    const raw = await readJson(join(dir, SNAPSHOT_FILE));
-    if (raw === undefined) return undefined;
-    const snap = snapshotViewSchema.safeParse(raw);
-    if (!snap.success) {
-      warn(join(dir, SNAPSHOT_FILE), describeIssue(snap.error).message);
+    const screensDir = join(runDir, SCREENS);
+    const state = await directoryState(screensDir);
+    if (state !== 'ok') {
+      if (state !== 'missing') this.warnOnce(screensDir, state);
       return undefined;
     }
-    const screens: StoredScreen[] = [];
-    for (const name of await readdir(dir)) {
-      if (!AGENT_ID.test(name)) continue;
-      const s = screenSchema.safeParse(await readJson(join(dir, name)));
-      if (s.success && s.data.agentId === name) screens.push(s.data);
-    }
-    // The snapshot's own agent order, which is the order the panes were laid out in.
-    const order = new Map(snap.data.agents.map((a, i) => [a.agentId, i]));
-    screens.sort((a, b) => (order.get(a.agentId) ?? Infinity) - (order.get(b.agentId) ?? Infinity));
-    return { snapshot: snap.data, screens };
+    return readSnapshotDir(join(screensDir, snapshotId), (path, reason) => this.warnOnce(path, reason));
   }
 
   /** Removes the run and everything it holds. Returns false when there was nothing to remove. */
   async delete(runId: string): Promise<boolean> {
     const dir = this.runDir(runId);
     return this.serial(runId, async () => {
+      this.pending.forget(runId);
       // Renamed first so a crash mid-delete leaves a temp dir (swept at open), never half a run.
       const doomed = tempPathFor(dir);
       try {
@@ -190,6 +186,23 @@ export class RunStore {
     });
   }
 
+  /** Tries every write the disk refused so far. Never throws: what still fails keeps waiting. */
+  async flush(): Promise<void> {
+    for (const runId of this.pending.waiting()) {
+      await this.serial(runId, () => this.writeWaiting(runId)).catch(() => undefined);
+    }
+  }
+
+  /** Stops retrying; call after a last `flush`. */
+  close(): void {
+    this.pending.close();
+  }
+
+  /** Runs whose latest state or history is only in memory (the disk refused it), for the quit to report. */
+  unsaved(): string[] {
+    return this.pending.waiting().filter((id) => this.index.has(id));
+  }
+
   // ---------- internals ----------
 
   /** Every path is built from a checked id: nothing from a handle or a request can walk out of the store. */
@@ -202,6 +215,56 @@ export class RunStore {
     if (!this.index.has(runId)) throw new BatonError({ code: 'not-found', field: 'runId', message: 'no run with this id' });
   }
 
+  /** A new run's first manifest. On failure nothing of it stays: no directory, no index entry. */
+  private async create(m: RunManifest, dir: string): Promise<void> {
+    let made = false;
+    try {
+      await mkdir(this.runsDir, { recursive: true, mode: 0o700 });
+      made = await makeRunDir(dir);
+      // The directory of a run that could not be read (a handle names it again): keep its old manifest aside.
+      if (!made) await rename(join(dir, MANIFEST), join(dir, UNREADABLE_MANIFEST)).catch(() => undefined);
+      await writeFileAtomic(join(dir, MANIFEST), manifestText(m));
+    } catch (err) {
+      if (made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      if (!isFileSystemError(err)) throw err;
+      const problem = saveFailure(err, m.name, dir, true);
+      process.stderr.write(`baton: ${problem.message}\n`);
+      throw problem;
+    }
+    this.index.set(m.id, m);
+  }
+
+  /** Inside the run's queue: the manifest if it is newer than its file, then the waiting history lines in order. */
+  private async writeWaiting(runId: string): Promise<void> {
+    const m = this.index.get(runId);
+    if (!m) return this.pending.forget(runId);
+    const path = join(this.runDir(runId), EVENTS);
+    try {
+      if (this.pending.isDirty(runId)) {
+        await writeFileAtomic(join(this.runDir(runId), MANIFEST), manifestText(m));
+        this.pending.written(runId);
+      }
+      for (let next = this.pending.events(runId)[0]; next; next = this.pending.events(runId)[0]) {
+        await appendJsonLine(path, next);
+        this.pending.appended(runId);
+      }
+    } catch (err) {
+      const problem = this.writeFailed(runId, err);
+      if (!isFileSystemError(err)) throw problem;
+      return;
+    }
+    this.pending.succeeded(runId, m.name);
+  }
+
+  /** Reports a failed write of a known run once per outage; returns the error to throw where one is thrown. */
+  private writeFailed(runId: string, err: unknown): unknown {
+    const m = this.index.get(runId);
+    if (!m || !isFileSystemError(err)) return err;
+    const problem = saveFailure(err, m.name, this.runDir(runId), false);
+    this.pending.failed(runId, problem.message);
+    return problem;
+  }
+
   private serial<T>(runId: string, fn: () => Promise<T>): Promise<T> {
     const prev = this.queues.get(runId) ?? Promise.resolve();
     const next = prev.then(fn, fn);
@@ -210,41 +273,27 @@ export class RunStore {
       () => undefined,
     );
     this.queues.set(runId, tail);
-    void tail.then(() => {
-      if (this.queues.get(runId) === tail) this.queues.delete(runId);
-    });
+    // `tail` never rejects; the handler is there so no rejection could ever go unhandled.
+    tail.then(
+      () => {
+        if (this.queues.get(runId) === tail) this.queues.delete(runId);
+      },
+      () => undefined,
+    );
     return next;
   }
 
-  private async load(): Promise<void> {
-    for (const entry of await readdir(this.runsDir, { withFileTypes: true })) {
-      const path = join(this.runsDir, entry.name);
-      if (isTempName(entry.name)) {
-        await rm(path, { recursive: true, force: true });
-        continue;
-      }
-      if (!entry.isDirectory() || !RUN_ID.test(entry.name)) continue;
-      await sweepTemps(path);
-      await sweepTemps(join(path, SCREENS));
-      const manifest = await loadManifest(join(path, MANIFEST), entry.name);
-      if (manifest) this.index.set(manifest.id, manifest);
-    }
+  /** A run that cannot be read is left on disk untouched, logged, and listed by `unreadable`. */
+  private skip(path: string, reason: string): void {
+    this.skipped.push({ path, reason });
+    this.warnOnce(path, reason, 'skipping run');
   }
 
-  /** Keeps the newest SNAPSHOTS_KEPT snapshots by their `at` time, and always the one just written. */
-  private async prune(screensDir: string, justWritten: string): Promise<void> {
-    const ids = (await readdir(screensDir)).filter((n) => SNAPSHOT_ID.test(n));
-    if (ids.length <= SNAPSHOTS_KEPT) return;
-    const dated = await Promise.all(ids.map(async (id) => ({ id, ...(await snapshotTime(join(screensDir, id))) })));
-    dated.sort((a, b) => b.at - a.at || b.mtime - a.mtime);
-    const keep = new Set(dated.slice(0, SNAPSHOTS_KEPT).map((d) => d.id));
-    keep.add(justWritten);
-    for (const { id } of dated) {
-      if (keep.has(id)) continue;
-      const doomed = tempPathFor(join(screensDir, id));
-      await rename(join(screensDir, id), doomed);
-      await rm(doomed, { recursive: true, force: true });
-    }
+  private warnOnce(path: string, reason: string, what = 'damaged file'): void {
+    const line = `baton: ${what} ${path}: ${reason}\n`;
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    process.stderr.write(line);
   }
 }
 
@@ -252,91 +301,4 @@ function checkId(id: string, pattern: RegExp, field: string, what: string): void
   if (typeof id !== 'string' || !pattern.test(id)) {
     throw new BatonError({ code: 'invalid', field, message: `${field} is not a Baton ${what} id` });
   }
-}
-
-function newestFirst(a: RunManifest, b: RunManifest): number {
-  const ta = Date.parse(a.updatedAt);
-  const tb = Date.parse(b.updatedAt);
-  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return tb - ta;
-  if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? 1 : -1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-}
-
-/** The last `max` bytes of UTF-8, starting on a character boundary. */
-export function keepTail(s: string, max: number): string {
-  if (s.length * 3 <= max || Buffer.byteLength(s, 'utf8') <= max) return s;
-  const buf = Buffer.from(s, 'utf8');
-  let start = buf.length - max;
-  while (start < buf.length && ((buf[start] ?? 0) & 0xc0) === 0x80) start++;
-  return buf.subarray(start).toString('utf8');
-}
-
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return undefined;
-    throw err;
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-/** A manifest that cannot be read is reported and skipped: one bad run must not hide all the others. */
-async function loadManifest(path: string, dirName: string): Promise<RunManifest | undefined> {
-  let raw: unknown;
-  try {
-    raw = await readJson(path);
-  } catch (err) {
-    warn(path, err instanceof Error ? err.message : 'cannot be read');
-    return undefined;
-  }
-  if (raw === undefined) {
-    warn(path, 'missing');
-    return undefined;
-  }
-  if (raw === null) {
-    warn(path, 'not valid JSON');
-    return undefined;
-  }
-  const parsed = runManifestSchema.safeParse(raw);
-  if (!parsed.success) {
-    warn(path, describeIssue(parsed.error).message);
-    return undefined;
-  }
-  if (parsed.data.id !== dirName) {
-    warn(path, 'id does not match its directory');
-    return undefined;
-  }
-  return parsed.data;
-}
-
-async function sweepTemps(dir: string): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch (err) {
-    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return;
-    throw err;
-  }
-  for (const name of names) if (isTempName(name)) await rm(join(dir, name), { recursive: true, force: true });
-}
-
-async function snapshotTime(dir: string): Promise<{ at: number; mtime: number }> {
-  const mtime = await stat(dir).then(
-    (s) => s.mtimeMs,
-    () => 0,
-  );
-  const raw = await readJson(join(dir, SNAPSHOT_FILE)).catch(() => undefined);
-  const parsed = snapshotViewSchema.safeParse(raw);
-  const at = parsed.success ? Date.parse(parsed.data.at) : NaN;
-  return { at: Number.isNaN(at) ? mtime : at, mtime };
-}
-
-function warn(path: string, reason: string): void {
-  process.stderr.write(`baton: skipping ${path}: ${reason}\n`);
 }

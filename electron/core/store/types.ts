@@ -1,4 +1,4 @@
-// What the store keeps per run (design.md §5). The manifest is the current state; events are the history.
+// What the store keeps per run. The manifest is the current state; events are the history.
 import type { AgentStatus, VendorName } from '../../../shared/words.js';
 import type { RunEvent, SessionIdRecord, SnapshotView } from '../../../shared/contract.js';
 

@@ -1,4 +1,6 @@
 // One connected client, whatever carries it (WebSocket, MessagePort): requests in, replies, events and output out.
+// Nothing a client sends makes `receive` throw or reject: a request is answered (an error reply when it fails), and
+// a message with no request id to answer is reported to the transport as a protocol error.
 import {
   BatonError,
   clientMessageSchema,
@@ -8,19 +10,29 @@ import {
   type ClientMessage,
   type EventName,
   type Method,
+  type Params,
   type ServerMessage,
   type WireError,
 } from '../../../shared/contract.js';
 import type { CoreHost } from '../host.js';
 import type { Subscription } from '../pty/terminal.js';
 import { handlers } from './handlers.js';
+import { reportFailure } from '../log.js';
 
 export interface Outbox {
   send(message: ServerMessage): void;
+  /** The client sent something no reply can answer; a transport that can say so (a close code) does. */
+  protocolError?(reason: string): void;
+}
+
+/** One agent's output streaming to this client; `subscription` is null until its attach completes. */
+interface Stream {
+  terminalId: string;
+  subscription: Subscription | null;
 }
 
 export class ClientSession {
-  private readonly subscriptions = new Map<string, { terminalId: string; subscription: Subscription }>();
+  private readonly streams = new Map<string, Stream>();
   private readonly unlisten: (() => void)[] = [];
   private closed = false;
 
@@ -29,39 +41,49 @@ export class ClientSession {
     private readonly out: Outbox,
   ) {
     for (const name of Object.keys(events) as EventName[]) {
-      this.unlisten.push(core.service.on(name, (payload) => this.out.send({ t: 'evt', name, payload })));
+      this.unlisten.push(core.service.on(name, (payload) => this.push({ t: 'evt', name, payload })));
     }
   }
 
-  /** Takes one raw message; anything malformed is answered with an error, never thrown. */
+  /** Takes one raw message; never throws, never rejects. */
   async receive(raw: string): Promise<void> {
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return; // Not even JSON: there is no request id to answer.
+      await this.handle(raw);
+    } catch (err) {
+      // Requests catch their own failures; this is a bug in the session itself, reported and survived.
+      reportFailure('a client message', err);
     }
-    const message = clientMessageSchema.safeParse(parsed);
-    if (!message.success) {
-      const id = (parsed as { id?: unknown }).id;
-      if (typeof id === 'number') this.reply(id, { code: 'invalid', message: 'malformed message' });
-      return;
-    }
-    if (message.data.t === 'ack') return this.ack(message.data);
-    await this.request(message.data.id, message.data.method, message.data.params);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const { subscription } of this.subscriptions.values()) subscription.close();
-    this.subscriptions.clear();
+    for (const { subscription } of this.streams.values()) subscription?.close();
+    this.streams.clear();
     for (const off of this.unlisten) off();
   }
 
+  private async handle(raw: string): Promise<void> {
+    if (this.closed) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      return this.protocolError('the message is not JSON');
+    }
+    const message = clientMessageSchema.safeParse(parsed);
+    if (!message.success) {
+      const id = typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return this.reply(id, { code: 'invalid', message: 'malformed message' });
+      return this.protocolError('the message is neither a request with an id nor an ack');
+    }
+    if (message.data.t === 'ack') return this.ack(message.data);
+    await this.request(message.data.id, message.data.method, message.data.params);
+  }
+
   private ack(message: Extract<ClientMessage, { t: 'ack' }>): void {
-    const sub = this.subscriptions.get(message.agentId);
-    if (sub && sub.terminalId === message.terminalId) sub.subscription.ack(message.offset);
+    const stream = this.streams.get(message.agentId);
+    if (stream?.subscription && stream.terminalId === message.terminalId) stream.subscription.ack(message.offset);
   }
 
   private async request(id: number, method: string, params: unknown): Promise<void> {
@@ -70,39 +92,77 @@ export class ClientSession {
     const checked = requests[m].params.safeParse(params ?? {});
     if (!checked.success) return this.reply(id, describeIssue(checked.error));
     try {
-      const result = m === 'agent.attach' ? await this.attach(checked.data as never) : await handlers[m](this.core, checked.data as never);
-      if (!this.closed) this.out.send({ t: 'res', id, ok: true, result });
+      const result =
+        m === 'agent.attach'
+          ? await this.attach(checked.data as Params<'agent.attach'>)
+          : m === 'agent.detach'
+            ? this.detach((checked.data as Params<'agent.detach'>).agentId)
+            : await handlers[m](this.core, checked.data as never);
+      this.push({ t: 'res', id, ok: true, result });
     } catch (err) {
-      this.reply(id, toWireError(err));
+      this.reply(id, toWireError(err, method));
     }
   }
 
-  private async attach(params: { agentId: string; terminalId?: string; fromOffset?: number; visible?: boolean }) {
-    this.subscriptions.get(params.agentId)?.subscription.close();
-    this.subscriptions.delete(params.agentId);
-    let terminalId = '';
-    const { start, subscription, terminalId: current } = await this.core.service.attach(params.agentId, params, (frame) => {
-      if (this.closed) return;
-      if (frame.kind === 'bytes') {
-        this.out.send({ t: 'out', agentId: params.agentId, terminalId, offset: frame.offset, data: frame.data.toString('base64') });
-      } else {
-        this.out.send({ t: 'reset', agentId: params.agentId, terminalId, offset: frame.offset, cols: frame.cols, rows: frame.rows, screen: frame.screen });
+  private async attach(params: Params<'agent.attach'>) {
+    const { agentId } = params;
+    this.detach(agentId);
+    const stream: Stream = { terminalId: '', subscription: null };
+    this.streams.set(agentId, stream);
+    try {
+      const attached = await this.core.service.attach(agentId, params, (frame) => {
+        // After a detach (or a newer attach) nothing more of this stream goes out, even if a frame is in flight.
+        if (this.closed || this.streams.get(agentId) !== stream) return;
+        if (frame.kind === 'bytes') {
+          this.push({ t: 'out', agentId, terminalId: stream.terminalId, offset: frame.offset, data: frame.data.toString('base64') });
+        } else {
+          this.push({ t: 'reset', agentId, terminalId: stream.terminalId, offset: frame.offset, cols: frame.cols, rows: frame.rows, screen: frame.screen });
+        }
+      });
+      if (this.closed || this.streams.get(agentId) !== stream) {
+        attached.subscription.close();
+        throw new BatonError({ code: 'conflict', message: 'detached before the attach completed' });
       }
-    });
-    terminalId = current;
-    this.subscriptions.set(params.agentId, { terminalId, subscription });
-    if (start.mode === 'bytes') return { mode: 'bytes' as const, terminalId, offset: start.offset, data: start.data.toString('base64') };
-    return { mode: 'reset' as const, terminalId, offset: start.offset, cols: start.cols, rows: start.rows, screen: start.screen };
+      stream.terminalId = attached.terminalId;
+      stream.subscription = attached.subscription;
+      const { start, terminalId } = attached;
+      if (start.mode === 'bytes') return { mode: 'bytes' as const, terminalId, offset: start.offset, data: start.data.toString('base64') };
+      return { mode: 'reset' as const, terminalId, offset: start.offset, cols: start.cols, rows: start.rows, screen: start.screen };
+    } catch (err) {
+      if (this.streams.get(agentId) === stream) this.streams.delete(agentId);
+      throw err;
+    }
+  }
+
+  /** Stops this client's stream of the agent's output (the terminal and other clients carry on). */
+  private detach(agentId: string): Record<string, never> {
+    this.streams.get(agentId)?.subscription?.close();
+    this.streams.delete(agentId);
+    return {};
   }
 
   private reply(id: number, error: WireError): void {
-    if (!this.closed) this.out.send({ t: 'res', id, ok: false, error });
+    this.push({ t: 'res', id, ok: false, error });
+  }
+
+  private protocolError(reason: string): void {
+    this.out.protocolError?.(reason);
+  }
+
+  /** A failing transport must not throw into the core's event emitters or a request's error path. */
+  private push(message: ServerMessage): void {
+    if (this.closed) return;
+    try {
+      this.out.send(message);
+    } catch (err) {
+      reportFailure('sending to a client', err);
+    }
   }
 }
 
-function toWireError(err: unknown): WireError {
+function toWireError(err: unknown, method: string): WireError {
   if (err instanceof BatonError) return err.toWire();
   // Internal failures are reported by kind only: their messages may carry paths or values from a request.
-  process.stderr.write(`baton: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  reportFailure(`request ${method}`, err);
   return { code: 'internal', message: 'internal error in the Baton core (see its log)' };
 }

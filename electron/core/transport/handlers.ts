@@ -5,7 +5,8 @@ import { detectVendors } from '../vendors/detect.js';
 import { adoptSessions, listFoundSessions } from '../runs/session-import.js';
 
 type Handler<M extends Method> = (core: CoreHost, params: Params<M>) => Promise<Result<M>> | Result<M>;
-type Handlers = { [M in Method]: M extends 'agent.attach' ? null : Handler<M> };
+// attach and detach change the client's own streams: the session answers them (client-session.ts).
+type Handlers = { [M in Method]: M extends 'agent.attach' | 'agent.detach' ? null : Handler<M> };
 
 export const handlers: Handlers = {
   'host.info': async (core) => ({ version: core.version, dataDir: core.dataDir, vendors: await detectVendors(core.env) }),
@@ -39,7 +40,7 @@ export const handlers: Handlers = {
   },
   'agent.screen': (core, p) => core.service.agentScreen(p.agentId),
   'agent.attach': null,
-  'agent.detach': () => ({}),
+  'agent.detach': null,
   'sessions.list': (core, p) => listFoundSessions(core.env, core.service.lookups, p),
   'sessions.adopt': (core, p) => adoptSessions(core.service, core.service.lookups, p),
 };

@@ -1,11 +1,15 @@
-// The web transport: the renderer over HTTP and the contract over a WebSocket, both behind the token.
+// The web transport: the dashboard's files over HTTP and the contract over a WebSocket (the only part behind the
+// token). Every request and upgrade is answered, however malformed: a bad one gets a 4xx with a short reason, a
+// failure inside one gets a 500 and one scrubbed line on stderr, and the server, with every agent, keeps running.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { Duplex } from 'node:stream';
 import type { CoreHost } from '../host.js';
-import { allowedHosts, checkRequest, TOKEN_COOKIE, tokensEqual } from './auth.js';
-import { ClientSession } from './client-session.js';
+import { allowedHosts, checkAddress } from './address.js';
+import { checkToken, type Refusal } from './auth.js';
+import { forgetSecret, keepSecret, reportFailure } from '../log.js';
+import { replyRaw, replyText, requestPath } from './replies.js';
+import { serveFile } from './static-files.js';
+import { SocketEndpoint } from './ws-endpoint.js';
 
 export interface WebServer {
   readonly url: string;
@@ -23,59 +27,79 @@ export interface WebServerOptions {
   fallbackPage: string;
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-};
-
-const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-};
+const SOCKET_PATH = '/ws';
 
 export async function startWebServer(options: WebServerOptions): Promise<WebServer> {
-  const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 << 20 });
+  const endpoint = new SocketEndpoint(options.core);
+  const files = { dir: options.staticDir, fallbackPage: options.fallbackPage };
   let hosts = new Set<string>();
+  keepSecret(options.token);
+
+  /** The checks every request passes, files and upgrades alike: a path, and our own Host and Origin. */
+  const admit = (req: IncomingMessage): { path: string } | Refusal => {
+    const target = requestPath(req.url);
+    if (!target.ok) return { status: 400, reason: target.reason };
+    return checkAddress(req, hosts) ?? { path: target.path };
+  };
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const admitted = admit(req);
+    if ('status' in admitted) return replyText(res, admitted.status, admitted.reason);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return replyText(res, 405, 'only GET and HEAD are served', { Allow: 'GET, HEAD' });
+    if (admitted.path === SOCKET_PATH) return replyText(res, 426, 'this is the WebSocket endpoint', { Upgrade: 'websocket' });
+    await serveFile(res, admitted.path, req.method === 'HEAD', files);
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const admitted = admit(req);
+    if ('status' in admitted) return replyRaw(socket, admitted.status, admitted.reason);
+    if (admitted.path !== SOCKET_PATH) return replyRaw(socket, 404, `only ${SOCKET_PATH} is a WebSocket`);
+    const refusal = checkToken(req, options.token);
+    if (refusal) return replyRaw(socket, refusal.status, refusal.reason);
+    endpoint.accept(req, socket, head);
+  };
 
   const server = createServer((req, res) => {
-    const refusal = checkRequest(req, options.token, hosts);
-    if (refusal) return refuse(res, refusal.status, refusal.reason);
-    void serveFile(req, res, options);
+    const failed = (err: unknown) => {
+      reportFailure(`HTTP ${String(req.method).slice(0, 16)}`, err);
+      try {
+        replyText(res, 500, 'internal error in Baton (see its log)');
+      } catch {
+        res.destroy();
+      }
+    };
+    try {
+      onRequest(req, res).catch(failed);
+    } catch (err) {
+      failed(err);
+    }
   });
 
-  server.on('upgrade', (req, socket, head) => {
-    const refusal = checkRequest(req, options.token, hosts);
-    if (refusal || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
-      const status = refusal?.status ?? 404;
-      socket.end(`HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-      return;
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node leaves an upgrading socket without an 'error' listener: a peer reset would otherwise be uncaught.
+    socket.on('error', () => socket.destroy());
+    try {
+      onUpgrade(req, socket, head);
+    } catch (err) {
+      reportFailure('a WebSocket upgrade', err);
+      replyRaw(socket, 500, 'internal error in Baton (see its log)');
     }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      sockets.add(ws);
-      const session = new ClientSession(options.core, { send: (m) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(m)) });
-      ws.on('message', (data, isBinary) => {
-        if (!isBinary) void session.receive(data.toString());
-      });
-      ws.on('close', () => {
-        sockets.delete(ws);
-        session.close();
-      });
-      ws.on('error', () => ws.terminate());
-    });
+  });
+
+  // What Node's parser cannot read (bad request line, header syntax, oversized headers) is answered here, the way
+  // Node would by default, plus a reason; nothing is written once a response has started on that connection.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { bytesWritten?: number }) => {
+    if (err.code === 'ECONNRESET' || !socket.writable || (socket.bytesWritten ?? 0) > 0) return void socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    replyRaw(socket, status, `malformed HTTP request${err.code ? ` (${err.code})` : ''}`);
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  // A listening server's later errors (none are expected) are logged rather than ending the process.
+  server.on('error', (err) => reportFailure('the HTTP server', err));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   hosts = allowedHosts(options.host, port);
@@ -84,47 +108,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     url: `http://${hostPart}:${port}`,
     port,
     close: async () => {
-      for (const ws of sockets) ws.terminate();
-      wss.close();
+      endpoint.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      forgetSecret(options.token);
     },
   };
-}
-
-function refuse(res: ServerResponse, status: number, reason: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS });
-  res.end(`${status === 401 ? 'Unauthorized' : 'Forbidden'}: ${reason}\n`);
-}
-
-async function serveFile(req: IncomingMessage, res: ServerResponse, options: WebServerOptions): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://x');
-  const headers: Record<string, string> = { ...SECURITY_HEADERS };
-  const queryToken = url.searchParams.get('token');
-  if (queryToken && tokensEqual(queryToken, options.token)) {
-    // The page's own requests (assets, the WebSocket) then carry the token without it staying in the URL.
-    headers['Set-Cookie'] = `${TOKEN_COOKIE}=${encodeURIComponent(options.token)}; HttpOnly; SameSite=Strict; Path=/`;
-  }
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    res.writeHead(405, headers);
-    return void res.end();
-  }
-  const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname.slice(1));
-  const path = normalize(join(options.staticDir, rel));
-  if (!path.startsWith(options.staticDir + sep)) {
-    res.writeHead(404, headers);
-    return void res.end();
-  }
-  try {
-    const body = await readFile(path);
-    res.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  } catch {
-    if (rel === 'index.html') {
-      res.writeHead(200, { ...headers, 'Content-Type': TYPES['.html']! });
-      return void res.end(options.fallbackPage);
-    }
-    res.writeHead(404, headers);
-    res.end();
-  }
 }

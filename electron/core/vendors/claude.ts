@@ -1,5 +1,6 @@
 // Claude Code (vendors.md §1): Baton picks the id (`--session-id <uuid>`), names the session `-n <run>/<label>`,
 // resumes with `--resume <id>`, and follows id changes (/clear) through the live registry `sessions/<pid>.json`.
+import { reportFailure } from '../log.js';
 import type { AgentContext, LiveTerminal, PriorSession, SessionObservation, SpawnPlan, VendorAdapter, VendorEnv } from './adapter.js';
 import { batonPickedIds, cliBinary, freshWarning, goneFrom } from './common.js';
 import { CLAUDE_SESSION_ID, displayConfigDir, findClaudeTranscript, readClaudeRegistry } from './claude-store.js';
@@ -74,9 +75,13 @@ export const claudeAdapter: VendorAdapter = {
       }
     };
 
-    const timer = setInterval(() => void poll(), CLAUDE_FOLLOW_INTERVAL_MS);
+    // poll catches what it awaits; this catch is for anything else, which must not become an unhandled rejection.
+    const run = () => {
+      poll().catch((err: unknown) => reportFailure('following a Claude session', err));
+    };
+    const timer = setInterval(run, CLAUDE_FOLLOW_INTERVAL_MS);
     timer.unref?.();
-    void poll();
+    run();
     return () => {
       stopped = true;
       clearInterval(timer);

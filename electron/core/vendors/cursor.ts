@@ -20,7 +20,7 @@ const DEFAULT_BIN = 'cursor-agent';
 
 /** Shown wherever Cursor can be picked or is running (see the report of the issue that added it). */
 export const CURSOR_SUPPORT_NOTE =
-  'Cursor CLI support is unverified on this platform: its CLI cannot be installed here, so Baton was tested against a stand-in only.';
+  'Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor\'s published behaviour, not against the real cursor-agent. Tell us if something does not work.';
 
 /** The vendor facts, as data. All [reported]. */
 export const CURSOR_FACTS = {

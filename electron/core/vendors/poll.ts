@@ -1,5 +1,6 @@
 // How followers poll a vendor store. pollUntilConfirmed: for vendors whose id Baton chose at spawn, report it at
 // once, then poll until the store holds it. repeat: the loop of followers that discover the id.
+import { reportFailure } from '../log.js';
 import type { LiveTerminal, SessionObservation } from './adapter.js';
 
 export const FOLLOW_INTERVAL_MS = 500;
@@ -36,9 +37,13 @@ export function pollUntilConfirmed(
       polling = false;
     }
   };
-  timer = setInterval(() => void poll(), intervalMs);
+  // poll catches what it awaits; this catch is for anything else, which must not become an unhandled rejection.
+  const run = () => {
+    poll().catch((err: unknown) => reportFailure('following a session', err));
+  };
+  timer = setInterval(run, intervalMs);
   timer.unref?.();
-  void poll();
+  run();
   return stop;
 }
 
@@ -72,10 +77,14 @@ export function repeat(poll: () => Promise<void>, delay: () => number, done: () 
       /* a transient error: try again next tick */
     }
     if (cancelled || done()) return;
-    timer = setTimeout(() => void tick(), delay());
+    timer = setTimeout(run, delay());
     timer.unref?.();
   };
-  void tick();
+  // A throw from done() or delay() ends the loop; reported, not left as an unhandled rejection.
+  const run = () => {
+    tick().catch((err: unknown) => reportFailure('discovering a session', err));
+  };
+  run();
   return () => {
     cancelled = true;
     if (timer) clearTimeout(timer);

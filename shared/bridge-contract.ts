@@ -1,5 +1,6 @@
 // The desktop bridge, declared once: the IPC channels between a window and Electron main, the menu actions, and the
-// `window.baton` object the preload exposes. No imports: main, the preload bundle and the renderer all read it.
+// `window.baton` object the preload exposes. In shared/ because main, the preload bundle and the renderer all read it;
+// no imports, so the preload bundle inlines it whole.
 
 export const CHANNELS = {
   /** renderer → main (send, no arguments): "hand this window a port to the core". */

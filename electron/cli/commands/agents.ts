@@ -1,0 +1,110 @@
+// Commands about agents: start a run of them, type into one, read one's screen.
+import { resolve } from 'node:path';
+import type { AgentSpec, AgentView } from '../../../shared/contract.js';
+import { VENDOR_NAMES, type VendorName } from '../../../shared/words.js';
+import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
+import { shownArgument, UsageError } from '../errors.js';
+import { expandHome } from '../home.js';
+import { json, note, out, plural } from '../output.js';
+import { agentByLabel, isLive, LABEL_ARG, labelArg, notRunningReason, RUN_ARG, runArg } from './common.js';
+
+const AGENT_FORM = '<vendor>[:<label>]@<dir>';
+
+/** `claude:planner@~/src/app` → the spec run.start takes; the directory as an absolute path, `~` expanded. */
+export function parseAgentSpec(text: string, env: NodeJS.ProcessEnv): AgentSpec {
+  const at = text.indexOf('@');
+  if (at < 0) throw new UsageError(`--agent ${shownArgument(text, env)} must look like ${AGENT_FORM}`);
+  const head = text.slice(0, at);
+  const colon = head.indexOf(':');
+  const vendor = colon < 0 ? head : head.slice(0, colon);
+  const label = colon < 0 ? undefined : head.slice(colon + 1);
+  if (!(VENDOR_NAMES as readonly string[]).includes(vendor)) throw new UsageError(`unknown vendor ${shownArgument(vendor, env)} in --agent (one of: ${VENDOR_NAMES.join(', ')})`);
+  if (label === '') throw new UsageError(`--agent ${shownArgument(text, env)} has an empty label: leave out the ':' or name the agent`);
+  const dir = text.slice(at + 1);
+  if (dir === '') throw new UsageError(`--agent ${shownArgument(text, env)} has no directory after '@'`);
+  return { vendor: vendor as VendorName, cwd: resolve(expandHome(dir, env, '--agent')), ...(label !== undefined ? { label } : {}) };
+}
+
+export const startCommand: CommandSpec = {
+  name: 'start',
+  args: [{ name: 'run', help: 'a name for the new run' }],
+  summary: 'start a run of agents',
+  details:
+    'Starts a new run with one agent per --agent, each in its directory. A run name already taken is refused. ' +
+    'Exits 1 when an agent could not start (the others keep running).',
+  options: [
+    {
+      name: 'agent',
+      value: AGENT_FORM,
+      repeatable: true,
+      help: `an agent to start (at least one; repeat for more). <vendor> is one of ${VENDOR_NAMES.join(', ')}; <label> defaults to the vendor; ~ and ~user in <dir> are expanded`,
+    },
+    JSON_OPTION,
+    DATA_DIR_OPTION,
+  ],
+  example: 'start demo --agent claude:planner@~/src/app --agent codex:tests@~/src/app',
+  async run(ctx) {
+    const name = runArg(ctx);
+    const specs = ctx.args.values('agent').map((text) => parseAgentSpec(text, ctx.env));
+    if (specs.length === 0) throw new UsageError(`give at least one --agent ${AGENT_FORM}`);
+    const run = await (await ctx.server()).call('run.start', { name, agents: specs });
+    if (ctx.args.has('json')) json(run);
+    else for (const a of run.agents) out(`${a.label} (${a.vendor}) ${a.status}${a.warning ? ` — ${a.warning}` : ''}`);
+    const failed = run.agents.filter((a) => a.status === 'failed');
+    const [first] = failed;
+    if (first) throw new Error(`${plural(failed.length, 'agent')} could not start: ${first.label}: ${first.warning ?? 'unknown reason'}`);
+    return 'done';
+  },
+};
+
+export const sendCommand: CommandSpec = {
+  name: 'send',
+  args: [
+    RUN_ARG,
+    { ...LABEL_ARG, orSwitch: 'all' },
+    { name: 'text', help: 'what to type (quote it; after -- it may start with -)' },
+  ],
+  summary: 'type text into an agent (or every running agent), then Enter',
+  details: "Types the text as a user would, then presses Enter after the vendor's pause, so the agent's CLI takes it as a prompt.",
+  options: [{ name: 'all', help: 'type into every running agent of the run instead of one' }, DATA_DIR_OPTION],
+  example: 'send demo planner "remember the number 777"',
+  async run(ctx) {
+    const runRef = runArg(ctx);
+    const text = ctx.args.required('text');
+    const label = labelArg(ctx);
+    const client = await ctx.server();
+    let targets: AgentView[];
+    if (label === undefined) {
+      const run = await client.call('run.get', { run: runRef });
+      targets = run.agents.filter(isLive);
+      if (targets.length === 0) throw new Error(`run '${run.name}' has no running agent: resume it first (baton resume ${run.name})`);
+    } else {
+      const { run, agent } = await agentByLabel(client, runRef, label);
+      if (!isLive(agent)) throw new Error(`agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: resume the run first (baton resume ${run.name})`);
+      targets = [agent];
+    }
+    await Promise.all(targets.map((a) => client.call('agent.send', { agentId: a.id, text })));
+    return 'done';
+  },
+};
+
+export const screenCommand: CommandSpec = {
+  name: 'screen',
+  args: [RUN_ARG, LABEL_ARG],
+  summary: "print an agent's screen as plain text",
+  details:
+    "Prints the agent's screen and the tail of its scrollback as plain text. For an agent that is not running, " +
+    'standard error says so and standard output gets its last recorded screen.',
+  options: [DATA_DIR_OPTION],
+  example: 'screen demo planner',
+  async run(ctx) {
+    const runRef = runArg(ctx);
+    const label = labelArg(ctx) ?? ctx.args.required('label');
+    const client = await ctx.server();
+    const { run, agent } = await agentByLabel(client, runRef, label);
+    const screen = await client.call('agent.screen', { agentId: agent.id });
+    if (!isLive(agent)) note(`agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: this is its last recorded screen`);
+    out(screen.text);
+    return 'done';
+  },
+};

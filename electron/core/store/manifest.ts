@@ -1,0 +1,90 @@
+// A run's manifest file (runs/<runId>/run.json): its strict schema, used both before a write and after a read,
+// and the reading of one from disk, where anything may be found.
+import { z } from 'zod';
+import { agentStatusSchema } from '../../../shared/contract.js';
+import {
+  AGENT_ID,
+  LIMITS,
+  RUN_ID,
+  SNAPSHOT_ID,
+  absolutePathSchema,
+  labelSchema,
+  runNameSchema,
+  vendorNameSchema,
+} from '../../../shared/words.js';
+import { readJsonFile, type JsonRead } from './safe-read.js';
+import type { AgentRecord, RunManifest } from './types.js';
+
+export const MANIFEST = 'run.json';
+/** Far above a real manifest (32 agents with every argument at its limit is about 1 MiB). */
+export const MANIFEST_MAX_BYTES = 8 * 1024 * 1024;
+
+// Bounds on what no request can set directly, so a hostile file cannot make a string Baton later echoes huge.
+const time = z
+  .string()
+  .max(64, { error: 'must be a date' })
+  .refine((s) => !Number.isNaN(Date.parse(s)), { error: 'must be a date' });
+const arg = z.string().max(LIMITS.extraArgMaxChars);
+
+const sessionIdRecordSchema = z.strictObject({
+  id: z.string().max(1024),
+  chosenBy: z.enum(['baton', 'vendor']),
+  seenAt: time,
+  confirmed: z.boolean(),
+});
+
+const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
+  id: z.string().regex(AGENT_ID, { error: 'agent id is not a Baton agent id' }),
+  label: labelSchema,
+  vendor: vendorNameSchema,
+  cwd: absolutePathSchema,
+  args: z.array(arg).max(LIMITS.extraArgs),
+  command: z.array(arg).max(LIMITS.extraArgs).nullable(),
+  sessionIds: z.array(sessionIdRecordSchema),
+  status: agentStatusSchema,
+  exitCode: z.number().int().nullable(),
+  warning: z.string().max(16 * 1024).nullable(),
+  startedAt: time.nullable(),
+});
+
+export const runManifestSchema: z.ZodType<RunManifest> = z
+  .strictObject({
+    v: z.literal(1, { error: 'manifest version must be 1' }),
+    id: z.string().regex(RUN_ID, { error: 'run id is not a Baton run id' }),
+    name: runNameSchema,
+    createdAt: time,
+    updatedAt: time,
+    agents: z.array(agentRecordSchema),
+    lastSnapshot: z
+      .strictObject({ id: z.string().regex(SNAPSHOT_ID, { error: 'snapshot id is not a Baton snapshot id' }), at: time })
+      .nullable(),
+  })
+  .superRefine((m, ctx) => {
+    // Two agents with one id would make every lookup and snapshot of the run ambiguous.
+    const seen = new Set<string>();
+    for (const [i, a] of m.agents.entries()) {
+      if (seen.has(a.id)) ctx.addIssue({ code: 'custom', path: ['agents', i, 'id'], message: 'appears twice' });
+      seen.add(a.id);
+    }
+  });
+
+/** The manifest in `path`, or why it cannot be used; a manifest must be in the directory named by its id. */
+export async function readManifest(path: string, dirName: string): Promise<JsonRead<RunManifest>> {
+  const read = await readJsonFile(path, MANIFEST_MAX_BYTES, runManifestSchema);
+  if (read.ok && read.value.id !== dirName) return { ok: false, missing: false, reason: 'its id does not match its directory' };
+  return read;
+}
+
+/** As written to disk: indented, so a user repairing a run by hand can read it. */
+export function manifestText(m: RunManifest): string {
+  return `${JSON.stringify(m, null, 2)}\n`;
+}
+
+/** Newest `updatedAt` first; ties (and dates that do not parse) by text, then by id, so the order is stable. */
+export function newestFirst(a: RunManifest, b: RunManifest): number {
+  const ta = Date.parse(a.updatedAt);
+  const tb = Date.parse(b.updatedAt);
+  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return tb - ta;
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

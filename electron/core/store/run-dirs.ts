@@ -1,0 +1,67 @@
+// The run directories on disk: finding the runs at open (sweeping what a crash left, skipping what cannot be
+// read), and making a new run's directory.
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { BatonError } from '../../../shared/contract.js';
+import { RUN_ID } from '../../../shared/words.js';
+import { isErrno, isTempName } from './atomic-file.js';
+import { MANIFEST, readManifest } from './manifest.js';
+import { directoryState } from './safe-read.js';
+import type { RunManifest } from './types.js';
+
+export const SCREENS = 'screens';
+
+/**
+ * Every run under `runsDir` whose manifest reads well. Anything else is passed to `skip` with the reason and left
+ * where it is, except temp files and directories, which only a crash mid-write leaves.
+ */
+export async function loadRuns(runsDir: string, skip: (path: string, reason: string) => void): Promise<RunManifest[]> {
+  const runs: RunManifest[] = [];
+  for (const entry of await readdir(runsDir, { withFileTypes: true })) {
+    const path = join(runsDir, entry.name);
+    if (isTempName(entry.name)) {
+      await rm(path, { recursive: true, force: true });
+      continue;
+    }
+    if (!RUN_ID.test(entry.name)) {
+      skip(path, 'its name is not a Baton run id');
+      continue;
+    }
+    const state = await directoryState(path);
+    if (state !== 'ok') {
+      skip(path, state);
+      continue;
+    }
+    await sweepTemps(path);
+    // Through a link the sweep could remove files outside the store.
+    if ((await directoryState(join(path, SCREENS))) === 'ok') await sweepTemps(join(path, SCREENS));
+    const read = await readManifest(join(path, MANIFEST), entry.name);
+    if (read.ok) runs.push(read.value);
+    else skip(join(path, MANIFEST), read.reason);
+  }
+  return runs;
+}
+
+/** Creates a run's directory; false when it was already there (a real directory, never a link). */
+export async function makeRunDir(dir: string): Promise<boolean> {
+  try {
+    await mkdir(dir, { mode: 0o700 });
+    return true;
+  } catch (err) {
+    if (!isErrno(err, 'EEXIST')) throw err;
+  }
+  const state = await directoryState(dir);
+  if (state !== 'ok') throw new BatonError({ code: 'failed', message: `cannot save this run: ${dir} ${state}` });
+  return false;
+}
+
+async function sweepTemps(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return;
+    throw err;
+  }
+  for (const name of names) if (isTempName(name)) await rm(join(dir, name), { recursive: true, force: true });
+}

@@ -1,0 +1,325 @@
+// The `baton` command line as a user runs it: the real `node bin/baton.js` against a real `baton serve` on a temp
+// data directory. What is checked is what the user sees (stdout, stderr, the exit code) and what the server holds
+// afterwards (the run still there, still running, not renamed, not typed into).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+
+// Every command a user can type, as the README lists them; the overall usage must list exactly these.
+const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'snapshot', 'handle', 'inspect', 'resume', 'events', 'rename', 'stop', 'delete', 'help'];
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: readonly string[], env: Record<string, string>, stdin: string | Buffer = ''): Promise<CliResult> {
+  const child = spawn(process.execPath, [BATON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  // The command stops reading an input too large to be a handle: the rest of our write then meets a closed pipe.
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(stdin);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`baton ${args.join(' ')} did not finish within 30 s:\n${stdout}\n${stderr}`));
+    }, 30_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A failure as the README promises it: exit 1, one line `baton: <message>` on stderr, no stack trace. */
+function expectFailure(result: CliResult, message: string | RegExp): void {
+  expect(result.code, result.stderr).toBe(1);
+  expect(result.stderr.endsWith('\n') && result.stderr.trimEnd().split('\n'), result.stderr).toHaveLength(1);
+  expect(result.stderr.startsWith('baton: '), result.stderr).toBe(true);
+  expect(result.stderr).toMatch(typeof message === 'string' ? new RegExp(escapeRegExp(message)) : message);
+}
+
+/** A usage error: `baton <command>: <message>`, then that command's own usage, exit 2, nothing on stdout. */
+function expectUsageError(result: CliResult, command: string, message: RegExp): void {
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^baton ${command}: `));
+  expect(result.stderr.split('\n')[0]).toMatch(message);
+  expect(result.stderr).toContain(`\nusage: baton ${command}`);
+  expect(result.stderr).toContain('example:');
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function scratch(): { root: string; home: string; env: Record<string, string> } {
+  const root = realpathSync(tempDir('baton-cli-'));
+  dirs.push(root);
+  const home = join(root, 'home');
+  return { root, home, env: testEnv(home) };
+}
+
+describe('baton help and usage, with no server at all', () => {
+  const { root, env } = scratch();
+  // A data directory with no server: a command that tried to connect would fail (exit 1) instead of helping.
+  const noServer = ['--data-dir', join(root, 'no-server-here')];
+
+  it('baton with no arguments prints the usage on stderr and exits 2', async () => {
+    const result = await runCli([], env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^usage: baton <command>/);
+  });
+
+  it('baton --help, baton -h and baton help print the overall usage, listing every command, on stdout', async () => {
+    for (const args of [['--help'], ['-h'], ['help']]) {
+      const result = await runCli(args, env);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toMatch(/^usage: baton <command>/);
+      const listed = result.stdout
+        .split('\n')
+        .filter((line) => /^ {2}[a-z]/.test(line))
+        .map((line) => line.trim().split(' ')[0]);
+      expect(listed).toEqual(COMMANDS);
+    }
+  });
+
+  it('every command answers --help, -h and `baton help <command>` with its own usage, and does nothing else', async () => {
+    for (const command of COMMANDS) {
+      const viaHelp = await runCli(['help', command], env);
+      expect(viaHelp.code, viaHelp.stderr).toBe(0);
+      expect(viaHelp.stdout).toMatch(new RegExp(`^usage: baton ${command}\\b`));
+      expect(viaHelp.stdout).toContain('\noptions:\n');
+      expect(viaHelp.stdout).toContain('-h, --help');
+      expect(viaHelp.stdout).toContain(`\nexample:\n  baton ${command}`);
+      // After arguments that would otherwise act, anywhere before `--`.
+      for (const args of [[command, 'demo', '--help', ...noServer], [command, '-h', 'demo', 'planner', ...noServer]]) {
+        const result = await runCli(args, env);
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+        expect(result.stderr).toBe('');
+        expect(result.stdout).toBe(viaHelp.stdout);
+      }
+    }
+  });
+
+  it('an unknown command is a usage error followed by the overall usage', async () => {
+    for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
+      const result = await runCli(args, env);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^baton: unknown command 'frobnicate'\n/);
+      expect(result.stderr).toContain('usage: baton <command>');
+    }
+  });
+});
+
+describe('baton against a running server', () => {
+  const { root, home, env } = scratch();
+  const proj = join(home, 'proj');
+  const data = join(home, 'data');
+  const dataArgs = ['--data-dir', data];
+  let server: ServerProcess;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    mkdirSync(proj, { recursive: true });
+    server = await startServer(data, env);
+    client = await server.connect();
+    // `keep`: the run every "does nothing" check looks at afterwards.
+    const run = await client.call('run.start', { name: 'keep', agents: [{ vendor: 'shell', label: 'sh', cwd: proj }] });
+    await waitFor(async () => /[$#] $/m.test(await screenText(client, agentByLabel(run.agents, 'sh').id)), 'the prompt of the shell agent of keep');
+  });
+
+  afterAll(async () => {
+    client.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+  });
+
+  async function keep() {
+    return client.call('run.get', { run: 'keep' });
+  }
+
+  it('--help after a command deletes, stops, renames, starts and types nothing', async () => {
+    const eventsBefore = (await client.call('run.events', { run: 'keep' })).length;
+    const tries = [
+      ['delete', 'keep', '--help'],
+      ['stop', 'keep', '-h'],
+      ['rename', 'keep', 'renamed', '--help'],
+      ['send', 'keep', 'sh', 'echo typed-despite-help', '--help'],
+      ['snapshot', 'keep', '-h'],
+      ['resume', 'keep', '--help'],
+      ['start', 'second', '--agent', `shell@${proj}`, '--help'],
+    ];
+    for (const args of tries) {
+      const result = await runCli([...args, ...dataArgs], env);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toMatch(new RegExp(`^usage: baton ${args[0]!}\\b`));
+    }
+    const run = await keep();
+    expect(run.name).toBe('keep');
+    expect(agentByLabel(run.agents, 'sh').status).toBe('running');
+    expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('second');
+    expect(await screenText(client, agentByLabel(run.agents, 'sh').id)).not.toContain('typed-despite-help');
+    expect((await client.call('run.events', { run: 'keep' })).length).toBe(eventsBefore);
+  });
+
+  it('serve --help starts no server', async () => {
+    const otherData = join(root, 'serve-help-data');
+    const result = await runCli(['serve', '--port', '0', '--data-dir', otherData, '--help'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^usage: baton serve/);
+    expect(result.stdout).not.toContain('Baton is serving');
+    expect(existsSync(join(otherData, 'server.json'))).toBe(false);
+  });
+
+  it("usage errors name the command, show that command's usage, exit 2 and change nothing", async () => {
+    const cases: [string[], RegExp][] = [
+      [['ls', '--agent', 'x'], /ls does not take --agent/],
+      [['delete', 'keep', '--json'], /delete does not take --json/],
+      [['delete', 'keep', 'extra'], /unexpected argument 'extra'/],
+      [['stop', 'keep', '-f'], /unknown option '-f'/],
+      [['send', 'keep'], /missing <label>/],
+      [['send', 'keep', 'sh'], /missing <text>/],
+      [['stop'], /missing <run>/],
+      [['start', 'other'], /at least one --agent/],
+      [['start', 'other', '--agent', `nosuchvendor@${proj}`], /unknown vendor 'nosuchvendor'/],
+      [['inspect', '--cwd'], /--cwd needs a value/],
+    ];
+    for (const [args, message] of cases) expectUsageError(await runCli([...args, ...dataArgs], env), args[0]!, message);
+    const run = await keep();
+    expect(agentByLabel(run.agents, 'sh').status).toBe('running');
+    expect((await client.call('run.list', {})).map((r) => r.name)).toEqual(['keep']);
+  });
+
+  it('expands ~ and ~user in --agent, --cwd and --data-dir; an unknown user is a usage error', async () => {
+    const started = await runCli(['start', 'tilde', '--agent', 'shell:home@~/proj', '--data-dir=~/data'], env);
+    expect(started.code, started.stderr).toBe(0);
+    expect(agentByLabel((await client.call('run.get', { run: 'tilde' })).agents, 'home').cwd).toBe(proj);
+
+    // A caw handle carries no directory: --cwd gives it, and the preview shows where it went.
+    const caw = JSON.stringify({ version: 1, provider: 'claude_code', session_id: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', resume_key: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f' });
+    const inspected = await runCli(['inspect', '--cwd=~/proj', ...dataArgs], env, caw);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    expect(inspected.stdout).toContain(`(claude) in ${proj}: `);
+
+    // ~user: the home /etc/passwd gives that user, named back in the error about the missing directory.
+    const me = userInfo();
+    const missing = `baton-cli-test-missing-${randomBytes(4).toString('hex')}`;
+    expectFailure(
+      await runCli(['start', 'other', '--agent', `claude:planner@~${me.username}/${missing}`, ...dataArgs], env),
+      `baton: agent 'planner' (claude): directory ${join(me.homedir, missing)} does not exist\n`,
+    );
+    expectUsageError(await runCli(['start', 'other', '--agent', `claude@~nosuchuser-${missing}/src`, ...dataArgs], env), 'start', new RegExp(`no user 'nosuchuser-${missing}'`));
+  });
+
+  it('a directory that does not exist is named with its agent', async () => {
+    const missing = join(root, 'not-created');
+    expectFailure(
+      await runCli(['start', 'nodir', '--agent', `claude:planner@${missing}`, ...dataArgs], env),
+      `baton: agent 'planner' (claude): directory ${missing} does not exist\n`,
+    );
+    expectFailure(await runCli(['start', 'nodir', '--agent', `codex@${missing}`, ...dataArgs], env), `baton: codex agent: directory ${missing} does not exist\n`);
+    expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('nodir');
+  });
+
+  it('a stopped shell agent: screen says it is stopped and shows its last screen; resume says a shell has no conversation', async () => {
+    const run = await client.call('run.start', { name: 'shells', agents: [{ vendor: 'shell', label: 'sh', cwd: proj, command: ['/bin/sh', '-c', 'echo marker-before-stop; exec sleep 600'] }] });
+    await waitFor(async () => (await screenText(client, agentByLabel(run.agents, 'sh').id)).includes('marker-before-stop'), 'the marker on the shell agent of shells');
+    const stopped = await runCli(['stop', 'shells', ...dataArgs], env);
+    expect(stopped.code, stopped.stderr).toBe(0);
+
+    const screen = await runCli(['screen', 'shells', 'sh', ...dataArgs], env);
+    expect(screen.code, screen.stderr).toBe(0);
+    expect(screen.stderr).toMatch(/agent 'sh' of 'shells' is stopped: this is its last recorded screen/);
+    expect(screen.stdout).toContain('marker-before-stop');
+
+    const resumed = await runCli(['resume', 'shells', ...dataArgs], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('sh (shell): fresh — a shell has no conversation to resume: started a new shell');
+  });
+
+  it('inspect says in words what resume would do with each agent', async () => {
+    const gone = join(root, 'goes-away');
+    mkdirSync(gone);
+    const run = await client.call('run.start', {
+      name: 'checks',
+      agents: [
+        { vendor: 'shell', label: 'sh', cwd: proj },
+        { vendor: 'claude', label: 'talker', cwd: proj },
+        { vendor: 'claude', label: 'quiet', cwd: proj },
+        { vendor: 'claude', label: 'gone', cwd: gone },
+      ],
+    });
+    const talker = agentByLabel(run.agents, 'talker');
+    await waitFor(async () => (await screenText(client, talker.id)).includes('? for shortcuts'), 'the prompt of talker');
+    await ask(client, talker.id, 'remember the number 4321', 'OK, I will remember 4321.');
+    await client.call('run.stop', { run: 'checks' });
+    rmSync(gone, { recursive: true });
+
+    const handle = (await runCli(['handle', 'checks', ...dataArgs], env)).stdout.trim();
+    expect(handle).toMatch(/^baton1\./);
+    const result = await runCli(['inspect', ...dataArgs], env, `${handle}\n`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/sh \(shell\) in .*: no conversation \(starts anew\)/);
+    expect(result.stdout).toMatch(/talker \(claude\) in .*: conversation found/);
+    expect(result.stdout).toMatch(/quiet \(claude\) in .*: conversation missing: will start fresh/);
+    expect(result.stdout).toMatch(/gone \(claude\) in .*: directory missing: cannot start/);
+    expect(result.stdout + result.stderr).not.toContain(handle);
+  });
+
+  it('BATON_URL without BATON_TOKEN (or the reverse) is an error saying what to set, not a fallback to server.json', async () => {
+    expect(existsSync(join(data, 'server.json'))).toBe(true);
+    expectFailure(await runCli(['ls', ...dataArgs], { ...env, BATON_URL: server.url }), /BATON_URL is set but BATON_TOKEN is not: set BATON_TOKEN/);
+    const tokenOnly = await runCli(['ls', ...dataArgs], { ...env, BATON_TOKEN: server.token });
+    expectFailure(tokenOnly, /BATON_TOKEN is set but BATON_URL is not: set BATON_URL/);
+    expect(tokenOnly.stderr).not.toContain(server.token);
+    const both = await runCli(['ls'], { ...env, BATON_URL: server.url, BATON_TOKEN: server.token });
+    expect(both.code, both.stderr).toBe(0);
+    expect(both.stdout).toMatch(/^keep\t/m);
+  });
+
+  it('resume and inspect refuse bad standard input with one clear line, never a crash', async () => {
+    const binary = randomBytes(4096);
+    binary[0] = 0;
+    const cases: [string | Buffer, RegExp][] = [
+      ['', /no handle on standard input/],
+      [' \n\n ', /no handle on standard input/],
+      [binary, /standard input is not text/],
+      [Buffer.alloc(8 << 20, 'A'), /standard input is larger than a handle can be/],
+      ['this is not a handle\n', /not a Baton handle/],
+    ];
+    for (const command of ['resume', 'inspect']) {
+      for (const [stdin, message] of cases) {
+        const result = await runCli([command, ...dataArgs], env, stdin);
+        expectFailure(result, message);
+        expect(result.stderr).not.toMatch(/\n\s+at /);
+      }
+    }
+    expect((await client.call('run.list', {})).map((r) => r.name)).toContain('keep');
+  });
+
+  it('a handle typed as an argument is refused and never echoed', async () => {
+    const { handle } = await client.call('run.handle', { run: 'keep' });
+    for (const args of [['resume', handle], ['inspect', handle], ['delete', handle], ['frobnicate', handle]]) {
+      const result = await runCli([...args, ...dataArgs], env);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout + result.stderr).not.toContain(handle);
+    }
+    expect(agentByLabel((await keep()).agents, 'sh').status).toBe('running');
+  });
+});

@@ -1,0 +1,55 @@
+// `npm run soak`: Baton's promise under abuse, as one table. Not part of `npm test` (minutes, not seconds);
+// `npm run soak -- --short` is the version CI runs. Exit 1 when any row failed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/server.js';
+import { handleFuzz } from './handle-fuzz.js';
+import { killCoreRounds } from './kill-core.js';
+import { stubbornStops } from './stubborn-stops.js';
+import { printTable, timedRow, type SoakRow } from './table.js';
+
+const short = process.argv.includes('--short');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const scale = (full: number, brief: number) => (short ? brief : full);
+
+interface Section {
+  id: string;
+  check: string;
+  goal: string;
+  run: () => Promise<Omit<SoakRow, 'check' | 'goal' | 'seconds'>>;
+}
+
+const sections: Section[] = [
+  {
+    id: 'kill',
+    check: 'SIGKILL of the core while runs start, snapshot, resume',
+    goal: '0 unreadable, 0 lost, every resume works',
+    run: () => killCoreRounds(scale(200, 12)),
+  },
+  {
+    id: 'stops',
+    check: 'stops of agents with jobs ignoring HUP and TERM',
+    goal: '0 descendants after 6 s',
+    run: () => stubbornStops(scale(100, 20)),
+  },
+  {
+    id: 'handles',
+    check: 'fuzzed handles through handle.inspect and run.resume',
+    goal: '0 spawns, 0 crashes, 0 echoes',
+    run: () => handleFuzz(scale(100_000, 5_000)),
+  },
+];
+
+const rows: SoakRow[] = [];
+for (const s of sections) {
+  if (only && !only.includes(s.id)) continue;
+  process.stderr.write(`soak: ${s.check}…\n`);
+  const row = await timedRow(s.check, s.goal, s.run);
+  process.stderr.write(`soak: ${row.ok ? 'pass' : 'FAIL'} — ${row.figures}\n`);
+  rows.push(row);
+}
+const table = printTable(rows);
+process.stdout.write(`\n${table}\n`);
+mkdirSync(join(ROOT, 'test-results'), { recursive: true });
+writeFileSync(join(ROOT, 'test-results', 'soak-report.md'), `# Baton soak${short ? ' (short)' : ''}\n\n${table}\n`);
+process.exit(rows.every((r) => r.ok) ? 0 : 1);
