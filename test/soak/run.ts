@@ -3,9 +3,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/server.js';
+import { channelFuzz } from './channels.js';
+import { fullDiskRounds } from './full-disk.js';
 import { handleFuzz } from './handle-fuzz.js';
 import { killCoreRounds } from './kill-core.js';
 import { stubbornStops } from './stubborn-stops.js';
+import { reloadsWhileFlooding } from './reloads.js';
 import { printTable, timedRow, type SoakRow } from './table.js';
 
 const short = process.argv.includes('--short');
@@ -37,6 +40,24 @@ const sections: Section[] = [
     check: 'fuzzed handles through handle.inspect and run.resume',
     goal: '0 spawns, 0 crashes, 0 echoes',
     run: () => handleFuzz(scale(100_000, 5_000)),
+  },
+  {
+    id: 'channels',
+    check: 'malformed messages: raw HTTP, WebSocket, CLI stdin',
+    goal: '0 crashes, memory flat',
+    run: () => channelFuzz(scale(10_000, 1_000), scale(10_000, 100)),
+  },
+  {
+    id: 'reloads',
+    check: 'page reloads while a pane floods',
+    goal: '0 lost panes, tails equal the mirror',
+    run: () => reloadsWhileFlooding(scale(50, 5)),
+  },
+  {
+    id: 'disk',
+    check: 'data directory on a tmpfs filled to the last byte',
+    goal: 'clear errors, agents live, store whole',
+    run: () => fullDiskRounds(scale(3, 1)),
   },
 ];
 
