@@ -58,7 +58,7 @@ const boundaries = [
             browserOnly,
             reaching('(?:app|cli|renderer|test)', 'electron/core/ must not depend on the shell, the CLI, the page or the tests: they depend on it.'),
             {
-              regex: '^(?:\\./|(?:\\.\\./)+)(?:main|preload|serve|core-host-entry)\\.js$',
+              regex: '^(?:\\./|(?:\\.\\./)+)(?:main|preload|serve|serve-socket|serve-lifecycle|core-relay-entry)\\.js$',
               message: 'electron/core/ must not depend on the entry points that start it.',
             },
           ],
@@ -92,8 +92,9 @@ const boundaries = [
     },
   },
   {
-    // Electron main and the preload. electron/core-host-entry.ts and electron/serve.ts are not in it: they host the
-    // core (in Electron's utility process, in `baton serve`) and wire its transport, so they use its internals.
+    // Electron main and the preload. electron/serve*.ts and electron/core-relay-entry.ts are not in it: they host the
+    // core (`baton serve`, with or without --socket) or connect to its socket (the relay in Electron's utility
+    // process), so they use its internals.
     name: 'baton/boundaries/shell',
     files: ['electron/app/**/*.ts', 'electron/main.ts', 'electron/preload.ts'],
     rules: {

@@ -1,13 +1,14 @@
-// `baton serve`: the core host behind the web transport, until SIGINT/SIGTERM stops every agent.
-import { rmSync } from 'node:fs';
+// `baton serve`: the core host behind the web transport, until SIGINT/SIGTERM (or `core.shutdown`) stops every agent.
+// `baton serve --socket` is the background core instead: serve-socket.ts.
 import { join } from 'node:path';
+import { PROTOCOL_VERSION } from '../shared/contract.js';
 import { openCoreHost } from './core/host.js';
-import { packageRoot, packageVersion, serverFile } from './core/paths.js';
-import { writeFileAtomic } from './core/store/atomic-file.js';
+import { packageRoot, packageVersion } from './core/paths.js';
+import { writeServerInfo } from './core/store/server-info.js';
 import { isLoopbackHost } from './core/transport/address.js';
 import { newToken, weakTokenReason } from './core/transport/auth.js';
 import { startWebServer } from './core/transport/http-server.js';
-import { reportFailure } from './core/log.js';
+import { stopOnSignalsAndShutdown } from './serve-lifecycle.js';
 
 export interface ServeOptions {
   host: string;
@@ -30,7 +31,8 @@ export async function serve(options: ServeOptions): Promise<void> {
   const token = options.token ?? newToken();
   const weak = weakTokenReason(token);
   if (weak) throw new Error(weak);
-  const core = await openCoreHost({ dataDir: options.dataDir, env: process.env, version: packageVersion() });
+  const version = packageVersion();
+  const core = await openCoreHost({ dataDir: options.dataDir, env: process.env, version });
   const web = await startWebServer({
     core,
     host: options.host,
@@ -39,35 +41,12 @@ export async function serve(options: ServeOptions): Promise<void> {
     staticDir: join(packageRoot(), 'dist', 'renderer'),
     fallbackPage: FALLBACK_PAGE,
   });
-  await writeFileAtomic(serverFile(options.dataDir), JSON.stringify({ url: web.url, token, pid: process.pid }), 0o600);
+  await writeServerInfo(options.dataDir, { url: web.url, token, pid: process.pid, version, protocolVersion: PROTOCOL_VERSION });
   if (!isLoopbackHost(options.host)) process.stderr.write(remoteWarning(options.host, web.port));
   // The fragment never leaves the browser: the page reads the token from it and no request carries it in its URL.
   process.stdout.write(`Baton is serving ${options.dataDir}\nOpen ${web.url}/#token=${encodeURIComponent(token)}\n`);
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stderr.write(`baton: ${signal}: snapshotting and stopping every agent…\n`);
-    let code = 0;
-    try {
-      await web.close();
-      await core.close();
-    } catch (err) {
-      reportFailure('shutting down', err);
-      code = 1;
-    }
-    rmSync(serverFile(options.dataDir), { force: true });
-    process.exit(code);
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.on(signal, () => {
-      stop(signal).catch((err: unknown) => {
-        reportFailure('shutting down', err);
-        process.exit(1);
-      });
-    });
-  }
+  stopOnSignalsAndShutdown(core, () => web.close());
 }
 
 // One line each: the command line prints the first line of an error.

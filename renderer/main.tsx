@@ -5,6 +5,7 @@ import { Connection, serverSocketUrl } from './api/connection.js';
 import { desktopConnection } from './api/electron-bridge.js';
 import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
+import { useCore } from './state/core-store.js';
 import { useBaton } from './state/store.js';
 import './styles.css';
 import './bench-hooks.js';
@@ -14,7 +15,13 @@ const connection = window.baton ? desktopConnection(window.baton) : new Connecti
 connection.subscribe((status, client) => {
   setClient(client);
   useBaton.getState().setConnection(status, client);
+  useCore.getState().connected(client);
 });
+// The app's own version, to tell a background core older than the app (web mode: the page comes from the core).
+window.baton
+  ?.appVersion()
+  .then((version) => useCore.getState().setAppVersion(version))
+  .catch(() => undefined);
 connection.start();
 
 createRoot(document.getElementById('root')!).render(

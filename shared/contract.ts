@@ -149,7 +149,8 @@ export const runEventSchema = z.strictObject({
 });
 export type RunEvent = z.infer<typeof runEventSchema>;
 
-export const sessionCheckSchema = z.enum(['found', 'missing', 'cwd-missing', 'no-session']);
+/** `cwd-unsafe`: the directory is someone else's or others can write it (the reason is in `cwdProblem`). */
+export const sessionCheckSchema = z.enum(['found', 'missing', 'cwd-missing', 'cwd-unsafe', 'no-session']);
 export type SessionCheck = z.infer<typeof sessionCheckSchema>;
 
 export const handlePreviewSchema = z.strictObject({
@@ -164,7 +165,12 @@ export const handlePreviewSchema = z.strictObject({
     z.strictObject({
       label: z.string(),
       vendor: vendorNameSchema,
+      /** Where the agent will really run: for an agent the store knows, its recorded directory, not the handle's. */
       cwd: z.string().nullable(),
+      /** Why the agent cannot start there (missing, someone else's, writable by others; never the path); null when it can. */
+      cwdProblem: z.string().nullable(),
+      /** No run in this store has used this directory: the handle chose it. */
+      newDirectory: z.boolean(),
       sessionId: z.string().nullable(),
       check: sessionCheckSchema,
       /** What resume will run, as argv (never through a shell). */
@@ -246,6 +252,57 @@ export const attachResultSchema = z.discriminatedUnion('mode', [
 ]);
 export type AttachResult = z.infer<typeof attachResultSchema>;
 
+/**
+ * The version of this contract. A client compares it with the core's (`core.info`) on connect: a desktop app newer
+ * than the background core it finds offers to restart that core (docs/architecture.md §2). 1 was the contract
+ * before `core.*`, `recovery.*` and `settings.*`; a core that answers `core.info` with "unknown method" speaks 1.
+ */
+export const PROTOCOL_VERSION = 2;
+
+export const coreInfoSchema = z.strictObject({
+  version: z.string(),
+  protocolVersion: z.number().int().positive(),
+  pid: z.number().int().positive(),
+  startedAt: isoTime,
+  liveAgents: z.number().int().nonnegative(),
+});
+export type CoreInfo = z.infer<typeof coreInfoSchema>;
+
+/** What a resume of the interrupted runs did, per run: its agents' outcomes, or why the run could not be tried. */
+export const recoveryResultSchema = z.strictObject({
+  at: isoTime,
+  runs: z.array(z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() })),
+});
+export type RecoveryResult = z.infer<typeof recoveryResultSchema>;
+
+export const recoveryStateSchema = z.strictObject({
+  /**
+   * Runs whose agents were running when the core last ended without stopping them (`crash`: killed, a reboot) or
+   * that a core restart stopped to bring back (`restart`). Null when there is nothing to resume.
+   */
+  interrupted: z
+    .strictObject({
+      reason: z.enum(['crash', 'restart']),
+      at: isoTime,
+      runs: z.array(z.strictObject({ runId, name: z.string(), agents: z.number().int().nonnegative() })),
+    })
+    .nullable(),
+  /** A resume of them is under way (`recovery.changed` follows when it ends). */
+  resuming: z.boolean(),
+  /** The last such resume since this core started, until dismissed. */
+  last: recoveryResultSchema.nullable(),
+});
+export type RecoveryState = z.infer<typeof recoveryStateSchema>;
+
+/** Settings kept in the data directory (settings.json), shared by the core and the desktop app. */
+export const coreSettingsSchema = z.strictObject({
+  /** What quitting the desktop app does with running agents; `ask` until the user ticks "Remember my choice". */
+  quitAction: z.enum(['ask', 'keep', 'stop']),
+  /** Resume the runs a killed core interrupted as soon as the next core starts. */
+  resumeInterruptedOnStart: z.boolean(),
+});
+export type CoreSettings = z.infer<typeof coreSettingsSchema>;
+
 // ---------- requests ----------
 
 const cols = z.number().int().min(2).max(1000);
@@ -288,6 +345,12 @@ export const requests = {
       handle: handleText,
       /** For a caw handle, which carries no directory. */
       cwd: absolutePathSchema.optional(),
+      /**
+       * The shell agents the user confirmed, by their index in the handle (as handle.inspect lists them). A shell
+       * agent runs a command in a directory the handle chose: one not listed is not started (nor added to the store
+       * when it is new to it).
+       */
+      confirmShell: z.array(z.number().int().min(0).max(LIMITS.agentsPerRun - 1)).max(LIMITS.agentsPerRun).optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
@@ -334,6 +397,20 @@ export const requests = {
     params: z.strictObject({ name: runNameSchema, sessions: z.array(adoptSessionSchema).min(1).max(LIMITS.agentsPerRun) }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
+  /** The core's own version and state: the protocol version handshake (see PROTOCOL_VERSION). */
+  'core.info': { params: z.strictObject({}), result: coreInfoSchema },
+  /**
+   * Snapshot every live run, stop every agent, then end the core. With `resumeOnStart` the live runs are recorded
+   * first and the next core resumes them (a core restart). Kept stable across versions: an older core gets it.
+   */
+  'core.shutdown': { params: z.strictObject({ resumeOnStart: z.boolean() }), result: z.strictObject({ liveRuns: z.number().int().nonnegative() }) },
+  'recovery.get': { params: z.strictObject({}), result: recoveryStateSchema },
+  /** Resume every interrupted run's agents that were running; per run, its outcomes. */
+  'recovery.resume': { params: z.strictObject({}), result: recoveryResultSchema },
+  /** Forget the interrupted runs (they stay in the history) and the last resume's outcomes. */
+  'recovery.dismiss': { params: z.strictObject({}), result: z.strictObject({}) },
+  'settings.get': { params: z.strictObject({}), result: coreSettingsSchema },
+  'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
 } as const;
 
 export type Method = keyof typeof requests;
@@ -353,6 +430,8 @@ export const events = {
   }),
   'agent.session': z.strictObject({ runId, agentId, sessionId: z.string() }),
   'agent.warning': z.strictObject({ runId, agentId, message: z.string() }),
+  /** The interrupted runs, or a resume of them, changed: ask `recovery.get`. */
+  'recovery.changed': z.strictObject({}),
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

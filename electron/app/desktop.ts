@@ -1,17 +1,20 @@
-// The desktop app, put together: one window on our own index page, the core host in a utility process with a port
-// per client, the menu, the single-instance hand-over, the quit sequence and the attention badge. Electron's API
-// comes in as one object (the real module from main.ts, a small fake in the tests), so this wiring is tested as is.
+// The desktop app, put together: one window on our own index page; the background core found or started
+// (core-link.ts), with a relay utility process giving each page a port to it; the menu, the single-instance hand-over,
+// the quit question and the attention badge. Electron's API comes in as one object (the real module from main.ts, a
+// small fake in the tests), with `spawn` for the background core beside it, so this wiring is tested as is.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
 import { CHANNELS, type MenuAction, type PortMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
-import type { RpcClient } from '../../shared/client.js';
+import type { CoreInfo } from '../../shared/contract.js';
 import { reportFailure } from '../core/public.js';
 import { Attention } from './attention.js';
-import { CoreProcess } from './core-process.js';
+import type { SpawnCore } from './background-core.js';
+import { CoreLink } from './core-link.js';
 import { registerIpc } from './ipc.js';
 import { watchAgents } from './main-client.js';
-import { menuTemplate } from './menu.js';
-import { installQuitSequence } from './quit.js';
+import { coreStatusLabel, menuTemplate } from './menu.js';
+import { askWithDialog, installQuitSequence, shutdownCore } from './quit.js';
+import { RelayProcess } from './relay-process.js';
 import { hardenContents, installSessionPolicy } from './security.js';
 import { claimSingleInstance, handoffFromFile, handoffFromLink, handoffsFromArgs } from './single-instance.js';
 import { appFiles, createWindow, indexUrl } from './window-options.js';
@@ -22,6 +25,9 @@ export type ElectronApi = Pick<
   'app' | 'BrowserWindow' | 'ipcMain' | 'utilityProcess' | 'MessageChannelMain' | 'dialog' | 'clipboard' | 'Menu' | 'Notification' | 'session' | 'screen'
 >;
 
+/** Electron's API plus the one thing main does to the system outside Electron: starting the background core. */
+export type DesktopApi = ElectronApi & { spawn: SpawnCore };
+
 export interface DesktopOptions {
   packageRoot: string;
   /** The launch's own arguments (after the executable): links and handle files in them go to the Resume dialog. */
@@ -29,20 +35,25 @@ export interface DesktopOptions {
   cwd: string;
   platform: NodeJS.Platform;
   env: NodeJS.ProcessEnv;
-  /** How long the core may take to stop every agent at quit before it is killed. */
+  /** The binary that runs the background core as Node (Electron itself, with ELECTRON_RUN_AS_NODE); default process.execPath. */
+  execPath?: string;
+  /** How long "Stop all agents" waits for the core before the app quits anyway (the core finishes on its own). */
   quitTimeoutMs?: number;
+  /** How long a new background core may take to answer. */
+  coreStartTimeoutMs?: number;
 }
 
 export interface Desktop {
-  /** Settles once the window is open and the core started. */
+  /** Settles once the window is open; the core is connected in the background (`core.firstAttempt`). */
   readonly ready: Promise<void>;
-  readonly core: CoreProcess;
+  readonly core: CoreLink;
+  readonly relay: RelayProcess;
   readonly attention: Attention;
   window(): BrowserWindow | null;
 }
 
 /** Starts the app; null when another Baton already runs (it was handed our arguments, and this one quits). */
-export function startDesktop(electron: ElectronApi, options: DesktopOptions): Desktop | null {
+export function startDesktop(electron: DesktopApi, options: DesktopOptions): Desktop | null {
   const { app } = electron;
   const files = appFiles(options.packageRoot);
   const index = indexUrl(files);
@@ -51,7 +62,6 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
   /** The page has its bridge listening (it asked for a port since it last loaded). */
   let pageReady = false;
   const pending: ResumeHandoff[] = [];
-  let mainClient: RpcClient | null = null;
   let saveState: (() => Promise<void>) | null = null;
 
   /** To the Resume dialog now, or once the page is listening. Only the dialog acts on it, after its preview. */
@@ -99,25 +109,61 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
     },
   });
 
-  const core = new CoreProcess(electron, {
-    entry: files.coreEntry,
-    dataDir,
-    onLost: (reason) => tellPage({ state: 'lost', reason }),
-    onStarted: () => {
-      if (win && pageReady) handPort(win.webContents);
-      mainClient?.close();
-      const port = core.openPort();
-      mainClient = port ? watchAgents(port, attention) : null;
+  const relay = new RelayProcess(electron, {
+    entry: files.relayEntry,
+    onRestarted: () => win && pageReady && handPort(win.webContents),
+  });
+  let status: string | null = null;
+  const showStatus = (info: CoreInfo | null) => {
+    const next = coreStatusLabel(info);
+    if (next === status || !app.isReady()) return;
+    status = next;
+    setMenu();
+  };
+  const core = new CoreLink({
+    launch: {
+      dataDir,
+      script: files.coreScript,
+      execPath: options.execPath ?? process.execPath,
+      env: options.env,
+      spawn: electron.spawn,
+      ...(options.coreStartTimeoutMs ? { startTimeoutMs: options.coreStartTimeoutMs } : {}),
     },
+    relay,
+    onConnected: (client) => {
+      watchAgents(client, attention);
+      if (win && pageReady) handPort(win.webContents);
+    },
+    onLost: (reason) => tellPage({ state: 'lost', reason }),
+    onInfo: showStatus,
   });
 
   installQuitSequence(app, {
+    survey: async () => {
+      const client = core.client;
+      const info = await core.refresh();
+      if (!client || !info) return null;
+      const { quitAction } = await client.call('settings.get', {});
+      return { liveAgents: info.liveAgents, remembered: quitAction === 'ask' ? null : quitAction };
+    },
+    ask: (liveAgents) => askWithDialog(electron.dialog, win && !win.isDestroyed() ? win : null, liveAgents),
+    remember: async (choice) => {
+      await core.client?.call('settings.set', { quitAction: choice });
+    },
     before: async () => {
-      // Out of the way at once; the agents may take a few seconds to stop.
+      // Out of the way at once; stopping the agents may take a few seconds.
       for (const w of electron.BrowserWindow.getAllWindows()) w.hide();
       await saveState?.();
     },
-    stopCore: () => core.close(options.quitTimeoutMs ?? 10_000),
+    stopCore: async () => {
+      const client = core.client;
+      core.stopReconnecting();
+      if (client) await shutdownCore(client, options.quitTimeoutMs ?? 15_000);
+    },
+    detach: () => {
+      core.close();
+      relay.close();
+    },
   });
   app.on('window-all-closed', () => {
     // macOS keeps the app (and its agents) in the dock; a new window reattaches.
@@ -129,11 +175,18 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
     if (win && !win.isDestroyed() && pageReady) win.webContents.postMessage(CHANNELS.port, message);
   }
 
-  /** One MessageChannelMain per page load: one end to the core, the other straight to the page. */
+  /**
+   * One MessageChannelMain per page load: one end to the relay (which opens the page's own connection to the core),
+   * the other to the page. Before the core answers the page gets nothing yet; it gets its port once the core does.
+   */
   function handPort(contents: WebContents): void {
-    const port = core.openPort();
-    const message: PortMessage = port ? { state: 'ready' } : { state: 'lost', reason: 'The Baton core is not running; it is being restarted.' };
-    contents.postMessage(CHANNELS.port, message, port ? [port] : []);
+    const port = relay.openPort();
+    if (port) return contents.postMessage(CHANNELS.port, { state: 'ready' } satisfies PortMessage, [port]);
+    if (core.givenUp) contents.postMessage(CHANNELS.port, { state: 'lost', reason: core.givenUp } satisfies PortMessage, []);
+  }
+
+  function setMenu(): void {
+    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, devTools, send, status })));
   }
 
   function showWindow(): void {
@@ -209,11 +262,12 @@ export function startDesktop(electron: ElectronApi, options: DesktopOptions): De
 
   const ready = app.whenReady().then(async () => {
     installSessionPolicy(electron.session.defaultSession, { index, rendererDir: dirname(files.indexFile) });
-    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, devTools, send })));
-    core.start();
+    status = coreStatusLabel(core.info);
+    setMenu();
+    relay.start();
     openWindow();
     forwardAll(await handoffsFromArgs(options.args, options.cwd));
   });
 
-  return { ready, core, attention, window: () => win };
+  return { ready, core, relay, attention, window: () => win };
 }

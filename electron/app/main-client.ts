@@ -1,7 +1,7 @@
-// Main's own connection to the core: a port like a window's, used for events only (never attaches to output), so
-// main can notify about agents without a single terminal byte passing through it.
+// Main's own connection to the core (core-link.ts), used for events only (never attaches to output), so main can
+// notify about agents without a single terminal byte passing through it. Also a Wire over a MessagePortMain.
 import type { MessagePortMain } from 'electron';
-import { RpcClient, type Wire } from '../../shared/client.js';
+import type { RpcClient, Wire } from '../../shared/client.js';
 import type { Attention } from './attention.js';
 
 /** A Wire over an Electron MessagePortMain (text messages, as on every transport). */
@@ -21,9 +21,8 @@ export function portMainWire(port: Pick<MessagePortMain, 'on' | 'postMessage' | 
   };
 }
 
-/** Watches agents' status for the attention badge and notifications; returns the client (close it to stop). */
-export function watchAgents(port: MessagePortMain, attention: Attention): RpcClient {
-  const client = new RpcClient(portMainWire(port));
+/** Watches agents' status on main's own client for the attention badge and notifications. */
+export function watchAgents(client: RpcClient, attention: Attention): void {
   client.on('agent.status', ({ runId, agentId, status, exitCode }) => {
     if (status !== 'exited' && status !== 'failed') return;
     void client
@@ -34,5 +33,4 @@ export function watchAgents(port: MessagePortMain, attention: Attention): RpcCli
       })
       .catch(() => undefined); // Deleted meanwhile, or the core is going away: nothing to tell.
   });
-  return client;
 }

@@ -11,6 +11,8 @@ export interface MenuOptions {
   /** Reload and developer tools, for an unpackaged (development) app only. */
   devTools: boolean;
   send(action: MenuAction): void;
+  /** How many agents run in the background core, as a disabled first item of the File menu; null: none shown. */
+  status?: string | null;
 }
 
 /** Every action of the menu with the shortcut the renderer binds to it (renderer/shortcuts.ts). */
@@ -33,7 +35,16 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
   const quiet = (item: MenuItemConstructorOptions): MenuItemConstructorOptions => (mac ? item : { ...item, registerAccelerator: false });
   return [
     ...(mac ? [{ role: 'appMenu' } as const] : []),
-    { label: 'File', submenu: [action('new-run'), action('resume'), { type: 'separator' }, mac ? { role: 'close' } : quiet({ role: 'quit' })] },
+    {
+      label: 'File',
+      submenu: [
+        ...(options.status ? [{ label: options.status, enabled: false }, { type: 'separator' } as const] : []),
+        action('new-run'),
+        action('resume'),
+        { type: 'separator' },
+        mac ? { role: 'close' } : quiet({ role: 'quit' }),
+      ],
+    },
     // macOS needs the Edit menu for Cmd+C / Cmd+V in text fields; elsewhere those keys stay with the page.
     ...(mac ? [{ role: 'editMenu' } as const] : []),
     { label: 'Run', submenu: [action('snapshot'), action('copy-handle'), action('stop-run')] },
@@ -46,4 +57,11 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
     },
     { role: 'help', submenu: [action('shortcuts')] },
   ];
+}
+
+/** The File menu's status line: how many agents the background core runs (they keep running when Baton quits). */
+export function coreStatusLabel(info: { liveAgents: number; pid: number } | null): string | null {
+  if (!info) return null;
+  const n = info.liveAgents;
+  return `${n === 0 ? 'No' : n} agent${n === 1 ? '' : 's'} running in the background core (pid ${info.pid})`;
 }

@@ -9,15 +9,18 @@ export interface AppFiles {
   indexFile: string;
   /** The preload bundle (CommonJS: a sandboxed preload cannot be an ES module). */
   preload: string;
-  /** The utility process entry. */
-  coreEntry: string;
+  /** The relay's utility process entry (a port per page, piped to the background core's socket). */
+  relayEntry: string;
+  /** The command line that runs the background core (`baton serve --socket`), run by the app's own binary as Node. */
+  coreScript: string;
 }
 
 export function appFiles(packageRoot: string): AppFiles {
   return {
     indexFile: join(packageRoot, 'dist', 'renderer', 'index.html'),
     preload: join(packageRoot, 'dist', 'preload', 'preload.cjs'),
-    coreEntry: join(packageRoot, 'dist', 'electron', 'core-host-entry.js'),
+    relayEntry: join(packageRoot, 'dist', 'electron', 'core-relay-entry.js'),
+    coreScript: join(packageRoot, 'bin', 'baton.js'),
   };
 }
 

@@ -72,6 +72,14 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env
       value = '';
     } else if (eq > 0) {
       value = arg.slice(eq + 1);
+    } else if (option.optionalValue) {
+      // `--socket --data-dir D`: no value; `--socket PATH`: the next word, unless it is another option.
+      const next = argv[i + 1];
+      if (next === undefined || next.startsWith('-')) value = '';
+      else {
+        value = next;
+        i++;
+      }
     } else {
       const next = argv[i + 1];
       // `--cwd --json` is a forgotten value, not a directory named --json (write --cwd=--json for that).
@@ -81,7 +89,7 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env
     }
     const earlier = options.get(name);
     if (earlier && !option.repeatable) throw new UsageError(`--${name} is given more than once`);
-    options.set(name, [...(earlier ?? []), option.directory ? expandHome(value, env, `--${name}`) : value]);
+    options.set(name, [...(earlier ?? []), option.directory && value !== '' ? expandHome(value, env, `--${name}`) : value]);
   }
   return new ParsedArgs(namePositionals(spec, positionals, options, env), options);
 }

@@ -1,6 +1,7 @@
 // What a command of the registry declares: its arguments, its own options, its help and what it does.
 import type { RpcClient } from '../../shared/client.js';
 import type { ParsedArgs } from './args.js';
+import type { ServerAddress } from './connect.js';
 
 export interface OptionSpec {
   /** Without the dashes: `agent` for --agent. */
@@ -12,6 +13,8 @@ export interface OptionSpec {
   readonly repeatable?: boolean;
   /** The value is a directory: a leading `~` or `~user` is expanded as a shell would (it doesn't after `=`). */
   readonly directory?: boolean;
+  /** The value may be left out (`--socket` or `--socket PATH`); left out, the option's value is ''. */
+  readonly optionalValue?: boolean;
 }
 
 export interface ArgSpec {
@@ -32,6 +35,8 @@ export interface CommandContext {
    * error never needs a server and never touches one.
    */
   server(): Promise<RpcClient>;
+  /** Where the server is (a web address or the background core's socket), found as `server()` finds it. */
+  address(): ServerAddress;
 }
 
 /** `keeps-running`: the command serves until a signal ends the process (baton serve). */

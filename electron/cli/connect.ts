@@ -1,16 +1,12 @@
-// Finds the running `baton serve` (BATON_URL + BATON_TOKEN, else its server.json) and connects over WebSocket.
-import { readFileSync } from 'node:fs';
-import WebSocket from 'ws';
-import { z } from 'zod';
-import { RpcClient, type Wire } from '../../shared/client.js';
-import { checkServerFile, serverFile } from '../core/paths.js';
+// Finds the running core (BATON_URL + BATON_TOKEN, else its server.json) and connects over its WebSocket: a web-mode
+// `baton serve` at its address, or the background core (`baton serve --socket`, as the desktop app runs it) on its
+// socket.
+import { RpcClient } from '../../shared/client.js';
+import { openCoreSocket, readServerInfo, whenOpen, wsWire, CoreRefusal, type CoreAddress } from '../core/public.js';
+import { serverFile } from '../core/paths.js';
 
-const serverInfoSchema = z.strictObject({ url: z.string().url(), token: z.string().min(1), pid: z.number().int().positive() });
-
-export interface ServerAddress {
-  url: string;
-  token: string;
-}
+export type ServerAddress = CoreAddress;
+export { wsWire };
 
 /**
  * BATON_URL and BATON_TOKEN name a server together. One without the other is a mistake to report, not a reason to
@@ -26,19 +22,11 @@ export function findServer(dataDir: string, env: NodeJS.ProcessEnv = process.env
     return { url, token };
   }
   // A server.json another user could have written would point this client, and its token, at their server.
-  checkServerFile(serverFile(dataDir));
-  let text: string;
-  try {
-    text = readFileSync(serverFile(dataDir), 'utf8');
-  } catch {
-    throw new Error(`no Baton server found for ${dataDir}: start one with \`baton serve\`, or set BATON_URL and BATON_TOKEN`);
-  }
-  try {
-    const { url, token } = serverInfoSchema.parse(JSON.parse(text));
-    return { url, token };
-  } catch {
-    throw new Error(`${serverFile(dataDir)} is damaged: restart \`baton serve\` to write it again`);
-  }
+  const read = readServerInfo(dataDir);
+  if (!read.ok && read.missing) throw new Error(`no Baton server found for ${dataDir}: start one with \`baton serve\`, or set BATON_URL and BATON_TOKEN`);
+  if (!read.ok) throw new Error(`${serverFile(dataDir)} is damaged: restart \`baton serve\` to write it again`);
+  const { info } = read;
+  return 'socket' in info ? { socket: info.socket, token: info.token } : { url: info.url, token: info.token };
 }
 
 function isHttpUrl(text: string): boolean {
@@ -59,27 +47,17 @@ export function shownAddress(url: string): string {
   }
 }
 
-export function connect(server: ServerAddress): Promise<RpcClient> {
-  const base = new URL(server.url);
-  const wsUrl = `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}${base.pathname.replace(/\/$/, '')}/ws`;
-  const ws = new WebSocket(wsUrl, { headers: { Authorization: `Bearer ${server.token}` } });
-  const shown = shownAddress(server.url);
-  return new Promise((resolve, reject) => {
-    ws.once('open', () => resolve(new RpcClient(wsWire(ws))));
-    ws.once('unexpected-response', (_req, res) => {
-      const why = res.statusCode === 401 || res.statusCode === 403 ? 'refused the token' : 'refused the connection';
-      reject(new Error(`the Baton server at ${shown} ${why} (HTTP ${res.statusCode})`));
-      ws.terminate();
-    });
-    ws.once('error', (err) => reject(new Error(`cannot reach the Baton server at ${shown} (${err.message.replaceAll(server.token, '…')}): is \`baton serve\` running?`)));
-  });
-}
-
-export function wsWire(ws: WebSocket): Wire {
-  return {
-    send: (text) => ws.send(text),
-    onMessage: (listener) => ws.on('message', (data) => listener(data.toString())),
-    onClose: (listener) => ws.on('close', (code) => listener(`connection closed (${code})`)),
-    close: () => ws.close(),
-  };
+export async function connect(server: ServerAddress): Promise<RpcClient> {
+  const shown = 'url' in server ? `the Baton server at ${shownAddress(server.url)}` : `the Baton core on ${server.socket}`;
+  const hint = 'url' in server ? 'is `baton serve` running?' : 'is the core running (the desktop app, or `baton serve --socket`)?';
+  try {
+    // openCoreSocket checks a socket (the user's own, 0600, not a link) before connecting: its refusal is the message.
+    const ws = await whenOpen(openCoreSocket(server), server.token);
+    return new RpcClient(wsWire(ws));
+  } catch (err) {
+    if (err instanceof CoreRefusal) throw new Error(`${shown} ${err.message}`);
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof Error && err.name === 'DataDirError') throw err;
+    throw new Error(`cannot reach ${shown} (${message.replaceAll(server.token, '…')}): ${hint}`);
+  }
 }

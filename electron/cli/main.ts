@@ -4,7 +4,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { dataDirFrom } from '../core/paths.js';
 import { asksForHelp, parseCommandArgs } from './args.js';
 import type { CommandContext, CommandEnd, CommandSpec } from './command.js';
-import { connect, findServer } from './connect.js';
+import { connect, findServer, type ServerAddress } from './connect.js';
 import { shownArgument, UsageError } from './errors.js';
 import { out } from './output.js';
 import { commandNamed, UnknownCommandError, usageOfBaton } from './registry.js';
@@ -45,11 +45,13 @@ async function runCommand(command: CommandSpec, argv: readonly string[], env: No
   const args = parseCommandArgs(command, argv, env);
   const dataDir = dataDirFrom(args.value('data-dir'), env);
   let connection: Promise<RpcClient> | undefined;
+  let address: ServerAddress | undefined;
   const ctx: CommandContext = {
     args,
     dataDir,
     env,
-    server: () => (connection ??= (async () => connect(findServer(dataDir, env)))()),
+    address: () => (address ??= findServer(dataDir, env)),
+    server: () => (connection ??= (async () => connect(ctx.address()))()),
   };
   try {
     return await command.run(ctx);

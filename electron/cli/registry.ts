@@ -5,6 +5,7 @@ import { screenCommand, sendCommand, startCommand } from './commands/agents.js';
 import { handleCommand, inspectCommand, resumeCommand } from './commands/handles.js';
 import { deleteCommand, eventsCommand, lsCommand, renameCommand, snapshotCommand, stopCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
+import { resumeInterruptedCommand } from './commands/core.js';
 import { out } from './output.js';
 import { commandUsage, overallUsage } from './usage.js';
 
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   handleCommand,
   inspectCommand,
   resumeCommand,
+  resumeInterruptedCommand,
   eventsCommand,
   renameCommand,
   stopCommand,

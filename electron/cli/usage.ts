@@ -15,7 +15,8 @@ export function synopsis(spec: CommandSpec): string {
 }
 
 function optionSynopsis(option: OptionSpec): string {
-  return option.value === undefined ? `--${option.name}` : `--${option.name} ${option.value}`;
+  if (option.value === undefined) return `--${option.name}`;
+  return option.optionalValue ? `--${option.name} [${option.value}]` : `--${option.name} ${option.value}`;
 }
 
 /** Words wrapped to the width, every line after the first indented by `indent`. */
@@ -68,8 +69,9 @@ ${table(commands.map((c) => [synopsis(c), c.summary]))}
 \`baton <command> --help\` (or \`baton help <command>\`) shows a command's arguments, options and an example.
 
 ${wrap(
-  'Every command but serve talks to a running `baton serve`: the one BATON_URL and BATON_TOKEN name when both are ' +
-    'set, else the one whose server.json is in the data directory (--data-dir DIR; default $BATON_HOME, else ~/.baton).',
+  'Every command but serve talks to a running `baton serve` (or the background core the desktop app runs): the one ' +
+    'BATON_URL and BATON_TOKEN name when both are set, else the one whose server.json is in the data directory ' +
+    '(--data-dir DIR; default $BATON_HOME, else ~/.baton).',
   0,
 )}
 Exit codes: 0 success, 1 failure (one line on standard error), 2 usage error.

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { focusPane } from '../panes/terminal-registry.js';
 import { useGlobalShortcuts } from '../shortcuts.js';
+import { CoreBanners, CoreIndicator } from './CoreBanners.js';
 import { useBaton } from '../state/store.js';
 import { FirstLaunch } from './FirstLaunch.js';
 import { HelpOverlay } from './HelpOverlay.js';
@@ -81,6 +82,7 @@ export function App() {
       <main className="bt-main">
         <div className="bt-topbar">
           <span className="bt-brand">Baton</span>
+          <CoreIndicator />
           <button type="button" onClick={() => openDialog({ kind: 'new-run' })}>
             New run
           </button>
@@ -91,6 +93,7 @@ export function App() {
             ?
           </button>
         </div>
+        <CoreBanners />
         {selected ? (
           <RunView run={selected} searchAgent={searchAgent} setSearchAgent={setSearchAgent} />
         ) : runsLoaded && runs.length === 0 ? (

@@ -2,6 +2,7 @@
 import { useId } from 'react';
 import { SHORTCUTS } from '../shortcuts.js';
 import { useBaton } from '../state/store.js';
+import { CoreSettingsFields } from './CoreSettings.js';
 import { Dialog } from './Dialog.js';
 import './components.css';
 
@@ -67,6 +68,7 @@ export function HelpOverlay() {
           {CLEAR_CHOICES.some((c) => c.value === selected) ? null : <option value={selected}>{seconds} s</option>}
         </select>
       </div>
+      <CoreSettingsFields />
     </Dialog>
   );
 }

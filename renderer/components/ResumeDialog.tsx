@@ -1,21 +1,13 @@
 // Resume from handle: paste a handle, see per agent what will happen, resume, then see each agent's outcome.
 import { useEffect, useId, useRef, useState } from 'react';
-import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../shared/contract.js';
-import { shellQuote } from '../state/shell-quote.js';
+import type { HandlePreview, ResumeOutcome } from '../../shared/contract.js';
 import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
 import { OutcomeTable } from './OutcomeTable.js';
-import { errorField, errorMessage, handleAdvice, messageForField, shortId } from './format.js';
+import { errorField, errorMessage, handleAdvice, messageForField } from './format.js';
+import { PreviewTable, ShellConfirmations, shellIndexes } from './ResumePreview.js';
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
-
-const CHECK_TEXT: Record<SessionCheck, string> = {
-  found: 'found',
-  missing: 'missing → will start fresh',
-  'cwd-missing': 'directory missing → cannot start',
-  'no-session': 'no conversation (starts anew)',
-};
-
 
 type Inspection = { state: 'empty' } | { state: 'checking' } | { state: 'error'; message: string } | { state: 'ok'; preview: HandlePreview };
 
@@ -36,6 +28,8 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   const [phase, setPhase] = useState<'edit' | 'resuming' | 'done'>('edit');
   const [resumeError, setResumeError] = useState<{ message: string; field: string | undefined } | null>(null);
   const [outcomes, setOutcomes] = useState<ResumeOutcome[]>([]);
+  /** The shell agents the user confirmed, by handle index; a different handle starts with none. */
+  const [shellOk, setShellOk] = useState<ReadonlySet<number>>(new Set());
 
   // A handle pasted on the page while this dialog is open replaces the one here.
   useEffect(() => {
@@ -47,6 +41,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   }, [phase]);
 
   const text = handle.trim();
+  useEffect(() => setShellOk(new Set()), [text]);
   const cwdError = cwd === '' ? null : validateCwd(cwd);
   const cwdParam = cwd !== '' && !cwdError ? cwd : undefined;
 
@@ -71,14 +66,20 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   const preview = inspection.state === 'ok' ? inspection.preview : null;
   // A caw handle carries no directory; once one is given, the preview stops asking, but resume still needs it.
   const needsCwd = preview ? preview.kind === 'caw' || preview.needsCwd : false;
-  const ready = preview !== null && (!needsCwd || cwdParam !== undefined) && phase === 'edit';
+  const shells = preview ? shellIndexes(preview) : [];
+  const confirmShell = shells.filter((i) => shellOk.has(i));
+  // A directory the core refuses refuses the whole resume: say so here instead of offering the button.
+  const blocked = preview?.agents.find((a) => a.cwdProblem !== null && !(needsCwd && cwdParam === undefined)) ?? null;
+  // Only unconfirmed shell agents: Resume would start nothing.
+  const nothingToStart = preview !== null && shells.length === preview.agents.length && confirmShell.length === 0;
+  const ready = preview !== null && (!needsCwd || cwdParam !== undefined) && blocked === null && !nothingToStart && phase === 'edit';
 
   const submit = async () => {
     if (!ready) return;
     setPhase('resuming');
     setResumeError(null);
     try {
-      const result = await resume(text, needsCwd ? cwdParam : undefined);
+      const result = await resume(text, needsCwd ? cwdParam : undefined, confirmShell);
       setHandle(''); // The secret is not kept once it has done its job.
       setOutcomes(result.outcomes);
       setPhase('done');
@@ -171,6 +172,30 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
         </div>
       ) : null}
       {preview ? <PreviewTable preview={preview} /> : null}
+      {preview ? (
+        <ShellConfirmations
+          preview={preview}
+          confirmed={shellOk}
+          disabled={phase !== 'edit'}
+          onChange={(i, on) =>
+            setShellOk((old) => {
+              const next = new Set(old);
+              if (on) next.add(i);
+              else next.delete(i);
+              return next;
+            })
+          }
+        />
+      ) : null}
+      {blocked ? (
+        <p className="bt-warn-box" role="status">
+          Agent {blocked.label} cannot start in its directory (the reason is above): fix the directory, or resume that agent's own handle elsewhere, then paste the handle again.
+        </p>
+      ) : nothingToStart ? (
+        <p className="bt-muted" role="status">
+          Every agent of this handle is a shell agent: check the ones to start.
+        </p>
+      ) : null}
       {resumeError && (resumeError.field !== 'cwd' || !needsCwd) ? (
         <p className="bt-error-box" role="alert">
           {resumeError.message}
@@ -182,46 +207,6 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
         </p>
       ) : null}
     </Dialog>
-  );
-}
-
-function PreviewTable({ preview }: { preview: HandlePreview }) {
-  return (
-    <>
-      <p>
-        Run <strong>{preview.runName}</strong>:{' '}
-        {preview.knownRun ? 'known here — its history and screens come back with it.' : 'not in this Baton store — a new run is created from the handle.'}
-      </p>
-      <div className="bt-table-wrap">
-        <table className="bt-table">
-          <caption className="bt-visually-hidden">What resume will do per agent</caption>
-          <thead>
-            <tr>
-              <th scope="col">Label</th>
-              <th scope="col">Vendor</th>
-              <th scope="col">Directory</th>
-              <th scope="col">Session</th>
-              <th scope="col">Check</th>
-              <th scope="col">Command</th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.agents.map((a, i) => (
-              <tr key={`${a.label}-${i}`}>
-                <th scope="row">{a.label}</th>
-                <td>{a.vendor}</td>
-                <td className="bt-mono">{a.cwd ?? '—'}</td>
-                <td className="bt-mono">{shortId(a.sessionId)}</td>
-                <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
-                <td>
-                  <code className="bt-mono">{a.command.map((word) => (a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word))).join(' ')}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
   );
 }
 

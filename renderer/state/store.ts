@@ -4,6 +4,7 @@ import type { BatonClient } from '../../shared/client.js';
 import type { AdoptSession, AgentSpec, ResumeOutcome, Result, RunSummary, RunView } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
+import { copyText, pageFocus } from './clipboard.js';
 import { shellQuote } from './shell-quote.js';
 
 export type HostInfo = Result<'host.info'>;
@@ -64,7 +65,8 @@ interface BatonActions {
   snapshot(runId: string): Promise<void>;
   copyHandle(runId: string, agentLabel?: string): Promise<void>;
   copyShellCommands(runId: string, agentLabel?: string): Promise<void>;
-  resume(handle: string, cwd?: string): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
+  /** `confirmShell`: the handle indexes of the shell agents the user confirmed (run.resume). */
+  resume(handle: string, cwd?: string, confirmShell?: number[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   /** A new run resuming conversations found on this machine (sessions.adopt); selects it, like resume. */
   adoptSessions(name: string, sessions: AdoptSession[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   stopRun(runId: string): Promise<void>;
@@ -97,7 +99,6 @@ function savePrefs(state: Pick<BatonState, 'layouts' | 'settings'>): void {
 }
 
 let nextToastId = 1;
-let clipboardTimer: ReturnType<typeof setTimeout> | null = null;
 
 export const useBaton = create<Store>()((set, get) => {
   const client = (): BatonClient => {
@@ -106,13 +107,11 @@ export const useBaton = create<Store>()((set, get) => {
     return c;
   };
 
-  /** Copies text; with the auto-clear setting, empties the clipboard again after N seconds. */
-  const copy = async (text: string) => {
-    await navigator.clipboard.writeText(text);
-    const seconds = get().settings.clipboardClearSeconds;
-    if (clipboardTimer) clearTimeout(clipboardTimer);
-    if (seconds) clipboardTimer = setTimeout(() => void navigator.clipboard.writeText('').catch(() => undefined), seconds * 1000);
-  };
+  /** Copies text; with the auto-clear setting, empties the clipboard after N seconds if it still holds it. */
+  const copy = (text: string) =>
+    copyText(text, get().settings.clipboardClearSeconds, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () =>
+      get().toast('warning', 'Baton could not read the clipboard to check it still held what it copied, so it left it as it was: clear it yourself if it still holds a handle.'),
+    );
 
   return {
     status: 'connecting',
@@ -233,8 +232,8 @@ export const useBaton = create<Store>()((set, get) => {
       get().toast('success', `Copied ${commands.length} shell command${commands.length === 1 ? '' : 's'}`);
     },
 
-    async resume(handle, cwd) {
-      const result = await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}) });
+    async resume(handle, cwd, confirmShell) {
+      const result = await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}), ...(confirmShell ? { confirmShell } : {}) });
       set((s) => ({
         runDetails: { ...s.runDetails, [result.run.id]: result.run },
         selectedRunId: result.run.id,
@@ -271,7 +270,8 @@ export const useBaton = create<Store>()((set, get) => {
 
     async resumeAgent(runId, agentLabel) {
       const { handle } = await client().call('run.handle', { run: runId, agent: agentLabel });
-      const result = await get().resume(handle);
+      // The user's own agent, from this store (typed here or confirmed when it came in): the click confirms it.
+      const result = await get().resume(handle, undefined, [0]);
       for (const o of result.outcomes) if (o.outcome !== 'resumed') get().toast(o.outcome === 'failed' ? 'error' : 'warning', `${o.label}: ${o.outcome}${o.message ? ` — ${o.message}` : ''}`);
     },
 

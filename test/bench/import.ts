@@ -11,8 +11,16 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listFoundSessions } from '../../electron/core/runs/session-import.js';
-import { CLAUDE_HEAD_BYTES, claudeSessionsCacheStats, resetClaudeSessionsCache } from '../../electron/core/vendors/claude-sessions.js';
+import { CLAUDE_HEAD_BYTES } from '../../electron/core/vendors/claude/sessions.js';
+import { CLAUDE_STORE } from '../../electron/core/vendors/claude/store.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import { fmt, median } from './stats.js';
+
+/** The vendors a core would have: the listing and its cache under measure are theirs. */
+const vendors = createVendors();
+const claudeSessions = vendors.context.state(CLAUDE_STORE).sessions;
+const claudeSessionsCacheStats = () => claudeSessions.stats();
+const resetClaudeSessionsCache = () => claudeSessions.reset();
 
 const FILES = 10_000;
 const PROJECTS = 100;
@@ -159,7 +167,7 @@ export async function importBench(): Promise<{ ok: boolean }> {
       const base = await readHeads(files);
       resetClaudeSessionsCache();
       const t = performance.now();
-      const listed = await listFoundSessions(env, noRuns, {});
+      const listed = await listFoundSessions(env, noRuns, {}, vendors.adapters);
       first.push({ ms: performance.now() - t, base });
       page = listed.sessions.length;
       const { reads } = claudeSessionsCacheStats();
@@ -174,7 +182,7 @@ export async function importBench(): Promise<{ ok: boolean }> {
       const base = statAll(files);
       const before = claudeSessionsCacheStats().reads;
       const t = performance.now();
-      const listed = await listFoundSessions(env, noRuns, {});
+      const listed = await listFoundSessions(env, noRuns, {}, vendors.adapters);
       refresh.push({ ms: performance.now() - t, base });
       const read = claudeSessionsCacheStats().reads - before;
       if (listed.total !== FILES || read !== 0) {
@@ -192,7 +200,7 @@ export async function importBench(): Promise<{ ok: boolean }> {
       const base = statAll(files);
       const before = claudeSessionsCacheStats().reads;
       const t = performance.now();
-      const listed = await listFoundSessions(env, noRuns, {});
+      const listed = await listFoundSessions(env, noRuns, {}, vendors.adapters);
       touched.push({ ms: performance.now() - t, base });
       const read = claudeSessionsCacheStats().reads - before;
       if (listed.total !== FILES || read !== TOUCHED) {

@@ -14,7 +14,7 @@ import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunView } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import type { AgentContext, VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { getAdapter } from '../../electron/core/vendors/registry.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import { descendants, markOf, readProc, waitAllGone, killMarks, type ProcMark } from '../helpers/processes.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
 import { PINS, cacheRoot, ensureInstalled, run as runCommand, type CompatVendor, type InstallResult } from './install.js';
@@ -114,7 +114,7 @@ async function check(ctx: TestContext, vendor: CompatVendor, name: string, body:
 async function requireInstalled(vendor: CompatVendor, skip: (why: string) => never): Promise<{ bin: string; versionText: string; adapter: VendorAdapter }> {
   const inst = await installed(vendor);
   if (!inst.ok) skip(`${PINS[vendor].pkg}@${PINS[vendor].version} could not be installed or started: ${inst.reason}`);
-  const adapter = getAdapter(vendor as VendorName);
+  const adapter = createVendors().get(vendor as VendorName);
   if (!adapter) skip(`this build of Baton has no ${vendor} adapter (electron/core/vendors/registry.ts)`);
   return { bin: inst.bin, versionText: inst.versionText, adapter: adapter! };
 }

@@ -121,3 +121,46 @@ export function startSleeper(options: { detached?: boolean } = {}): ProcMark {
 
 /** The same pid with another start time: what a record of an earlier process that had this pid looks like. */
 export const earlierHolder = (m: ProcMark): ProcMark => ({ pid: m.pid, startTime: String(BigInt(m.startTime) - 1n) });
+
+/**
+ * Live processes whose environment holds exactly `name=value`, read from /proc/<pid>/environ: every process that
+ * inherited a variable is found, also one that left its session (setsid) and was re-parented to init, which
+ * walking parent links or sessions misses. A process that cleared its environment is not found.
+ */
+export function procsWithEnv(name: string, value: string, except: readonly number[] = []): Proc[] {
+  // Framed by NULs (a leading one is added to the block): exactly this variable with exactly this value.
+  const needle = Buffer.from(`\0${name}=${value}\0`);
+  const nul = Buffer.from([0]);
+  const out: Proc[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid || except.includes(pid)) continue;
+    let env: Buffer;
+    try {
+      env = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      continue;
+    }
+    if (Buffer.concat([nul, env]).indexOf(needle) < 0) continue;
+    const p = readProc(pid);
+    if (p && !isZombie(p)) out.push(p);
+  }
+  return out;
+}
+
+/** Test clean-up: SIGKILL every live process carrying `name=value` (see `procsWithEnv`). */
+export function killWithEnv(name: string, value: string, except: readonly number[] = []): void {
+  killMarks(procsWithEnv(name, value, except).map(markOf));
+}
+
+/** Waits until no process carries `name=value`; returns those still alive at the deadline (empty on success). */
+export async function waitEnvGone(name: string, value: string, ms: number, except: readonly number[] = []): Promise<Proc[]> {
+  const deadline = Date.now() + ms;
+  let alive = procsWithEnv(name, value, except);
+  while (alive.length > 0 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    alive = procsWithEnv(name, value, except);
+  }
+  return alive;
+}

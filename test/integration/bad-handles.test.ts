@@ -5,12 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatonError, type WireError } from '../../shared/contract.js';
+import { BatonError } from '../../shared/contract.js';
 import type { RpcClient } from '../../shared/client.js';
 import { ROOT, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { descendantKeys } from '../helpers/processes.js';
+import { RawConnection } from '../helpers/raw-connection.js';
 
 const b64u = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 const handleOf = (body: unknown) => `baton1.${b64u(JSON.stringify(body))}`;
@@ -46,35 +46,6 @@ function storeListing(dir: string): Record<string, string> {
   out['.'] = `dir:${st.mtimeMs}`;
   walk(dir, '');
   return out;
-}
-
-/** A bare WebSocket speaking the wire protocol, so requests reach the server even when the client would refuse them. */
-class RawConnection {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (m: { ok: boolean; result?: unknown; error?: WireError }) => void>();
-  private constructor(private readonly ws: WebSocket) {
-    ws.on('message', (data) => {
-      const m = JSON.parse(data.toString()) as { t: string; id?: number; ok: boolean; result?: unknown; error?: WireError };
-      if (m.t === 'res' && m.id !== undefined) this.waiting.get(m.id)?.(m);
-    });
-  }
-  static open(server: ServerProcess): Promise<RawConnection> {
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { Authorization: `Bearer ${server.token}` } });
-    return new Promise((resolve, reject) => {
-      ws.once('open', () => resolve(new RawConnection(ws)));
-      ws.once('error', reject);
-    });
-  }
-  call(method: string, params: unknown): Promise<{ ok: boolean; result?: unknown; error?: WireError }> {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      this.ws.send(JSON.stringify({ t: 'req', id, method, params }));
-    });
-  }
-  close(): void {
-    this.ws.close();
-  }
 }
 
 let root: string;
@@ -258,6 +229,43 @@ const cases: Case[] = [
     message: /label must not contain control characters/,
     offending: ['bad\nlabel'],
   },
+  // Unicode format characters (category Cf) are invisible or reorder what is shown: a label or path could read
+  // as another (docs/architecture.md §10).
+  {
+    name: 'a right-to-left override (U+202E) in the label',
+    handle: agent0((a) => (a.label = 'plan\u202Egnp.exe')),
+    field: 'agents[0].label',
+    message: /label must not contain invisible formatting characters/,
+    offending: ['plan\u202Egnp.exe', '\u202E'],
+  },
+  {
+    name: 'a zero-width space (U+200B) in the run name',
+    handle: mutate((b) => (b.run.name = 'de\u200Bmo')),
+    field: 'run.name',
+    message: /run name must not contain invisible formatting characters/,
+    offending: ['de\u200Bmo', '\u200B'],
+  },
+  {
+    name: 'a byte order mark (U+FEFF) in the label',
+    handle: agent0((a) => (a.label = '\uFEFFplanner')),
+    field: 'agents[0].label',
+    message: /label must not contain invisible formatting characters/,
+    offending: ['\uFEFFplanner', '\uFEFF'],
+  },
+  {
+    name: 'a tag character (U+E0041, category Cf) in the label',
+    handle: agent0((a) => (a.label = 'planner\u{E0041}')),
+    field: 'agents[0].label',
+    message: /label must not contain invisible formatting characters/,
+    offending: ['planner\u{E0041}'],
+  },
+  {
+    name: 'a left-to-right isolate (U+2066) in the cwd',
+    handle: agent0((a) => (a.cwd = '/home/\u2066victim\u2069/proj')),
+    field: 'agents[0].cwd',
+    message: /cwd must not contain invisible formatting characters/,
+    offending: ['/home/\u2066victim\u2069/proj', 'victim'],
+  },
   {
     name: 'run name of 101 characters',
     handle: mutate((b) => (b.run.name = 'n'.repeat(101))),
@@ -367,7 +375,7 @@ describe('bad handles through the real WebSocket', () => {
   });
 });
 
-describe('run.start refusals through the real WebSocket', () => {
+describe('run.start, run.rename and agent.add refusals through the real WebSocket', () => {
   const runNames = async () => ((await raw.call('run.list', {})).result as { name: string }[]).map((r) => r.name);
   const shellAgent = () => ({ vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'] });
 
@@ -393,6 +401,54 @@ describe('run.start refusals through the real WebSocket', () => {
     expect(res.error!.message).toMatch(/run name must not contain control characters/);
     expect(res.error!.message.includes(name)).toBe(false);
     expect(await runNames()).not.toContain(name);
+  });
+});
+
+describe('format characters are refused wherever a name, label or path enters', () => {
+  const shellAgent = (extra: Record<string, string> = {}) => ({ vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'], ...extra });
+  const cases: { name: string; method: string; params: () => unknown; field: string; offending: () => string }[] = [
+    { name: 'run.start: U+202E in the run name', method: 'run.start', params: () => ({ name: 'x\u202Eyz', agents: [shellAgent()] }), field: 'name', offending: () => 'x\u202Eyz' },
+    {
+      name: 'run.start: a zero-width joiner (U+200D) in a label',
+      method: 'run.start',
+      params: () => ({ name: 'zwj', agents: [shellAgent({ label: 'a\u200Db' })] }),
+      field: 'agents[0].label',
+      offending: () => 'a\u200Db',
+    },
+    {
+      name: 'run.start: U+2069 in a cwd',
+      method: 'run.start',
+      params: () => ({ name: 'pdi', agents: [shellAgent({ cwd: `${proj}\u2069` })] }),
+      field: 'agents[0].cwd',
+      offending: () => `${proj}\u2069`,
+    },
+    { name: 'run.rename: U+FEFF in the new name', method: 'run.rename', params: () => ({ run: 'valid', name: '\uFEFFvalid2' }), field: 'name', offending: () => '\uFEFFvalid2' },
+    {
+      name: 'agent.add: a right-to-left mark (U+200F) in the label',
+      method: 'agent.add',
+      params: () => ({ run: 'valid', agent: shellAgent({ label: 'sh\u200F' }) }),
+      field: 'agent.label',
+      offending: () => 'sh\u200F',
+    },
+    {
+      name: 'agent.add: U+202A in the cwd',
+      method: 'agent.add',
+      params: () => ({ run: 'valid', agent: shellAgent({ cwd: `/\u202A${proj.slice(1)}` }) }),
+      field: 'agent.cwd',
+      offending: () => `/\u202A${proj.slice(1)}`,
+    },
+  ];
+
+  it.each(cases)('$name, with the field, before anything runs', async (c) => {
+    const before = await client.call('run.get', { run: 'valid' });
+    const res = await withoutEffects(() => raw.call(c.method, c.params()));
+    expect(res.ok).toBe(false);
+    expect(res.error).toMatchObject({ code: 'invalid', field: c.field });
+    expect(res.error!.message).toMatch(/must not contain invisible formatting characters/);
+    expect(res.error!.message.includes(c.offending())).toBe(false);
+    const after = await client.call('run.get', { run: 'valid' });
+    expect(after.name).toBe(before.name);
+    expect(after.agents.map((a) => a.label)).toEqual(before.agents.map((a) => a.label));
   });
 });
 

@@ -3,15 +3,16 @@
 // afterwards (the run still there, still running, not renamed, not typed into).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 // Every command a user can type, as the README lists them; the overall usage must list exactly these.
-const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'snapshot', 'handle', 'inspect', 'resume', 'events', 'rename', 'stop', 'delete', 'help'];
+const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'snapshot', 'handle', 'inspect', 'resume', 'resume-interrupted', 'events', 'rename', 'stop', 'delete', 'help'];
 
 interface CliResult {
   code: number | null;
@@ -20,7 +21,9 @@ interface CliResult {
 }
 
 function runCli(args: readonly string[], env: Record<string, string>, stdin: string | Buffer = ''): Promise<CliResult> {
-  const child = spawn(process.execPath, [BATON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Detached: a session of its own, with no controlling terminal, as on CI. `baton resume` asks on /dev/tty
+  // when there is one, and must not find the terminal of whoever runs the tests.
+  const child = spawn(process.execPath, [BATON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -60,6 +63,42 @@ function expectUsageError(result: CliResult, command: string, message: RegExp): 
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A handle of a run no store has seen: a new run id and new agent ids. */
+function strangerHandle(name: string, agents: { label: string; vendor: string; sessionId: string | null; cwd: string }[]): string {
+  const id = (prefix: string) => `${prefix}_${Array.from(randomBytes(16), (b) => (b % 36).toString(36)).join('')}`;
+  const body = { v: 1, run: { name, id: id('run') }, createdAt: new Date().toISOString(), agents: agents.map((a) => ({ id: id('agt'), ...a })) };
+  return `baton1.${Buffer.from(JSON.stringify(body), 'utf8').toString('base64url')}`;
+}
+
+/**
+ * `baton resume < file` with a terminal: the command runs in a PTY (its controlling terminal), standard input is
+ * the file, and `answer` is typed at the terminal once the question shows.
+ */
+function resumeAtTerminal(args: readonly string[], env: Record<string, string>, handleFile: string, answer: string): Promise<{ code: number; output: string }> {
+  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = `exec ${[process.execPath, BATON_BIN, 'resume', ...args].map(quote).join(' ')} < ${quote(handleFile)}`;
+  const term = pty.spawn('/bin/sh', ['-c', command], { env, cols: 200, rows: 50, name: 'xterm' });
+  let output = '';
+  let answered = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      term.kill('SIGKILL');
+      reject(new Error(`baton resume at a terminal did not finish within 30 s:\n${output}`));
+    }, 30_000);
+    term.onData((d) => {
+      output += d;
+      if (!answered && output.includes('[y/N] ')) {
+        answered = true;
+        term.write(`${answer}\r`);
+      }
+    });
+    term.onExit(({ exitCode }) => {
+      clearTimeout(timer);
+      resolve({ code: exitCode, output });
+    });
+  });
+}
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -280,6 +319,73 @@ describe('baton against a running server', () => {
     expect(result.stdout).toMatch(/quiet \(claude\) in .*: conversation missing: will start fresh/);
     expect(result.stdout).toMatch(/gone \(claude\) in .*: directory missing: cannot start/);
     expect(result.stdout + result.stderr).not.toContain(handle);
+  });
+
+  it('resume of a run this Baton does not know prints the plan and, without --yes, starts nothing', async () => {
+    const dir = join(root, 'stranger-dir');
+    mkdirSync(dir, { recursive: true });
+    const handle = strangerHandle('stranger', [{ label: 'planner', vendor: 'claude', sessionId: '0f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: dir }]);
+    const before = (await client.call('run.list', {})).map((r) => r.name);
+
+    const refused = await runCli(['resume', ...dataArgs], env, `${handle}\n`);
+    expectFailure(refused, /this run is not in this Baton's history: check the plan above, then run again with --yes \(there is no terminal to ask on\)/);
+    // The plan: per agent its label, vendor, directory (new here), check and command.
+    expect(refused.stdout).toContain("run 'stranger' (new on this machine)");
+    expect(refused.stdout).toMatch(new RegExp(`^  planner \\(claude\\) in ${escapeRegExp(dir)} \\[new directory\\]: conversation missing: will start fresh — will run: \\S*claude`, 'm'));
+    expect(refused.stdout + refused.stderr).not.toContain(handle);
+    expect((await client.call('run.list', {})).map((r) => r.name)).toEqual(before);
+
+    const resumed = await runCli(['resume', '--yes', ...dataArgs], env, `${handle}\n`);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("run 'stranger' (new on this machine)");
+    expect(resumed.stdout).toMatch(/^planner \(claude\): fresh — /m);
+    const run = await client.call('run.get', { run: 'stranger' });
+    expect(agentByLabel(run.agents, 'planner').cwd).toBe(dir);
+    await client.call('run.stop', { run: 'stranger' });
+  });
+
+  it('resume asks on the terminal when there is one: y resumes, anything else starts nothing', async () => {
+    const handleFile = join(root, 'asked.handle');
+    writeFileSync(handleFile, `${strangerHandle('asked', [{ label: 'planner', vendor: 'claude', sessionId: '1f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: proj }])}\n`, { mode: 0o600 });
+
+    const no = await resumeAtTerminal(dataArgs, env, handleFile, 'n');
+    expect(no.code, no.output).toBe(1);
+    expect(no.output).toMatch(/Resume 'asked' as planned above \(1 agent\)\? \[y\/N\]/);
+    expect(no.output).toContain('baton: not resumed: nothing was started');
+    expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('asked');
+
+    const yes = await resumeAtTerminal(dataArgs, env, handleFile, 'y');
+    expect(yes.code, yes.output).toBe(0);
+    expect(yes.output).toContain('planner (claude): fresh');
+    expect((await client.call('run.list', {})).map((r) => r.name)).toContain('asked');
+    await client.call('run.stop', { run: 'asked' });
+  });
+
+  it('a shell agent from a handle needs --allow-shell, even with --yes', async () => {
+    const handle = strangerHandle('shelly', [{ label: 'sh', vendor: 'shell', sessionId: null, cwd: proj }]);
+    const refused = await runCli(['resume', '--yes', ...dataArgs], env, `${handle}\n`);
+    expectFailure(refused, /the handle has 1 shell agent \(sh\), which runs a command in the directory the handle names: check the plan above, then add --allow-shell to start it/);
+    expect(refused.stdout).toMatch(/^  sh \(shell\) in .*: no conversation \(starts anew\) — will run: /m);
+    expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('shelly');
+
+    const allowed = await runCli(['resume', '--yes', '--allow-shell', ...dataArgs], env, `${handle}\n`);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain('sh (shell): fresh');
+    expect(agentByLabel((await client.call('run.get', { run: 'shelly' })).agents, 'sh').status).toBe('running');
+    await client.call('run.stop', { run: 'shelly' });
+  });
+
+  it('resume refuses a directory others can write, with the reason and without the path in the error', async () => {
+    const open = join(root, 'open-dir');
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    const handle = strangerHandle('opened', [{ label: 'planner', vendor: 'claude', sessionId: '2f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: open }]);
+    const result = await runCli(['resume', '--yes', ...dataArgs], env, `${handle}\n`);
+    expectFailure(result, /agent 'planner' cannot start: directory is writable by other users \(mode 0777\)/);
+    expect(result.stderr).not.toContain(open);
+    // The plan, for the user who pasted the handle, names the directory and the reason.
+    expect(result.stdout).toContain(`planner (claude) in ${open} [new directory]: cannot start: directory is writable by other users (mode 0777)`);
+    expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('opened');
   });
 
   it('BATON_URL without BATON_TOKEN (or the reverse) is an error saying what to set, not a fallback to server.json', async () => {

@@ -9,12 +9,13 @@ import type { IPty } from 'node-pty';
 import { randomUUID } from 'node:crypto';
 import xtermHeadless from '@xterm/headless';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeAdapter } from '../../electron/core/vendors/claude.js';
 import type { SessionObservation } from '../../electron/core/vendors/adapter.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 
 const { Terminal } = xtermHeadless;
 const FAKE = fileURLToPath(new URL('../fakes/claude.mjs', import.meta.url));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const claudeAdapter = createVendors().get('claude')!;
 
 let tmp: string;
 let home: string;

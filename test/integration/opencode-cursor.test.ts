@@ -15,11 +15,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
 import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { cursorAdapter } from '../../electron/core/vendors/cursor.js';
-import { opencodeAdapter } from '../../electron/core/vendors/opencode.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
+const vendors = createVendors();
+const cursorAdapter = vendors.get('cursor')!;
+const opencodeAdapter = vendors.get('opencode')!;
 const OPENCODE_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const QUESTION = 'what number did I ask you to remember';

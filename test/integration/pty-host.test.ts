@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +7,15 @@ import { PtyHost } from '../../electron/core/pty/pty-host.js';
 import { readProcesses, sessionTree } from '../../electron/core/pty/process-tree.js';
 import type { Terminal } from '../../electron/core/pty/terminal.js';
 import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
+import { killWithEnv, procsWithEnv, waitEnvGone } from '../helpers/processes.js';
+
+/**
+ * Set in every agent's environment by the test itself, so the test finds the agent's processes through
+ * /proc/<pid>/environ on its own, whatever the product recorded, also a job that left the session and was
+ * re-parented to init.
+ */
+const TAG = 'BATON_TEST_PTY_TAG';
+const tag = randomUUID();
 
 const hosts: PtyHost[] = [];
 const dirs: string[] = [];
@@ -23,16 +32,28 @@ afterEach(async () => {
     h.close();
   }
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  // Whatever a failed test left running must not outlive the test run.
+  killWithEnv(TAG, tag);
 });
 
 function spawnShell(host: PtyHost, script: string): Terminal {
   return host.spawn({
     argv: ['/bin/bash', '--noprofile', '--norc', '-c', script],
     cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm-256color', [TAG]: tag },
     cols: 80,
     rows: 24,
   });
+}
+
+/** Field 6 of /proc/<pid>/stat, the session id; null once the process is gone. */
+function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return null;
+  }
 }
 
 async function waitFor<T>(probe: () => T | undefined | false, what: string, ms = 10_000): Promise<T> {
@@ -58,13 +79,21 @@ describe('PtyHost', () => {
       const list = sessionTree(t.pid);
       return list.length >= 4 ? list : undefined;
     }, 'the background jobs');
-    // Let the tracker record the setsid'd grandchild before we stop.
+    // The grandchild that left the session, found by the test's own variable: re-parented (to init or a
+    // subreaper) and leading a session of its own, so neither parent links nor the agent's session lead to it.
+    const escaped = await waitFor(() => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid), 'the job that left the session');
+    expect(escaped.ppid).not.toBe(t.pid);
+    // The agent's mark reached it too: the product can find it the same way.
+    expect(procsWithEnv('BATON_AGENT_MARK', t.mark.value).map((p) => p.pid)).toContain(escaped.pid);
+    // Let the tracker take a look too; it rarely sees the grandchild, whose subshell exits at once.
     await new Promise((r) => setTimeout(r, 1200));
     const recorded = t.recordedProcesses();
     expect(recorded.length).toBeGreaterThanOrEqual(tree.length);
     await t.stop(1000);
-    const alive = readProcesses().filter((p) => !p.zombie && recorded.some((m) => m.pid === p.pid && m.startTime === p.startTime));
-    expect(alive).toEqual([]);
+    // Nothing that inherited the agent's environment may be left; a `sleep 0.2` forked during the stop by a
+    // killed loop ends on its own within a moment, so allow that long.
+    expect(await waitEnvGone(TAG, tag, 1000)).toEqual([]);
+    expect(await waitEnvGone('BATON_AGENT_MARK', t.mark.value, 0)).toEqual([]);
     expect(t.exited).not.toBeNull();
   });
 

@@ -1,19 +1,34 @@
 // Nothing Baton started outlives it (design §6): SIGTERM to `baton serve`, run.stop, and the start-up sweep after
-// a `baton serve` that was SIGKILLed, against a background job that ignores SIGHUP and SIGTERM.
+// a `baton serve` that was SIGKILLed, against a background job that ignores SIGHUP and SIGTERM, and one that also
+// left the agent's session (setsid) and was re-parented to init: walking parent links from the server misses
+// that one, so each server's processes carry a variable of the test's own, found in /proc/<pid>/environ.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentSpec } from '../../shared/contract.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { aliveOf, descendants, isAlive, killMarks, markOf, readProc, waitAllGone, type ProcMark } from '../helpers/processes.js';
+import { aliveOf, descendants, isAlive, killMarks, killWithEnv, markOf, procsWithEnv, readProc, waitAllGone, waitEnvGone, type ProcMark } from '../helpers/processes.js';
 
-/** A shell whose background job ignores HUP and TERM: only SIGKILL ends it. */
-const STUBBORN = ['/bin/bash', '--noprofile', '--norc', '-c', "(trap '' HUP TERM; while :; do sleep 0.2; done) & echo started; wait"];
+/**
+ * A shell whose background job ignores HUP and TERM (only SIGKILL ends it), and a second such job that leaves the
+ * session at once (`setsid -f` forks, and its parent exits): re-parented to init, no descendant of anything here.
+ */
+const STUBBORN = [
+  '/bin/bash',
+  '--noprofile',
+  '--norc',
+  '-c',
+  `(trap '' HUP TERM; while :; do sleep 0.2; done) & setsid -f sh -c 'trap "" HUP TERM; while :; do sleep 0.2; done'; echo started; wait`,
+];
+/** Set in each server's environment, so in every process it starts: one value per server. */
+const TAG = 'BATON_TEST_SHUTDOWN_TAG';
+const tags: string[] = [];
 
 let root: string;
 let proj: string;
-let env: Record<string, string>;
+let home: string;
 const servers: ServerProcess[] = [];
 const leftovers: ProcMark[] = [];
 
@@ -21,7 +36,7 @@ beforeAll(() => {
   root = realpathSync(tempDir('baton-shutdown-'));
   proj = join(root, 'proj');
   mkdirSync(proj);
-  env = testEnv(join(root, 'home'), { FAKE_CLAUDE_DELAY_MS: '10' });
+  home = join(root, 'home');
 });
 
 afterEach(async () => {
@@ -33,16 +48,34 @@ afterEach(async () => {
     }
   }
   killMarks(leftovers.splice(0));
+  for (const tag of tags.splice(0)) killWithEnv(TAG, tag);
 });
 
 afterAll(() => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-async function newServer(dataDir: string): Promise<ServerProcess> {
-  const s = await startServer(dataDir, env);
+async function newServer(dataDir: string): Promise<ServerProcess & { tag: string }> {
+  const tag = randomUUID();
+  tags.push(tag);
+  const s = await startServer(dataDir, testEnv(home, { FAKE_CLAUDE_DELAY_MS: '10', [TAG]: tag }));
   servers.push(s);
-  return s;
+  return { ...s, tag };
+}
+
+/** The job that left the session: found only by the server's tag, in a session it leads. */
+async function escapedJob(tag: string): Promise<ProcMark> {
+  const sh = await waitFor(() => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid), 'the job that left the session');
+  return markOf(sh);
+}
+
+function sessionOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return null;
+  }
 }
 
 async function startStubbornRun(client: RpcClient, name: string, withClaude: boolean) {
@@ -70,11 +103,13 @@ describe('process lifecycle of baton serve', () => {
     const server = await newServer(join(root, 'data-term'));
     const client = await server.connect();
     const { job } = await startStubbornRun(client, 'term', true);
+    const escaped = await escapedJob(server.tag);
     const pid = server.child.pid!;
     const tree = snapshotTree(pid);
-    // The agents' CLIs (the shell, its job, the fake claude) are all there.
+    // The agents' CLIs (the shell, its job, the fake claude) are all there; the job that left the session is not.
     expect(tree.some((m) => m.pid === job.pid)).toBe(true);
     expect(tree.length).toBeGreaterThanOrEqual(3);
+    expect(tree.some((m) => m.pid === escaped.pid)).toBe(false);
     client.close();
 
     const t0 = Date.now();
@@ -83,6 +118,8 @@ describe('process lifecycle of baton serve', () => {
     expect(exit).toEqual({ code: 0, signal: null });
     const alive = await waitAllGone(tree, Math.max(0, 8000 - (Date.now() - t0)));
     expect(alive).toEqual([]);
+    // Nothing that inherited the server's environment either, the job that left the session included.
+    expect(await waitEnvGone(TAG, server.tag, Math.max(500, 8000 - (Date.now() - t0)))).toEqual([]);
     expect(Date.now() - t0).toBeLessThan(8500);
     expect(server.output()).toMatch(/SIGTERM: snapshotting and stopping every agent/);
   }, 30_000);
@@ -91,6 +128,7 @@ describe('process lifecycle of baton serve', () => {
     const server = await newServer(join(root, 'data-stop'));
     const client = await server.connect();
     const { run, shell, job } = await startStubbornRun(client, 'stop', false);
+    const escaped = await escapedJob(server.tag);
     const agentTree = [{ pid: shell.pid!, startTime: readProc(shell.pid!)!.startTime }, ...snapshotTree(shell.pid!)];
     leftovers.push(...agentTree);
     expect(agentTree.some((m) => m.pid === job.pid)).toBe(true);
@@ -99,6 +137,9 @@ describe('process lifecycle of baton serve', () => {
     expect(stopped.agents[0]!.status).toBe('stopped');
     // run.stop returns once the stop sequence (HUP, TERM, KILL after the grace) is through.
     expect(await waitAllGone(agentTree, 1000)).toEqual([]);
+    expect(agentTree.some((m) => m.pid === escaped.pid)).toBe(false);
+    // The server itself carries the tag; nothing else may (a `sleep 0.2` of a killed loop ends by itself).
+    expect(await waitEnvGone(TAG, server.tag, 1000, [server.child.pid!])).toEqual([]);
     expect(server.child.exitCode).toBeNull();
     expect((await client.call('run.get', { run: run.id })).agents[0]!.status).toBe('stopped');
     expect(descendants(server.child.pid!)).toEqual([]);
@@ -110,6 +151,7 @@ describe('process lifecycle of baton serve', () => {
     const first = await newServer(dataDir);
     const client = await first.connect();
     const { job } = await startStubbornRun(client, 'killed', true);
+    const escaped = await escapedJob(first.tag);
     const tree = snapshotTree(first.child.pid!);
     // The ledger must have recorded the job before the host dies (it is written on a 1 s tick).
     await waitFor(() => {
@@ -123,15 +165,17 @@ describe('process lifecycle of baton serve', () => {
     // Nobody could stop it: the job ignores the hangup of its terminal.
     await new Promise((r) => setTimeout(r, 1000));
     expect(isAlive(job)).toBe(true);
+    expect(isAlive(escaped)).toBe(true);
 
     const second = await newServer(dataDir);
     const printedAt = Date.now();
-    expect(await waitAllGone([job], 4000)).toEqual([]);
+    expect(await waitAllGone([job, escaped], 4000)).toEqual([]);
     expect(Date.now() - printedAt).toBeLessThan(4000);
     expect(second.output()).toMatch(/stopped \d+ process(es)? left running by a previous Baton/);
     // Everything the first server started is gone too (short-lived `sleep`s end by themselves).
     expect(await waitAllGone(tree, 2000)).toEqual([]);
     expect(aliveOf(tree)).toEqual([]);
+    expect(await waitEnvGone(TAG, first.tag, 1000)).toEqual([]);
     // The interrupted run is remembered as no longer running.
     const c2 = await second.connect();
     const run = await c2.call('run.get', { run: 'killed' });

@@ -11,13 +11,15 @@ import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
-import { copilotAdapter } from '../../electron/core/vendors/copilot.js';
-import { geminiAdapter } from '../../electron/core/vendors/gemini.js';
-import { qwenAdapter } from '../../electron/core/vendors/qwen.js';
 import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
+const vendors = createVendors();
+const copilotAdapter = vendors.get('copilot')!;
+const geminiAdapter = vendors.get('gemini')!;
+const qwenAdapter = vendors.get('qwen')!;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const QUESTION = 'what number did I ask you to remember';
 

@@ -4,10 +4,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
-import { claudeAdapter } from '../../electron/core/vendors/claude.js';
-import { encodeClaudeCwd, claudeConfigDir } from '../../electron/core/vendors/claude-store.js';
-import { SHELL_RESUME_NOTE, shellAdapter } from '../../electron/core/vendors/shell.js';
-import { adapters, findOnPath, getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
+import { encodeClaudeCwd, claudeConfigDir } from '../../electron/core/vendors/claude/store.js';
+import { SHELL_RESUME_NOTE } from '../../electron/core/vendors/shell/index.js';
+import { createVendors, findOnPath, resolveBin } from '../../electron/core/vendors/registry.js';
+import type { VendorName } from '../../shared/words.js';
+
+const vendors = createVendors();
+const claudeAdapter = vendors.get('claude')!;
+const shellAdapter = vendors.get('shell')!;
+const getAdapter = (vendor: VendorName) => vendors.get(vendor);
+const { adapters } = vendors;
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/claude/.claude', import.meta.url));
 const SAMPLE_ID = '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b';

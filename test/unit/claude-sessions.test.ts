@@ -4,14 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeAdapter } from '../../electron/core/vendors/claude.js';
-import {
-  CLAUDE_HEAD_BYTES,
-  claudeSessionsCacheStats,
-  listClaudeSessions,
-  parseClaudeHead,
-  resetClaudeSessionsCache,
-} from '../../electron/core/vendors/claude-sessions.js';
+import type { VendorAdapter, VendorEnv } from '../../electron/core/vendors/adapter.js';
+import { parseClaudeHead } from '../../electron/core/vendors/claude/head.js';
+import { CLAUDE_HEAD_BYTES } from '../../electron/core/vendors/claude/sessions.js';
+import { CLAUDE_STORE, type ClaudeStore } from '../../electron/core/vendors/claude/store.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/claude/.claude', import.meta.url));
 const SAMPLE_ID = '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b';
@@ -20,13 +17,20 @@ const SAMPLE_FILE = `projects/-home-u-proj/${SAMPLE_ID}.jsonl`;
 let tmp: string;
 let cdir: string;
 let env: Record<string, string>;
+// A new vendor context per test: its listing cache starts empty.
+let claudeAdapter: VendorAdapter;
+let store: ClaudeStore;
+const listClaudeSessions = (e: VendorEnv) => store.list(e);
+const claudeSessionsCacheStats = () => store.sessions.stats();
 
 beforeEach(async () => {
   tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-claude-sessions-')));
   cdir = join(tmp, 'config');
   env = { HOME: join(tmp, 'home'), CLAUDE_CONFIG_DIR: cdir, PATH: '/usr/bin:/bin' };
   await cp(FIXTURE, cdir, { recursive: true });
-  resetClaudeSessionsCache();
+  const vendors = createVendors();
+  claudeAdapter = vendors.get('claude')!;
+  store = vendors.context.state(CLAUDE_STORE);
 });
 
 afterEach(async () => {

@@ -1,87 +1,42 @@
-// The Codex adapter: facts, argv, resume planning, the rollout store (local-time folders, parsing, listing) and
-// discovery of the thread id (the writer lock held in /proc, and snapshot-and-claim when /proc shows nothing).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, unlink, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// The Codex adapter: facts, argv, resume planning, and the rollout store (local-time folders, parsing, listing).
+// Discovery of the thread id: codex-follow.test.ts.
+import { readFile, rm, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
-import { CODEX_FOLLOW, CODEX_NO_DAEMON_ARGS, codexAdapter } from '../../electron/core/vendors/codex.js';
-import {
-  codexHome,
-  displayCodexHome,
-  findRollout,
-  localDayFolders,
-  parseRolloutHead,
-  processTree,
-  readHead,
-  ROLLOUT_HEAD_BYTES,
-} from '../../electron/core/vendors/codex-store.js';
-import { getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
+import type { AgentContext, VendorAdapter, VendorEnv } from '../../electron/core/vendors/adapter.js';
+import { localDayFolders } from '../../electron/core/vendors/codex/days.js';
+import { CODEX_NO_DAEMON_ARGS } from '../../electron/core/vendors/codex/index.js';
+import { parseRolloutHead, ROLLOUT_HEAD_BYTES } from '../../electron/core/vendors/codex/rollout.js';
+import { codexHome, displayCodexHome, type CodexStore } from '../../electron/core/vendors/codex/store.js';
+import { readHeadLines } from '../../electron/core/vendors/kit/head.js';
+import { resolveBin, type Vendors } from '../../electron/core/vendors/registry.js';
+import type { VendorName } from '../../shared/words.js';
+import { SAMPLE_ID, codexVendors, sampleStore, writeRolloutIn } from './codex-fixture.js';
 
-const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/codex/.codex', import.meta.url));
-const FAKE = fileURLToPath(new URL('../fakes/codex.mjs', import.meta.url));
-const SAMPLE_ID = '019abcde-1234-7def-8abc-0123456789ab';
 const SAMPLE_REL = 'sessions/2026/11/25/rollout-2026-11-25T21-47-05-019abcde-1234-7def-8abc-0123456789ab.jsonl';
-const UUID7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const PERMISSION_SKIPPING = ['--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto', '--approve-for-me'];
 
 let tmp: string;
 let store: string;
 let env: Record<string, string>;
-const children: ChildProcess[] = [];
-const savedFollow = { ...CODEX_FOLLOW };
+let vendors: Vendors;
+let codexAdapter: VendorAdapter;
+let rollouts: CodexStore;
+const getAdapter = (vendor: VendorName) => vendors.get(vendor);
+const findRollout = (id: string, e: VendorEnv, opts?: Parameters<CodexStore['findRollout']>[2]) => rollouts.findRollout(id, e, opts);
+const writeRollout = (id: string, cwd: string, opts?: Parameters<typeof writeRolloutIn>[4]) => writeRolloutIn(store, env, id, cwd, opts);
 
 beforeEach(async () => {
-  tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-codex-')));
-  store = join(tmp, 'codex-home');
-  await cp(FIXTURE, store, { recursive: true });
-  env = { HOME: join(tmp, 'home'), CODEX_HOME: store, PATH: '/usr/bin:/bin' };
+  ({ tmp, store, env } = await sampleStore());
+  ({ vendors, codexAdapter, rollouts } = codexVendors());
 });
 
 afterEach(async () => {
-  Object.assign(CODEX_FOLLOW, savedFollow);
-  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
   await rm(tmp, { recursive: true, force: true });
 });
 
 function ctx(over: Partial<AgentContext> = {}): AgentContext {
   return { runName: 'task-42', label: 'coder', cwd: '/home/u/proj', args: [], command: null, ...over };
-}
-
-async function until<T>(get: () => T | undefined, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A rollout in the store's day folder for `at` (local time of `tz`-less env: this process's). */
-async function writeRollout(id: string, cwd: string, opts: { folder?: string; at?: Date; prompt?: string } = {}): Promise<string> {
-  const at = opts.at ?? new Date();
-  const folder = opts.folder ?? localDayFolders(at, env)[0];
-  const dir = join(store, 'sessions', folder);
-  await mkdir(dir, { recursive: true });
-  const file = join(dir, `rollout-2026-01-01T00-00-00-${id}.jsonl`);
-  const lines = [
-    { timestamp: at.toISOString(), ordinal: 0, type: 'session_meta', payload: { session_id: id, id, timestamp: at.toISOString(), cwd, source: 'cli', model_provider: 'openai' } },
-    { timestamp: at.toISOString(), ordinal: 1, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n</environment_context>' }] } },
-    { timestamp: at.toISOString(), ordinal: 2, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: opts.prompt ?? 'hello' }] } },
-  ];
-  await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  return file;
-}
-
-function uuid7(): string {
-  const h = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
-  return `${Date.now().toString(16).padStart(12, '0').slice(0, 8)}-${Date.now().toString(16).padStart(12, '0').slice(8, 12)}-7${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
 describe('codex adapter: facts', () => {
@@ -176,7 +131,7 @@ describe('codex store: rollouts', () => {
     const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'x', pad: 'y'.repeat(1000) } });
     const late = JSON.stringify({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'too late' }] } });
     await writeFile(file, [meta, ...Array(100).fill(filler), late].join('\n') + '\n');
-    const head = (await readHead(file))!;
+    const head = (await readHeadLines(file, ROLLOUT_HEAD_BYTES))!;
     expect(Buffer.byteLength(head)).toBeLessThanOrEqual(ROLLOUT_HEAD_BYTES);
     expect(head.endsWith('\n')).toBe(true);
     expect(parseRolloutHead(head)).toMatchObject({ sessionId: SAMPLE_ID, firstPrompt: null });
@@ -313,202 +268,3 @@ describe('codex adapter: planResume', () => {
     }
   });
 });
-
-describe('codex adapter: follow', () => {
-  /** The fake codex (wrapper + native child) on pipes, in `cwd`. */
-  function startFake(cwd: string, args: string[] = [...CODEX_NO_DAEMON_ARGS]): ChildProcess {
-    const child = spawn(process.execPath, [FAKE, ...args], { cwd, env: { ...process.env, ...env, FAKE_CODEX_DELAY_MS: '10' }, stdio: ['pipe', 'pipe', 'pipe'] });
-    children.push(child);
-    return child;
-  }
-
-  async function type(child: ChildProcess, text: string): Promise<void> {
-    child.stdin!.write(text);
-    await sleep(150);
-    child.stdin!.write('\r');
-  }
-
-  it('reads the id from the writer lock the native child holds, confirms it after the first turn, follows /new', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    const child = startFake(cwd);
-    const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
-    try {
-      const first = await until(() => seen[0]);
-      expect(first.sessionId).toMatch(UUID7);
-      expect(first.confirmed).toBe(false);
-      // The PTY child is only the wrapper: the lock is held by its child.
-      expect(processTree(child.pid!).length).toBeGreaterThanOrEqual(2);
-
-      await type(child, 'remember the number 5');
-      await until(() => seen[1]);
-      expect(seen[1]).toEqual({ sessionId: first.sessionId, confirmed: true });
-
-      await type(child, '/new');
-      await until(() => seen[2]);
-      expect(seen[2]!.sessionId).toMatch(UUID7);
-      expect(seen[2]!.sessionId).not.toBe(first.sessionId);
-      expect(seen[2]!.confirmed).toBe(false);
-    } finally {
-      stop();
-    }
-    const count = seen.length;
-    await type(child, 'remember the number 6');
-    await sleep(800);
-    expect(seen).toHaveLength(count);
-  });
-
-  it('confirms a resumed thread whose rollout lives in an old folder', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    const child = startFake(cwd, ['resume', SAMPLE_ID, ...CODEX_NO_DAEMON_ARGS]);
-    const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() }, { ...env, TZ: 'Asia/Tokyo' }, (s) =>
-      seen.push(s),
-    );
-    try {
-      await until(() => seen.find((s) => s.confirmed));
-      expect(seen.at(-1)).toEqual({ sessionId: SAMPLE_ID, confirmed: true });
-    } finally {
-      stop();
-    }
-  });
-
-  it('without the flags the daemon holds the lock: /proc under the terminal shows nothing', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    CODEX_FOLLOW.fallbackAfterMs = 60_000;
-    const child = startFake(cwd, []);
-    const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
-    let daemonPid: number | null = null;
-    try {
-      const log = await until(() => {
-        try {
-          return readFileSync(join(store, 'fake-daemon.log'), 'utf8');
-        } catch {
-          return undefined;
-        }
-      });
-      daemonPid = Number(log.split(' ')[0]);
-      await sleep(800);
-      expect(seen).toEqual([]);
-    } finally {
-      stop();
-      if (daemonPid) process.kill(daemonPid, 'SIGKILL');
-    }
-  });
-
-  it('the fake takes text and Enter in one write as a paste (not submitted); Enter after a pause submits', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    const child = startFake(cwd);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    await until(() => (out.includes('? for shortcuts') ? true : undefined));
-    child.stdin!.write('remember the number 9\r');
-    await sleep(400);
-    expect(out).not.toContain('OK, I will remember 9.');
-    child.stdin!.write('\r');
-    await until(() => (out.includes('OK, I will remember 9.') ? true : undefined));
-  });
-
-  it('the fake refuses to resume an unknown id with the real error text and exit 1', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    const unknown = '019abcde-1234-7def-8abc-000000000000';
-    const child = startFake(cwd, ['resume', unknown, ...CODEX_NO_DAEMON_ARGS]);
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
-    expect(code).toBe(1);
-    expect(out).toContain(`ERROR: No saved session found with ID ${unknown}. Run \`codex resume\` without an ID to choose from existing sessions.`);
-    expect(codexAdapter.resumeErrorTexts.some((re) => re.test(out))).toBe(true);
-  });
-
-  describe('snapshot-and-claim when /proc shows nothing', () => {
-    let cwd: string;
-    let quiet: ChildProcess;
-    beforeEach(async () => {
-      cwd = join(tmp, 'proj');
-      await mkdir(cwd);
-      CODEX_FOLLOW.fallbackAfterMs = 200;
-      // A live process that holds no Codex file, standing in for a CLI whose lock /proc cannot show.
-      quiet = spawn('sleep', ['60'], { stdio: 'ignore' });
-      children.push(quiet);
-    });
-
-    function follow(spawnedAt = Date.now()) {
-      const seen: SessionObservation[] = [];
-      const stop = codexAdapter.follow({ pid: quiet.pid!, cwd, hints: {}, spawnedAt }, env, (s) => seen.push(s));
-      return { seen, stop };
-    }
-
-    it('claims exactly one new rollout of this cwd; never an old one, never another cwd', async () => {
-      const old = uuid7();
-      await writeRollout(old, cwd, { at: new Date(Date.now() - 60_000) });
-      await sleep(20);
-      const f = follow();
-      try {
-        await writeRollout(uuid7(), join(tmp, 'elsewhere'));
-        await sleep(700);
-        expect(f.seen).toEqual([]);
-        const mine = uuid7();
-        await writeRollout(mine, cwd);
-        await until(() => f.seen[0]);
-        expect(f.seen).toEqual([{ sessionId: mine, confirmed: true }]);
-      } finally {
-        f.stop();
-      }
-    });
-
-    it('waits while two new rollouts of this cwd fit', async () => {
-      const f = follow();
-      try {
-        await writeRollout(uuid7(), cwd);
-        await writeRollout(uuid7(), cwd);
-        await sleep(800);
-        expect(f.seen).toEqual([]);
-      } finally {
-        f.stop();
-      }
-    });
-
-    it('gives one id to one agent only', async () => {
-      const spawnedAt = Date.now();
-      const a = follow(spawnedAt);
-      const b = follow(spawnedAt);
-      try {
-        const x = uuid7();
-        await writeRollout(x, cwd);
-        const winner = await until(() => (a.seen[0] ? a : b.seen[0] ? b : undefined));
-        const loser = winner === a ? b : a;
-        expect(winner.seen).toEqual([{ sessionId: x, confirmed: true }]);
-        await sleep(600);
-        expect(loser.seen).toEqual([]);
-        const y = uuid7();
-        await writeRollout(y, cwd);
-        await until(() => loser.seen[0]);
-        expect(loser.seen).toEqual([{ sessionId: y, confirmed: true }]);
-        expect(winner.seen).toHaveLength(1);
-      } finally {
-        a.stop();
-        b.stop();
-      }
-    });
-
-    it('a resumed terminal reports the id it was started with', async () => {
-      const seen: SessionObservation[] = [];
-      const stop = codexAdapter.follow({ pid: quiet.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() }, env, (s) => seen.push(s));
-      try {
-        await until(() => seen[0]);
-        expect(seen).toEqual([{ sessionId: SAMPLE_ID, confirmed: true }]);
-      } finally {
-        stop();
-      }
-    });
-  });
-});
-

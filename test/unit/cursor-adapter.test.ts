@@ -5,23 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
-import {
-  CURSOR_FACTS,
-  CURSOR_FOLLOW,
-  CURSOR_SUPPORT_NOTE,
-  cursorAdapter,
-  parseCreateChatOutput,
-} from '../../electron/core/vendors/cursor.js';
-import {
-  CURSOR_CHAT_ID,
-  displayChatsDir,
-  parseChatMeta,
-  parseRootBlob,
-  readChatStore,
-  workspaceHash,
-} from '../../electron/core/vendors/cursor-store.js';
-import { getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
+import type { AgentContext, SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
+import { parseChatMeta, parseRootBlob, readChatStore as readChatStoreWith } from '../../electron/core/vendors/cursor/chat-db.js';
+import { parseCreateChatOutput } from '../../electron/core/vendors/cursor/create-chat.js';
+import { CURSOR_FACTS, CURSOR_SUPPORT_NOTE } from '../../electron/core/vendors/cursor/index.js';
+import { CURSOR_CHAT_ID, displayChatsDir, workspaceHash } from '../../electron/core/vendors/cursor/store.js';
+import { sqlJsLoader } from '../../electron/core/vendors/kit/sqlite-image.js';
+import { createVendors, resolveBin, type VendorOptions, type Vendors } from '../../electron/core/vendors/registry.js';
+import type { VendorName } from '../../shared/words.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/cursor/.cursor', import.meta.url));
 const FAKE = fileURLToPath(new URL('../fakes/cursor-agent.mjs', import.meta.url));
@@ -31,12 +22,22 @@ const SAMPLE_HASH = '4fafce67053eea06f159a78f7ef15755';
 let tmp: string;
 let env: Record<string, string>;
 let chats: string;
+// A new vendor context per test (its claims and caches start empty); `useVendors` with options shortens timings.
+let vendors: Vendors;
+let cursorAdapter: VendorAdapter;
+function useVendors(options?: VendorOptions): void {
+  vendors = createVendors(options);
+  cursorAdapter = vendors.get('cursor')!;
+}
+const getAdapter = (vendor: VendorName) => vendors.get(vendor);
+const readChatStore = (path: string) => readChatStoreWith(sqlJsLoader(), path);
 
 beforeEach(async () => {
   tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-cursor-')));
   env = { HOME: join(tmp, 'home'), PATH: process.env.PATH ?? '/usr/bin:/bin' };
   await cp(FIXTURE, join(tmp, 'home', '.cursor'), { recursive: true });
   chats = join(tmp, 'home', '.cursor', 'chats');
+  useVendors();
 });
 
 afterEach(async () => {
@@ -151,10 +152,6 @@ describe('cursor store: the sample chat', () => {
 });
 
 describe('cursor adapter: create-chat, then --resume (argv arrays, never shell strings)', () => {
-  const saved = { ...CURSOR_FOLLOW };
-  afterEach(() => {
-    Object.assign(CURSOR_FOLLOW, saved);
-  });
 
   it('spawnFresh runs create-chat in the agent directory and resumes the chat it printed', async () => {
     const cwd = await workdir();
@@ -174,7 +171,7 @@ describe('cursor adapter: create-chat, then --resume (argv arrays, never shell s
       /create-chat' failed, so no chat was created: Error: not logged in/,
     );
     await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'garbage' })).rejects.toThrow(/did not print one chat id/);
-    CURSOR_FOLLOW.createChatTimeoutMs = 1500;
+    useVendors({ timings: { cursor: { createChatTimeoutMs: 1500 } } });
     await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'hang' })).rejects.toThrow(/did not answer within 1.5 s/);
     await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...env, BATON_CURSOR_BIN: join(tmp, 'no-such-bin') })).rejects.toThrow(
       /Cursor CLI was not found .* set BATON_CURSOR_BIN/,
@@ -213,14 +210,12 @@ describe('cursor adapter: create-chat, then --resume (argv arrays, never shell s
 });
 
 describe('cursor follow()', () => {
-  const saved = { ...CURSOR_FOLLOW };
   const stops: (() => void)[] = [];
   beforeEach(() => {
-    CURSOR_FOLLOW.intervalMs = 30;
+    useVendors({ timings: { cursor: { intervalMs: 30 } } });
   });
   afterEach(() => {
     for (const s of stops.splice(0)) s();
-    Object.assign(CURSOR_FOLLOW, saved);
   });
   const until = async (cond: () => boolean, ms = 5000) => {
     const end = Date.now() + ms;

@@ -1,13 +1,16 @@
 // A small stand-in for the `electron` module, for the main-process wiring tests (there is no Electron binary
 // here). It replaces Electron at its module boundary only: what `startDesktop` is handed instead of the real
-// module. The core is never faked: `realCore` runs the real core host (electron/core-host-entry.ts) in this
-// process, behind a fake utility process and fake MessagePortMains that behave like Electron's (queued until
-// `start()`, a 'close' event on the other end).
+// module. The core is never faked: `realSpawn` starts the real background core (`baton serve --socket`) as a real
+// detached process, and `inProcessCore` runs the same core (startSocketCore) in this process for tests that only need
+// one to answer. `realRelay` runs the real relay (electron/core-relay-entry.ts) behind a fake utility process, with
+// fake MessagePortMains that behave like Electron's (queued until `start()`, a 'close' event on the other end).
+import { spawn as nodeSpawn, type SpawnOptions } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
-import type { ElectronApi } from '../../electron/app/desktop.js';
-import { dataDirFromArgs, serveParentPort } from '../../electron/core-host-entry.js';
-import { openCoreHost, type CoreHost } from '../../electron/core/host.js';
+import type { CoreChild, SpawnCore } from '../../electron/app/background-core.js';
+import type { DesktopApi } from '../../electron/app/desktop.js';
+import { serveRelay } from '../../electron/core-relay-entry.js';
+import { startSocketCore, type SocketCore } from '../../electron/serve-socket.js';
 
 interface PortEvent {
   data: unknown;
@@ -93,23 +96,68 @@ export class FakeUtilityProcess extends EventEmitter {
     this.emit('exit', code);
   }
 
-  /** Message types the core was sent, in order ('connect', 'close'). */
+  /** Message types the relay was sent, in order ('core', 'connect'). */
   types(): string[] {
     return this.received.map((r) => (r.message as { type: string }).type);
   }
 }
 
-/** Runs the real core host behind `child`, as core-host-entry.ts does inside Electron's utility process. */
-export function realCore(child: FakeUtilityProcess, env: Record<string, string>): Promise<CoreHost> {
-  const core = openCoreHost({ dataDir: dataDirFromArgs(child.args), env, version: '0.0.0-test' });
+/** Runs the real relay behind `child`, as core-relay-entry.ts does inside Electron's utility process. */
+export function realRelay(child: FakeUtilityProcess): void {
   const parent = new EventEmitter();
   child.inbox = (message, ports) => parent.emit('message', { data: message, ports });
-  serveParentPort(
-    { on: (event: string, listener: (...args: unknown[]) => void) => parent.on(event, listener), postMessage: (m: unknown) => child.emit('message', m) } as never,
-    core,
-    (code) => setImmediate(() => child.exit(code)),
-  );
-  return core;
+  serveRelay({ on: (event: string, listener: (...args: unknown[]) => void) => parent.on(event, listener) } as never);
+}
+
+/** What main spawned: the command, its arguments and options, as given. */
+export interface SpawnCall {
+  command: string;
+  args: readonly string[];
+  options: SpawnOptions;
+  child: CoreChild;
+}
+
+/** A spawned core that neither answers nor exits (the default: most tests need no core). */
+export class SilentChild extends EventEmitter implements CoreChild {
+  readonly pid = 4343;
+  unref(): void {}
+}
+
+/** Spawns for real: the background core runs as its own detached process, exactly as main starts it. */
+export const realSpawn: SpawnCore = (command, args, options) => nodeSpawn(command, [...args], options);
+
+/**
+ * The real core (startSocketCore: its socket, server.json, `core.shutdown`) in this process instead of a new one; a
+ * `core.shutdown` closes it and the fake child exits, as the real process would. Close what is left with `closeAll`.
+ */
+export function inProcessCore(env: Record<string, string>): { spawn: SpawnCore; closeAll(): Promise<void> } {
+  const running: SocketCore[] = [];
+  const spawn: SpawnCore = (_command, args) => {
+    const child = new SilentChild();
+    const dataDir = args[args.indexOf('--data-dir') + 1]!;
+    startSocketCore({ dataDir, env, version: '0.0.0-test' }).then(
+      (core) => {
+        running.push(core);
+        core.core.onShutdown(() => {
+          core.closeTransport().then(
+            () => child.emit('exit', 0, null),
+            () => child.emit('exit', 1, null),
+          );
+        });
+      },
+      () => child.emit('exit', 1, null),
+    );
+    return child;
+  };
+  return {
+    spawn,
+    closeAll: async () => {
+      for (const core of running.splice(0)) {
+        await core.closeTransport().catch(() => undefined);
+        await core.core.close().catch(() => undefined);
+      }
+    },
+  };
 }
 
 export class FakeWebContents extends EventEmitter {
@@ -329,7 +377,7 @@ export class FakeNotification extends EventEmitter {
 }
 
 export interface FakeElectron {
-  api: ElectronApi;
+  api: DesktopApi;
   app: FakeApp;
   ipcMain: FakeIpcMain;
   session: FakeSession;
@@ -337,13 +385,22 @@ export interface FakeElectron {
   dialogCalls: unknown[][];
   menu: { template: unknown[] | null };
   forks: FakeUtilityProcess[];
+  /** Every background core main started, in order. */
+  spawns: SpawnCall[];
+  /** What the quit question was asked with, and the answers it gives, in order (default: Keep, not remembered). */
+  messageBoxes: unknown[][];
+  answers: { response: number; checkboxChecked: boolean }[];
 }
 
 /**
- * A fresh fake Electron. `onFork` decides what each forked core does (run the real core, or nothing at all); by
- * default a core neither answers nor exits.
+ * A fresh fake Electron. `onFork` decides what each forked relay does (run the real relay, or nothing at all); `spawn`
+ * what a started background core is (a real process, one in this process, or by default one that never answers).
  */
-export function fakeElectron(userData: string, onFork: (child: FakeUtilityProcess) => void = () => undefined): FakeElectron {
+export function fakeElectron(
+  userData: string,
+  onFork: (child: FakeUtilityProcess) => void = () => undefined,
+  spawn: SpawnCore = () => new SilentChild(),
+): FakeElectron {
   const app = new FakeApp(userData);
   const ipcMain = new FakeIpcMain();
   const session = new FakeSession();
@@ -351,6 +408,9 @@ export function fakeElectron(userData: string, onFork: (child: FakeUtilityProces
   const dialogCalls: unknown[][] = [];
   const menu: { template: unknown[] | null } = { template: null };
   const forks: FakeUtilityProcess[] = [];
+  const spawns: SpawnCall[] = [];
+  const messageBoxes: unknown[][] = [];
+  const answers: { response: number; checkboxChecked: boolean }[] = [];
   FakeBrowserWindow.all = [];
   FakeMessageChannelMain.created = [];
   FakeNotification.shown = [];
@@ -376,6 +436,10 @@ export function fakeElectron(userData: string, onFork: (child: FakeUtilityProces
         dialogCalls.push(args);
         return { canceled: false, filePaths: ['/home/someone/project'] };
       },
+      showMessageBox: async (...args: unknown[]) => {
+        messageBoxes.push(args);
+        return answers.shift() ?? { response: 0, checkboxChecked: false };
+      },
     },
     Menu: {
       buildFromTemplate: (template: unknown[]) => ({ template }),
@@ -389,8 +453,13 @@ export function fakeElectron(userData: string, onFork: (child: FakeUtilityProces
         return child;
       },
     },
+    spawn: (command: string, args: readonly string[], options: SpawnOptions) => {
+      const child = spawn(command, args, options);
+      spawns.push({ command, args, options, child });
+      return child;
+    },
   };
-  return { api: api as unknown as ElectronApi, app, ipcMain, session, clipboard, dialogCalls, menu, forks };
+  return { api: api as unknown as DesktopApi, app, ipcMain, session, clipboard, dialogCalls, menu, forks, spawns, messageBoxes, answers };
 }
 
 /** Waits for `probe` to hold, polling. */

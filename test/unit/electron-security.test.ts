@@ -7,8 +7,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../shared/bridge-contract.js';
-import { startDesktop } from '../../electron/app/desktop.js';
-import { FakeBrowserWindow, fakeElectron, type FakeElectron, type FakeWebContents } from './electron-fake.js';
+import { startDesktop, type Desktop } from '../../electron/app/desktop.js';
+import { testEnv } from '../helpers/server.js';
+import { FakeBrowserWindow, fakeElectron, inProcessCore, realRelay, type FakeElectron, type FakeWebContents } from './electron-fake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const INDEX = pathToFileURL(join(ROOT, 'dist', 'renderer', 'index.html')).href;
@@ -16,15 +17,25 @@ let userData: string;
 let fake: FakeElectron;
 let page: FakeWebContents;
 
+let core: ReturnType<typeof inProcessCore>;
+let desktop: Desktop;
+
 beforeEach(async () => {
   userData = mkdtempSync(join(tmpdir(), 'baton-electron-security-'));
-  fake = fakeElectron(userData);
-  await startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(userData, 'data') } })!.ready;
+  // A real core (in this process) and the real relay: a page the checks let through gets a working port.
+  core = inProcessCore(testEnv(join(userData, 'home')));
+  fake = fakeElectron(userData, realRelay, core.spawn);
+  desktop = startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(userData, 'data') } })!;
+  await desktop.ready;
+  await desktop.core.firstAttempt;
   page = FakeBrowserWindow.all[0]!.webContents;
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks();
+  desktop.core.close();
+  desktop.relay.close();
+  await core.closeAll();
   rmSync(userData, { recursive: true, force: true });
 });
 
@@ -56,7 +67,7 @@ describe('IPC from a window', () => {
     expect(fake.clipboard.text).toBe('');
     expect(fake.dialogCalls).toEqual([]);
     expect(page.posted).toEqual([]); // No port was handed to any of them.
-    expect(fake.forks[0]!.types()).toEqual(['connect']); // Main's own (events only), none for a window.
+    expect(fake.forks[0]!.types()).toEqual(['core']); // The relay was told where the core is, and given no port.
   });
 
   it('is refused from web contents that are not our window, even at our URL', async () => {

@@ -1,36 +1,40 @@
-import { cp, mkdir, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
+// What only Gemini does (vendors.md §3): project slugs and markers, chat files and their stubs, the legacy form.
+// The cases it shares with the other minted-id vendors are in minted-id-adapters.test.ts.
+import { cp, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
-import { geminiAdapter, GEMINI_FACTS } from '../../electron/core/vendors/gemini.js';
+import type { AgentContext, VendorAdapter } from '../../electron/core/vendors/adapter.js';
+import { parseGeminiChatJson, parseGeminiChatJsonl } from '../../electron/core/vendors/gemini/chat.js';
 import {
-  findGeminiSessionFiles,
-  geminiCacheSize,
+  GEMINI_STORE,
   geminiChatFileName,
   geminiDir,
   geminiProjectDirs,
   geminiProjectHash,
-  parseGeminiChatJson,
-  parseGeminiChatJsonl,
-} from '../../electron/core/vendors/gemini-store.js';
-import { getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
+  type GeminiStore,
+} from '../../electron/core/vendors/gemini/store.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
+import { addGeminiProject } from './minted-id-vendors.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/gemini/.gemini', import.meta.url));
 const SAMPLE_ID = '3b9e7c10-4d2f-4a61-8e5b-6c7d8e9f0a1b';
 const SAMPLE_FILE = 'tmp/proj/chats/session-2026-11-25T21-47-3b9e7c10.jsonl';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
 let tmp: string;
 let gdir: string;
 let env: Record<string, string>;
+let geminiAdapter: VendorAdapter;
+let store: GeminiStore;
 
 beforeEach(async () => {
   tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-gemini-')));
   env = { HOME: join(tmp, 'home'), GEMINI_CLI_HOME: join(tmp, 'ghome'), PATH: '/usr/bin:/bin' };
   gdir = join(tmp, 'ghome', '.gemini');
   await cp(FIXTURE, gdir, { recursive: true });
+  const vendors = createVendors();
+  geminiAdapter = vendors.get('gemini')!;
+  store = vendors.context.state(GEMINI_STORE);
 });
 
 afterEach(async () => {
@@ -45,46 +49,9 @@ const header = (sessionId: string) =>
   JSON.stringify({ sessionId, projectHash: 'x', startTime: '2026-11-25T21:47:05.000Z', lastUpdated: '2026-11-25T21:47:05.000Z', kind: 'main' });
 const userLine = (text: string, id = 'm1') => JSON.stringify({ id, timestamp: '2026-11-25T21:47:05.100Z', type: 'user', content: [{ text }] });
 
-async function addProject(cwd: string, slug: string): Promise<string> {
-  const projects = JSON.parse(await readFile(join(gdir, 'projects.json'), 'utf8')) as { projects: Record<string, string> };
-  projects.projects[cwd] = slug;
-  await writeFile(join(gdir, 'projects.json'), JSON.stringify(projects));
-  await mkdir(join(gdir, 'tmp', slug, 'chats'), { recursive: true });
-  await writeFile(join(gdir, 'tmp', slug, '.project_root'), cwd);
-  return join(gdir, 'tmp', slug, 'chats');
-}
+const addProject = (cwd: string, slug: string) => addGeminiProject(gdir, cwd, slug);
 
 describe('gemini adapter: facts', () => {
-  it('has the vendor facts as data', () => {
-    expect(geminiAdapter.vendor).toBe('gemini');
-    expect(getAdapter('gemini')).toBe(geminiAdapter);
-    const p = geminiAdapter.sessionIdPattern!;
-    expect(p.test(SAMPLE_ID)).toBe(true);
-    expect(p.test('not-a-uuid')).toBe(true); // Gemini takes any id; a leading "-" never
-    expect(p.test('--yolo')).toBe(false);
-    expect(p.test('-x')).toBe(false);
-    expect(p.test('a/b')).toBe(false);
-    expect(p.test('a b')).toBe(false);
-    expect(p.test('')).toBe(false);
-    expect(p.test('a'.repeat(129))).toBe(false);
-    expect(geminiAdapter.submitDelayMs).toBe(800);
-    expect(geminiAdapter.binEnvVar).toBe('BATON_GEMINI_BIN');
-    expect(geminiAdapter.defaultBin({})).toBe('gemini');
-    expect(geminiAdapter.versionArgs).toEqual(['--version']);
-    expect(geminiAdapter.resumeCommand(SAMPLE_ID)).toEqual(['gemini', '--resume', SAMPLE_ID]);
-    expect(GEMINI_FACTS.sessionErrorExitCode).toBe(42);
-  });
-
-  it('recognises the real error texts', () => {
-    const texts = [
-      `Error resuming session: Invalid session identifier "${SAMPLE_ID}".\n  Searched for sessions in /home/u/.gemini/tmp/proj/chats.`,
-      'No previous sessions found for this project',
-      `Error starting session: Session ID "${SAMPLE_ID}" already exists. Use --resume to resume it, or provide a different ID.`,
-    ];
-    for (const t of texts) expect(geminiAdapter.resumeErrorTexts.some((r) => r.test(t)), t).toBe(true);
-    expect(geminiAdapter.resumeErrorTexts.some((r) => r.test('Type your message or @path/to/file'))).toBe(false);
-  });
-
   it('names files and hashes projects like the CLI', () => {
     expect(geminiChatFileName(SAMPLE_ID, new Date('2026-11-25T21:47:59.999Z'))).toBe('session-2026-11-25T21-47-3b9e7c10.jsonl');
     expect(geminiChatFileName('not-a-uuid', new Date('2026-01-02T03:04:05Z'))).toBe('session-2026-01-02T03-04-not-a-uu.jsonl');
@@ -148,10 +115,6 @@ describe('gemini adapter: exists', () => {
     expect(await geminiProjectDirs('/home/u/proj', env)).toContain(join(gdir, 'tmp', 'proj'));
   });
 
-  it('is per project: the same id from another directory is not found', async () => {
-    expect(await geminiAdapter.exists(SAMPLE_ID, '/home/u/other', env)).toBe(false);
-  });
-
   it('finds a project by its .project_root marker when projects.json is gone', async () => {
     await rm(join(gdir, 'projects.json'));
     expect(await geminiAdapter.exists(SAMPLE_ID, '/home/u/proj', env)).toBe(true);
@@ -166,30 +129,16 @@ describe('gemini adapter: exists', () => {
     expect((await geminiProjectDirs('/home/u/proj', env)).every((d) => d.startsWith(join(gdir, 'tmp')))).toBe(true);
   });
 
-  it('finds a session under the realpath of a cwd given through a symlink', async () => {
-    const real = join(tmp, 'real-proj');
-    await mkdir(real);
-    const { symlink } = await import('node:fs/promises');
-    await symlink(real, join(tmp, 'link'));
-    const chats = await addProject(real, 'real-proj');
-    const id = '11111111-2222-4333-8444-555555555555';
-    await writeFile(join(chats, geminiChatFileName(id, new Date())), `${header(id)}\n${userLine('hi')}\n`);
-    expect(await geminiAdapter.exists(id, join(tmp, 'link'), env)).toBe(true);
-  });
-
-  it('is false for stubs, unknown ids, a mismatched id8, bad ids and a missing store', async () => {
+  // Unknown ids, bad ids and a missing store: minted-id-adapters.test.ts.
+  it('is false for stubs and a mismatched id8', async () => {
     const chats = join(gdir, 'tmp', 'proj', 'chats');
     const stub = '22222222-3333-4444-8555-666666666666';
     await writeFile(join(chats, geminiChatFileName(stub, new Date())), `${header(stub)}\n{"$set":{"lastUpdated":"x"}}\n`);
     expect(await geminiAdapter.exists(stub, '/home/u/proj', env)).toBe(false);
-    expect((await findGeminiSessionFiles(stub, '/home/u/proj', env)).map((f) => f.chat.hasMessages)).toEqual([false]);
+    expect((await store.findSessionFiles(stub, '/home/u/proj', env)).map((f) => f.chat.hasMessages)).toEqual([false]);
     // A file named for the id but holding another session is not it.
     const other = '3b9e7c10-0000-4000-8000-000000000000';
     expect(await geminiAdapter.exists(other, '/home/u/proj', env)).toBe(false);
-    expect(await geminiAdapter.exists('00000000-0000-4000-8000-000000000000', '/home/u/proj', env)).toBe(false);
-    expect(await geminiAdapter.exists('../../projects', '/home/u/proj', env)).toBe(false);
-    expect(await geminiAdapter.exists('--resume', '/home/u/proj', env)).toBe(false);
-    expect(await geminiAdapter.exists(SAMPLE_ID, '/home/u/proj', { HOME: join(tmp, 'nohome') })).toBe(false);
   });
 });
 
@@ -226,24 +175,6 @@ describe('gemini adapter: listSessions', () => {
     ]);
   });
 
-  it('re-reads only files whose mtime or size changed', async () => {
-    const file = join(gdir, SAMPLE_FILE);
-    const when = new Date('2026-11-25T21:48:11.000Z');
-    await utimes(file, when, when);
-    const first = await geminiAdapter.listSessions!(env);
-    expect(first[0]?.firstPrompt).toBe('remember the number 777');
-    expect(geminiCacheSize()).toBeGreaterThan(0);
-    // Same size, same mtime: the cached parse is used, the file is not read again.
-    const text = await readFile(file, 'utf8');
-    await writeFile(file, text.replace('remember the number 777', 'remember the number 778'));
-    await utimes(file, when, when);
-    expect((await geminiAdapter.listSessions!(env))[0]?.firstPrompt).toBe('remember the number 777');
-    // A new mtime: read again.
-    const later = new Date(when.getTime() + 5000);
-    await utimes(file, later, later);
-    expect((await geminiAdapter.listSessions!(env))[0]?.firstPrompt).toBe('remember the number 778');
-  });
-
   it('reads only the head of a large transcript, and the summary from its tail', async () => {
     const chats = join(gdir, 'tmp', 'proj', 'chats');
     const id = '55555555-6666-4777-8888-999999999999';
@@ -256,61 +187,12 @@ describe('gemini adapter: listSessions', () => {
   });
 });
 
-describe('gemini adapter: spawnFresh', () => {
-  it('mints a UUIDv4 and passes it as its own argv element, user args last, no shell strings', async () => {
-    const plan = await geminiAdapter.spawnFresh(ctx({ args: ['-m', 'gemini-pro', 'a b; rm -rf /'] }), env);
-    expect(plan.sessionId).toMatch(UUID);
-    expect(plan.argv).toEqual(['gemini', '--session-id', plan.sessionId, '-m', 'gemini-pro', 'a b; rm -rf /']);
-    expect(plan).toMatchObject({ env: {}, chosenBy: 'baton', outcome: 'fresh', warning: null, hints: { sessionId: plan.sessionId } });
-    expect((await geminiAdapter.spawnFresh(ctx(), env)).sessionId).not.toBe(plan.sessionId);
-  });
-
-  it('runs BATON_GEMINI_BIN when set, the same as resolveBin', async () => {
-    const e = { ...env, BATON_GEMINI_BIN: '/opt/fake gemini' };
-    expect((await geminiAdapter.spawnFresh(ctx(), e)).argv[0]).toBe('/opt/fake gemini');
-    expect(resolveBin(geminiAdapter, e)).toBe('/opt/fake gemini');
-    expect(resolveBin(geminiAdapter, env)).toBe('gemini');
-  });
-});
-
 describe('gemini adapter: planResume', () => {
-  it('resumes a transcript that exists, with --resume <uuid>', async () => {
-    const plan = await geminiAdapter.planResume(ctx({ args: ['-m', 'x'] }), { sessionId: SAMPLE_ID, chosenBy: 'baton', confirmed: true }, env);
-    expect(plan).toEqual({
-      argv: ['gemini', '--resume', SAMPLE_ID, '-m', 'x'],
-      env: {},
-      sessionId: SAMPLE_ID,
-      chosenBy: 'baton',
-      outcome: 'resumed',
-      warning: null,
-      hints: { sessionId: SAMPLE_ID },
-    });
-  });
-
-  it('respawns under the same id when Baton chose it and nothing was ever said', async () => {
-    const id = '66666666-7777-4888-8999-aaaaaaaaaaaa';
-    const plan = await geminiAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: false }, env);
-    expect(plan).toMatchObject({ argv: ['gemini', '--session-id', id], sessionId: id, outcome: 'resumed', warning: null });
-  });
-
   it('resumes a metadata-only file rather than reuse its id (Gemini refuses a reused one)', async () => {
     const id = '77777777-8888-4999-8aaa-bbbbbbbbbbbb';
     await writeFile(join(gdir, 'tmp', 'proj', 'chats', geminiChatFileName(id, new Date())), `${header(id)}\n`);
     const plan = await geminiAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: false }, env);
     expect(plan).toMatchObject({ argv: ['gemini', '--resume', id], sessionId: id, outcome: 'resumed' });
-  });
-
-  it('starts fresh with a warning when a confirmed transcript is gone', async () => {
-    await rm(join(gdir, SAMPLE_FILE));
-    const plan = await geminiAdapter.planResume(ctx(), { sessionId: SAMPLE_ID, chosenBy: 'baton', confirmed: true }, env);
-    expect(plan.outcome).toBe('fresh');
-    expect(plan.sessionId).toMatch(UUID);
-    expect(plan.sessionId).not.toBe(SAMPLE_ID);
-    expect(plan.argv).toEqual(['gemini', '--session-id', plan.sessionId]);
-    expect(plan.warning).toBe(
-      `gemini: session 3b9e7c10… is not in ${gdir}/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj`,
-    );
-    expect(plan.warning).not.toContain(SAMPLE_ID);
   });
 
   it('starts fresh with a warning when the vendor chose a now-missing id, and says the path as ~ when under HOME', async () => {
@@ -320,53 +202,4 @@ describe('gemini adapter: planResume', () => {
     expect(plan.outcome).toBe('fresh');
     expect(plan.warning).toBe('gemini: session 88888888… is not in ~/.gemini/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj');
   });
-
-  it('never puts an invalid id into argv', async () => {
-    for (const bad of ['--yolo', '-r', 'a/b', '']) {
-      const plan = await geminiAdapter.planResume(ctx(), { sessionId: bad, chosenBy: 'baton', confirmed: true }, env);
-      expect(plan.outcome).toBe('fresh');
-      expect(plan.warning).toMatch(/starting a fresh conversation in \/home\/u\/proj$/);
-      if (bad !== '') expect(plan.argv).not.toContain(bad);
-      expect(plan.argv).not.toContain('--resume');
-      expect(plan.sessionId).toMatch(UUID);
-    }
-  });
 });
-
-describe('gemini adapter: follow', () => {
-  it('reports the chosen id, then its confirmation once the chat file has a message, then stops', async () => {
-    const cwd = join(tmp, 'proj');
-    await mkdir(cwd);
-    const id = '99999999-aaaa-4bbb-8ccc-dddddddddddd';
-    const seen: SessionObservation[] = [];
-    const stop = geminiAdapter.follow({ pid: 1, cwd, hints: { sessionId: id }, spawnedAt: Date.now() }, env, (s) => seen.push(s));
-    try {
-      await until(() => seen.length >= 1);
-      expect(seen).toEqual([{ sessionId: id, confirmed: false }]);
-      const chats = await addProject(cwd, 'proj-1');
-      const file = join(chats, geminiChatFileName(id, new Date()));
-      await writeFile(file, `${header(id)}\n`);
-      await new Promise((r) => setTimeout(r, 700));
-      expect(seen).toHaveLength(1); // a stub does not confirm
-      await writeFile(file, `${header(id)}\n${userLine('hi')}\n`);
-      await until(() => seen.length >= 2);
-      expect(seen[1]).toEqual({ sessionId: id, confirmed: true });
-      await new Promise((r) => setTimeout(r, 700));
-      expect(seen).toHaveLength(2);
-    } finally {
-      stop();
-    }
-    const none = geminiAdapter.follow({ pid: 1, cwd, hints: {}, spawnedAt: Date.now() }, env, () => {
-      throw new Error('no id to follow');
-    });
-    none();
-  });
-});
-
-async function until(cond: () => boolean, ms = 4000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}

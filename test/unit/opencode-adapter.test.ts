@@ -1,35 +1,20 @@
-// The opencode adapter against the sample store (a real opencode 1.18.33 database, read with sql.js), a real WAL
-// written by SQLite itself (test/fixtures/opencode-wal/make.py), and an in-process stand-in for the TUI's server.
-import { copyFile, mkdir, mkdtemp, readFile, realpath, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+// The opencode adapter against the sample store (a real opencode 1.18.33 database, read with sql.js) and a real WAL
+// written by SQLite itself (test/fixtures/opencode-wal/make.py). Its follower: opencode-follow.test.ts.
+import { copyFile, mkdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import initSqlJs from 'sql.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentContext, SessionObservation } from '../../electron/core/vendors/adapter.js';
-import {
-  OPENCODE_FACTS,
-  OPENCODE_FOLLOW,
-  freePort,
-  opencodeAdapter,
-  parseEvent,
-  parseServerSession,
-} from '../../electron/core/vendors/opencode.js';
-import {
-  OPENCODE_SESSION_ID,
-  displayDataDir,
-  listOpencodeSessions,
-  opencodeDataDir,
-  opencodeSessions,
-} from '../../electron/core/vendors/opencode-store.js';
-import { applyWal, rows, withImage } from '../../electron/core/vendors/sqlite-image.js';
-import { getAdapter, resolveBin } from '../../electron/core/vendors/registry.js';
+import type { AgentContext, VendorAdapter, VendorEnv } from '../../electron/core/vendors/adapter.js';
+import { applyWal, rows, sqlJsLoader, withImage as withImageOf, type SqlDatabase } from '../../electron/core/vendors/kit/sqlite-image.js';
+import { OPENCODE_FACTS, freePort } from '../../electron/core/vendors/opencode/index.js';
+import { parseEvent, parseServerSession } from '../../electron/core/vendors/opencode/server.js';
+import { OPENCODE_SESSION_ID, displayDataDir, opencodeDataDir, type OpencodeStore } from '../../electron/core/vendors/opencode/store.js';
+import { resolveBin, type Vendors } from '../../electron/core/vendors/registry.js';
+import type { VendorName } from '../../shared/words.js';
+import { SAMPLE_ID, copySample, editStoreIn, emptyStore, opencodeVendors } from './opencode-fixture.js';
 
-const SAMPLE = fileURLToPath(new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url));
 const WAL_DIR = fileURLToPath(new URL('../fixtures/opencode-wal/', import.meta.url));
-const SAMPLE_ID = 'ses_deb4a1b2c3ffQm7Lr2VxN9pK4s';
 const WAL_ONE = 'ses_deb4a1b2c3feWalOneAbCdEfGh'; // /home/u/other, transaction 1 of the WAL
 const WAL_TWO = 'ses_deb4a1b2c3fdWalTwoAbCdEfGh'; // /home/u/proj, transaction 2 of the WAL
 const PAGE = 4096;
@@ -38,12 +23,19 @@ const FRAME = 24 + PAGE;
 let tmp: string;
 let env: Record<string, string>;
 let dataDir: string;
+let vendors: Vendors;
+let opencodeAdapter: VendorAdapter;
+let store: OpencodeStore;
+const getAdapter = (vendor: VendorName) => vendors.get(vendor);
+const listOpencodeSessions = (e: VendorEnv) => store.list(e);
+const opencodeSessions = (e: VendorEnv) => store.sessions(e);
+const withImage = <T>(bytes: Uint8Array, fn: (db: SqlDatabase) => T) => withImageOf(sqlJsLoader(), bytes, fn);
+const useSample = () => copySample(dataDir);
+const editStore = (sql: string, params?: (string | number | null)[]) => editStoreIn(dataDir, sql, params);
 
 beforeEach(async () => {
-  tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-opencode-')));
-  env = { HOME: join(tmp, 'home'), PATH: '/usr/bin:/bin' };
-  dataDir = join(tmp, 'home', '.local', 'share', 'opencode');
-  await mkdir(dataDir, { recursive: true });
+  ({ tmp, env, dataDir } = await emptyStore());
+  ({ vendors, opencodeAdapter, store } = opencodeVendors());
 });
 
 afterEach(async () => {
@@ -54,23 +46,10 @@ function ctx(over: Partial<AgentContext> = {}): AgentContext {
   return { runName: 'task-42', label: 'planner', cwd: '/home/u/proj', args: [], command: null, ...over };
 }
 
-const useSample = () => copyFile(SAMPLE, join(dataDir, 'opencode.db'));
 async function useWal(wal?: (bytes: Buffer) => Buffer): Promise<void> {
   await copyFile(join(WAL_DIR, 'opencode.db'), join(dataDir, 'opencode.db'));
   const bytes = await readFile(join(WAL_DIR, 'opencode.db-wal'));
   await writeFile(join(dataDir, 'opencode.db-wal'), wal ? wal(bytes) : bytes);
-}
-
-/** Changes the store through sql.js (as a test's own writer; the adapter never writes). */
-async function editStore(sql: string, params: (string | number | null)[] = []): Promise<void> {
-  const SQL = await initSqlJs({ locateFile: () => createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm') });
-  const path = join(dataDir, 'opencode.db');
-  const db = new SQL.Database(await readFile(path));
-  db.run(sql, params);
-  await writeFile(path, db.export());
-  db.close();
-  const later = new Date(Date.now() + 5000);
-  await utimes(path, later, later);
 }
 
 describe('opencode adapter: facts', () => {
@@ -327,192 +306,5 @@ describe('opencode: what the TUI server says', () => {
     expect(parseEvent(ev('server.connected', {}))).toBeNull();
     expect(parseEvent(JSON.stringify({ directory: '/home/u/proj', payload: { type: 'session.created', properties: { info } } }))).toMatchObject({ kind: 'session' });
     expect(parseEvent('not json')).toBeNull();
-  });
-});
-
-// ---------- follow(), against an in-process stand-in for the TUI's server ----------
-
-interface StandIn {
-  port: number;
-  sessions: Record<string, unknown>[];
-  /** Sends an event to every open /event stream. */
-  emit(type: string, properties: unknown): void;
-  /** Whether /event answers (a server without it: 404). */
-  events: boolean;
-  close(): Promise<void>;
-}
-
-async function standIn(): Promise<StandIn> {
-  const streams = new Set<ServerResponse>();
-  const s: Partial<StandIn> & { sessions: Record<string, unknown>[]; events: boolean } = { sessions: [], events: true };
-  const server: Server = createServer((req, res) => {
-    if (req.url === '/event' && s.events) {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`data: ${JSON.stringify({ type: 'server.connected', properties: {} })}\n\n`);
-      streams.add(res);
-      req.on('close', () => streams.delete(res));
-      return;
-    }
-    if (req.url === '/session') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s.sessions));
-    const one = /^\/session\/(.+)$/.exec(req.url ?? '');
-    const found = one && s.sessions.find((x) => x.id === decodeURIComponent(one[1]!));
-    if (found) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(found));
-    res.writeHead(404).end('{}');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const address = server.address();
-  return Object.assign(s, {
-    port: typeof address === 'object' && address ? address.port : 0,
-    emit: (type: string, properties: unknown) => {
-      for (const res of streams) res.write(`data: ${JSON.stringify({ type, properties })}\n\n`);
-    },
-    close: () =>
-      new Promise<void>((r) => {
-        for (const res of streams) res.destroy();
-        server.close(() => r());
-      }),
-  }) as StandIn;
-}
-
-const sid = (n: number) => `ses_${(0xdeb4a1b2c3ff - n).toString(16)}Follow${String(n).padStart(8, '0')}`;
-const session = (n: number, directory: string, created: number, parentID?: string) => ({
-  id: sid(n),
-  directory,
-  title: `s${n}`,
-  time: { created, updated: created },
-  ...(parentID ? { parentID } : {}),
-});
-
-describe('opencode follow()', () => {
-  const saved = { ...OPENCODE_FOLLOW };
-  const servers: StandIn[] = [];
-  const stops: (() => void)[] = [];
-  beforeEach(() => {
-    Object.assign(OPENCODE_FOLLOW, { searchIntervalMs: 30, intervalMs: 30, dbEveryMs: 30, dbFallbackAfterMs: 300, eventSlackMs: 50, listHoldMs: 100 });
-  });
-  afterEach(async () => {
-    for (const stop of stops.splice(0)) stop();
-    await Promise.all(servers.splice(0).map((s) => s.close()));
-    Object.assign(OPENCODE_FOLLOW, saved);
-  });
-
-  async function start(cwd: string, hints: Record<string, string>, spawnedAt = Date.now()): Promise<SessionObservation[]> {
-    const seen: SessionObservation[] = [];
-    stops.push(opencodeAdapter.follow({ pid: process.pid, cwd, hints, spawnedAt }, env, (s) => seen.push(s)));
-    return seen;
-  }
-  const until = async (cond: () => boolean, ms = 5000) => {
-    const end = Date.now() + ms;
-    while (!cond()) {
-      if (Date.now() > end) throw new Error('timed out');
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  const settle = () => new Promise((r) => setTimeout(r, 300));
-
-  it('takes the session this process announces on its own event stream, and follows /new', async () => {
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const srv = await standIn();
-    servers.push(srv);
-    const seen = await start(cwd, { port: String(srv.port) });
-    await settle();
-    // Another process's session in the same directory shows up in the list first: not announced here, not taken.
-    srv.sessions.push(session(1, cwd, Date.now()));
-    await settle();
-    expect(seen).toEqual([]);
-    srv.sessions.push(session(2, cwd, Date.now()));
-    srv.emit('session.created', { info: session(2, cwd, Date.now()) });
-    await until(() => seen.some((x) => x.confirmed));
-    expect(seen.at(-1)).toEqual({ sessionId: sid(2), confirmed: true });
-    expect(seen.map((x) => x.sessionId)).not.toContain(sid(1));
-    // /new: a second session of this process; a sub-agent's session (parentID) is never the agent's.
-    srv.sessions.push(session(3, cwd, Date.now(), sid(2)));
-    srv.emit('session.created', { info: session(3, cwd, Date.now(), sid(2)) });
-    await settle();
-    expect(seen.at(-1)?.sessionId).toBe(sid(2));
-    srv.sessions.push(session(4, cwd, Date.now()));
-    srv.emit('session.created', { info: session(4, cwd, Date.now()) });
-    await until(() => seen.at(-1)?.sessionId === sid(4));
-    // A prompt in an older session of this process (picked in the TUI) makes it current again.
-    srv.emit('message.updated', { info: { id: 'msg_x', sessionID: sid(2), role: 'user' } });
-    await until(() => seen.at(-1)?.sessionId === sid(2));
-  });
-
-  it('without events: accepts exactly one new, unclaimed session of this directory from the list', async () => {
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const srv = await standIn();
-    srv.events = false;
-    servers.push(srv);
-    const spawnedAt = Date.now();
-    srv.sessions.push(session(11, cwd, spawnedAt - 60_000)); // older than the spawn
-    srv.sessions.push(session(12, join(tmp, 'elsewhere'), spawnedAt + 10)); // another directory
-    const seen = await start(cwd, { port: String(srv.port) }, spawnedAt);
-    await settle();
-    expect(seen).toEqual([]);
-    srv.sessions.push(session(13, cwd, spawnedAt + 20), session(14, cwd, spawnedAt + 30));
-    await settle();
-    expect(seen).toEqual([]); // two fit: never guess
-    srv.sessions.splice(srv.sessions.findIndex((s) => s.id === sid(14)), 1);
-    await until(() => seen.length > 0);
-    expect(seen).toEqual([{ sessionId: sid(13), confirmed: true }]);
-  });
-
-  it('without events: never takes a session another agent claimed', async () => {
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const srv = await standIn();
-    srv.events = false;
-    servers.push(srv);
-    const spawnedAt = Date.now();
-    const first = await start(cwd, { port: String(srv.port) }, spawnedAt);
-    srv.sessions.push(session(5, cwd, spawnedAt + 10));
-    await until(() => first.length > 0);
-    expect(first.at(-1)?.sessionId).toBe(sid(5));
-    const second = await start(cwd, { port: String(srv.port) }, spawnedAt);
-    await settle();
-    expect(second).toEqual([]);
-  });
-
-  it('a resumed agent reports its id at once and confirms it from the list', async () => {
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const srv = await standIn();
-    servers.push(srv);
-    srv.sessions.push(session(6, cwd, Date.now() - 60_000));
-    const seen = await start(cwd, { port: String(srv.port), sessionId: sid(6) });
-    await until(() => seen.some((s) => s.confirmed));
-    expect(seen.at(-1)).toEqual({ sessionId: sid(6), confirmed: true });
-  });
-
-  it('when the port never answers, diffs the database by directory (one new row, unclaimed)', async () => {
-    await useSample();
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const port = await freePort(); // nothing listens there
-    const spawnedAt = Date.now();
-    const seen = await start(cwd, { port: String(port) }, spawnedAt);
-    await editStore(
-      "INSERT INTO session (id, project_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'global', 's', ?, 't', '1.18.33', ?, ?)",
-      [sid(7), cwd, spawnedAt + 5, spawnedAt + 5],
-    );
-    await until(() => seen.some((x) => x.confirmed));
-    expect(seen.at(-1)).toEqual({ sessionId: sid(7), confirmed: true });
-  });
-
-  it('reports nothing for a directory with no new session, and stops when asked', async () => {
-    const cwd = join(tmp, 'w');
-    await mkdir(cwd);
-    const srv = await standIn();
-    servers.push(srv);
-    const seen: SessionObservation[] = [];
-    const stop = opencodeAdapter.follow({ pid: process.pid, cwd, hints: { port: String(srv.port) }, spawnedAt: Date.now() }, env, (s) => seen.push(s));
-    await settle();
-    stop();
-    srv.sessions.push(session(8, cwd, Date.now()));
-    srv.emit('session.created', { info: session(8, cwd, Date.now()) });
-    await settle();
-    expect(seen).toEqual([]);
   });
 });

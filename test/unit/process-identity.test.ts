@@ -211,6 +211,7 @@ describe('the process ledger a previous core left', () => {
       { ...ledger([live]), terminals: Array.from({ length: 2000 }, () => ({ leader: null, processes: [live] })) },
       JSON.stringify(ledger([live])).replace('{', '{"__proto__":{"polluted":true},'),
       { ...ledger([live]), host: { pid: 1, startTime: '0' } },
+      { ...ledger([live]), version: 3 },
       { ...ledger([live]), version: 2 },
     ];
     for (const content of hostile) expect(await sweep(content)).toBe(0);

@@ -8,12 +8,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BatonError, type ResumeOutcome, type RunView } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { decodeHandle } from '../../electron/core/handle/codec.js';
-import { adoptSessions, listFoundSessions } from '../../electron/core/runs/session-import.js';
+import { adoptSessions, listFoundSessions as listWith } from '../../electron/core/runs/session-import.js';
 import { RunStore } from '../../electron/core/store/run-store.js';
 import type { RunManifest } from '../../electron/core/store/types.js';
 import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { claudeSessionsCacheStats, resetClaudeSessionsCache } from '../../electron/core/vendors/claude-sessions.js';
-import { adapters, getAdapter } from '../../electron/core/vendors/registry.js';
+import { CLAUDE_STORE } from '../../electron/core/vendors/claude/store.js';
+import { createVendors, type Vendors } from '../../electron/core/vendors/registry.js';
 
 const SAMPLES = fileURLToPath(new URL('../fixtures/vendor-samples', import.meta.url));
 const CLAUDE_ID = '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b';
@@ -28,6 +28,13 @@ const T = (minutes: number) => new Date(Date.UTC(2026, 10, 20, 12, minutes));
 
 let tmp: string;
 let home: string;
+// A new vendor context per test: the listing caches start empty.
+let vendors: Vendors;
+const getAdapter = (vendor: VendorName) => vendors.get(vendor);
+const claudeSessionsCacheStats = () => vendors.context.state(CLAUDE_STORE).sessions.stats();
+/** The core's listing over this test's vendors (the service passes its own the same way). */
+type ListArgs = Parameters<typeof listWith>;
+const listFoundSessions = (e: ListArgs[0], s: ListArgs[1], params: ListArgs[2], sources: ListArgs[3] = vendors.adapters) => listWith(e, s, params, sources);
 let env: Record<string, string>;
 let store: RunStore;
 
@@ -56,7 +63,7 @@ beforeEach(async () => {
   await touch(join(home, GEMINI_FILE), T(20));
   await touch(join(home, CODEX_FILE), T(30));
   store = await RunStore.open(join(tmp, 'data'));
-  resetClaudeSessionsCache();
+  vendors = createVendors();
 });
 
 afterEach(async () => {
@@ -155,7 +162,7 @@ describe('listFoundSessions over real vendor stores', () => {
         throw Object.assign(new Error(`EACCES: permission denied, open '${home}/secret-${CLAUDE_ID}'`), { code: 'EACCES' });
       },
     };
-    const sources = new Map([...adapters, ['qwen', broken] as const]);
+    const sources = new Map([...vendors.adapters, ['qwen', broken] as const]);
     const result = await listFoundSessions(env, store, {}, sources);
     expect(result.total).toBe(5);
     expect(writes.join('')).toContain('could not list qwen sessions (EACCES)');

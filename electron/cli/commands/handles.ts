@@ -1,10 +1,13 @@
 // Commands about handles: print one, preview one, resume from one.
 import { resolve } from 'node:path';
-import { BatonError, type HandlePreview, type ResumeOutcome, type SessionCheck } from '../../../shared/contract.js';
-import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec, type OptionSpec } from '../command.js';
+import type { RpcClient } from '../../../shared/client.js';
+import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../../shared/contract.js';
+import { LIMITS } from '../../../shared/words.js';
+import { DATA_DIR_OPTION, JSON_OPTION, type CommandContext, type CommandSpec, type OptionSpec } from '../command.js';
 import { UsageError } from '../errors.js';
-import { displayArgv, json, out, plural } from '../output.js';
+import { displayArgv, json, note, out, plural } from '../output.js';
 import { readHandle } from '../stdin.js';
+import { askOnTerminal } from '../tty-confirm.js';
 import { notAHandle, RUN_ARG, runArg } from './common.js';
 
 /** A directory typed relative to where the user is, as the absolute path the server needs. */
@@ -42,15 +45,21 @@ const CHECK_WORDS: Record<SessionCheck, string> = {
   missing: 'conversation missing: will start fresh',
   'no-session': 'no conversation (starts anew)',
   'cwd-missing': 'directory missing: cannot start',
+  'cwd-unsafe': 'directory refused: cannot start',
 };
 
-function printPreview(preview: HandlePreview, cwdGiven: boolean): void {
-  out(`run '${preview.runName}'${preview.knownRun ? ' (in the history)' : ' (new on this machine)'}`);
-  if (preview.needsCwd && !cwdGiven) out('  this handle carries no directory: give one with --cwd DIR');
+/**
+ * Per agent: label, vendor, the directory it will really run in (marked when no run here has used it), the check
+ * and the command. The user pasted the handle, so its paths may be shown to them (never in an error line).
+ */
+function printPreview(preview: HandlePreview, cwdGiven: boolean, write: (line: string) => void = out): void {
+  write(`run '${preview.runName}'${preview.knownRun ? ' (in the history)' : ' (new on this machine)'}`);
+  if (preview.needsCwd && !cwdGiven) write('  this handle carries no directory: give one with --cwd DIR');
   for (const a of preview.agents) {
-    const what = CHECK_WORDS[a.check];
+    const what = a.check === 'cwd-unsafe' && a.cwdProblem ? `cannot start: ${a.cwdProblem}` : CHECK_WORDS[a.check];
     const command = a.command.length > 0 ? ` — will run: ${displayArgv(a.command)}` : '';
-    out(`  ${a.label} (${a.vendor}) in ${a.cwd ?? '(no directory)'}: ${what}${command}`);
+    const where = a.cwd === null ? '(no directory)' : `${a.cwd}${a.newDirectory ? ' [new directory]' : ''}`;
+    write(`  ${a.label} (${a.vendor}) in ${where}: ${what}${command}`);
   }
 }
 
@@ -75,6 +84,12 @@ function printOutcomes(outcomes: readonly ResumeOutcome[]): void {
   for (const o of outcomes) out(`${o.label} (${o.vendor}): ${o.outcome}${o.message ? ` — ${o.message}` : ''}`);
 }
 
+const YES_OPTION: OptionSpec = { name: 'yes', help: 'resume a run this Baton does not know without asking (after printing the plan)' };
+const ALLOW_SHELL_OPTION: OptionSpec = {
+  name: 'allow-shell',
+  help: "start the handle's shell agents too: each runs a command in the directory the handle names",
+};
+
 export const resumeCommand: CommandSpec = {
   name: 'resume',
   args: [{ name: 'run', optional: true, help: 'a run of this server; without it, the handle on standard input' }],
@@ -82,8 +97,10 @@ export const resumeCommand: CommandSpec = {
   details:
     'Brings every agent of the run back, each in its own conversation, and says per agent whether it was resumed, ' +
     'started fresh (and why) or failed. A handle is read from standard input, never from an argument, so it ' +
-    'never shows in a process list. Exits 1 when an agent failed to resume.',
-  options: [CWD_OPTION, JSON_OPTION, DATA_DIR_OPTION],
+    'never shows in a process list. A handle chooses the directories its agents start in, so for a run this Baton ' +
+    'does not know the plan is printed first and resume asks on the terminal (or needs --yes); shell agents from a ' +
+    'handle start only with --allow-shell. Exits 1 when an agent failed to resume.',
+  options: [CWD_OPTION, YES_OPTION, ALLOW_SHELL_OPTION, JSON_OPTION, DATA_DIR_OPTION],
   example: 'resume < demo.handle',
   async run(ctx) {
     const cwd = ctx.args.value('cwd');
@@ -91,12 +108,17 @@ export const resumeCommand: CommandSpec = {
     // Read before connecting: a bad paste is reported without a server, and the connection is not left waiting.
     const source: { run: string } | { handle: string } = run === undefined ? { handle: await readHandle('resume') } : { run };
     const client = await ctx.server();
-    const handle = 'handle' in source ? source.handle : (await client.call('run.handle', { run: source.run })).handle;
-    const result = await client.call('run.resume', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}) }).catch((err: unknown) => {
-      // The core names the field; the user needs the option that fills it.
-      if (err instanceof BatonError && err.field === 'cwd' && cwd === undefined) throw new UsageError('this handle carries no directory: give one with --cwd DIR');
-      throw err;
-    });
+    let handle: string;
+    let confirmShell: number[];
+    if ('handle' in source) {
+      handle = source.handle;
+      confirmShell = await confirmPlan(client, handle, cwd, ctx);
+    } else {
+      handle = (await client.call('run.handle', { run: source.run })).handle;
+      // The user's own run, named by them: its agents were typed here or confirmed when they came in.
+      confirmShell = Array.from({ length: LIMITS.agentsPerRun }, (_, i) => i);
+    }
+    const result = await client.call('run.resume', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), confirmShell });
     if (ctx.args.has('json')) json(result);
     else {
       out(`run '${result.run.name}'`);
@@ -108,3 +130,35 @@ export const resumeCommand: CommandSpec = {
     return 'done';
   },
 };
+
+/**
+ * Before resuming from a pasted handle: the preview, printed when the handle asks for more than the user's own
+ * known run (an unknown run, a refused directory, a shell agent), then what must be confirmed. Returns the shell
+ * agents to start; throws, having started nothing, when something is refused or not confirmed.
+ */
+async function confirmPlan(client: RpcClient, handle: string, cwd: string | undefined, ctx: CommandContext): Promise<number[]> {
+  const preview = await client.call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}) });
+  if (preview.needsCwd && cwd === undefined) throw new UsageError('this handle carries no directory: give one with --cwd DIR');
+  const shells = preview.agents.flatMap((a, i) => (a.vendor === 'shell' ? [i] : []));
+  const allowShell = ctx.args.has('allow-shell');
+  const refused = preview.agents.filter((a) => a.cwdProblem !== null);
+  if (!preview.knownRun || refused.length > 0 || (shells.length > 0 && !allowShell)) {
+    // With --json, standard output is for the result only.
+    printPreview(preview, cwd !== undefined, ctx.args.has('json') ? note : out);
+  }
+  const [bad] = refused;
+  // The reason, not the path: an error line can end up in a log.
+  if (bad) throw new Error(`agent '${bad.label}' cannot start: ${bad.cwdProblem ?? 'its directory cannot be used'}`);
+  if (shells.length > 0 && !allowShell) {
+    const labels = shells.map((i) => preview.agents[i]!.label).join(', ');
+    throw new Error(
+      `the handle has ${plural(shells.length, 'shell agent')} (${labels}), which run${shells.length === 1 ? 's' : ''} a command in the directory the handle names: check the plan above, then add --allow-shell to start ${shells.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  if (!preview.knownRun && !ctx.args.has('yes')) {
+    const yes = await askOnTerminal(`Resume '${preview.runName}' as planned above (${plural(preview.agents.length, 'agent')})? [y/N] `);
+    if (yes === null) throw new Error("this run is not in this Baton's history: check the plan above, then run again with --yes (there is no terminal to ask on)");
+    if (!yes) throw new Error('not resumed: nothing was started');
+  }
+  return allowShell ? shells : [];
+}

@@ -1,6 +1,7 @@
 // Commands about whole runs: list, snapshot, history, rename, stop, delete.
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
-import { json, out, plural } from '../output.js';
+import { json, note, out, plural } from '../output.js';
+import { coreNotes } from './core.js';
 import { RUN_ARG, runArg } from './common.js';
 
 export const lsCommand: CommandSpec = {
@@ -11,10 +12,13 @@ export const lsCommand: CommandSpec = {
   options: [JSON_OPTION, DATA_DIR_OPTION],
   example: 'ls --json',
   async run(ctx) {
-    const runs = await (await ctx.server()).call('run.list', {});
+    const client = await ctx.server();
+    const runs = await client.call('run.list', {});
     if (ctx.args.has('json')) json(runs);
     else if (runs.length === 0) out('No runs yet. Start one with: baton start <run> --agent claude@<dir>');
     else for (const r of runs) out(`${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}`);
+    // The footer goes to standard error: a script reading the runs from standard output gets the runs only.
+    if (!ctx.args.has('json')) for (const line of await coreNotes(client, ctx)) note(line);
     return 'done';
   },
 };

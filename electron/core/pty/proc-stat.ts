@@ -134,3 +134,13 @@ export function bootId(): string {
     return '';
   }
 }
+
+/** When this boot began (ms since the epoch; `btime` in /proc/stat), or null if it cannot be read. */
+export function bootTimeMs(): number | null {
+  try {
+    const match = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'));
+    return match?.[1] === undefined ? null : Number(match[1]) * 1000;
+  } catch {
+    return null;
+  }
+}

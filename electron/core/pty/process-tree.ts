@@ -1,5 +1,6 @@
 // Which processes belong to an agent's terminal, and the stop sequence that ends them all.
-import { isAlive, markOf, readProcesses, scanProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
+import { scanMarked, type AgentMark } from './agent-mark.js';
+import { isAlive, markOf, readProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
 import { protectedPids, signalProcess, waitGone } from './process-signal.js';
 
 export { isAlive, markOf, readProcess, readProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
@@ -82,18 +83,62 @@ export class ProcessRecord {
   }
 }
 
+/** Where a stop starts from: a terminal's leader and the processes recorded for it (see `treeOf`). */
+export interface TreeRoots {
+  leader: ProcessMark | null;
+  recorded: readonly ProcessMark[];
+}
+
 /**
- * SIGTERM every process of the tree (see `treeOf`), then SIGKILL what is left after the grace period. A job that
- * ignores SIGHUP and SIGTERM is still gone at the end; a process that merely reuses a recorded pid is untouched.
+ * SIGTERM every process of the trees, and every process of this user carrying one of `marks` (one that left the
+ * session and was re-parented to init, see agent-mark.ts), then SIGKILL what is left after the grace period. A
+ * job that ignores SIGHUP and SIGTERM is still gone at the end; a process that merely reuses a recorded pid is
+ * untouched. Returns how many processes were found by their mark alone.
+ *
+ * The marked processes join the tree's sequence (one pass over /proc, one grace): a sequence of their own after
+ * the tree's would double a stop's worst case, and a quit must end within the desktop's 10 s (§8). After the
+ * sequence, one more scan for the marks catches what was started meanwhile (a CLI that spawns a detached helper
+ * as it exits, say); what that finds gets the same sequence. A process started during that second sequence is
+ * not looked for again.
  */
-export async function terminateTree(leader: ProcessMark | null, recorded: readonly ProcessMark[], graceMs = 5000): Promise<void> {
+export async function terminateAll(roots: readonly TreeRoots[], marks: readonly AgentMark[], graceMs = 5000): Promise<number> {
+  const { all, marked } = await scanMarked(marks);
+  const targets = new Map<number, ProcessMark>();
+  for (const r of roots) for (const p of treeOf(r.leader, r.recorded, all)) targets.set(p.pid, markOf(p));
+  let byMark = 0;
+  for (const p of marked) {
+    if (targets.has(p.pid)) continue;
+    targets.set(p.pid, markOf(p));
+    byMark++;
+  }
+  await termThenKill([...targets.values()], graceMs);
+  // Nothing signalled, nothing that could have started anything since: no second scan (a start-up sweep after a
+  // clean quit, say).
+  if (marks.length === 0 || targets.size === 0) return byMark;
+  const signalled = new Set([...targets.values()].map((m) => `${m.pid}@${m.startTime}`));
+  const late = (await scanMarked(marks)).marked.map(markOf).filter((m) => !signalled.has(`${m.pid}@${m.startTime}`));
+  await termThenKill(late, graceMs);
+  return byMark + late.length;
+}
+
+/** SIGTERM, up to `graceMs` for them to go, SIGKILL for the rest: each by identity, never Baton or its ancestors. */
+async function termThenKill(marks: readonly ProcessMark[], graceMs: number): Promise<void> {
+  if (marks.length === 0) return;
   const spare = protectedPids();
-  const targets = treeOf(leader, recorded, await scanProcesses())
-    .map(markOf)
-    .filter((m) => !spare.has(m.pid));
+  const targets = marks.filter((m) => !spare.has(m.pid));
   for (const m of targets) signalProcess(m, 'SIGTERM', spare);
   const left = await waitGone(targets, graceMs);
   if (left.length === 0) return;
   for (const m of left) signalProcess(m, 'SIGKILL', spare);
   await waitGone(left, 2000);
+}
+
+/** `terminateAll` for one terminal. */
+export async function terminateTree(
+  leader: ProcessMark | null,
+  recorded: readonly ProcessMark[],
+  graceMs = 5000,
+  marks: readonly AgentMark[] = [],
+): Promise<number> {
+  return terminateAll([{ leader, recorded }], marks, graceMs);
 }

@@ -1,4 +1,5 @@
 // Owns every terminal of the core: spawns them, records their process trees, stops them all.
+import type { AgentMark } from './agent-mark.js';
 import { isAlive, scanProcesses, type ProcessMark } from './proc-stat.js';
 import { ProcessLedger, type LedgerEntry } from './process-ledger.js';
 import { terminateTree } from './process-tree.js';
@@ -7,6 +8,8 @@ import { reportFailure } from '../log.js';
 
 const TRACK_EVERY_MS = 1000;
 const TRACKING = "tracking the terminals' processes";
+/** Marks of released terminals kept for the stop at quit; the oldest go first (the ledger holds ≤ 1024 entries). */
+const MAX_RETIRED_MARKS = 256;
 
 export class PtyHost {
   private readonly terminals = new Map<string, Terminal>();
@@ -14,6 +17,8 @@ export class PtyHost {
   private readonly tracked = new Set<Terminal>();
   /** Processes of released terminals that outlived them: still Baton's to stop at quit. */
   private retired: ProcessMark[] = [];
+  /** Marks of released terminals: a job that left the tree unseen is found by its mark at quit (§8). */
+  private retiredMarks: AgentMark[] = [];
   private readonly ledger: ProcessLedger | null;
   private readonly tracker: NodeJS.Timeout;
   private closed = false;
@@ -60,14 +65,17 @@ export class PtyHost {
     this.terminals.delete(terminalId);
     this.tracked.delete(terminal);
     this.retired = [...this.retired, ...terminal.recordedProcesses()].filter(isAlive);
+    this.retiredMarks = [...this.retiredMarks, terminal.mark].slice(-MAX_RETIRED_MARKS);
     terminal.dispose();
     this.trackSoon();
   }
 
   async stopAll(): Promise<void> {
     const retired = this.retired;
+    const retiredMarks = this.retiredMarks;
     this.retired = [];
-    await Promise.all([...[...this.terminals.values()].map((t) => t.stop()), terminateTree(null, retired)]);
+    this.retiredMarks = [];
+    await Promise.all([...[...this.terminals.values()].map((t) => t.stop()), terminateTree(null, retired, 5000, retiredMarks)]);
     await this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
 
@@ -106,13 +114,14 @@ export class PtyHost {
     }
     if (this.closed) return;
     const entries: LedgerEntry[] = [];
+    // Every terminal, even one with nothing recorded: its mark alone may find what it left behind.
     for (const terminal of this.terminals.values()) {
-      const processes = terminal.recordedProcesses();
-      if (processes.length > 0) entries.push({ leader: terminal.leader, processes });
+      entries.push({ leader: terminal.leader, processes: terminal.recordedProcesses(), mark: terminal.mark });
     }
-    if (this.retired.length > 0) entries.push({ leader: null, processes: this.retired });
+    if (this.retired.length > 0) entries.push({ leader: null, processes: this.retired, mark: null });
+    for (const mark of this.retiredMarks) entries.push({ leader: null, processes: [], mark });
     try {
-      this.ledger?.write(entries);
+      await this.ledger?.write(entries);
     } catch {
       // The ledger is a safety net; a full disk must not stop the agents.
     }

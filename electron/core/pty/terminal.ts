@@ -3,6 +3,7 @@ import { reportFailure } from '../log.js';
 import { randomBytes } from 'node:crypto';
 import { closeSync, constants, openSync } from 'node:fs';
 import pty from 'node-pty';
+import { MARK_VAR, newMarkValue, type AgentMark } from './agent-mark.js';
 import { FLOW } from './flow.js';
 import { Mirror, type MirrorScreen } from './mirror.js';
 import { isAlive, readProcess, scanProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
@@ -42,6 +43,8 @@ export class Terminal {
   readonly pid: number;
   /** The leader by pid and start time; null if it was gone before it could be read (nothing to signal then). */
   readonly leader: ProcessMark | null;
+  /** In the agent's environment, so its processes are found at stop even after they left its tree (§8). */
+  readonly mark: AgentMark;
   private readonly pty: pty.IPty;
   private readonly ring = new RingBuffer(FLOW.ringBytes);
   private readonly mirror: Mirror;
@@ -66,12 +69,14 @@ export class Terminal {
     this.size = { cols: options.cols, rows: options.rows };
     this.mirror = new Mirror(options.cols, options.rows, FLOW.mirrorScrollback);
     this.mirror.onApplied(() => this.updateFlow());
+    const markValue = newMarkValue(this.id);
     this.pty = pty.spawn(file, args, {
       name: 'xterm-256color',
       cols: options.cols,
       rows: options.rows,
       cwd: options.cwd,
-      env: options.env,
+      // Set here, last, so neither the caller's environment nor a vendor's plan can drop or forge it.
+      env: { ...options.env, [MARK_VAR]: markValue },
       // Raw bytes: offsets count bytes, and a UTF-8 sequence split by a read is joined by the mirror and panes.
       encoding: null,
     });
@@ -79,6 +84,8 @@ export class Terminal {
     // Read at once: the start time is fixed at fork, and the pid cannot be reused before node-pty reaps it.
     const info = readProcess(this.pid);
     this.leader = info ? { pid: info.pid, startTime: info.startTime } : null;
+    // Without a leader, anything carrying the random mark is still ours; Baton's own start time bounds it.
+    this.mark = { value: markValue, since: info?.startTime ?? readProcess(process.pid)?.startTime ?? '0' };
     this.processes = new ProcessRecord(this.leader);
     this.slaveFd = holdSlave(this.pty);
     this.pty.onData((data: string | Buffer) => this.handleOutput(typeof data === 'string' ? Buffer.from(data) : data));
@@ -191,8 +198,9 @@ export class Terminal {
   }
 
   /**
-   * Hang up the leader (SIGHUP, as closing a terminal would), give it ≈250 ms, SIGTERM its whole tree, SIGKILL
-   * what is left after the grace. Only processes recorded by pid and start time, or found under such, are signalled.
+   * Hang up the leader (SIGHUP, as closing a terminal would), give it ≈250 ms, SIGTERM its whole tree and every
+   * process carrying its mark, SIGKILL what is left after the grace. Only processes recorded by pid and start
+   * time, found under such, or found by the mark with their start time, are signalled.
    */
   stop(graceMs = 5000): Promise<void> {
     this.stopping ??= this.runStop(graceMs);
@@ -214,7 +222,7 @@ export class Terminal {
       signalProcess(leader, 'SIGHUP');
       await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(250)]);
     }
-    await terminateTree(leader, this.processes.list(), graceMs);
+    await terminateTree(leader, this.processes.list(), graceMs, [this.mark]);
     this.processes.keep(isAlive);
     if (!this.exitInfo) await Promise.race([new Promise<void>((r) => this.onExit(() => r())), delay(2000)]);
   }

@@ -1,5 +1,6 @@
 // Starts one agent's CLI in a terminal and wires what follows: session ids seen, exit, resume failure.
 import type { SpawnPlan, VendorAdapter, VendorEnv, SessionObservation } from '../vendors/adapter.js';
+import { inheritedEnv } from '../vendors/kit/env.js';
 import { findOnPath } from '../vendors/registry.js';
 import type { PtyHost } from '../pty/pty-host.js';
 import type { ExitInfo, Terminal } from '../pty/terminal.js';
@@ -67,7 +68,5 @@ export function launchAgent(
 
 /** Agents inherit Baton's environment (so a user can point a CLI elsewhere), as a real terminal would. */
 function terminalEnv(base: VendorEnv, extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && !k.startsWith('BATON_TOKEN')) env[k] = v;
-  return { ...env, TERM: 'xterm-256color', COLORTERM: 'truecolor', ...extra };
+  return { ...inheritedEnv(base), TERM: 'xterm-256color', COLORTERM: 'truecolor', ...extra };
 }

@@ -4,8 +4,7 @@ import type { ResumeOutcome } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan } from '../vendors/adapter.js';
-import { shortId } from '../vendors/common.js';
-import { getAdapter } from '../vendors/registry.js';
+import { shortId } from '../vendors/kit/ids.js';
 import { launchAgent, LaunchError, type LiveAgent } from './agent-launcher.js';
 import { DiscoveryGate } from './discovery-gate.js';
 import { logFailure, now, type RunContext } from './run-context.js';
@@ -91,7 +90,7 @@ export class AgentLifecycle {
 
   /** A vendor that creates its id before the CLI starts (Cursor's create-chat) can fail here: the agent is failed, not the run. */
   private async planFresh(run: RunManifest, agent: AgentRecord): Promise<SpawnPlan | null> {
-    const adapter = getAdapter(agent.vendor)!;
+    const adapter = this.ctx.vendors.get(agent.vendor)!;
     try {
       return await adapter.spawnFresh(context(run, agent), this.ctx.env);
     } catch (err) {
@@ -112,7 +111,7 @@ export class AgentLifecycle {
 
   /** Spawns the plan and records it; a CLI that cannot start leaves the agent `failed` with the reason. */
   private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan): Promise<{ started: true } | { started: false; message: string }> {
-    const adapter = getAdapter(agent.vendor)!;
+    const adapter = this.ctx.vendors.get(agent.vendor)!;
     let live: LiveAgent;
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
@@ -210,7 +209,7 @@ export class AgentLifecycle {
   private async freshAfterRejectedResume(runId: string, agentId: string): Promise<void> {
     const run = this.ctx.store.get(runId)!;
     const agent = run.agents.find((a) => a.id === agentId)!;
-    const adapter = getAdapter(agent.vendor)!;
+    const adapter = this.ctx.vendors.get(agent.vendor)!;
     const old = currentSessionId(agent);
     const plan = await this.planFresh(run, agent);
     if (!plan) return;

@@ -1,17 +1,17 @@
 // New agents from the request's specs: validated, labelled uniquely within their run, not started yet.
 import type { AgentSpec } from '../../../shared/contract.js';
 import type { AgentRecord } from '../store/types.js';
-import { getAdapter } from '../vendors/registry.js';
+import type { Vendors } from '../vendors/registry.js';
 import { invalid } from './errors.js';
 import { newAgentId } from './ids.js';
 import { checkedDirectory, uniqueLabel } from './validation.js';
 
-export async function newAgentRecords(specs: readonly AgentSpec[], existing: readonly AgentRecord[]): Promise<AgentRecord[]> {
+export async function newAgentRecords(specs: readonly AgentSpec[], existing: readonly AgentRecord[], vendors: Vendors): Promise<AgentRecord[]> {
   const labels = existing.map((a) => a.label);
   const out: AgentRecord[] = [];
   for (const [i, spec] of specs.entries()) {
     const field = `agents[${i}]`;
-    const adapter = getAdapter(spec.vendor);
+    const adapter = vendors.get(spec.vendor);
     if (!adapter) throw invalid(`vendor '${spec.vendor}' is not supported yet`, `${field}.vendor`);
     if (spec.command && spec.vendor !== 'shell') throw invalid('only shell agents take a command', `${field}.command`);
     const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });

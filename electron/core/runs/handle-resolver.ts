@@ -4,16 +4,21 @@ import { decodeHandle, type DecodedHandle, type HandleAgent } from '../handle/co
 import type { RunStore } from '../store/run-store.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { PriorSession, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
-import { getAdapter } from '../vendors/registry.js';
+import type { Vendors } from '../vendors/registry.js';
 import { invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
 import { currentSessionId } from './views.js';
-import { checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
+import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
+import { inspectDirectory, problemText, type DirectoryCheck, type DirectoryProblem } from './workdir.js';
 
 export interface PlannedAgent {
   agent: AgentRecord;
   plan: SpawnPlan;
   check: SessionCheck;
+  /** Its position in the handle: how run.resume's `confirmShell` names it. */
+  index: number;
+  /** The store already has this agent in this run: it runs in its recorded directory, not the handle's. */
+  known: boolean;
 }
 
 export interface ResumeTarget {
@@ -23,7 +28,8 @@ export interface ResumeTarget {
   agents: PlannedAgent[];
 }
 
-const rules = { sessionIdPattern: (vendor: Parameters<typeof getAdapter>[0]) => getAdapter(vendor)?.sessionIdPattern } as const;
+type HandlePreviewAgent = HandlePreview['agents'][number];
+
 /** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
 
@@ -31,7 +37,10 @@ export class HandleResolver {
   constructor(
     private readonly store: RunStore,
     private readonly env: VendorEnv,
+    private readonly vendors: Vendors,
   ) {}
+
+  private readonly rules = { sessionIdPattern: (vendor: Parameters<Vendors['get']>[0]) => this.vendors.get(vendor)?.sessionIdPattern } as const;
 
   /** Everything resume needs, or a field-level error; no process, no write. */
   async resolve(text: string, cwd?: string): Promise<ResumeTarget> {
@@ -39,33 +48,66 @@ export class HandleResolver {
     if (decoded.kind === 'caw' && !cwd) throw invalid('this handle carries no working directory; give one', 'cwd');
     const cwds: string[] = [];
     for (const [i, a] of decoded.agents.entries()) cwds.push(await checkedDirectory(a.cwd ?? cwd ?? '', `agents[${i}].cwd`));
-    return this.plan(decoded, cwds);
+    const target = await this.plan(decoded, cwds);
+    // A known agent runs where the store recorded it, whatever the handle says: that directory must pass too.
+    for (const p of target.agents) if (p.known) await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
+    return target;
   }
 
-  /** What resume would do, for the preview; a missing directory is a per-agent finding, not an error. */
+  /**
+   * What resume would do, for the preview: where each agent will really run and whether that directory is new
+   * to this store. A directory that cannot be used is a per-agent finding with its reason, not an error; the
+   * preview may name it, since the user is looking at the handle they pasted.
+   */
   async preview(text: string, cwd?: string): Promise<HandlePreview> {
     const decoded = this.decode(text, cwd);
-    const cwds: (string | null)[] = [];
-    for (const [i, a] of decoded.agents.entries()) {
+    const checks: (DirectoryCheck | null)[] = [];
+    for (const a of decoded.agents) {
       const dir = a.cwd ?? cwd;
-      cwds.push(dir ? await checkedDirectory(dir, `agents[${i}].cwd`).catch(() => null) : null);
+      checks.push(dir ? await inspectDirectory(dir) : null);
     }
-    const usable = cwds.map((c, i) => c ?? decoded.agents[i]!.cwd ?? '/');
+    const usable = checks.map((c, i) => (c?.ok ? c.real : (decoded.agents[i]!.cwd ?? '/')));
     const target = await this.plan(decoded, usable);
+    const used = new Set(this.store.list().flatMap((r) => r.agents.map((a) => a.cwd)));
+    const agents: HandlePreviewAgent[] = [];
+    for (const p of target.agents) agents.push(await this.previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used));
     return {
       kind: decoded.kind,
       runName: target.runName,
       runId: decoded.run ? target.runId : null,
       knownRun: target.knownRun,
       needsCwd: decoded.kind === 'caw',
-      agents: target.agents.map((p, i) => ({
-        label: p.agent.label,
-        vendor: p.agent.vendor,
-        cwd: decoded.agents[i]!.cwd ?? cwd ?? null,
-        sessionId: decoded.agents[i]!.sessionId,
-        check: cwds[i] === null ? 'cwd-missing' : p.check,
-        command: cwds[i] === null ? [] : p.plan.argv,
-      })),
+      agents,
+    };
+  }
+
+  private async previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck | null, used: ReadonlySet<string>): Promise<HandlePreviewAgent> {
+    const runsIn = p.known ? await inspectDirectory(p.agent.cwd) : own;
+    const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
+    let problem: string | null = null;
+    let check = p.check;
+    if (own === null) {
+      problem = 'this handle carries no directory: give one';
+      check = 'cwd-missing';
+    } else {
+      // Where it runs first; then the handle's own directory, which must be usable too (resolve refuses it).
+      const bad = [runsIn, own].find((c) => c !== null && !c.ok);
+      if (bad && !bad.ok) {
+        const text = problemText(bad.problem);
+        // Never the path: the CLI repeats this reason in its error line, which can end up in a log.
+        problem = bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
+        check = isTrustProblem(bad.problem) ? 'cwd-unsafe' : 'cwd-missing';
+      }
+    }
+    return {
+      label: p.agent.label,
+      vendor: p.agent.vendor,
+      cwd,
+      cwdProblem: problem,
+      newDirectory: cwd !== null && !used.has(cwd),
+      sessionId: h.sessionId,
+      check,
+      command: problem === null ? p.plan.argv : [],
     };
   }
 
@@ -82,7 +124,7 @@ export class HandleResolver {
         agents: [{ id: agent.id, label: agent.label, vendor: agent.vendor, sessionId: bare, cwd: agent.cwd }],
       };
     }
-    const decoded = decodeHandle(text, rules);
+    const decoded = decodeHandle(text, this.rules);
     if (decoded.kind === 'caw' && cwd) return { ...decoded, agents: decoded.agents.map((a) => ({ ...a, cwd })) };
     return decoded;
   }
@@ -95,12 +137,15 @@ export class HandleResolver {
       existing?.name ??
       uniqueRunName(decoded.run?.name ?? `imported ${firstVendor} session`, (n) => this.store.findByName(n) !== undefined);
     const labels: string[] = existing ? existing.agents.map((a) => a.label) : [];
+    const adding = decoded.agents.filter((h) => !existing?.agents.some((a) => a.id === h.id)).length;
+    // Resuming into a run the store knows adds the agents it lacks: the run's limit holds there too.
+    if (existing) checkRoom(existing.agents.length, adding, 'agents');
     const agents: PlannedAgent[] = [];
     for (const [i, h] of decoded.agents.entries()) {
       const known = existing?.agents.find((a) => a.id === h.id);
       const record = known ? structuredClone(known) : this.newRecord(h, cwds[i]!, labels, i);
       if (!known) labels.push(record.label);
-      agents.push(await this.planAgent(runName, record, h));
+      agents.push({ ...(await this.planAgent(runName, record, h)), index: i, known: known !== undefined });
     }
     return { runId, runName, knownRun: existing !== undefined, agents };
   }
@@ -123,8 +168,8 @@ export class HandleResolver {
     };
   }
 
-  private async planAgent(runName: string, agent: AgentRecord, h: HandleAgent): Promise<PlannedAgent> {
-    const adapter = getAdapter(agent.vendor)!;
+  private async planAgent(runName: string, agent: AgentRecord, h: HandleAgent): Promise<Omit<PlannedAgent, 'index' | 'known'>> {
+    const adapter = this.vendors.get(agent.vendor)!;
     const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
     if (h.sessionId === null || adapter.sessionIdPattern === null) {
       return { agent, plan: await adapter.planResume(ctx, { sessionId: '', chosenBy: 'baton', confirmed: false }, this.env), check: 'no-session' };
@@ -141,4 +186,8 @@ export class HandleResolver {
     }
     return { agent, plan, check: found ? 'found' : 'missing' };
   }
+}
+
+function isTrustProblem(problem: DirectoryProblem): boolean {
+  return problem.kind === 'foreign-owner' || problem.kind === 'writable';
 }

@@ -7,6 +7,7 @@ import type { RunStore } from '../store/run-store.js';
 import { StoreWriteError } from '../store/write-errors.js';
 import type { RunManifest } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
+import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
 import type { RunQueue } from './run-queue.js';
 
@@ -14,6 +15,8 @@ export interface RunContext {
   readonly store: RunStore;
   readonly ptyHost: PtyHost;
   readonly env: VendorEnv;
+  /** This core's vendor adapters, over its own vendor context (claims, caches, timings). */
+  readonly vendors: Vendors;
   readonly queue: RunQueue;
   /** Tells the clients (`run.changed`, `agent.status`, …). */
   emit<E extends EventName>(name: E, payload: EventPayload<E>): void;

@@ -23,6 +23,7 @@ import type { StreamFrame } from '../pty/subscriber.js';
 import type { RunStore } from '../store/run-store.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
+import { createVendors, type Vendors } from '../vendors/registry.js';
 import type { LiveAgent } from './agent-launcher.js';
 import { AgentLifecycle } from './agent-lifecycle.js';
 import { newAgentRecords } from './agent-records.js';
@@ -35,6 +36,7 @@ import { runHealth } from './run-health.js';
 import { RunQueue } from './run-queue.js';
 import { resumeTarget } from './resume-by-handle.js';
 import { captureScreen, Snapshots } from './snapshots.js';
+import { checkRoom } from './validation.js';
 import { agentView, matchesQuery, runSummary, runView } from './views.js';
 
 export class RunService {
@@ -48,11 +50,14 @@ export class RunService {
     private readonly store: RunStore,
     ptyHost: PtyHost,
     private readonly env: VendorEnv,
+    /** This core's vendor adapters and their context (claims, caches, timings); tests pass their own. */
+    readonly vendors: Vendors = createVendors(),
   ) {
     this.ctx = {
       store,
       ptyHost,
       env,
+      vendors,
       queue: new RunQueue(store),
       emit: (name, payload) => {
         this.emitter.emit(name, payload);
@@ -61,7 +66,7 @@ export class RunService {
         await store.appendEvent(runId, { at: now(), ...e });
       },
     };
-    this.resolver = new HandleResolver(store, env);
+    this.resolver = new HandleResolver(store, env, vendors);
     // An agent that exits on its own is snapshotted; the lifecycle only calls this after construction.
     this.agents = new AgentLifecycle(this.ctx, (runId) => this.snapshots.snapshot(runId, 'exit'));
     this.snapshots = new Snapshots(this.ctx, this.agents);
@@ -82,12 +87,25 @@ export class RunService {
     return () => this.emitter.off(name, listener);
   }
 
+  /** Tells every client about a change outside the runs themselves (the interrupted runs: runs/recovery.ts). */
+  announce<E extends EventName>(name: E, payload: EventPayload<E>): void {
+    this.ctx.emit(name, payload);
+  }
+
+  /** The agents whose terminals run now, by run: for `core.info`, and what a core restart brings back. */
+  liveAgents(): { runId: string; agentIds: string[] }[] {
+    return this.store
+      .list()
+      .map((r) => ({ runId: r.id, agentIds: r.agents.filter((a) => this.agents.isLive(a.id)).map((a) => a.id) }))
+      .filter((r) => r.agentIds.length > 0);
+  }
+
   // ---------- history ----------
 
   async listRuns(query?: string): Promise<RunSummary[]> {
     const isLive = (agentId: string) => this.agents.isLive(agentId);
     const runs = this.store.list().filter((r) => (query ? matchesQuery(r, query) : true));
-    return Promise.all(runs.map(async (r) => runSummary(r, isLive, await runHealth(r, isLive, this.env))));
+    return Promise.all(runs.map(async (r) => runSummary(r, isLive, await runHealth(r, isLive, this.env, this.vendors))));
   }
 
   getRun(ref: string): RunView {
@@ -138,7 +156,7 @@ export class RunService {
 
   async startRun(name: string, specs: readonly AgentSpec[]): Promise<RunView> {
     if (this.store.findByName(name)) throw conflict(`a run named '${name}' already exists`);
-    const agents = await newAgentRecords(specs, []);
+    const agents = await newAgentRecords(specs, [], this.vendors);
     const at = now();
     const run: RunManifest = { v: 1, id: newRunId(), name, createdAt: at, updatedAt: at, agents, lastSnapshot: null };
     await this.store.save(run);
@@ -150,9 +168,11 @@ export class RunService {
 
   async addAgent(ref: string, spec: AgentSpec): Promise<RunView> {
     const run = findRun(this.store, ref);
-    const [agent] = await newAgentRecords([spec], run.agents);
+    checkRoom(run.agents.length, 1, 'agent');
+    const [agent] = await newAgentRecords([spec], run.agents, this.vendors);
     if (!agent) throw invalid('no agent to add');
     await this.ctx.queue.mutate(run.id, (m) => {
+      checkRoom(m.agents.length, 1, 'agent'); // again in the queue: a concurrent add or resume may have filled it
       m.agents.push(agent);
     });
     await this.ctx.event(run.id, { type: 'agent-added', agentId: agent.id, message: `added ${agent.label} (${agent.vendor})` });
@@ -237,21 +257,24 @@ export class RunService {
   async handleFor(ref: string, agentLabel?: string): Promise<string> {
     const runId = findRun(this.store, ref).id;
     await this.ctx.queue.enqueue(runId, () => this.snapshots.confirmSessions(runId));
-    return handleOf(findRun(this.store, ref), agentLabel);
+    return handleOf(findRun(this.store, ref), this.vendors, agentLabel);
   }
 
   resumeCommands(ref: string, agentLabel?: string): ResumeCommand[] {
-    return resumeCommandsOf(findRun(this.store, ref), this.env, agentLabel);
+    return resumeCommandsOf(findRun(this.store, ref), this.env, this.vendors, agentLabel);
   }
 
   inspectHandle(text: string, cwd?: string): Promise<HandlePreview> {
     return this.resolver.preview(text, cwd);
   }
 
-  /** Resume every agent of a handle; with the store the run's history continues, without it a run is created. */
-  async resume(text: string, cwd?: string): Promise<{ run: RunView; outcomes: ResumeOutcome[] }> {
+  /**
+   * Resume every agent of a handle; with the store the run's history continues, without it a run is created.
+   * `confirmShell`: the handle indexes of the shell agents the user confirmed; the others are not started.
+   */
+  async resume(text: string, cwd?: string, confirmShell: readonly number[] = []): Promise<{ run: RunView; outcomes: ResumeOutcome[] }> {
     const target = await this.resolver.resolve(text, cwd);
-    const { runId, outcomes } = await resumeTarget(this.ctx, this.agents, target);
+    const { runId, outcomes } = await resumeTarget(this.ctx, this.agents, target, new Set(confirmShell));
     return { run: this.getRun(runId), outcomes };
   }
 

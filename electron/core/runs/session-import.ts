@@ -6,7 +6,6 @@ import type { VendorName } from '../../../shared/words.js';
 import { encodeHandle, type HandleAgent } from '../handle/codec.js';
 import type { RunStore } from '../store/run-store.js';
 import type { VendorAdapter, VendorEnv } from '../vendors/adapter.js';
-import { adapters } from '../vendors/registry.js';
 import { conflict, invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
 
@@ -56,7 +55,7 @@ export async function listFoundSessions(
   env: VendorEnv,
   store: Pick<RunStore, 'findAgentBySessionId'>,
   params: Params<'sessions.list'>,
-  sources: ReadonlyMap<VendorName, VendorAdapter> = adapters,
+  sources: ReadonlyMap<VendorName, VendorAdapter>,
 ): Promise<Result<'sessions.list'>> {
   const started = performance.now();
   const listers = [...sources.values()].filter((a) => a.listSessions && (params.vendor === undefined || a.vendor === params.vendor));

@@ -3,7 +3,6 @@
 import type { Screen, SnapshotView } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
 import type { AgentRecord, StoredScreen } from '../store/types.js';
-import { getAdapter } from '../vendors/registry.js';
 import { notFound } from './errors.js';
 import { newSnapshotId } from './ids.js';
 import { findRun, logFailure, now, type RunContext } from './run-context.js';
@@ -58,7 +57,7 @@ export class Snapshots {
     const found = new Set<string>();
     for (const a of run.agents) {
       const last = a.sessionIds.at(-1);
-      const adapter = getAdapter(a.vendor);
+      const adapter = this.ctx.vendors.get(a.vendor);
       if (last && !last.confirmed && adapter && (await adapter.exists(last.id, a.cwd, this.ctx.env))) found.add(last.id);
     }
     if (found.size === 0) return;

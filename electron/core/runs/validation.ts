@@ -1,8 +1,8 @@
 // Checks on what a user or a handle asks for, done before anything is spawned or written.
-import { realpath, stat } from 'node:fs/promises';
 import { BatonError } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
 import { invalid } from './errors.js';
+import { inspectDirectory, problemText, typedProblemText } from './workdir.js';
 
 /** The agent a user typed a directory for (run.start, agent.add), to name in the error with that directory. */
 export interface DirectoryTypedFor {
@@ -11,29 +11,17 @@ export interface DirectoryTypedFor {
 }
 
 /**
- * The directory an agent will run in, as its real path; refused when it is not an existing directory.
- * `typedFor` is given only when the user typed this path in this very request: the error then names the agent
- * and the path, which the user already knows. Without it (a path decoded from a handle, which is a secret, or
- * anything else) the error names only the field and never echoes the path.
+ * The directory an agent will run in, as its real path; refused when it is not an existing directory that the
+ * user owns and alone can write (workdir.ts says why). `typedFor` is given only when the user typed this path in
+ * this very request: the error then names the agent and the path, which the user already knows. Without it (a
+ * path decoded from a handle, which is a secret, or anything else) the error names only the field and the
+ * reason, never the path.
  */
 export async function checkedDirectory(cwd: string, field: string, typedFor?: DirectoryTypedFor): Promise<string> {
-  const refuse = (secretMessage: string, typedMessage: (agent: string) => string): BatonError =>
-    typedFor
-      ? new BatonError({ code: 'invalid', message: typedMessage(agentName(typedFor)), field })
-      : invalid(secretMessage, field);
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(cwd)).isDirectory();
-  } catch (err) {
-    if (isPermissionError(err)) throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} cannot be opened (permission denied)`);
-    throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} does not exist`);
-  }
-  if (!isDirectory) throw refuse('is not a directory', (agent) => `${agent}: ${cwd} is not a directory`);
-  try {
-    return await realpath(cwd);
-  } catch {
-    throw refuse('directory does not exist', (agent) => `${agent}: directory ${cwd} does not exist`);
-  }
+  const check = await inspectDirectory(cwd);
+  if (check.ok) return check.real;
+  if (typedFor) throw new BatonError({ code: 'invalid', message: `${agentName(typedFor)}: ${typedProblemText(check.problem, cwd)}`, field });
+  throw invalid(problemText(check.problem), field);
 }
 
 /** `agent 'planner' (claude)`, or `claude agent` when the user gave no label. */
@@ -41,9 +29,11 @@ function agentName(agent: DirectoryTypedFor): string {
   return agent.label === undefined ? `${agent.vendor} agent` : `agent '${agent.label}' (${agent.vendor})`;
 }
 
-function isPermissionError(err: unknown): boolean {
-  const code = err instanceof Error ? (err as NodeJS.ErrnoException).code : undefined;
-  return code === 'EACCES' || code === 'EPERM';
+/** A run holds at most LIMITS.agentsPerRun agents (run.start's schema says so; adding and resuming check here). */
+export function checkRoom(current: number, adding: number, field: string): void {
+  if (current + adding <= LIMITS.agentsPerRun) return;
+  const has = `this one has ${current}`;
+  throw invalid(`a run holds at most ${LIMITS.agentsPerRun} agents: ${adding === 1 ? has : `${has} and ${adding} more would be added`}`, field);
 }
 
 /** A label unique within its run: an explicit clash is an error, a derived one gets a number. */

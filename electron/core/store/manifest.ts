@@ -7,9 +7,9 @@ import {
   LIMITS,
   RUN_ID,
   SNAPSHOT_ID,
-  absolutePathSchema,
-  labelSchema,
-  runNameSchema,
+  storedLabelSchema,
+  storedPathSchema,
+  storedRunNameSchema,
   vendorNameSchema,
 } from '../../../shared/words.js';
 import { readJsonFile, type JsonRead } from './safe-read.js';
@@ -35,9 +35,10 @@ const sessionIdRecordSchema = z.strictObject({
 
 const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
   id: z.string().regex(AGENT_ID, { error: 'agent id is not a Baton agent id' }),
-  label: labelSchema,
+  // Lenient where the inputs became stricter later: a run recorded before stays in the history.
+  label: storedLabelSchema,
   vendor: vendorNameSchema,
-  cwd: absolutePathSchema,
+  cwd: storedPathSchema,
   args: z.array(arg).max(LIMITS.extraArgs),
   command: z.array(arg).max(LIMITS.extraArgs).nullable(),
   sessionIds: z.array(sessionIdRecordSchema),
@@ -51,7 +52,7 @@ export const runManifestSchema: z.ZodType<RunManifest> = z
   .strictObject({
     v: z.literal(1, { error: 'manifest version must be 1' }),
     id: z.string().regex(RUN_ID, { error: 'run id is not a Baton run id' }),
-    name: runNameSchema,
+    name: storedRunNameSchema,
     createdAt: time,
     updatedAt: time,
     agents: z.array(agentRecordSchema),

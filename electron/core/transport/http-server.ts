@@ -108,7 +108,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     url: `http://${hostPart}:${port}`,
     port,
     close: async () => {
-      endpoint.close();
+      // Replies already queued (to `core.shutdown`, say) go out before the sockets close.
+      await endpoint.closeGracefully();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       forgetSecret(options.token);

@@ -38,6 +38,20 @@ export class SocketEndpoint {
     this.wss.close();
   }
 
+  /**
+   * Closes every socket with a close frame, after what is queued (a reply to `core.shutdown`), and waits for them up
+   * to `graceMs`; whatever is still open then is cut.
+   */
+  async closeGracefully(graceMs = 1000): Promise<void> {
+    const open = [...this.sockets];
+    const closed = Promise.all(open.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve())))));
+    for (const ws of open) ws.close(1001, 'the Baton core is stopping');
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    this.close();
+  }
+
   private open(ws: WebSocket): void {
     this.sockets.add(ws);
     const session = new ClientSession(this.core, {

@@ -1,5 +1,7 @@
-// The interface every vendor adapter implements (design.md §3). Vendor facts live in each adapter's own file.
+// The interface every vendor adapter implements (architecture.md §9). Vendor facts live in each vendor's own folder.
 import type { VendorName, ResumeOutcomeKind, SessionIdChooser } from '../../../shared/words.js';
+import type { BinaryFacts } from './kit/bin.js';
+import type { VendorContext } from './kit/context.js';
 
 /** What an adapter knows about the agent it starts. */
 export interface AgentContext {
@@ -67,7 +69,7 @@ export interface SessionObservation {
   confirmed: boolean;
 }
 
-export interface VendorAdapter {
+export interface VendorAdapter extends BinaryFacts {
   readonly vendor: VendorName;
   readonly displayName: string;
   /** Strict shape of this vendor's session ids; null when the vendor has no sessions (shell). */
@@ -76,19 +78,13 @@ export interface VendorAdapter {
   readonly submitDelayMs: number;
   /** Texts the CLI prints when asked to resume an id it does not have (it then exits non-zero). */
   readonly resumeErrorTexts: readonly RegExp[];
-  /** How to ask the binary for its version (null: do not ask). */
-  readonly versionArgs: readonly string[] | null;
   /**
    * Discovery can tell two new sessions in one directory apart (opencode's per-process event stream), so
-   * spawns need not wait for each other's id. Default: they wait (design §3).
+   * spawns need not wait for each other's id. Default: they wait (architecture.md §9, discovery gate).
    */
   readonly tellsConcurrentSessionsApart?: boolean;
   /** Shown wherever the vendor is offered, when its support is limited (Cursor: unverified here). */
   readonly supportNote?: string;
-  /** The environment variable that overrides the binary, e.g. BATON_CLAUDE_BIN. */
-  readonly binEnvVar: string;
-  /** The binary to run when no override is set (a name looked up on PATH, or an absolute path). */
-  defaultBin(env: VendorEnv): string;
 
   /**
    * argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). May be
@@ -108,4 +104,13 @@ export interface VendorAdapter {
   listSessions?(env: VendorEnv): Promise<FoundSession[]>;
   /** The argv that resumes a session by hand (preview, "copy as shell commands"), argv[0] being the bin name. */
   resumeCommand(sessionId: string): string[];
+}
+
+/**
+ * A vendor as the registry lists it: its name and how its adapter is made over a core's vendor context (the claims,
+ * caches and timings that core's adapters share). Each vendor folder's index.ts exports one.
+ */
+export interface VendorDefinition<V extends VendorName = VendorName> {
+  readonly vendor: V;
+  create(ctx: VendorContext): VendorAdapter;
 }

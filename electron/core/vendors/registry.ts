@@ -1,61 +1,57 @@
-// The vendor adapters this build knows, and how their binaries are found. Adding a vendor = one more file + one line.
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+// The vendors this build knows: one line per vendor folder (architecture.md §9). The record is checked against
+// VENDOR_NAMES, so a name added there without a line here, or a line without its name, does not compile.
+// A core makes one Vendors (RunService does): its adapters share that core's vendor context (claims, caches,
+// timings) and nothing else.
+import type { VendorInfo } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
-import type { VendorAdapter, VendorEnv } from './adapter.js';
-import { claudeAdapter } from './claude.js';
-import { copilotAdapter } from './copilot.js';
-import { geminiAdapter } from './gemini.js';
-import { qwenAdapter } from './qwen.js';
-import { codexAdapter } from './codex.js';
-import { opencodeAdapter } from './opencode.js';
-import { cursorAdapter } from './cursor.js';
-import { shellAdapter } from './shell.js';
+import type { VendorAdapter, VendorDefinition, VendorEnv } from './adapter.js';
+import { claude } from './claude/index.js';
+import { codex } from './codex/index.js';
+import { copilot } from './copilot/index.js';
+import { cursor } from './cursor/index.js';
+import { gemini } from './gemini/index.js';
+import { VendorContext, type VendorOptions } from './kit/context.js';
+import { detectVendors } from './kit/detect.js';
+import { opencode } from './opencode/index.js';
+import { qwen } from './qwen/index.js';
+import { shell } from './shell/index.js';
 
-export const adapters: ReadonlyMap<VendorName, VendorAdapter> = new Map<VendorName, VendorAdapter>([
-  ['claude', claudeAdapter],
-  ['gemini', geminiAdapter],
-  ['copilot', copilotAdapter],
-  ['qwen', qwenAdapter],
-  ['codex', codexAdapter],
-  ['opencode', opencodeAdapter],
-  ['cursor', cursorAdapter],
-  ['shell', shellAdapter],
-]);
+export { findOnPath, resolveBin } from './kit/bin.js';
+export type { VendorOptions } from './kit/context.js';
 
-export function getAdapter(vendor: VendorName): VendorAdapter | undefined {
-  return adapters.get(vendor);
-}
+/** In the order the New run dialog and first launch list them. */
+const VENDORS = {
+  claude,
+  gemini,
+  copilot,
+  qwen,
+  codex,
+  opencode,
+  cursor,
+  shell,
+} as const satisfies { readonly [V in VendorName]: VendorDefinition<V> };
 
-/** The binary an adapter runs: `env[BATON_<VENDOR>_BIN]`, else its default (the shell: env.SHELL, else /bin/sh). */
-export function resolveBin(adapter: VendorAdapter, env: VendorEnv): string {
-  const override = env[adapter.binEnvVar];
-  if (override) return override;
-  return adapter.defaultBin(env);
-}
+/** The adapters of one core, over one vendor context. */
+export class Vendors {
+  readonly context: VendorContext;
+  readonly adapters: ReadonlyMap<VendorName, VendorAdapter>;
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
+  constructor(options: VendorOptions = {}) {
+    this.context = new VendorContext(options);
+    this.adapters = new Map(Object.values(VENDORS).map((d): [VendorName, VendorAdapter] => [d.vendor, d.create(this.context)]));
+  }
+
+  get(vendor: VendorName): VendorAdapter | undefined {
+    return this.adapters.get(vendor);
+  }
+
+  /** Which CLIs are installed here (binary, version), for first launch and the New run dialog. */
+  detect(env: VendorEnv): Promise<VendorInfo[]> {
+    return detectVendors(this.context, this.adapters.values(), env);
   }
 }
 
-/**
- * The absolute path `bin` runs as, or null. An absolute path must be an executable file; a path with a "/" in it
- * is not looked up; a bare name is searched in env.PATH (empty entries are skipped, never "the current directory").
- */
-export function findOnPath(bin: string, env: VendorEnv): string | null {
-  if (bin === '') return null;
-  if (isAbsolute(bin)) return isExecutableFile(bin) ? bin : null;
-  if (bin.includes('/')) return null;
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (dir === '' || !isAbsolute(dir)) continue;
-    const candidate = join(dir, bin);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return null;
+/** A core's vendors; tests pass options (shorter follow timings) instead of changing globals. */
+export function createVendors(options: VendorOptions = {}): Vendors {
+  return new Vendors(options);
 }

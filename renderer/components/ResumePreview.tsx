@@ -1,0 +1,117 @@
+// What resuming a pasted handle will do, per agent, before anything runs: where each agent will really run (and
+// whether this Baton has used that directory before), whether that directory may be used, what will be run, and
+// for each shell agent a confirmation of its own, since a handle chooses the directory its command runs in.
+import { useId } from 'react';
+import type { HandlePreview, SessionCheck } from '../../shared/contract.js';
+import { shellQuote } from '../state/shell-quote.js';
+import { shortId } from './format.js';
+
+const CHECK_TEXT: Record<SessionCheck, string> = {
+  found: 'found',
+  missing: 'missing → will start fresh',
+  'cwd-missing': 'directory missing → cannot start',
+  'cwd-unsafe': 'directory refused → cannot start',
+  'no-session': 'no conversation (starts anew)',
+};
+
+type PreviewAgent = HandlePreview['agents'][number];
+
+/** The command as the user would read it, with the session id shortened (it is a secret). */
+function commandText(a: PreviewAgent): string {
+  return a.command.map((word) => (a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word))).join(' ');
+}
+
+export function PreviewTable({ preview }: { preview: HandlePreview }) {
+  return (
+    <>
+      <p>
+        Run <strong>{preview.runName}</strong>:{' '}
+        {preview.knownRun ? 'known here — its history and screens come back with it.' : 'not in this Baton store — a new run is created from the handle.'}
+      </p>
+      <div className="bt-table-wrap">
+        <table className="bt-table">
+          <caption className="bt-visually-hidden">What resume will do per agent</caption>
+          <thead>
+            <tr>
+              <th scope="col">Label</th>
+              <th scope="col">Vendor</th>
+              <th scope="col">Directory</th>
+              <th scope="col">Session</th>
+              <th scope="col">Check</th>
+              <th scope="col">Command</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.agents.map((a, i) => (
+              <tr key={`${a.label}-${i}`}>
+                <th scope="row">{a.label}</th>
+                <td>{a.vendor}</td>
+                <td>
+                  <span className="bt-mono">{a.cwd ?? '—'}</span>
+                  {a.newDirectory && a.cwd !== null ? (
+                    <>
+                      {' '}
+                      <span className="bt-badge bt-warn-text" title="No run in this Baton has used this directory: the handle chose it. Make sure it is yours.">
+                        new directory
+                      </span>
+                    </>
+                  ) : null}
+                  {a.cwdProblem ? <span className="bt-field-error bt-block">{a.cwdProblem}</span> : null}
+                </td>
+                <td className="bt-mono">{shortId(a.sessionId)}</td>
+                <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' || a.check === 'cwd-unsafe' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
+                <td>
+                  <code className="bt-mono">{commandText(a)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** The handle indexes of its shell agents. */
+export function shellIndexes(preview: HandlePreview): number[] {
+  return preview.agents.flatMap((a, i) => (a.vendor === 'shell' ? [i] : []));
+}
+
+/** One checkbox per shell agent, unchecked until the user has read what it will run and where. */
+export function ShellConfirmations({
+  preview,
+  confirmed,
+  disabled,
+  onChange,
+}: {
+  preview: HandlePreview;
+  confirmed: ReadonlySet<number>;
+  disabled: boolean;
+  onChange(index: number, on: boolean): void;
+}) {
+  const id = useId();
+  const shells = shellIndexes(preview);
+  if (shells.length === 0) return null;
+  return (
+    <fieldset className="bt-shell-confirm" aria-describedby={`${id}-why`}>
+      <legend>Shell agents</legend>
+      <p id={`${id}-why`} className="bt-field-hint">
+        A shell agent runs a command in the directory the handle names. Check each one you trust; an unchecked one is not started.
+      </p>
+      {shells.map((i) => {
+        const a = preview.agents[i]!;
+        const usable = a.cwdProblem === null;
+        return (
+          <label key={i} className="bt-check">
+            <input type="checkbox" checked={confirmed.has(i)} disabled={disabled || !usable} onChange={(e) => onChange(i, e.target.checked)} />
+            <span>
+              Start shell agent <strong>{a.label}</strong>: runs <code className="bt-mono">{commandText(a) || '(nothing)'}</code> in{' '}
+              <span className="bt-mono">{a.cwd ?? '—'}</span>
+              {a.newDirectory ? ' (a new directory)' : ''}
+            </span>
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
