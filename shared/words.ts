@@ -1,4 +1,4 @@
-// The glossary of design.md §1 as types and validation rules both sides share.
+// The glossary of docs/architecture.md §1 as types and validation rules both sides share.
 import { z } from 'zod';
 
 /** Every vendor Baton knows by name. Which of them can run here is decided by the core's adapters. */

@@ -1,4 +1,4 @@
-// Design §8 for the desktop app: what a window may load, ask for and open. Everything is denied unless listed here.
+// docs/architecture.md §10 for the desktop app: what a window may load, ask for and open. Everything is denied unless listed here.
 import { pathToFileURL } from 'node:url';
 import type { Session, WebContents, WebFrameMain } from 'electron';
 

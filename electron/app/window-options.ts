@@ -1,4 +1,4 @@
-// The dashboard window: its web preferences are the security boundary (design §8), so they live here, alone.
+// The dashboard window: its web preferences are the security boundary (docs/architecture.md §10), so they live here, alone.
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, Rectangle } from 'electron';

@@ -1,6 +1,6 @@
 // The real vendor CLIs (pinned versions from npm) inside Baton's PTYs, against the project's own mock model.
 // Per vendor, through a real `baton serve` whose agents inherit an environment that points the CLI at the mock
-// only (vendors.md §12.2): start a run, type "remember the number N", snapshot, stop, resume from the handle, ask,
+// only (docs/vendors.md §12.2): start a run, type "remember the number N", snapshot, stop, resume from the handle, ask,
 // and see N come back, on the screen and in the mock's log (a request whose history has N while its last user
 // message does not); a control run that was not resumed must not know N. After every stop no process of the
 // agent may remain. And every flag the adapter passes must appear in the CLI's own --help.
@@ -162,7 +162,7 @@ interface Said {
 /**
  * Types `text` with Baton's own agent.send (text, the adapter's pause, Enter), then waits for a request with it to
  * reach the mock and for `expected` on the screen. A CLI under load may still take Enter as part of a paste
- * (vendors.md §12.3): if no request came within 10 s, Enter is pressed again, at most twice, and that is reported.
+ * (docs/vendors.md §12.3): if no request came within 10 s, Enter is pressed again, at most twice, and that is reported.
  */
 async function say(client: RpcClient, agentId: string, text: string, expected: RegExp, spec: CompatVendorSpec): Promise<Said> {
   const mark = mock.mark();

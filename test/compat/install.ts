@@ -21,8 +21,8 @@ export interface Pin {
 }
 
 /**
- * Pinned versions (vendors.md §12.4): `latest` moves within hours, and on Node 20 the engines field makes plain
- * npm silently pick an old Claude (2.1.197) and Qwen (0.15.10). These are the versions vendors.md was verified on.
+ * Pinned versions (docs/vendors.md §12.4): `latest` moves within hours, and on Node 20 the engines field makes plain
+ * npm silently pick an old Claude (2.1.197) and Qwen (0.15.10). These are the versions docs/vendors.md was checked against.
  */
 export const PINS: Record<CompatVendor, Pin> = {
   claude: { vendor: 'claude', pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'node_modules/.bin/claude', installTimeoutMs: 300_000 },
@@ -184,7 +184,7 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
     if (!existsSync(bin)) return skip(`${pin.pkg}@${pin.version} installed no ${pin.bin}`);
     let v = await versionOf(pin, bin);
     if (!v.ok && vendor === 'claude') {
-      // npm skipped the postinstall that swaps in the native binary (vendors.md §1): run it by hand.
+      // npm skipped the postinstall that swaps in the native binary (docs/vendors.md §1): run it by hand.
       const pkgDir = join(dir, 'node_modules', ...pin.pkg.split('/'));
       const fix = await run([process.execPath, 'install.cjs'], { cwd: pkgDir, env: sandboxEnv(installHome(pin)), ms: 120_000 });
       if (fix.code !== 0) return skip(`claude --version failed (${tail(v.text)}) and node install.cjs failed: ${tail(fix.out)}`);

@@ -1,4 +1,4 @@
-// The project's own mock model server (vendors.md §12.1): one HTTP server on 127.0.0.1 that speaks what each real
+// The project's own mock model server (docs/vendors.md §12.1): one HTTP server on 127.0.0.1 that speaks what each real
 // CLI calls (Anthropic Messages, OpenAI Responses, Chat Completions, Gemini) and answers like a deterministic model
 // that reads the WHOLE conversation of each request:
 //   last user message says "remember the number N"   → "OK, I will remember N."

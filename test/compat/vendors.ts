@@ -1,5 +1,5 @@
 // Per vendor: how to make the real CLI talk only to the mock model (a temp HOME, its config files, its
-// environment: vendors.md §12.2), how to tell its TUI is ready for typing (§12.3), and how a user quits it.
+// environment: docs/vendors.md §12.2), how to tell its TUI is ready for typing (§12.3), and how a user quits it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompatVendor } from './install.js';
@@ -73,7 +73,7 @@ const claude: CompatVendorSpec = {
   setup({ root, cwd, mockUrl, version }) {
     const home = HOME_OF(root);
     const configDir = join(home, '.claude');
-    // Without it the TUI onboards against api.anthropic.com and stops (vendors.md §12.2).
+    // Without it the TUI onboards against api.anthropic.com and stops (docs/vendors.md §12.2).
     write(
       join(configDir, '.claude.json'),
       json({
@@ -160,7 +160,7 @@ const gemini: CompatVendorSpec = {
   vendor: 'gemini',
   setup({ root, mockUrl }) {
     const home = HOME_OF(root);
-    // Without selectedType the base URL picks auth "gateway" (vendors.md §12.2).
+    // Without selectedType the base URL picks auth "gateway" (docs/vendors.md §12.2).
     write(
       join(home, '.gemini', 'settings.json'),
       json({

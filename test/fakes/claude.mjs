@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small, faithful stand-in for the Claude Code TUI (vendors.md §1), run inside a real PTY by the tests.
+// A small, faithful stand-in for the Claude Code TUI (docs/vendors.md §1), run inside a real PTY by the tests.
 // Same flags, store layout (projects/<enc cwd>/<id>.jsonl, sessions/<pid>.json, history.jsonl), error texts
 // and exit codes as claude 2.1.332; a deterministic "remember the number N" model instead of the API.
 // Node builtins only.

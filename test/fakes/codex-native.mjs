@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The "native" half of the fake Codex CLI (vendors.md §2), started by test/fakes/codex.mjs as the real
+// The "native" half of the fake Codex CLI (docs/vendors.md §2), started by test/fakes/codex.mjs as the real
 // bin/codex.js starts the Rust binary. Faithful where Baton depends on it:
 // - the thread id (UUIDv7) is minted at start and cannot be chosen; `$CODEX_HOME/thread-writer-locks/<id>.lock`
 //   is created at once and kept OPEN by this process (visible in /proc/<pid>/fd);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A stand-in for the Codex CLI's npm entry point `bin/codex.js` (vendors.md §2): a node WRAPPER that runs the
+// A stand-in for the Codex CLI's npm entry point `bin/codex.js` (docs/vendors.md §2): a node WRAPPER that runs the
 // "native" codex (here test/fakes/codex-native.mjs) as its child with stdio inherited, forwards signals to it and
 // exits as it exits. So, as with the real CLI, the PTY's child is not the process that holds the thread's files.
 // Node builtins only.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small, faithful stand-in for the GitHub Copilot CLI TUI (vendors.md §4), run inside a real PTY by the tests.
+// A small, faithful stand-in for the GitHub Copilot CLI TUI (docs/vendors.md §4), run inside a real PTY by the tests.
 // Same flags, store layout (${COPILOT_HOME:-~/.copilot}/session-state/<id>/workspace.yaml written at start,
 // events.jsonl, logs/process-<ms>-<pid>.log), error texts and exit codes as copilot 1.0.102; a deterministic
 // "remember the number N" model instead of the API. `--session-id` of an existing id resumes it. Node builtins only.

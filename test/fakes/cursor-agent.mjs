@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A stand-in for the Cursor CLI `cursor-agent` (vendors.md §7), run inside a real PTY by the tests. The real CLI
+// A stand-in for the Cursor CLI `cursor-agent` (docs/vendors.md §7), run inside a real PTY by the tests. The real CLI
 // could not be installed where this was written, so EVERYTHING here follows [reported] behaviour only:
 //   - `create-chat` prints a new chat UUID and creates ~/.cursor/chats/<md5(workspace)>/<id>/ with meta.json;
 //   - `--resume <id>` (or `--resume=<id>`) opens that chat, with its memory; an id with no chat folder prints

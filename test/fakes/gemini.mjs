@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small, faithful stand-in for the Gemini CLI TUI (vendors.md §3), run inside a real PTY by the tests.
+// A small, faithful stand-in for the Gemini CLI TUI (docs/vendors.md §3), run inside a real PTY by the tests.
 // Same flags, store layout (projects.json + .project_root markers, tmp/<slug>/chats/session-<UTC minute>-<id8>.jsonl
 // written at the first message), error texts and exit codes as gemini 0.61.0; a deterministic
 // "remember the number N" model instead of the API. Node builtins only.

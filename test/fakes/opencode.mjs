@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small, faithful stand-in for the opencode 1.18.33 TUI (vendors.md §6), run inside a real PTY by the tests.
+// A small, faithful stand-in for the opencode 1.18.33 TUI (docs/vendors.md §6), run inside a real PTY by the tests.
 //   - the store is a real SQLite database, `${XDG_DATA_HOME:-~/.local/share}/opencode/opencode.db`, made from the
 //     schema of the sample in test/fixtures and written with sql.js from the project's node_modules; a session row
 //     (+ message and part rows) appears at the FIRST PROMPT, with `directory` = the realpath of the cwd. A JSON copy
@@ -186,7 +186,7 @@ function loadTurns(db, id) {
   });
 }
 
-// ---------------------------------------------------------------- ids (vendors.md §6)
+// ---------------------------------------------------------------- ids (docs/vendors.md §6)
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 let lastMs = 0;
 let counter = 0;
@@ -347,7 +347,7 @@ async function converse(text) {
   state.turns.push({ role: 'user', text });
   await addMessage(id, 'user', text);
   publish('session.status', { sessionID: id, status: { type: 'busy' } });
-  if (state.session.directory !== cwd) return new Promise(() => {}); // the real CLI hangs here (vendors.md §6)
+  if (state.session.directory !== cwd) return new Promise(() => {}); // the real CLI hangs here (docs/vendors.md §6)
   await think(DELAY_MS);
   const answer = answerTurns(state.turns);
   state.turns.push({ role: 'assistant', text: answer });

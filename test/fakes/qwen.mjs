@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A small, faithful stand-in for the Qwen Code TUI (vendors.md §5), run inside a real PTY by the tests.
+// A small, faithful stand-in for the Qwen Code TUI (docs/vendors.md §5), run inside a real PTY by the tests.
 // Same flags, store layout (${QWEN_HOME:-~/.qwen}/projects/<enc cwd>/chats/<id>.jsonl written at the first prompt,
 // <id>.runtime.json sidecar shortly after start), error texts and exit codes as qwen 0.24.4; a deterministic
 // "remember the number N" model instead of the API. A positional prompt is one-shot (answer, exit), as in the

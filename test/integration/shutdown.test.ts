@@ -1,4 +1,4 @@
-// Nothing Baton started outlives it (design §6): SIGTERM to `baton serve`, run.stop, and the start-up sweep after
+// Nothing Baton started outlives it (docs/architecture.md §8): SIGTERM to `baton serve`, run.stop, and the start-up sweep after
 // a `baton serve` that was SIGKILLed, against a background job that ignores SIGHUP and SIGTERM, and one that also
 // left the agent's session (setsid) and was re-parented to init: walking parent links from the server misses
 // that one, so each server's processes carry a variable of the test's own, found in /proc/<pid>/environ.

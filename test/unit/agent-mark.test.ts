@@ -1,4 +1,4 @@
-// The environment mark (§8): a process that left its agent's tree is still stopped by it, at stop and by the
+// The environment mark (docs/architecture.md §8): a process that left its agent's tree is still stopped by it, at stop and by the
 // start-up sweep; a process is only taken for the agent's when it carries the exact mark, belongs to this user and
 // started after the agent did.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// What only Copilot does (vendors.md §4): global sessions, workspace.yaml, a session started but never spoken to.
+// What only Copilot does (docs/vendors.md §4): global sessions, workspace.yaml, a session started but never spoken to.
 // The cases it shares with the other minted-id vendors are in minted-id-adapters.test.ts.
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// Design §8 as main enforces it: IPC only from our own page's top frame and only in the bridge's schema; a strict
+// docs/architecture.md §10 as main enforces it: IPC only from our own page's top frame and only in the bridge's schema; a strict
 // CSP and nothing loaded but the app's own files; no permission but the clipboard, for our page; no navigation, no
 // new window. Electron is the fake of electron-fake.ts; the policy code is the real one.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// What only Gemini does (vendors.md §3): project slugs and markers, chat files and their stubs, the legacy form.
+// What only Gemini does (docs/vendors.md §3): project slugs and markers, chat files and their stubs, the legacy form.
 // The cases it shares with the other minted-id vendors are in minted-id-adapters.test.ts.
 import { cp, mkdtemp, readFile, realpath, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

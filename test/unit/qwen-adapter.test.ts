@@ -1,4 +1,4 @@
-// What only Qwen does (vendors.md §5): its cwd encoding, its runtime sidecar, its transcript lines. The cases it
+// What only Qwen does (docs/vendors.md §5): its cwd encoding, its runtime sidecar, its transcript lines. The cases it
 // shares with the other minted-id vendors are in minted-id-adapters.test.ts.
 import { cp, mkdir, mkdtemp, readFile, realpath, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// What the vendor adapters share (electron/core/vendors/kit/) and how a core owns them (architecture.md §9): every
+// What the vendor adapters share (electron/core/vendors/kit/) and how a core owns them (docs/architecture.md §9): every
 // core has its own vendor context, so claims and caches never cross between cores; options, not globals, change
 // timings; the registry lists exactly the vendors VENDOR_NAMES names; no vendor module keeps state of its own.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Handle text <-> structured handle (design.md §4). A handle comes from a paste, so it is untrusted input:
+// Handle text <-> structured handle (docs/architecture.md §4). A handle comes from a paste, so it is untrusted input:
 // validation is strict and total before anything returns, and no error ever echoes the handle or a value from
 // it (handles hold session ids, which are secrets, and error text ends up in logs and screenshots).
 //

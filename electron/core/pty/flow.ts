@@ -1,4 +1,4 @@
-// Flow-control and coalescing figures (design.md §2), in one place so the trade-offs are visible.
+// Flow-control and coalescing figures (docs/architecture.md §2), in one place so the trade-offs are visible.
 export const FLOW = {
   /** Output held per terminal for reattach. */
   ringBytes: 1 << 20,

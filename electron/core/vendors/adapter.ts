@@ -1,4 +1,4 @@
-// The interface every vendor adapter implements (architecture.md §9). Vendor facts live in each vendor's own folder.
+// The interface every vendor adapter implements (docs/architecture.md §9). Vendor facts live in each vendor's own folder.
 import type { VendorName, ResumeOutcomeKind, SessionIdChooser } from '../../../shared/words.js';
 import type { BinaryFacts } from './kit/bin.js';
 import type { VendorContext } from './kit/context.js';
@@ -80,7 +80,7 @@ export interface VendorAdapter extends BinaryFacts {
   readonly resumeErrorTexts: readonly RegExp[];
   /**
    * Discovery can tell two new sessions in one directory apart (opencode's per-process event stream), so
-   * spawns need not wait for each other's id. Default: they wait (architecture.md §9, discovery gate).
+   * spawns need not wait for each other's id. Default: they wait (docs/architecture.md §9, discovery gate).
    */
   readonly tellsConcurrentSessionsApart?: boolean;
   /** Shown wherever the vendor is offered, when its support is limited (Cursor: unverified here). */

@@ -1,4 +1,4 @@
-// The vendors this build knows: one line per vendor folder (architecture.md §9). The record is checked against
+// The vendors this build knows: one line per vendor folder (docs/architecture.md §9). The record is checked against
 // VENDOR_NAMES, so a name added there without a line here, or a line without its name, does not compile.
 // A core makes one Vendors (RunService does): its adapters share that core's vendor context (claims, caches,
 // timings) and nothing else.

@@ -1,4 +1,4 @@
-// Claude Code's follower (vendors.md §1): the live registry `sessions/<pty pid>.json` names the session the TUI has
+// Claude Code's follower (docs/vendors.md §1): the live registry `sessions/<pty pid>.json` names the session the TUI has
 // now, so a /clear (a new id in the same file) is seen too; the id is confirmed once its transcript exists.
 import { reportFailure } from '../../log.js';
 import type { LiveTerminal, SessionObservation, VendorEnv } from '../adapter.js';

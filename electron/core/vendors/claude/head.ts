@@ -1,4 +1,4 @@
-// The head of a Claude Code transcript (vendors.md §1 "Transcript lines"): its cwd, title and first prompt, for
+// The head of a Claude Code transcript (docs/vendors.md §1 "Transcript lines"): its cwd, title and first prompt, for
 // session import. A head is the first HEAD_BYTES of a file, so its last line may be cut: such a line is matched, not
 // parsed, for the start of a long first prompt.
 import { textOf } from '../kit/jsonl.js';

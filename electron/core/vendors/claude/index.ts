@@ -1,11 +1,11 @@
-// Claude Code (vendors.md §1): Baton mints the id (`--session-id <uuid>`), names the session `-n <run>/<label>`,
+// Claude Code (docs/vendors.md §1): Baton mints the id (`--session-id <uuid>`), names the session `-n <run>/<label>`,
 // resumes with `--resume <id>`, and follows id changes (/clear) through the live registry `sessions/<pid>.json`
 // (follow.ts) rather than through hints, so its plans carry none.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
 import { CLAUDE_SESSION_ID, CLAUDE_STORE, type ClaudeStore } from './store.js';
 
-/** The vendor facts, as data (vendors.md §0, §1). */
+/** The vendor facts, as data (docs/vendors.md §0, §1). */
 export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   vendor: 'claude',
   displayName: 'Claude Code',

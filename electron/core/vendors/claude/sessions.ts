@@ -1,4 +1,4 @@
-// Claude Code's conversations on this machine, for import (architecture.md §9 `listSessions`, vendors.md §1).
+// Claude Code's conversations on this machine, for import (docs/architecture.md §9 `listSessions`, docs/vendors.md §1).
 //   <configDir>/projects/<enc cwd>/<sessionId>.jsonl
 // The folder name is a lossy encoding of the cwd, so the cwd is read from the transcript itself. Only the first
 // CLAUDE_HEAD_BYTES of a file are read, and a file is read again only when its mtime or size changed: a refresh of a

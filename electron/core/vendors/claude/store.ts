@@ -1,4 +1,4 @@
-// Claude Code's on-disk store (vendors.md §1): where transcripts and the live pid registry live, read without
+// Claude Code's on-disk store (docs/vendors.md §1): where transcripts and the live pid registry live, read without
 // starting the CLI. One ClaudeStore per vendor context: it holds the listing's cache (sessions.ts).
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';

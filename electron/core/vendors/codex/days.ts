@@ -1,4 +1,4 @@
-// Codex names its rollout folders by the LOCAL date where the CLI runs (vendors.md §2 pitfall 3): never derive them
+// Codex names its rollout folders by the LOCAL date where the CLI runs (docs/vendors.md §2 pitfall 3): never derive them
 // from UTC. The CLI inherits Baton's environment, so its time zone is env.TZ when that names an IANA zone.
 import type { VendorEnv } from '../adapter.js';
 

@@ -1,4 +1,4 @@
-// Codex's follower (vendors.md §2, §11): the id cannot be chosen, so it is discovered from the writer lock that the
+// Codex's follower (docs/vendors.md §2, §11): the id cannot be chosen, so it is discovered from the writer lock that the
 // native codex process holds open (/proc/<pid>/fd → `thread-writer-locks/<uuid>.lock`). Where /proc shows nothing,
 // it falls back to snapshot-and-claim: only a new rollout, of this cwd, claimed by no other agent, and only when
 // exactly one fits. Never "newest file wins".
@@ -83,7 +83,7 @@ export function followCodex(
     return best?.id ?? null;
   };
 
-  /** Snapshot-and-claim (vendors.md §11): exactly one new, unclaimed rollout of this cwd, started after the spawn. */
+  /** Snapshot-and-claim (docs/vendors.md §11): exactly one new, unclaimed rollout of this cwd, started after the spawn. */
   const claim = async (): Promise<void> => {
     if (hinted) {
       take(hinted, (await store.findRollout(hinted, env)) !== null);

@@ -1,4 +1,4 @@
-// Codex CLI (vendors.md §2, §10, §11): the id cannot be chosen, so Baton runs the TUI without its background daemon
+// Codex CLI (docs/vendors.md §2, §10, §11): the id cannot be chosen, so Baton runs the TUI without its background daemon
 // (`--no-daemon`, `-c features.daemon_auto_start=false`) and discovers the thread id (follow.ts). A resume passes
 // only an id of the UUID shape: `codex resume <non-UUID>` is a name lookup that can silently start a new session.
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';

@@ -1,4 +1,4 @@
-// What a live Codex process holds open (vendors.md §2): `pty.pid` is the node wrapper and the real codex its native
+// What a live Codex process holds open (docs/vendors.md §2): `pty.pid` is the node wrapper and the real codex its native
 // child, which holds `thread-writer-locks/<uuid>.lock` from start-up (with --no-daemon) and its rollout once written.
 // Read from /proc/<pid>/fd of every process of the tree, without starting anything.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// A Codex rollout (vendors.md §2): lines `{timestamp, ordinal, type, payload}`; line 1 is `session_meta` (id, cwd,
+// A Codex rollout (docs/vendors.md §2): lines `{timestamp, ordinal, type, payload}`; line 1 is `session_meta` (id, cwd,
 // time, provider); the first prompt is the first user message after the `<environment_context>` item.
 import { HEAD_BYTES, readHeadLines } from '../kit/head.js';
 import { isRecord, jsonLines, textOf } from '../kit/jsonl.js';

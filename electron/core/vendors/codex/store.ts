@@ -1,4 +1,4 @@
-// Codex CLI's on-disk store (vendors.md §2): rollouts under `${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/` in LOCAL
+// Codex CLI's on-disk store (docs/vendors.md §2): rollouts under `${CODEX_HOME:-~/.codex}/sessions/YYYY/MM/DD/` in LOCAL
 // time (days.ts) and the per-thread writer locks, read without starting the CLI. One CodexStore per vendor context
 // remembers where rollouts were seen and caches the listing.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// GitHub Copilot CLI (vendors.md §4, §10): Baton mints the id (`--session-id <uuid>`) and names the session
+// GitHub Copilot CLI (docs/vendors.md §4, §10): Baton mints the id (`--session-id <uuid>`) and names the session
 // `-n <run>/<label>`; the CLI writes `session-state/<id>/workspace.yaml` at start, which confirms the id.
 // A conversation is resumed with `--resume=<id>`. `--session-id` of an existing id resumes it too, so a session
 // that exists but was never spoken to is respawned with it; if the folder was wiped, `--session-id` would
@@ -6,7 +6,7 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { COPILOT_SESSION_ID, COPILOT_STORE, type CopilotStore } from './store.js';
 
-/** The vendor facts, as data (vendors.md §0, §4). */
+/** The vendor facts, as data (docs/vendors.md §0, §4). */
 export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   vendor: 'copilot',
   displayName: 'GitHub Copilot CLI',

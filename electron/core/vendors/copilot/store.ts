@@ -1,4 +1,4 @@
-// GitHub Copilot CLI's on-disk store (vendors.md §4), read without starting the CLI.
+// GitHub Copilot CLI's on-disk store (docs/vendors.md §4), read without starting the CLI.
 //   ${COPILOT_HOME:-$HOME/.copilot}/session-state/<uuid>/workspace.yaml   (id, cwd, name, …: written at TUI start)
 //   ${COPILOT_HOME:-$HOME/.copilot}/session-state/<uuid>/events.jsonl     ({type, data, id, timestamp, parentId})
 // Sessions are global (not per cwd): `--resume=<id>` finds one from any directory. One CopilotStore per vendor

@@ -1,4 +1,4 @@
-// A Cursor chat's store.db (vendors.md §7, ALL [reported]): SQLite tables meta(key, value) and blobs(id, data). Meta
+// A Cursor chat's store.db (docs/vendors.md §7, ALL [reported]): SQLite tables meta(key, value) and blobs(id, data). Meta
 // row '0' is hex-encoded JSON {agentId, latestRootBlobId, name, mode, createdAt, lastUsedModel}; blobs are keyed by
 // sha256(data): JSON messages {role, content} and a protobuf root whose field 1 lists the message ids in order.
 import { textOf } from '../kit/jsonl.js';

@@ -1,4 +1,4 @@
-// `cursor-agent create-chat` (vendors.md §7, [reported]): prints a new chat's UUID, so the id is known before the TUI
+// `cursor-agent create-chat` (docs/vendors.md §7, [reported]): prints a new chat's UUID, so the id is known before the TUI
 // starts, chosen by the vendor. Run with argv (no shell) in the agent's directory, with Baton's environment as an
 // agent would have it (never Baton's token).
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Cursor's follower (vendors.md §7, §11, [reported]). With an id (create-chat or resume): reports it at once, then
+// Cursor's follower (docs/vendors.md §7, §11, [reported]). With an id (create-chat or resume): reports it at once, then
 // confirms it when its store.db appears. Without one (a fresh fallback: planResume never runs create-chat): waits for
 // exactly one new chat folder of this workspace that no other agent claimed.
 import type { LiveTerminal, SessionObservation, VendorEnv } from '../adapter.js';

@@ -1,4 +1,4 @@
-// Cursor CLI (`cursor-agent`; vendors.md §7, §10). EVERY fact here is [reported]: the CLI installs only from
+// Cursor CLI (`cursor-agent`; docs/vendors.md §7, §10). EVERY fact here is [reported]: the CLI installs only from
 // cursor.com, which is unreachable where Baton was built, so this adapter was tested against a stand-in
 // (test/fakes/cursor-agent.mjs) and its support stays unverified until someone checks it against the real CLI.
 //
@@ -8,7 +8,7 @@
 //
 // planResume never runs create-chat: the core also plans resumes for the handle preview, which must start no
 // process and write nothing. A fresh fallback therefore starts the CLI without `--resume`, and follow() discovers the
-// new chat as the one new folder under the workspace's md5, claimed by no other agent (vendors.md §11).
+// new chat as the one new folder under the workspace's md5, claimed by no other agent (docs/vendors.md §11).
 import type { AgentContext, PriorSession, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
@@ -29,7 +29,7 @@ export const CURSOR_FACTS = {
   sessionIdPattern: CURSOR_CHAT_ID,
   submitDelayMs: 300,
   /**
-   * What the CLI is reported to print for a chat it does not have (patterns used by nexu-io/open-design; vendors.md
+   * What the CLI is reported to print for a chat it does not have (patterns used by nexu-io/open-design; docs/vendors.md
    * §7 notes conflicting reports). The core only applies them to a resume that exits non-zero within seconds.
    */
   resumeErrorTexts: [/chat not found/i, /no chat found/i, /could not find chat/i] as readonly RegExp[],

@@ -1,4 +1,4 @@
-// Cursor CLI's on-disk chats (vendors.md §7). ALL [reported]: the CLI cannot be installed here, so this layout
+// Cursor CLI's on-disk chats (docs/vendors.md §7). ALL [reported]: the CLI cannot be installed here, so this layout
 // follows third-party descriptions and was checked against the synthetic sample and a stand-in only.
 //   ~/.cursor/chats/<md5(absolute workspace)>/<chatId>/store.db    SQLite (chat-db.ts)
 //   ~/.cursor/chats/<md5(absolute workspace)>/<chatId>/meta.json   {createdAtMs, updatedAtMs, hasConversation}

@@ -1,4 +1,4 @@
-// A Gemini CLI chat file (vendors.md §3 "Format"): line 1 is `{sessionId, projectHash, startTime, lastUpdated, kind}`;
+// A Gemini CLI chat file (docs/vendors.md §3 "Format"): line 1 is `{sessionId, projectHash, startTime, lastUpdated, kind}`;
 // then messages `{id, timestamp, type: "user"|"gemini", content}` and updates `{"$set": {…}}` / `{"$rewindTo": "<id>"}`.
 // Older releases wrote one `session-*.json` object with a `messages` array; both are read, from their head (and,
 // for the title, their tail) only.

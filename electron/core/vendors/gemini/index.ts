@@ -1,11 +1,11 @@
-// Gemini CLI (vendors.md §3, §10): Baton mints the id (`--session-id <uuid>`), resumes with `--resume <uuid>` in the
+// Gemini CLI (docs/vendors.md §3, §10): Baton mints the id (`--session-id <uuid>`), resumes with `--resume <uuid>` in the
 // same cwd (Gemini looks sessions up per project), and confirms the id from the chat file the CLI writes at the
 // first message. Gemini refuses `--session-id` for an id it already has, so a session with any file is resumed, and
 // one without is respawned under the same id only while nothing was ever said.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
 
-/** The vendor facts, as data (vendors.md §0, §3). */
+/** The vendor facts, as data (docs/vendors.md §0, §3). */
 export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   vendor: 'gemini',
   displayName: 'Gemini CLI',
@@ -14,7 +14,7 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   sessionIdPattern: GEMINI_SESSION_ID,
   sessionIdFlag: '--session-id',
   resumeFlag: '--resume',
-  /** Keys followed at once by Enter look like a paste to Gemini: the text stays in the box (vendors.md §12.3). */
+  /** Keys followed at once by Enter look like a paste to Gemini: the text stays in the box (docs/vendors.md §12.3). */
   submitDelayMs: 800,
   resumeErrorTexts: [/Invalid session identifier/, /No previous sessions found for this project/, /Session ID "[^"]*" already exists/],
   sessionErrorExitCode: 42,

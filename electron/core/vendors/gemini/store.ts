@@ -1,4 +1,4 @@
-// Gemini CLI's on-disk store (vendors.md §3), read without starting the CLI.
+// Gemini CLI's on-disk store (docs/vendors.md §3), read without starting the CLI.
 //   <GEMINI_CLI_HOME or HOME>/.gemini/projects.json          {"projects": {"<cwd>": "<slug>"}}
 //   <…>/.gemini/tmp/<slug>/.project_root, history/<slug>/.project_root   (the cwd, as markers)
 //   <…>/.gemini/tmp/<slug>/chats/session-<UTC minute>-<id[0:8]>.jsonl    (appears at the first message)

@@ -1,5 +1,5 @@
 // How a vendor's binary is found: `BATON_<VENDOR>_BIN`, else the adapter's default, looked up on PATH
-// (vendors.md §0, architecture.md §5 step 9). One rule for the adapters' argv, detection and the launcher.
+// (docs/vendors.md §0, docs/architecture.md §5 step 9). One rule for the adapters' argv, detection and the launcher.
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
 import type { VendorName } from '../../../../shared/words.js';

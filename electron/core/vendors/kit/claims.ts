@@ -1,4 +1,4 @@
-// Exclusive claims of discovered session ids (vendors.md §11): each follower takes an id only when no other follower
+// Exclusive claims of discovered session ids (docs/vendors.md §11): each follower takes an id only when no other follower
 // of the same vendor holds it, so two agents started in one directory never end up with one conversation.
 import type { VendorName } from '../../../../shared/words.js';
 import type { StateSlot, VendorContext } from './context.js';

@@ -1,5 +1,5 @@
 // What the vendor adapters of one core share while it runs: the ids its followers claimed, the caches of the vendor
-// stores it read, and the follow timings (architecture.md §9). One context per core (RunService makes it), none per
+// stores it read, and the follow timings (docs/architecture.md §9). One context per core (RunService makes it), none per
 // module: two cores in one process (the tests run many) never see each other's claims or caches, and a test shortens
 // a timing by passing an option instead of changing a global.
 import type { VendorName } from '../../../../shared/words.js';
@@ -31,7 +31,7 @@ export class VendorContext {
 
   constructor(private readonly options: VendorOptions = {}) {}
 
-  /** The ids this vendor's followers hold: a claimed id never goes to a second agent (vendors.md §11). */
+  /** The ids this vendor's followers hold: a claimed id never goes to a second agent (docs/vendors.md §11). */
   claims(vendor: VendorName): SessionClaims {
     let book = this.claimBooks.get(vendor);
     if (!book) {

@@ -1,5 +1,5 @@
 // Which vendor CLIs are installed here, where, and which version: for first launch and the New run dialog
-// (architecture.md §9 "Vendor detection"). The answer is kept for a minute per vendor context.
+// (docs/architecture.md §9 "Vendor detection"). The answer is kept for a minute per vendor context.
 import { execFile } from 'node:child_process';
 import type { VendorInfo } from '../../../../shared/contract.js';
 import type { VendorAdapter, VendorEnv } from '../adapter.js';

@@ -1,5 +1,5 @@
 // The environment a process Baton starts inherits: Baton's own, as a terminal would give it (so a user can point a
-// CLI at another home or endpoint), minus Baton's token (architecture.md §10: agents never inherit BATON_TOKEN).
+// CLI at another home or endpoint), minus Baton's token (docs/architecture.md §10: agents never inherit BATON_TOKEN).
 
 /** Variables that never leave Baton: its token, under any suffix. */
 const PRIVATE_PREFIX = 'BATON_TOKEN';

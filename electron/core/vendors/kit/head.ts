@@ -1,5 +1,5 @@
 // Heads (and tails) of vendor files: a store of thousands of transcripts is listed by reading only the start of
-// each (architecture.md §9 `listSessions`), never whole files. The callback forms of fs cost less per call than
+// each (docs/architecture.md §9 `listSessions`), never whole files. The callback forms of fs cost less per call than
 // fs/promises and its FileHandle objects, which adds up over 10,000 files.
 import { close, open, read } from 'node:fs';
 

@@ -1,5 +1,5 @@
 // Where vendor CLIs keep their data: a variable of the CLI's own when it is set, else a folder under HOME
-// (vendors.md §0, "transcript (override)"), and how such a path is shown to the user.
+// (docs/vendors.md §0, "transcript (override)"), and how such a path is shown to the user.
 import { join } from 'node:path';
 import type { VendorEnv } from '../adapter.js';
 

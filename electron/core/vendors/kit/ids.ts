@@ -1,16 +1,16 @@
-// Ids: the UUID shapes vendor CLIs use (vendors.md §0), the ids Baton mints, and how an id is shown in a message.
+// Ids: the UUID shapes vendor CLIs use (docs/vendors.md §0), the ids Baton mints, and how an id is shown in a message.
 import { randomBytes, randomUUID } from 'node:crypto';
 
 /** A lowercase UUID, as text inside a larger pattern (a file name, a line of output). */
 export const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /**
- * A whole lowercase UUID: the session ids of Claude, Codex, Copilot, Qwen and Cursor (vendors.md §0). It never starts
+ * A whole lowercase UUID: the session ids of Claude, Codex, Copilot, Qwen and Cursor (docs/vendors.md §0). It never starts
  * with "-", so it cannot be read as a flag, and it holds no "/" or "..", so it is safe in a path.
  */
 export const LOWER_UUID = new RegExp(`^${UUID_SOURCE}$`);
 
-/** A new session id for a vendor whose id Baton chooses: a UUIDv4 (vendors.md §10). */
+/** A new session id for a vendor whose id Baton chooses: a UUIDv4 (docs/vendors.md §10). */
 export function newSessionId(): string {
   return randomUUID();
 }

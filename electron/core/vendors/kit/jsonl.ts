@@ -1,4 +1,4 @@
-// Reading the JSON Lines transcripts most vendors write (vendors.md §1–§5): lines that may be torn (a head cut them,
+// Reading the JSON Lines transcripts most vendors write (docs/vendors.md §1–§5): lines that may be torn (a head cut them,
 // the CLI is writing them), and message content given either as text or as a list of blocks.
 
 /** The value of each non-blank line of `text`, in order; undefined for a line that does not parse (torn, cut). */

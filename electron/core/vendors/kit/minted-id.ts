@@ -1,4 +1,4 @@
-// The vendors whose session id Baton mints (Claude, Gemini, Copilot, Qwen; vendors.md §10): each starts its CLI with
+// The vendors whose session id Baton mints (Claude, Gemini, Copilot, Qwen; docs/vendors.md §10): each starts its CLI with
 // `<session-id flag> <new UUIDv4>`, resumes with its resume flag, and knows from its own store whether anything was
 // said. Their adapters differ only in data (flags, texts, delays) and in their store reader, so one definition
 // helper builds all four: a vendor folder then holds its facts, its store reader and, for Claude, its own follower.
@@ -15,13 +15,13 @@ export type Held = 'conversation' | 'started' | 'none';
 
 /** A minted-id vendor's store reader, one per vendor context (its caches live in it). */
 export interface MintedIdStore {
-  /** The store confirms the id (vendors.md §10 "confirmed by"): exists(), the follower's confirmation, health. */
+  /** The store confirms the id (docs/vendors.md §10 "confirmed by"): exists(), the follower's confirmation, health. */
   exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean>;
   /** What the store holds of the id, for resume planning. Default: 'conversation' when exists(), else 'none'. */
   held?(sessionId: string, cwd: string, env: VendorEnv): Promise<Held>;
   /** Where the store keeps `cwd`'s sessions, as the user would write it: named when a session is gone. */
   where(cwd: string, env: VendorEnv): Promise<string>;
-  /** Conversations for import (architecture.md §9 `listSessions`). */
+  /** Conversations for import (docs/architecture.md §9 `listSessions`). */
   list(env: VendorEnv): Promise<FoundSession[]>;
 }
 
@@ -40,7 +40,7 @@ export interface MintedIdFacts<S extends MintedIdStore = MintedIdStore, V extend
   readonly resumeFlag: string;
   /** Names a new session `<run>/<label>`, so the vendor's own pickers show it. */
   readonly nameFlag?: string;
-  /** Pause between typing a prompt and Enter (vendors.md §14). */
+  /** Pause between typing a prompt and Enter (docs/vendors.md §14). */
   readonly submitDelayMs: number;
   /** What the CLI prints when it cannot resume an id, and the exit code it then gives. */
   readonly resumeErrorTexts: readonly RegExp[];

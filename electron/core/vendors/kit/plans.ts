@@ -1,4 +1,4 @@
-// Spawn plans, and the words of a resume that falls back to a fresh conversation (architecture.md §9 `planResume`).
+// Spawn plans, and the words of a resume that falls back to a fresh conversation (docs/architecture.md §9 `planResume`).
 // Vendor facts (flags, ids, texts, stores) stay in each vendor's own folder.
 import type { PriorSession, SpawnPlan } from '../adapter.js';
 import { shortId } from './ids.js';
@@ -35,7 +35,7 @@ export function goneFrom(id: string, where: string, thing = 'session'): string {
   return `${thing} ${shortId(id)} is not in ${where} any more`;
 }
 
-/** Nothing was ever said under the id, and Baton chose it: the same id can start afresh (vendors.md §10 rule 3). */
+/** Nothing was ever said under the id, and Baton chose it: the same id can start afresh (docs/vendors.md §10 rule 3). */
 export function neverSaid(prior: PriorSession): boolean {
   return !prior.confirmed && prior.chosenBy === 'baton';
 }

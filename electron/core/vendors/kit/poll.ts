@@ -1,10 +1,10 @@
-// How followers poll a vendor store (architecture.md §9 `follow`). pollUntilConfirmed: for vendors whose id Baton
+// How followers poll a vendor store (docs/architecture.md §9 `follow`). pollUntilConfirmed: for vendors whose id Baton
 // chose at spawn, report it at once, then poll until the store holds it. repeat: the loop of followers that discover
 // the id.
 import { reportFailure } from '../../log.js';
 import type { LiveTerminal, SessionObservation } from '../adapter.js';
 
-/** How often a follower of a Baton-chosen id looks for its transcript (vendors.md §1, §3–§5: every 500 ms). */
+/** How often a follower of a Baton-chosen id looks for its transcript (docs/vendors.md §1, §3–§5: every 500 ms). */
 export const FOLLOW_INTERVAL_MS = 500;
 
 /** Reports the id, then its confirmation once `confirmed()` turns true, and stops. Returns a stop function. */

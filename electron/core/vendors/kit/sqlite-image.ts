@@ -1,4 +1,4 @@
-// Reading a vendor's SQLite database without a native module (architecture.md §7): the file is read into memory and
+// Reading a vendor's SQLite database without a native module (docs/architecture.md §7): the file is read into memory and
 // opened read-only with sql.js (SQLite compiled to WebAssembly). Nothing is ever written back.
 //
 // Vendors keep these databases in WAL mode (opencode does). A reader that only reads `<db>` misses every transaction

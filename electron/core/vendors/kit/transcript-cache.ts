@@ -1,5 +1,5 @@
 // Parsed vendor files, re-read only when they changed: a refresh of a store of thousands of sessions then costs
-// one stat per file (architecture.md §9 `listSessions`). Each cache lives in a core's vendor context (context.ts).
+// one stat per file (docs/architecture.md §9 `listSessions`). Each cache lives in a core's vendor context (context.ts).
 import { stat } from 'node:fs/promises';
 
 /** What a file looked like when it was parsed. */

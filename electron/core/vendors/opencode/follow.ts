@@ -1,4 +1,4 @@
-// opencode's follower (vendors.md §6, §11). The CLI takes no session id at spawn and creates its session at the first
+// opencode's follower (docs/vendors.md §6, §11). The CLI takes no session id at spawn and creates its session at the first
 // prompt, so Baton gives the TUI a port of its own and asks the TUI's own server (server.ts). Its session list is read
 // from the database every opencode process of the machine shares, so it also shows sessions that another opencode in
 // the same directory creates. The event stream is what makes a session this process's own: the session that this

@@ -1,7 +1,7 @@
-// opencode (vendors.md §6, §10, §11). The CLI takes no session id at spawn and creates its session at the first
+// opencode (docs/vendors.md §6, §10, §11). The CLI takes no session id at spawn and creates its session at the first
 // prompt, so Baton gives the TUI a port of its own (`--port <free port>`) and follow() asks the TUI's own server
 // (follow.ts, server.ts). Resume: `opencode -s <id>` in the session's own directory (elsewhere the CLI hangs,
-// vendors.md §6); the core spawns in the agent's stored cwd, and planResume only resumes a session whose directory
+// docs/vendors.md §6); the core spawns in the agent's stored cwd, and planResume only resumes a session whose directory
 // is that cwd.
 import { createServer } from 'node:http';
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
@@ -20,7 +20,7 @@ const binary = cliBinary('opencode', BIN);
 export const OPENCODE_FACTS = {
   sessionIdPattern: OPENCODE_SESSION_ID,
   submitDelayMs: 300,
-  /** TUI `-s <missing id>`: `Error: Session not found: <id>`, exit 1 (vendors.md §6). */
+  /** TUI `-s <missing id>`: `Error: Session not found: <id>`, exit 1 (docs/vendors.md §6). */
   resumeErrorTexts: [/Session not found/] as readonly RegExp[],
 } as const;
 
@@ -88,7 +88,7 @@ export const opencode: VendorDefinition<'opencode'> = {
           const { argv, hints } = await withPort(ctx, [resolveBin(binary, env), '-s', id], { sessionId: id });
           return spawnPlan(argv, id, prior.chosenBy, 'resumed', null, hints);
         }
-        // Resumed from another directory the CLI calls the model and then hangs (vendors.md §6): never do that.
+        // Resumed from another directory the CLI calls the model and then hangs (docs/vendors.md §6): never do that.
         if (row) return fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`);
         return fresh(ctx, env, goneFrom(id, displayDataDir(env)));
       },

@@ -1,4 +1,4 @@
-// The opencode TUI's own server (vendors.md §6): `--port <n>` makes the TUI serve its API on 127.0.0.1.
+// The opencode TUI's own server (docs/vendors.md §6): `--port <n>` makes the TUI serve its API on 127.0.0.1.
 //   GET /session  — the sessions of the project, as {id, directory, parentID?, time:{created, updated}, …}
 //   GET /event    — server-sent events of THIS process (session.created, message.updated, …)
 // Basic auth with OPENCODE_SERVER_PASSWORD (user OPENCODE_SERVER_USERNAME or `opencode`) when it is set.

@@ -1,4 +1,4 @@
-// opencode's on-disk store (vendors.md §6), read without starting the CLI: one SQLite database in WAL mode,
+// opencode's on-disk store (docs/vendors.md §6), read without starting the CLI: one SQLite database in WAL mode,
 // `${XDG_DATA_HOME:-~/.local/share}/opencode/opencode.db`, with the tables
 //   session(id, project_id, parent_id, slug, directory, title, version, time_created, time_updated, time_archived, …)
 //   message(id, session_id, time_created, data{role, …})      part(id, message_id, session_id, data{type, text, …})
@@ -16,7 +16,7 @@ import { displayPath } from '../kit/home.js';
 import { imageKey, num, readImage, rows, SQL_JS, str, withImage, type SqlJs } from '../kit/sqlite-image.js';
 import { pathForms } from '../kit/store-fs.js';
 
-/** `ses_` + 12 hex (the inverted creation time) + 14 base62 (vendors.md §6). */
+/** `ses_` + 12 hex (the inverted creation time) + 14 base62 (docs/vendors.md §6). */
 export const OPENCODE_SESSION_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
 
 /** How many sessions listSessions() reads a first prompt for (newest first). */

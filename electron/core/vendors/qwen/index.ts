@@ -1,10 +1,10 @@
-// Qwen Code (vendors.md §5, §10): Baton mints the id (`--session-id <uuid>`), resumes with `--resume <id>` in the
+// Qwen Code (docs/vendors.md §5, §10): Baton mints the id (`--session-id <uuid>`), resumes with `--resume <id>` in the
 // same cwd (sessions live per project), and confirms the id from `projects/<enc cwd>/chats/<id>.jsonl`, which the
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { QWEN_SESSION_ID, QWEN_STORE, type QwenStore } from './store.js';
 
-/** The vendor facts, as data (vendors.md §0, §5). */
+/** The vendor facts, as data (docs/vendors.md §0, §5). */
 export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   vendor: 'qwen',
   displayName: 'Qwen Code',

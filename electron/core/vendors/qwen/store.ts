@@ -1,4 +1,4 @@
-// Qwen Code's on-disk store (vendors.md §5), read without starting the CLI.
+// Qwen Code's on-disk store (docs/vendors.md §5), read without starting the CLI.
 //   ${QWEN_HOME:-$HOME/.qwen}/projects/<cwd with [^a-zA-Z0-9] → "-">/chats/<uuid>.jsonl   (at the first prompt)
 //   …/chats/<uuid>.runtime.json   (live-process sidecar: {schema_version, pid, session_id, work_dir, …})
 // Lines: {uuid, parentUuid, sessionId, timestamp, type: "user"|"assistant"|"system", provenance, cwd, version,

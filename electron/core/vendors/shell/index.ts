@@ -1,5 +1,5 @@
 // A plain shell (or a command of the user's): no conversation, nothing to resume, so every spawn is fresh
-// (vendors.md §0 "shell").
+// (docs/vendors.md §0 "shell").
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { resolveBin, type BinaryFacts } from '../kit/bin.js';
 import { spawnPlan } from '../kit/plans.js';
