@@ -59,8 +59,13 @@ export function installQuitSequence(app: Pick<App, 'on' | 'quit'>, steps: QuitSt
   };
 }
 
+/** A core that does not answer this soon is treated as gone: quitting must not hang on it. */
+const SURVEY_TIMEOUT_MS = 5000;
+
 async function decide(steps: QuitSteps): Promise<QuitChoice | 'nothing'> {
-  const survey = await steps.survey();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), SURVEY_TIMEOUT_MS)));
+  const survey = await Promise.race([steps.survey(), timeout]).finally(() => clearTimeout(timer));
   if (!survey) return 'nothing';
   if (survey.liveAgents === 0) return 'stop';
   if (survey.remembered) return survey.remembered;

@@ -2,7 +2,7 @@
 // app (npm run build) on a temp data directory, with the fake Claude CLI of test/fakes (testEnv). It runs wherever an
 // Electron binary exists and skips with the reason elsewhere; the same journey runs in Chromium against web mode in
 // journeys.e2e.test.ts. Run it alone: `npx vitest run --config test/e2e/vitest.e2e.config.ts test/e2e/electron.e2e.test.ts`.
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +64,9 @@ describe('the desktop app', () => {
   beforeAll(async () => {
     root = realpathSync(tempDir('baton-electron-e2e-'));
     mkdirSync(join(root, 'work'));
+    // The quit question's answer, remembered: "Stop all agents" (journey 5), so quitting asks nothing.
+    mkdirSync(join(root, 'data'), { mode: 0o700 });
+    writeFileSync(join(root, 'data', 'settings.json'), JSON.stringify({ v: 1, quitAction: 'stop' }), { mode: 0o600 });
     const env = testEnv(join(root, 'home'), { BATON_HOME: join(root, 'data'), XDG_CONFIG_HOME: join(root, 'config') });
     if (process.env.DISPLAY) env.DISPLAY = process.env.DISPLAY;
     if (process.env.WAYLAND_DISPLAY) env.WAYLAND_DISPLAY = process.env.WAYLAND_DISPLAY;
@@ -135,7 +138,7 @@ describe('the desktop app', () => {
     await expect.poll(() => toolbar().innerText()).toContain('1/1 live');
   });
 
-  it('5. quitting stops every agent before the app exits', async () => {
+  it('5. quitting with “Stop all agents” remembered stops every agent (and the background core) before the app exits', async () => {
     const electronPid = app.process().pid!;
     agentProcesses = descendants(electronPid)
       .filter((p) => !/electron|chrome|zygote/i.test(p.comm))

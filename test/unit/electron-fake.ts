@@ -1,16 +1,16 @@
 // A small stand-in for the `electron` module, for the main-process wiring tests (there is no Electron binary
 // here). It replaces Electron at its module boundary only: what `startDesktop` is handed instead of the real
-// module. The core is never faked: `realSpawn` starts the real background core (`baton serve --socket`) as a real
-// detached process, and `inProcessCore` runs the same core (startSocketCore) in this process for tests that only need
-// one to answer. `realRelay` runs the real relay (electron/core-relay-entry.ts) behind a fake utility process, with
-// fake MessagePortMains that behave like Electron's (queued until `start()`, a 'close' event on the other end).
-import { spawn as nodeSpawn, type SpawnOptions } from 'node:child_process';
+// module, with fake MessagePortMains that behave like Electron's (queued until `start()`, a 'close' event on the
+// other end). The relay and the core are never faked: see electron-core-fakes.ts (`realRelay`, `realSpawn`,
+// `inProcessCore`); by default a started core never answers and a forked relay does nothing.
+import type { SpawnOptions } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { pathToFileURL } from 'node:url';
 import type { CoreChild, SpawnCore } from '../../electron/app/background-core.js';
 import type { DesktopApi } from '../../electron/app/desktop.js';
-import { serveRelay } from '../../electron/core-relay-entry.js';
-import { startSocketCore, type SocketCore } from '../../electron/serve-socket.js';
+import { SilentChild } from './electron-core-fakes.js';
+
+export { inProcessCore, realRelay, realSpawn, SilentChild } from './electron-core-fakes.js';
 
 interface PortEvent {
   data: unknown;
@@ -100,64 +100,6 @@ export class FakeUtilityProcess extends EventEmitter {
   types(): string[] {
     return this.received.map((r) => (r.message as { type: string }).type);
   }
-}
-
-/** Runs the real relay behind `child`, as core-relay-entry.ts does inside Electron's utility process. */
-export function realRelay(child: FakeUtilityProcess): void {
-  const parent = new EventEmitter();
-  child.inbox = (message, ports) => parent.emit('message', { data: message, ports });
-  serveRelay({ on: (event: string, listener: (...args: unknown[]) => void) => parent.on(event, listener) } as never);
-}
-
-/** What main spawned: the command, its arguments and options, as given. */
-export interface SpawnCall {
-  command: string;
-  args: readonly string[];
-  options: SpawnOptions;
-  child: CoreChild;
-}
-
-/** A spawned core that neither answers nor exits (the default: most tests need no core). */
-export class SilentChild extends EventEmitter implements CoreChild {
-  readonly pid = 4343;
-  unref(): void {}
-}
-
-/** Spawns for real: the background core runs as its own detached process, exactly as main starts it. */
-export const realSpawn: SpawnCore = (command, args, options) => nodeSpawn(command, [...args], options);
-
-/**
- * The real core (startSocketCore: its socket, server.json, `core.shutdown`) in this process instead of a new one; a
- * `core.shutdown` closes it and the fake child exits, as the real process would. Close what is left with `closeAll`.
- */
-export function inProcessCore(env: Record<string, string>): { spawn: SpawnCore; closeAll(): Promise<void> } {
-  const running: SocketCore[] = [];
-  const spawn: SpawnCore = (_command, args) => {
-    const child = new SilentChild();
-    const dataDir = args[args.indexOf('--data-dir') + 1]!;
-    startSocketCore({ dataDir, env, version: '0.0.0-test' }).then(
-      (core) => {
-        running.push(core);
-        core.core.onShutdown(() => {
-          core.closeTransport().then(
-            () => child.emit('exit', 0, null),
-            () => child.emit('exit', 1, null),
-          );
-        });
-      },
-      () => child.emit('exit', 1, null),
-    );
-    return child;
-  };
-  return {
-    spawn,
-    closeAll: async () => {
-      for (const core of running.splice(0)) {
-        await core.closeTransport().catch(() => undefined);
-        await core.core.close().catch(() => undefined);
-      }
-    },
-  };
 }
 
 export class FakeWebContents extends EventEmitter {
@@ -374,6 +316,14 @@ export class FakeNotification extends EventEmitter {
   show(): void {
     FakeNotification.shown.push(this);
   }
+}
+
+/** What main spawned: the command, its arguments and options, as given. */
+export interface SpawnCall {
+  command: string;
+  args: readonly string[];
+  options: SpawnOptions;
+  child: CoreChild;
 }
 
 export interface FakeElectron {

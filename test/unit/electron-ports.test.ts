@@ -90,6 +90,27 @@ describe('the background core at launch', () => {
   });
 });
 
+/** The File menu's first item: how many agents the background core runs. */
+function menuStatus(fake: FakeElectron): { label: string; enabled: boolean } | undefined {
+  const file = (fake.menu.template as { label?: string; submenu?: { label?: string; enabled?: boolean }[] }[]).find((m) => m.label === 'File');
+  const first = file?.submenu?.[0];
+  return first?.label ? { label: first.label, enabled: first.enabled ?? true } : undefined;
+}
+
+describe('the count of running agents in the menu', () => {
+  it('shows, as a disabled File menu item, how many agents run in the background core, and follows them', async () => {
+    const { fake, page } = await launch();
+    const pid = readServerJson(dataDir)!.pid;
+    expect(menuStatus(fake)).toEqual({ label: `No agents running in the background core (pid ${pid})`, enabled: false });
+    fake.ipcMain.send(CHANNELS.connect, page.event());
+    const client = pageClient(page);
+    await client.call('run.start', { name: 'two', agents: [1, 2].map((n) => ({ vendor: 'shell' as const, label: `s${n}`, cwd: root, command: ['/bin/sleep', '600'] })) });
+    await until(() => menuStatus(fake)?.label === `2 agents running in the background core (pid ${pid})`, 'the menu to count 2 agents');
+    await client.call('run.stop', { run: 'two' });
+    await until(() => menuStatus(fake)?.label.startsWith('No agents running'), 'the menu to count none');
+  });
+});
+
 describe('port hand-off through the relay', () => {
   it('leads each page to the core: requests answered, terminal bytes arrive on the port, none through main', async () => {
     const { fake, page } = await launch();
