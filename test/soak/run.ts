@@ -9,6 +9,8 @@ import { handleFuzz } from './handle-fuzz.js';
 import { killCoreRounds } from './kill-core.js';
 import { stubbornStops } from './stubborn-stops.js';
 import { reloadsWhileFlooding } from './reloads.js';
+import { clientRelaunches } from './relaunches.js';
+import { socketFuzz } from './socket-fuzz.js';
 import { printTable, timedRow, type SoakRow } from './table.js';
 
 const short = process.argv.includes('--short');
@@ -48,10 +50,22 @@ const sections: Section[] = [
     run: () => channelFuzz(scale(10_000, 1_000), scale(10_000, 100)),
   },
   {
+    id: 'socket',
+    check: 'malformed messages on the background core socket (the desktop windows\' channel)',
+    goal: '0 crashes, memory flat',
+    run: () => socketFuzz(scale(10_000, 1_000)),
+  },
+  {
     id: 'reloads',
     check: 'page reloads while a pane floods',
     goal: '0 lost panes, tails equal the mirror',
     run: () => reloadsWhileFlooding(scale(50, 5)),
+  },
+  {
+    id: 'relaunches',
+    check: 'client relaunches against the background core while a pane floods',
+    goal: '0 lost panes, tails equal the mirror',
+    run: () => clientRelaunches(scale(20, 5)),
   },
   {
     id: 'disk',
