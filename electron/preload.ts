@@ -5,14 +5,13 @@ import { contextBridge, ipcRenderer } from 'electron';
 import {
   BRIDGE_LIMITS,
   CHANNELS,
-  MENU_ACTIONS,
+  parseMenuMessage,
   type BatonBridge,
-  type MenuAction,
+  type MenuMessage,
   type PageMessage,
   type ResumeHandoff,
 } from '../shared/bridge-contract.js';
 
-const isMenuAction = (value: unknown): value is MenuAction => typeof value === 'string' && (MENU_ACTIONS as readonly string[]).includes(value);
 const isText = (value: unknown, max: number): value is string => typeof value === 'string' && value.length <= max;
 
 function asHandoff(value: unknown): ResumeHandoff | null {
@@ -35,9 +34,10 @@ ipcRenderer.on(CHANNELS.port, (event, message: unknown) => {
   else if (m.state === 'lost' && isText(m.reason, 2000)) toPage({ baton: 'core-lost', reason: m.reason });
 });
 
-const menuListeners = new Set<(action: MenuAction) => void>();
-ipcRenderer.on(CHANNELS.menu, (_event, action: unknown) => {
-  if (isMenuAction(action)) for (const listener of menuListeners) listener(action);
+const menuListeners = new Set<(message: MenuMessage) => void>();
+ipcRenderer.on(CHANNELS.menu, (_event, value: unknown) => {
+  const message = parseMenuMessage(value);
+  if (message) for (const listener of menuListeners) listener(message);
 });
 
 const resumeListeners = new Set<(handoff: ResumeHandoff) => void>();
@@ -53,7 +53,7 @@ const bridge: BatonBridge = {
   },
   pickDirectory: async (defaultPath) => (await ipcRenderer.invoke(CHANNELS.pickDirectory, ...(defaultPath !== undefined ? [defaultPath] : []))) as string | null,
   appVersion: async () => String(await ipcRenderer.invoke(CHANNELS.appVersion)),
-  onMenuAction: (listener) => {
+  onMenuCommand: (listener) => {
     menuListeners.add(listener);
     return () => void menuListeners.delete(listener);
   },

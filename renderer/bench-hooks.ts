@@ -1,7 +1,7 @@
-// Measurement hooks for test/bench/renderer.ts, present only when the page was opened with `?bench=1`:
+// Measurement hooks for test/bench/renderer.ts, in the bench build only (bench-main.ts; docs/architecture.md §11):
 // `window.__batonBench` measures inside the page (xterm's own write rate as the baseline, a pane's bytes and text,
-// output and keystroke-echo timings) so no figure includes a round trip to the test process. Without the flag
-// this module does nothing.
+// output and keystroke-echo timings) so no figure includes a round trip to the test process. The product bundle
+// never contains this module (test/integration/renderer-bundle.test.ts checks).
 import { Terminal } from '@xterm/xterm';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
@@ -260,28 +260,26 @@ function armEcho(agentId: string | null, letter: string, timeoutMs = 10_000): vo
   echo = { result };
 }
 
-if (new URLSearchParams(window.location.search).get('bench') === '1') {
-  window.__batonBench = {
-    xtermWriteRate,
-    paneBytes: (agentId) => existing(agentId)?.offset ?? 0,
-    paneText,
-    pane: (agentId) => {
-      const pane = existing(agentId);
-      if (!pane) return null;
-      return {
-        renderer: pane.renderer,
-        cols: pane.term.cols,
-        rows: pane.term.rows,
-        bufferLines: pane.term.buffer.active.length,
-        scrollback: pane.term.options.scrollback ?? 0,
-        ready: pane.stream !== null && pane.accepting,
-        visible: pane.visible,
-      };
-    },
-    timePaneOutput,
-    openLocalEcho,
-    closeLocalEcho,
-    armEcho,
-    echoResult: () => echo?.result ?? Promise.reject(new Error('armEcho was not called')),
-  };
-}
+window.__batonBench = {
+  xtermWriteRate,
+  paneBytes: (agentId) => existing(agentId)?.offset ?? 0,
+  paneText,
+  pane: (agentId) => {
+    const pane = existing(agentId);
+    if (!pane) return null;
+    return {
+      renderer: pane.renderer,
+      cols: pane.term.cols,
+      rows: pane.term.rows,
+      bufferLines: pane.term.buffer.active.length,
+      scrollback: pane.term.options.scrollback ?? 0,
+      ready: pane.stream !== null && pane.accepting,
+      visible: pane.visible,
+    };
+  },
+  timePaneOutput,
+  openLocalEcho,
+  closeLocalEcho,
+  armEcho,
+  echoResult: () => echo?.result ?? Promise.reject(new Error('armEcho was not called')),
+};

@@ -1,4 +1,5 @@
-// The dashboard's entry: one connection to the core, handed to the store (state) and the panes (bytes).
+// The dashboard's entry: one connection to the core, handed to the store, which owns the client and gives it to the
+// panes (their bytes never pass through the store: docs/architecture.md §6) and to the core store.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Connection, serverSocketUrl } from './api/connection.js';
@@ -6,17 +7,15 @@ import { desktopConnection } from './api/electron-bridge.js';
 import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
 import { useCore } from './state/core-store.js';
-import { useBaton } from './state/store.js';
+import { provideClientTo, useBaton } from './state/store.js';
 import './styles.css';
-import './bench-hooks.js';
+
+provideClientTo(setClient);
+provideClientTo((client) => useCore.getState().connected(client));
 
 // The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
 const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());
-connection.subscribe((status, client) => {
-  setClient(client);
-  useBaton.getState().setConnection(status, client);
-  useCore.getState().connected(client);
-});
+connection.subscribe((status, client) => useBaton.getState().setConnection(status, client));
 // The app's own version, to tell a background core older than the app (web mode: the page comes from the core).
 window.baton
   ?.appVersion()

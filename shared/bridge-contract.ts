@@ -1,6 +1,7 @@
-// The desktop bridge, declared once: the IPC channels between a window and Electron main, the menu actions, and the
+// The desktop bridge, declared once: the IPC channels between a window and Electron main, the menu's message, and the
 // `window.baton` object the preload exposes. In shared/ because main, the preload bundle and the renderer all read it;
-// no imports, so the preload bundle inlines it whole.
+// it imports only ./commands.ts (no imports of its own), so the preload bundle inlines both whole.
+import { isCommandId, type CommandId } from './commands.js';
 
 export const CHANNELS = {
   /** renderer → main (send, no arguments): "hand this window a port to the core". */
@@ -13,15 +14,29 @@ export const CHANNELS = {
   pickDirectory: 'baton:pick-directory',
   /** renderer → main (invoke): the app's version. */
   appVersion: 'baton:app-version',
-  /** main → renderer: a menu item was chosen (a `MenuAction`). */
+  /** main → renderer: a menu item was chosen (a `MenuMessage`); the page runs that command through its registry. */
   menu: 'baton:menu',
   /** main → renderer: open the Resume dialog (a `ResumeHandoff`); the user still sees the preview first. */
   resume: 'baton:resume',
 } as const;
 
-/** The menu's actions: the dashboard's own shortcuts, which the renderer carries out. */
-export const MENU_ACTIONS = ['new-run', 'snapshot', 'copy-handle', 'resume', 'stop-run', 'shortcuts'] as const;
-export type MenuAction = (typeof MENU_ACTIONS)[number];
+/** What a menu click sends: one of the dashboard's commands (shared/commands.ts), by id. Never a key press. */
+export interface MenuMessage {
+  command: CommandId;
+}
+
+/**
+ * The menu message's schema, checked where it enters the page (the preload): exactly `{ command }` with a known
+ * command id, or null. Every IPC message is checked for its schema (docs/architecture.md §10); by hand rather than
+ * with zod, so the sandboxed preload bundle stays small.
+ */
+export function parseMenuMessage(value: unknown): MenuMessage | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || keys[0] !== 'command') return null;
+  const { command } = value as { command: unknown };
+  return isCommandId(command) ? { command } : null;
+}
 
 /** What main says on the port channel. */
 export type PortMessage = { state: 'ready' } | { state: 'lost'; reason: string };
@@ -52,7 +67,7 @@ export interface BatonBridge {
   writeClipboard(text: string, options?: { clearAfterSeconds?: number }): Promise<void>;
   pickDirectory(defaultPath?: string): Promise<string | null>;
   appVersion(): Promise<string>;
-  /** Returns a function that stops listening. */
-  onMenuAction(listener: (action: MenuAction) => void): () => void;
+  /** A menu item was chosen: run its command. Returns a function that stops listening. */
+  onMenuCommand(listener: (message: MenuMessage) => void): () => void;
   onResumeHandoff(listener: (handoff: ResumeHandoff) => void): () => void;
 }

@@ -416,6 +416,8 @@ export const requests = {
 export type Method = keyof typeof requests;
 export type Params<M extends Method> = z.input<(typeof requests)[M]['params']>;
 export type Result<M extends Method> = z.infer<(typeof requests)[M]['result']>;
+/** Requests `K` answered by name, as the core's parts declare them: a missing or mistyped one does not compile. */
+export type RequestTable<K extends Method> = { readonly [M in K]: (params: Params<M>) => Promise<Result<M>> };
 
 // ---------- events ----------
 

@@ -4,7 +4,8 @@
 // small fake in the tests), with `spawn` for the background core beside it, so this wiring is tested as is.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
-import { CHANNELS, type MenuAction, type PortMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
+import { CHANNELS, type MenuMessage, type PortMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
+import type { CommandId } from '../../shared/commands.js';
 import type { CoreInfo } from '../../shared/contract.js';
 import { reportFailure } from '../core/public.js';
 import { Attention } from './attention.js';
@@ -256,8 +257,9 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
     },
   );
 
-  const send = (action: MenuAction) => {
-    if (win && !win.isDestroyed() && pageReady) win.webContents.send(CHANNELS.menu, action);
+  /** A menu click: the command's id to the page, which runs it through its registry (never a synthetic key press). */
+  const send = (command: CommandId) => {
+    if (win && !win.isDestroyed() && pageReady) win.webContents.send(CHANNELS.menu, { command } satisfies MenuMessage);
   };
 
   const ready = app.whenReady().then(async () => {

@@ -1,15 +1,26 @@
-// The core host: store, terminals and runs under one data directory. Pure Node; no Electron, no transport.
+// The core host: store, terminals and runs under one data directory, and every request of the contract but the two
+// a client session answers itself. Pure Node; no Electron, no transport.
+import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
-import type { CoreSettings } from '../../shared/contract.js';
+import { PROTOCOL_VERSION, type CoreSettings, type Method, type RequestTable, type SnapshotView } from '../../shared/contract.js';
 import { reportFailure } from './log.js';
 import { PtyHost } from './pty/pty-host.js';
+import { AgentLauncher } from './runs/agent-launcher.js';
+import { AgentSupervisor } from './runs/agent-supervisor.js';
 import { Recovery } from './runs/recovery.js';
-import { RunService } from './runs/run-service.js';
+import { ResumePlanner } from './runs/resume-planner.js';
+import { RunRepository } from './runs/run-repository.js';
+import { RunService, type StreamMethod } from './runs/run-service.js';
+import { Snapshots } from './runs/snapshots.js';
+import type { Announce } from './runs/views.js';
 import { prepareDataDir } from './store/data-dir.js';
-import type { InterruptedRun } from './store/interrupted-file.js';
 import { RunStore } from './store/run-store.js';
 import { readSettings, updateSettings } from './store/settings.js';
 import type { VendorEnv } from './vendors/adapter.js';
+import { createVendors } from './vendors/registry.js';
+
+/** Every request a client session hands to the core (docs/architecture.md §3). */
+export type CoreMethod = Exclude<Method, StreamMethod>;
 
 export interface CoreHost {
   readonly dataDir: string;
@@ -20,6 +31,11 @@ export interface CoreHost {
   readonly startedAt: string;
   /** The runs the previous core ended without the user stopping them, and resuming them. */
   readonly recovery: Recovery;
+  /**
+   * Every request but the streams', by its name in the contract: the run service's and recovery's own tables as they
+   * are, and the host's few. Written once, where each is answered; a missing or mistyped one does not compile.
+   */
+  readonly requests: RequestTable<CoreMethod>;
   settings(): Promise<CoreSettings>;
   updateSettings(change: Partial<CoreSettings>): Promise<CoreSettings>;
   /**
@@ -39,10 +55,10 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   const ptyHost = new PtyHost(join(options.dataDir, 'processes.json'));
   const swept = await ptyHost.sweep();
   if (swept > 0) process.stderr.write(`baton: stopped ${swept} process${swept === 1 ? '' : 'es'} left running by a previous Baton\n`);
-  const store = await RunStore.open(options.dataDir);
-  const crashed = await markInterruptedAgents(store);
-  const service = new RunService(store, ptyHost, options.env);
-  const recovery = await Recovery.open(options.dataDir, store, service, crashed, await readSettings(options.dataDir));
+  const runs = new RunRepository(await RunStore.open(options.dataDir));
+  const crashed = await runs.markInterrupted();
+  const service = runService(runs, ptyHost, options.env);
+  const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
 
@@ -53,6 +69,21 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     service,
     startedAt,
     recovery,
+    requests: {
+      ...service.requests,
+      ...recovery.requests,
+      'host.info': async () => ({ version: options.version, dataDir: options.dataDir, vendors: await service.vendors.detect(options.env) }),
+      'core.info': async () => ({
+        version: options.version,
+        protocolVersion: PROTOCOL_VERSION,
+        pid: process.pid,
+        startedAt,
+        liveAgents: service.liveAgents().reduce((n, r) => n + r.agentIds.length, 0),
+      }),
+      'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
+      'settings.get': () => host.settings(),
+      'settings.set': (change) => host.updateSettings(stripUndefined(change)),
+    },
     settings: () => readSettings(options.dataDir),
     updateSettings: (change) => updateSettings(options.dataDir, change),
     async shutdown(resumeOnStart) {
@@ -84,23 +115,28 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
 }
 
 /**
- * Agents recorded as running when the last core died did not survive it: say so in their status, and return them
- * (per run), so the next start can offer to resume exactly those.
+ * The run service over its parts, each given what it needs through its constructor: one repository, one PTY host and
+ * one set of vendors per core (their claims and caches are this core's own; docs/architecture.md §9).
  */
-async function markInterruptedAgents(store: RunStore): Promise<InterruptedRun[]> {
-  const interrupted: InterruptedRun[] = [];
-  for (const run of store.list()) {
-    const agentIds = run.agents.filter((a) => a.status === 'running' || a.status === 'starting').map((a) => a.id);
-    if (agentIds.length === 0) continue;
-    const next = structuredClone(run);
-    for (const a of next.agents) {
-      if (a.status === 'running' || a.status === 'starting') {
-        a.status = 'exited';
-        a.exitCode = null;
-      }
-    }
-    await store.save(next);
-    interrupted.push({ runId: run.id, agentIds });
-  }
-  return interrupted;
+function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv): RunService {
+  const vendors = createVendors();
+  const events = new EventEmitter();
+  const announce: Announce = (name, payload) => {
+    events.emit(name, payload);
+  };
+  // An agent that exits on its own is snapshotted; the supervisor calls this only once everything below exists.
+  const snapshotAfterExit = (runId: string): Promise<SnapshotView> => snapshots.snapshot(runId, 'exit');
+  const supervisor = new AgentSupervisor(runs, new AgentLauncher(ptyHost, env), vendors, env, announce, snapshotAfterExit);
+  const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
+  // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
+  runs.onWriteProblem(({ runId, message }) => {
+    const agentId = runs.get(runId)?.agents[0]?.id;
+    if (agentId) announce('agent.warning', { runId, agentId, message });
+  });
+  return new RunService(runs, new ResumePlanner(runs, vendors, env), supervisor, snapshots, vendors, env, events);
+}
+
+/** `{quitAction: undefined}` would overwrite a saved choice with nothing: only the keys given change. */
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,5 +1,5 @@
 // The renderer's one way to the core: a BatonClient over the page's WebSocket, reconnecting when it drops.
-// Components never touch the transport; they use `connection.client` and the status it reports.
+// Components never touch the transport: main.tsx hands each new client and status to the store, which owns it.
 import { RpcClient, tokenProtocols, WS_PROTOCOL, type BatonClient, type Wire } from '../../shared/client.js';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting';

@@ -1,8 +1,9 @@
 // The renderer's transport in the desktop app: the same RpcClient as in web mode, over a MessagePort that main
-// hands the page (through the preload) and that leads straight to the core host. Also the menu's actions and the
+// hands the page (through the preload) and that leads straight to the core host. Also the menu's commands and the
 // Resume hand-offs (a baton://resume link, a handle file) that main forwards.
-import type { BatonBridge, MenuAction, PageMessage, ResumeHandoff } from '../../shared/bridge-contract.js';
+import { parseMenuMessage, type BatonBridge, type MenuMessage, type PageMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
 import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
+import { runCommand } from '../commands/registry.js';
 import { useBaton } from '../state/store.js';
 import type { ConnectionStatus } from './connection.js';
 
@@ -115,18 +116,13 @@ export class DesktopConnection {
   }
 }
 
-/** The shortcut each menu action stands for (renderer/shortcuts.ts): the menu presses it, the App does the rest. */
-const MENU_KEYS: Readonly<Record<MenuAction, KeyboardEventInit>> = {
-  'new-run': { code: 'KeyN', key: 'N', altKey: true, shiftKey: true },
-  snapshot: { code: 'KeyS', key: 'S', altKey: true, shiftKey: true },
-  'copy-handle': { code: 'KeyH', key: 'H', altKey: true, shiftKey: true },
-  resume: { code: 'KeyR', key: 'R', altKey: true, shiftKey: true },
-  'stop-run': { code: 'KeyX', key: 'X', altKey: true, shiftKey: true },
-  shortcuts: { code: 'F1', key: 'F1' },
-};
-
-export function pressShortcut(action: MenuAction, page: Window = window): void {
-  page.dispatchEvent(new KeyboardEvent('keydown', { ...MENU_KEYS[action], bubbles: true, cancelable: true }));
+/**
+ * A menu item was chosen: its command runs through the registry, exactly as its key or button would run it
+ * (docs/architecture.md §12). The preload checked the message's schema; it is checked again here, where it is used.
+ */
+export function runMenuCommand(message: MenuMessage): void {
+  const checked = parseMenuMessage(message);
+  if (checked) runCommand(checked.command);
 }
 
 /** A link or handle file opens the Resume dialog, with the handle in its field when there is one; never more. */
@@ -142,8 +138,8 @@ export function openResume(handoff: ResumeHandoff): void {
 }
 
 /** The desktop app's connection, with the menu and the Resume hand-offs wired to the dashboard. */
-export function desktopConnection(bridge: BatonBridge): DesktopConnection {
-  bridge.onMenuAction((action) => pressShortcut(action));
+export function desktopConnection(bridge: BatonBridge, page: Window = window): DesktopConnection {
+  bridge.onMenuCommand(runMenuCommand);
   bridge.onResumeHandoff(openResume);
-  return new DesktopConnection(bridge);
+  return new DesktopConnection(bridge, page);
 }

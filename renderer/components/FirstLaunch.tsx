@@ -2,6 +2,7 @@
 import type { VendorInfo } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
+import { CommandButton } from './CommandButton.js';
 import './components.css';
 
 /** How each vendor's CLI is installed; a missing entry means there is nothing to install (the shell). */
@@ -35,7 +36,6 @@ function HowToAdd({ v }: { v: VendorInfo }) {
 
 export function FirstLaunch() {
   const vendors = useBaton((s) => s.hostInfo?.vendors ?? null);
-  const openDialog = useBaton((s) => s.openDialog);
   const listed = (vendors ?? []).filter((v) => v.vendor !== 'shell');
 
   return (
@@ -48,15 +48,9 @@ export function FirstLaunch() {
         run, and keep it secret.
       </p>
       <div className="bt-row bt-gap">
-        <button type="button" className="bt-button bt-primary" onClick={() => openDialog({ kind: 'new-run' })}>
-          New run
-        </button>
-        <button type="button" className="bt-button" onClick={() => openDialog({ kind: 'resume' })}>
-          Resume from handle
-        </button>
-        <button type="button" className="bt-button" onClick={() => openDialog({ kind: 'sessions' })}>
-          Sessions on this machine
-        </button>
+        <CommandButton command="run.new" className="bt-button bt-primary" />
+        <CommandButton command="resume.open" className="bt-button" />
+        <CommandButton command="sessions.open" className="bt-button" />
       </div>
       <h3 className="bt-subhead">Vendor CLIs on this machine</h3>
       {vendors === null ? (

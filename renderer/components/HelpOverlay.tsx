@@ -1,6 +1,6 @@
-// The keyboard shortcuts and the clipboard auto-clear setting.
-import { useId } from 'react';
-import { SHORTCUTS } from '../shortcuts.js';
+// The keyboard shortcuts (generated from the command list: docs/architecture.md §12) and the settings.
+import { Fragment, useId } from 'react';
+import { helpRows } from '../commands/help.js';
 import { useBaton } from '../state/store.js';
 import { CoreSettingsFields } from './CoreSettings.js';
 import { Dialog } from './Dialog.js';
@@ -12,6 +12,8 @@ const CLEAR_CHOICES: { value: string; seconds: number | null; text: string }[] =
   { value: '30', seconds: 30, text: '30 s' },
   { value: '60', seconds: 60, text: '60 s' },
 ];
+
+const ROWS = helpRows();
 
 export function HelpOverlay() {
   const open = useBaton((s) => s.dialog?.kind === 'help');
@@ -38,12 +40,17 @@ export function HelpOverlay() {
           </tr>
         </thead>
         <tbody>
-          {SHORTCUTS.map((s) => (
-            <tr key={s.keys}>
+          {ROWS.map((row) => (
+            <tr key={row.title}>
               <td>
-                <kbd>{s.keys}</kbd>
+                {row.keys.map((k, i) => (
+                  <Fragment key={k}>
+                    {i > 0 ? ' or ' : null}
+                    <kbd>{k}</kbd>
+                  </Fragment>
+                ))}
               </td>
-              <td>{s.action}</td>
+              <td>{row.title}</td>
             </tr>
           ))}
         </tbody>

@@ -47,7 +47,8 @@ export function NewRunDialog() {
 function NewRunForm() {
   const runs = useBaton((s) => s.runs);
   const vendors = useBaton((s) => s.hostInfo?.vendors ?? null);
-  const client = useBaton((s) => s.client);
+  const connected = useBaton((s) => s.status === 'connected');
+  const fetchRun = useBaton((s) => s.fetchRun);
   const startRun = useBaton((s) => s.startRun);
   const openDialog = useBaton((s) => s.openDialog);
   const toast = useBaton((s) => s.toast);
@@ -104,10 +105,10 @@ function NewRunForm() {
 
   const useLastRun = async () => {
     const last = runs[0];
-    if (!client || !last) return;
+    if (!connected || !last) return;
     setTemplateBusy(true);
     try {
-      const run = await client.call('run.get', { run: last.id });
+      const run = await fetchRun(last.id);
       setRows(run.agents.map((a) => ({ key: nextKey.current++, vendor: a.vendor, cwd: a.cwd, label: a.label })));
       setServerError(null);
     } catch (err) {
@@ -187,7 +188,7 @@ function NewRunForm() {
           </span>
         </div>
         <div className="bt-row bt-gap">
-          <button type="button" className="bt-button" disabled={busy || phase !== 'edit' || runs.length === 0 || !client} onClick={() => void useLastRun()}>
+          <button type="button" className="bt-button" disabled={busy || phase !== 'edit' || runs.length === 0 || !connected} onClick={() => void useLastRun()}>
             Use the last run's agents
           </button>
           {runs[0] ? <span className="bt-muted">from {runs[0].name}</span> : null}

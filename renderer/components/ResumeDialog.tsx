@@ -17,7 +17,8 @@ export function ResumeDialog() {
 }
 
 function ResumeForm({ initial }: { initial: string | undefined }) {
-  const client = useBaton((s) => s.client);
+  const connected = useBaton((s) => s.status === 'connected');
+  const inspectHandle = useBaton((s) => s.inspectHandle);
   const resume = useBaton((s) => s.resume);
   const openDialog = useBaton((s) => s.openDialog);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -48,12 +49,11 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   useEffect(() => {
     if (phase !== 'edit') return;
     if (!text) return setInspection({ state: 'empty' });
-    if (!client) return setInspection({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
+    if (!connected) return setInspection({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
     let current = true;
     setInspection({ state: 'checking' });
     const timer = setTimeout(() => {
-      client
-        .call('handle.inspect', { handle: text, ...(cwdParam ? { cwd: cwdParam } : {}) })
+      inspectHandle(text, cwdParam)
         .then((preview) => current && setInspection({ state: 'ok', preview }))
         .catch((err: unknown) => current && setInspection({ state: 'error', message: `${errorMessage(err)}. ${handleAdvice(errorField(err))}` }));
     }, 200);
@@ -61,7 +61,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [text, cwdParam, client, phase]);
+  }, [text, cwdParam, connected, inspectHandle, phase]);
 
   const preview = inspection.state === 'ok' ? inspection.preview : null;
   // A caw handle carries no directory; once one is given, the preview stops asking, but resume still needs it.

@@ -1,39 +1,28 @@
 // The selected run: its toolbar and its panes, in a grid or as tabs (the user's choice, kept per run).
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
 import { useBaton } from '../state/store.js';
+import { CommandButton } from './CommandButton.js';
 import { CopyHandleMenu } from './CopyHandleMenu.js';
 
-export function RunView({ run, searchAgent, setSearchAgent }: { run: Run; searchAgent: string | null; setSearchAgent(id: string | null): void }) {
+export function RunView({ run }: { run: Run }) {
   const layout = useBaton((s) => s.layouts[run.id] ?? 'grid');
   const setLayout = useBaton((s) => s.setLayout);
   const active = useBaton((s) => s.activeAgent[run.id] ?? run.agents[0]?.id);
   const setActive = useBaton((s) => s.setActiveAgent);
-  const snapshot = useBaton((s) => s.snapshot);
-  const stopRun = useBaton((s) => s.stopRun);
-  const openDialog = useBaton((s) => s.openDialog);
-  const toast = useBaton((s) => s.toast);
+  const searchAgent = useBaton((s) => s.searchAgent);
+  const setSearchAgent = useBaton((s) => s.setSearchAgent);
   const outcomes = useBaton((s) => s.lastOutcomes[run.id]);
-  const client = useBaton((s) => s.client);
-  const [busy, setBusy] = useState<string | null>(null);
+  const connected = useBaton((s) => s.status === 'connected');
   const live = run.agents.filter((a) => a.terminalId !== null && a.status === 'running').length;
 
+  // Again after a reconnect: the panes' registry draws the recorded screens with the client the store gave it
+  // (docs/architecture.md §6).
   useEffect(() => {
-    if (client && run.agents.some((a) => a.terminalId === null)) void showStoredScreens(run.id).catch(() => undefined);
-  }, [client, run.id, run.agents]);
-
-  const act = async (label: string, what: () => Promise<void>) => {
-    setBusy(label);
-    try {
-      await what();
-    } catch (err) {
-      toast('error', (err as Error).message);
-    } finally {
-      setBusy(null);
-    }
-  };
+    if (connected && run.agents.some((a) => a.terminalId === null)) void showStoredScreens(run.id).catch(() => undefined);
+  }, [connected, run.id, run.agents]);
 
   return (
     <div className="bt-run">
@@ -42,16 +31,10 @@ export function RunView({ run, searchAgent, setSearchAgent }: { run: Run; search
         <span className="bt-muted">
           {live}/{run.agents.length} live
         </span>
-        <button type="button" disabled={busy !== null} onClick={() => void act('snapshot', () => snapshot(run.id))}>
-          {busy === 'snapshot' ? 'Snapshotting…' : 'Snapshot'}
-        </button>
+        <CommandButton command="run.snapshot" />
         <CopyHandleMenu runId={run.id} />
-        <button type="button" onClick={() => openDialog({ kind: 'resume' })}>
-          Resume from handle
-        </button>
-        <button type="button" disabled={busy !== null || live === 0} onClick={() => void act('stop', () => stopRun(run.id))}>
-          {busy === 'stop' ? 'Stopping…' : 'Stop'}
-        </button>
+        <CommandButton command="resume.open" />
+        <CommandButton command="run.stop" short />
         <div className="bt-layout-toggle" role="group" aria-label="Layout">
           <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout(run.id, 'grid')}>
             Grid

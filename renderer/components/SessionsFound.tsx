@@ -30,7 +30,8 @@ export function SessionsFound() {
 }
 
 function SessionsFoundDialog() {
-  const client = useBaton((s) => s.client);
+  const connected = useBaton((s) => s.status === 'connected');
+  const listSessions = useBaton((s) => s.listSessions);
   const runs = useBaton((s) => s.runs);
   const hostVendors = useBaton((s) => s.hostInfo?.vendors ?? null);
   const adoptSessions = useBaton((s) => s.adoptSessions);
@@ -54,13 +55,12 @@ function SessionsFoundDialog() {
 
   // List (again) as the search and filter change, a moment after the last keystroke.
   useEffect(() => {
-    if (!client) return setListing({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
+    if (!connected) return setListing({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
     let current = true;
     setScanning(true);
     const q = query.trim();
     const timer = setTimeout(() => {
-      client
-        .call('sessions.list', { limit: PAGE, ...(q ? { query: q.slice(0, 200) } : {}), ...(vendor !== 'all' ? { vendor } : {}) })
+      listSessions({ limit: PAGE, ...(q ? { query: q.slice(0, 200) } : {}), ...(vendor !== 'all' ? { vendor } : {}) })
         .then((result) => current && setListing({ state: 'ok', result }))
         .catch((err: unknown) => current && setListing({ state: 'error', message: errorMessage(err) }))
         .finally(() => current && setScanning(false));
@@ -69,7 +69,7 @@ function SessionsFoundDialog() {
       current = false;
       clearTimeout(timer);
     };
-  }, [client, query, vendor, scan]);
+  }, [connected, listSessions, query, vendor, scan]);
 
   useEffect(() => {
     if (phase === 'done') closeRef.current?.focus();

@@ -3,6 +3,7 @@ import { Fragment, useEffect, useId, useMemo, useState } from 'react';
 import type { RunSummary } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
+import { CommandButton } from './CommandButton.js';
 import { relativeTime } from './format.js';
 import './components.css';
 
@@ -113,9 +114,7 @@ export function Sidebar() {
         </ul>
       )}
       <div className="bt-sidebar-foot">
-        <button type="button" className="bt-button" onClick={() => useBaton.getState().openDialog({ kind: 'sessions' })}>
-          Sessions on this machine
-        </button>
+        <CommandButton command="sessions.open" className="bt-button" />
       </div>
     </div>
   );

@@ -186,7 +186,11 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   }
 }
 
-/** After a reconnect every pane asks for exactly what it is missing. */
+/**
+ * The store's client, handed over by the store (`provideClientTo`, main.tsx) at every connect: the panes use it for
+ * their bytes only (attach, input, resize, recorded screens), which never pass through the store (docs/architecture.md
+ * §6). After a reconnect every pane asks for exactly what it is missing.
+ */
 export function setClient(next: BatonClient | null): void {
   client = next;
   for (const pane of panes.values()) {

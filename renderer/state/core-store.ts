@@ -1,12 +1,12 @@
 // The core itself, as the window shows it (zustand): which core answers and how many agents it runs (the topbar
 // indicator), whether it is older than this app (the protocol version handshake: `core.info` after every connect),
-// and the runs it found interrupted (the recovery banner). Kept apart from store.ts, which holds the runs.
+// and the runs it found interrupted (the recovery banner). Kept apart from store.ts, which holds the runs and the
+// page's one client: it hands that client over here (`connected`), and only this store's actions use it.
 import { create } from 'zustand';
 import type { BatonClient } from '../../shared/client.js';
 import { BatonError, PROTOCOL_VERSION, type CoreInfo, type CoreSettings, type RecoveryState } from '../../shared/contract.js';
 
 export interface CoreState {
-  client: BatonClient | null;
   /** Null until the core answered, and for a core that predates `core.info` (`legacy`). */
   info: CoreInfo | null;
   legacy: boolean;
@@ -34,10 +34,10 @@ export interface CoreActions {
 
 export const useCore = create<CoreState & CoreActions>()((set, get) => {
   let infoTimer: ReturnType<typeof setTimeout> | null = null;
+  let current: BatonClient | null = null;
   const fail = (err: unknown) => set({ error: err instanceof Error ? err.message : String(err) });
 
   return {
-    client: null,
     info: null,
     legacy: false,
     appVersion: null,
@@ -47,7 +47,8 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
     error: null,
 
     connected(client) {
-      set({ client, error: null });
+      current = client;
+      set({ error: null });
       if (!client) return;
       client.on('recovery.changed', () => void get().refreshRecovery().catch(fail));
       // Agents start and end in bursts (a run of five): one core.info after the burst is enough.
@@ -64,7 +65,7 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
     setAppVersion: (appVersion) => set({ appVersion }),
 
     async refreshInfo() {
-      const c = get().client;
+      const c = current;
       if (!c) return;
       try {
         const info = await c.call('core.info', {});
@@ -77,13 +78,13 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
     },
 
     async refreshRecovery() {
-      const c = get().client;
+      const c = current;
       if (!c || get().legacy) return;
       set({ recovery: await c.call('recovery.get', {}) });
     },
 
     async resumeInterrupted() {
-      const c = get().client;
+      const c = current;
       if (!c) return;
       set((s) => ({ error: null, recovery: s.recovery && { ...s.recovery, resuming: true } }));
       try {
@@ -94,12 +95,12 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
     },
 
     async dismissRecovery() {
-      await get().client?.call('recovery.dismiss', {});
+      await current?.call('recovery.dismiss', {});
       await get().refreshRecovery();
     },
 
     async restartCore() {
-      const c = get().client;
+      const c = current;
       if (!c) return;
       set({ restarting: true, error: null });
       try {
@@ -114,7 +115,7 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
     },
 
     async setSettings(change) {
-      const c = get().client;
+      const c = current;
       if (!c) return;
       set({ settings: await c.call('settings.set', change) });
     },

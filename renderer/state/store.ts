@@ -1,11 +1,14 @@
-// The dashboard's state (zustand): runs, selection, dialogs, toasts, per-run layout. Never terminal bytes.
+// The dashboard's state (zustand): runs, selection, dialogs, toasts, per-run layout, the command in progress. Never
+// terminal bytes (docs/architecture.md §6). It owns the page's one client: its actions call the core (core-calls.ts),
+// and the modules that need the client itself (the panes' byte streams, the core store) get it from here.
 import { create } from 'zustand';
 import type { BatonClient } from '../../shared/client.js';
-import type { AdoptSession, AgentSpec, ResumeOutcome, Result, RunSummary, RunView } from '../../shared/contract.js';
+import type { CommandId } from '../../shared/commands.js';
+import type { ResumeOutcome, Result, RunSummary, RunView } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
-import { shellQuote } from './shell-quote.js';
+import { coreCalls, type CoreCalls } from './core-calls.js';
 
 export type HostInfo = Result<'host.info'>;
 export type Layout = 'grid' | 'tabs';
@@ -30,7 +33,6 @@ export interface Settings {
 
 interface BatonState {
   status: ConnectionStatus;
-  client: BatonClient | null;
   hostInfo: HostInfo | null;
   runs: RunSummary[];
   runsLoaded: boolean;
@@ -45,12 +47,15 @@ interface BatonState {
   toasts: Toast[];
   settings: Settings;
   lastOutcomes: Record<string, ResumeOutcome[]>;
+  /** The pane whose search bar is open, by agent id. */
+  searchAgent: string | null;
+  /** A command under way that shows its progress (Snapshotting…); commands that wait on it are disabled meanwhile. */
+  pending: CommandId | null;
 }
 
-interface BatonActions {
+interface BatonActions extends CoreCalls {
+  /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
-  refreshRuns(): Promise<void>;
-  loadRun(runId: string): Promise<void>;
   selectRun(runId: string | null): void;
   setQuery(query: string): void;
   setStatusFilter(filter: BatonState['statusFilter']): void;
@@ -61,20 +66,8 @@ interface BatonActions {
   toast(kind: Toast['kind'], text: string): void;
   dismissToast(id: number): void;
   setSettings(settings: Partial<Settings>): void;
-  startRun(name: string, agents: AgentSpec[]): Promise<RunView>;
-  snapshot(runId: string): Promise<void>;
-  copyHandle(runId: string, agentLabel?: string): Promise<void>;
-  copyShellCommands(runId: string, agentLabel?: string): Promise<void>;
-  /** `confirmShell`: the handle indexes of the shell agents the user confirmed (run.resume). */
-  resume(handle: string, cwd?: string, confirmShell?: number[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
-  /** A new run resuming conversations found on this machine (sessions.adopt); selects it, like resume. */
-  adoptSessions(name: string, sessions: AdoptSession[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
-  stopRun(runId: string): Promise<void>;
-  stopAgent(agentId: string): Promise<void>;
-  restartAgent(agentId: string): Promise<void>;
-  resumeAgent(runId: string, agentLabel: string): Promise<void>;
-  renameRun(runId: string, name: string): Promise<void>;
-  deleteRun(runId: string): Promise<void>;
+  setSearchAgent(agentId: string | null): void;
+  setPending(command: CommandId | null): void;
 }
 
 export type Store = BatonState & BatonActions;
@@ -100,12 +93,19 @@ function savePrefs(state: Pick<BatonState, 'layouts' | 'settings'>): void {
 
 let nextToastId = 1;
 
+type ClientUser = (client: BatonClient | null) => void;
+const clientUsers: ClientUser[] = [];
+
+/**
+ * Hands the store's client to a module that works with it directly, now and after every reconnect: the panes,
+ * whose bytes never pass through the store (docs/architecture.md §6), and the core store. Called once, at start.
+ */
+export function provideClientTo(user: ClientUser): void {
+  clientUsers.push(user);
+}
+
 export const useBaton = create<Store>()((set, get) => {
-  const client = (): BatonClient => {
-    const c = get().client;
-    if (!c) throw new Error('not connected to the Baton core; waiting to reconnect');
-    return c;
-  };
+  let client: BatonClient | null = null;
 
   /** Copies text; with the auto-clear setting, empties the clipboard after N seconds if it still holds it. */
   const copy = (text: string) =>
@@ -115,7 +115,6 @@ export const useBaton = create<Store>()((set, get) => {
 
   return {
     status: 'connecting',
-    client: null,
     hostInfo: null,
     runs: [],
     runsLoaded: false,
@@ -128,10 +127,15 @@ export const useBaton = create<Store>()((set, get) => {
     dialog: null,
     toasts: [],
     lastOutcomes: {},
+    searchAgent: null,
+    pending: null,
     ...loadPrefs(),
+    ...coreCalls({ set, get, client: () => client, copy }),
 
     setConnection(status, c) {
-      set({ status, client: c });
+      client = c;
+      for (const use of clientUsers) use(c);
+      set({ status });
       if (!c) return;
       c.on('run.changed', ({ runId, deleted }) => {
         void get().refreshRuns();
@@ -154,25 +158,6 @@ export const useBaton = create<Store>()((set, get) => {
       void get().refreshRuns();
       const selected = get().selectedRunId;
       if (selected) void get().loadRun(selected);
-    },
-
-    async refreshRuns() {
-      const c = get().client;
-      if (!c) return;
-      const runs = await c.call('run.list', {});
-      set({ runs, runsLoaded: true });
-      if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
-    },
-
-    async loadRun(runId) {
-      const c = get().client;
-      if (!c) return;
-      try {
-        const run = await c.call('run.get', { run: runId });
-        set((s) => ({ runDetails: { ...s.runDetails, [runId]: run } }));
-      } catch {
-        // Deleted meanwhile: the run.changed event cleans up.
-      }
     },
 
     selectRun(runId) {
@@ -205,86 +190,11 @@ export const useBaton = create<Store>()((set, get) => {
       savePrefs(get());
     },
 
-    async startRun(name, agents) {
-      const run = await client().call('run.start', { name, agents });
-      set((s) => ({ runDetails: { ...s.runDetails, [run.id]: run }, selectedRunId: run.id }));
-      await get().refreshRuns();
-      return run;
-    },
-
-    async snapshot(runId) {
-      const snap = await client().call('run.snapshot', { run: runId });
-      const time = new Date(snap.at).toLocaleTimeString();
-      const ids = snap.agents.filter((a) => a.sessionId).length;
-      get().toast('success', `Snapshot at ${time}: ${snap.agents.length} agent${snap.agents.length === 1 ? '' : 's'}, ${ids} session id${ids === 1 ? '' : 's'} and their screens`);
-    },
-
-    async copyHandle(runId, agentLabel) {
-      const { handle } = await client().call('run.handle', { run: runId, ...(agentLabel ? { agent: agentLabel } : {}) });
-      await copy(handle);
-      const clear = get().settings.clipboardClearSeconds;
-      get().toast('success', `${agentLabel ? `Handle of ${agentLabel}` : 'Run handle'} copied${clear ? `; the clipboard clears in ${clear} s` : ''}. Keep it secret: it names your conversations.`);
-    },
-
-    async copyShellCommands(runId, agentLabel) {
-      const commands = await client().call('run.commands', { run: runId, ...(agentLabel ? { agent: agentLabel } : {}) });
-      await copy(commands.map((c) => `cd ${shellQuote(c.cwd)} && ${c.argv.map(shellQuote).join(' ')}`).join('\n'));
-      get().toast('success', `Copied ${commands.length} shell command${commands.length === 1 ? '' : 's'}`);
-    },
-
-    async resume(handle, cwd, confirmShell) {
-      const result = await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}), ...(confirmShell ? { confirmShell } : {}) });
-      set((s) => ({
-        runDetails: { ...s.runDetails, [result.run.id]: result.run },
-        selectedRunId: result.run.id,
-        lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
-      }));
-      await get().refreshRuns();
-      return result;
-    },
-
-    async adoptSessions(name, sessions) {
-      const result = await client().call('sessions.adopt', { name, sessions });
-      set((s) => ({
-        runDetails: { ...s.runDetails, [result.run.id]: result.run },
-        selectedRunId: result.run.id,
-        lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
-      }));
-      await get().refreshRuns();
-      return result;
-    },
-
-    async stopRun(runId) {
-      await client().call('run.stop', { run: runId });
-      await get().loadRun(runId);
-    },
-
-    async stopAgent(agentId) {
-      await client().call('agent.stop', { agentId });
-    },
-
-    async restartAgent(agentId) {
-      const run = await client().call('agent.restart', { agentId });
-      set((s) => ({ runDetails: { ...s.runDetails, [run.id]: run } }));
-    },
-
-    async resumeAgent(runId, agentLabel) {
-      const { handle } = await client().call('run.handle', { run: runId, agent: agentLabel });
-      // The user's own agent, from this store (typed here or confirmed when it came in): the click confirms it.
-      const result = await get().resume(handle, undefined, [0]);
-      for (const o of result.outcomes) if (o.outcome !== 'resumed') get().toast(o.outcome === 'failed' ? 'error' : 'warning', `${o.label}: ${o.outcome}${o.message ? ` — ${o.message}` : ''}`);
-    },
-
-    async renameRun(runId, name) {
-      const run = await client().call('run.rename', { run: runId, name });
-      set((s) => ({ runDetails: { ...s.runDetails, [runId]: run } }));
-      await get().refreshRuns();
-    },
-
-    async deleteRun(runId) {
-      await client().call('run.delete', { run: runId });
-      set((s) => ({ selectedRunId: s.selectedRunId === runId ? null : s.selectedRunId }));
-      await get().refreshRuns();
-    },
+    setSearchAgent: (searchAgent) => set({ searchAgent }),
+    setPending: (pending) => set({ pending }),
   };
 });
+
+/** The selected run's details, once loaded. */
+export const selectedRun = (s: Pick<BatonState, 'selectedRunId' | 'runDetails'>): RunView | undefined =>
+  s.selectedRunId ? s.runDetails[s.selectedRunId] : undefined;

@@ -1,13 +1,25 @@
 // The browser side of the renderer bench: Debian's Chromium (as test/e2e/browser.ts launches it, plus precise
-// memory figures and an exposed gc), a page on a `baton serve` with `?bench=1`, and the page's memory as
-// DevTools reports it.
-import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+// memory figures and an exposed gc), a page on a `baton serve` showing the bench build of the dashboard, and the
+// page's memory as DevTools reports it.
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize, sep } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM } from '../e2e/browser.js';
-import type { ServerProcess } from '../helpers/server.js';
+import { ROOT, type ServerProcess } from '../helpers/server.js';
+
+/**
+ * The bench build (`npm run build:renderer-bench`): the dashboard plus renderer/bench-hooks.ts, which the product
+ * bundle in dist/renderer never carries (docs/architecture.md §11).
+ */
+export const BENCH_RENDERER = join(ROOT, 'dist', 'renderer-bench');
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const MEMORY_ARGS = ['--enable-precise-memory-info', '--js-flags=--expose-gc'];
+/**
+ * The bench page's files are answered by the bench (serveBenchBuild), so Chromium cannot tell they came from
+ * loopback, and its Local Network Access checks would then refuse the page's WebSocket to the server on 127.0.0.1.
+ */
+const SERVED_BY_BENCH = '--disable-features=LocalNetworkAccessChecks';
 /** As in test/e2e/browser.ts: without 3D APIs the panes take xterm's DOM renderer. */
 const NO_WEBGL = '--disable-3d-apis';
 export const VIEWPORT = { width: 1400, height: 860 } as const;
@@ -53,7 +65,7 @@ export interface BenchBrowser {
 }
 
 export async function launchBenchBrowser(webgl: boolean): Promise<BenchBrowser> {
-  const args = [...ARGS, ...MEMORY_ARGS, ...(webgl ? [] : [NO_WEBGL])];
+  const args = [...ARGS, ...MEMORY_ARGS, SERVED_BY_BENCH, ...(webgl ? [] : [NO_WEBGL])];
   const browser = await chromium.launch({ executablePath: CHROMIUM, args, timeout: 30_000 });
   return { browser, webgl, version: browser.version(), close: () => browser.close().catch(() => undefined) };
 }
@@ -66,9 +78,34 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
-/** A fresh context and page on the server, with the bench hooks on. */
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/**
+ * The server's files replaced by the bench build's, everything else as the server answers: the page keeps the
+ * server's origin (its WebSocket, its token) and its security headers (CSP included), with the hooks in its script.
+ */
+async function serveBenchBuild(context: BrowserContext, server: ServerProcess): Promise<void> {
+  if (!existsSync(join(BENCH_RENDERER, 'index.html'))) {
+    throw new Error(`no bench build in ${BENCH_RENDERER}: run \`npm run build:renderer-bench\` (npm run bench:renderer does)`);
+  }
+  const origin = new URL(server.url).origin;
+  await context.route(
+    (url) => url.origin === origin && url.pathname !== '/ws',
+    async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      const file = normalize(join(BENCH_RENDERER, path === '/' ? 'index.html' : decodeURIComponent(path.slice(1))));
+      const served = await route.fetch();
+      if (!file.startsWith(BENCH_RENDERER + sep) || !existsSync(file)) return route.fulfill({ response: served });
+      const headers = Object.fromEntries(Object.entries(served.headers()).filter(([name]) => !['content-length', 'content-type'].includes(name)));
+      await route.fulfill({ status: 200, headers: { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }, body: readFileSync(file) });
+    },
+  );
+}
+
+/** A fresh context and page on the server, showing the bench build (with its hooks). */
 export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Promise<BenchPage> {
   const context = await b.browser.newContext({ viewport: VIEWPORT });
+  await serveBenchBuild(context, server);
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
   const errors: string[] = [];
@@ -76,13 +113,13 @@ export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Pro
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
-  await page.goto(`${server.url}/?bench=1#token=${server.token}`);
+  await page.goto(`${server.url}/#token=${server.token}`);
   try {
     await page.waitForFunction(() => (globalThis as BenchGlobal).__batonBench !== undefined, undefined, { timeout: 30_000 });
   } catch (err) {
     await context.close().catch(() => undefined);
     throw new Error(
-      `the dashboard has no window.__batonBench with ?bench=1: build it with the hooks (renderer/main.tsx imports ./bench-hooks.js; npm run build)` +
+      `the dashboard has no window.__batonBench: the bench build (${BENCH_RENDERER}) was not served or is stale; run \`npm run build:renderer-bench\`` +
         `${errors.length > 0 ? `; the page reported: ${errors.join(' | ')}` : ''} (${(err as Error).message.split('\n')[0]})`,
     );
   }

@@ -1,5 +1,7 @@
-// The renderer bench: `npx tsx test/bench/renderer.ts` (needs `npm run build` first: it serves dist/renderer).
-// A real `baton serve`, Debian's Chromium on the dashboard with `?bench=1` (renderer/bench-hooks.ts), `shell` agents
+// The renderer bench: `npm run bench:renderer` (needs `npm run build` first for `baton serve`; it builds the bench page
+// itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
+// product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run.
+// A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
 // absolute figures less):

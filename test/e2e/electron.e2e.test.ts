@@ -91,7 +91,7 @@ describe('the desktop app', () => {
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
     expect(await page.evaluate(() => Object.keys((window as unknown as { baton: object }).baton).sort())).toEqual(
-      ['appVersion', 'onMenuAction', 'onResumeHandoff', 'pickDirectory', 'requestPort', 'writeClipboard'],
+      ['appVersion', 'onMenuCommand', 'onResumeHandoff', 'pickDirectory', 'requestPort', 'writeClipboard'],
     );
     expect(await page.evaluate(() => (window as unknown as { baton: { appVersion(): Promise<string> } }).baton.appVersion())).toBe('0.1.0');
     // No remote content: a fetch of anything is refused by the CSP and the request filter.

@@ -237,7 +237,8 @@ describe('a failure inside one request (in process, a core that throws)', () => 
       dataDir: root,
       version: '0.0.0',
       env: {},
-      service: { on: () => () => undefined, listRuns: failing, getRun: () => Promise.reject(new RangeError(`no ${handle}`)) },
+      service: { on: () => () => undefined },
+      requests: { 'run.list': failing, 'run.get': () => Promise.reject(new RangeError(`no ${handle}`)) },
       close: () => Promise.resolve(),
     } as unknown as CoreHost;
     const staticDir = join(root, 'no-dashboard');

@@ -10,6 +10,8 @@ import { killTagged } from './tagged.js';
 import type { SoakRow } from './table.js';
 
 const TAG = 'BATON_SOAK_KILL';
+/** The runs are this store's own shell runs: the user confirms their shell agents, as the Resume button does. */
+const ALL_AGENTS = Array.from({ length: 32 }, (_, i) => i);
 
 interface Acked {
   runId: string;
@@ -34,7 +36,7 @@ async function randomAction(client: RpcClient, cwd: string, acked: Acked[], roun
     const run = pick(runs.filter((r) => r.liveAgents === 0));
     if (run) {
       const { handle } = await client.call('run.handle', { run: run.id });
-      await client.call('run.resume', { handle });
+      await client.call('run.resume', { handle, confirmShell: ALL_AGENTS });
     }
   } else if (runs.length > 5) {
     await client.call('run.delete', { run: pick(runs)!.id });
@@ -67,7 +69,7 @@ export async function killCoreRounds(rounds: number): Promise<Omit<SoakRow, 'che
       const target = pick(stopped);
       if (target) {
         const { handle } = await client.call('run.handle', { run: target.id });
-        const result = await client.call('run.resume', { handle });
+        const result = await client.call('run.resume', { handle, confirmShell: ALL_AGENTS });
         resumes++;
         if (result.outcomes.some((o) => o.outcome === 'failed')) resumeFailures++;
       }
@@ -81,6 +83,8 @@ export async function killCoreRounds(rounds: number): Promise<Omit<SoakRow, 'che
             () => false,
           );
           if (ok) actions++;
+          // A refused call settles in a microtask: yield, or the child's exit event could never be seen.
+          else await new Promise((r) => setImmediate(r));
         }
       })();
       await sleep(Math.max(0, killAt - Date.now()));

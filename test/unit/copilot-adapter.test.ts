@@ -114,4 +114,13 @@ describe('copilot adapter: planResume', () => {
     const plan = await copilotAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env);
     expect(plan).toMatchObject({ argv: ['copilot', '--session-id', id], sessionId: id, outcome: 'resumed', warning: null });
   });
+
+  it('planResumeChecked counts such a session as found, as exists() does', async () => {
+    const id = '33333333-4444-4555-8666-777777777777';
+    await addSession(id);
+    const checked = await copilotAdapter.planResumeChecked(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env);
+    expect(checked.found).toBe(await copilotAdapter.exists(id, '/home/u/proj', env));
+    expect(checked.found).toBe(true);
+    expect(checked.plan).toEqual(await copilotAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env));
+  });
 });

@@ -197,6 +197,17 @@ describe('cursor adapter: create-chat, then --resume (argv arrays, never shell s
     expect(gone.warning).not.toContain(SAMPLE_ID);
   });
 
+  it('planResumeChecked says what exists() says: a chat with a store is found, a quiet chat folder is not', async () => {
+    const quiet = 'bbbbbbbb-1d3f-4a5b-8c7d-9e0f1a2b3c4d';
+    await mkdir(join(chats, SAMPLE_HASH, quiet), { recursive: true });
+    for (const [id, confirmed] of [[SAMPLE_ID, true], [quiet, false], ['cccccccc-1d3f-4a5b-8c7d-9e0f1a2b3c4d', true]] as const) {
+      const prior = { sessionId: id, chosenBy: 'vendor', confirmed } as const;
+      const { plan, found } = await cursorAdapter.planResumeChecked(ctx(), prior, env);
+      expect(found, id).toBe(await cursorAdapter.exists(id, ctx().cwd, env));
+      expect(plan.outcome, id).toBe((await cursorAdapter.planResume(ctx(), prior, env)).outcome);
+    }
+  });
+
   it('planResume runs no process and writes nothing (the handle preview plans resumes too)', async () => {
     const cwd = await workdir();
     const before = await readdir(chats);

@@ -1,37 +1,56 @@
 // The renderer's half of the desktop bridge (renderer/api/electron-bridge.ts): the same RpcClient as web mode over
 // the MessagePort the preload posts into the page, a new client for each port, the core's loss said to the user;
-// the menu's actions pressed as the dashboard's own shortcuts; hand-offs opening the Resume dialog and no more.
+// the menu's command ids run through the dashboard's command registry; hand-offs opening the Resume dialog and no more.
 // The page is an EventTarget, the ports are real MessagePorts, and the core behind them is the real one.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MessageChannel, type MessagePort as NodePort } from 'node:worker_threads';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { BatonBridge, MenuAction } from '../../shared/bridge-contract.js';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import type { MenuItemConstructorOptions } from 'electron';
+import { parseMenuMessage, type BatonBridge, type MenuMessage } from '../../shared/bridge-contract.js';
 import { openCoreHost, type CoreHost } from '../../electron/core/host.js';
 import { ClientSession } from '../../electron/core/transport/client-session.js';
-import { DesktopConnection, openResume, pressShortcut } from '../../renderer/api/electron-bridge.js';
+import { menuTemplate } from '../../electron/app/menu.js';
+import { DesktopConnection, desktopConnection, openResume, runMenuCommand } from '../../renderer/api/electron-bridge.js';
 import type { ConnectionStatus } from '../../renderer/api/connection.js';
-import { shortcutFor } from '../../renderer/shortcuts.js';
 import { useBaton } from '../../renderer/state/store.js';
 import type { BatonClient } from '../../shared/client.js';
+import type { CommandId } from '../../shared/commands.js';
+import type { RunView } from '../../shared/contract.js';
 import { testEnv } from '../helpers/server.js';
 import { until } from './electron-fake.js';
 
 let root: string;
 let core: CoreHost;
-const ports: NodePort[] = [];
 
-beforeAll(() => {
-  // Node has no KeyboardEvent; this one carries its init the way the browser's does.
-  (globalThis as { KeyboardEvent?: unknown }).KeyboardEvent ??= class extends Event {
-    constructor(type: string, init: Record<string, unknown> = {}) {
-      super(type, init);
-      const { bubbles: _b, cancelable: _c, ...keys } = init;
-      Object.assign(this, { key: '', code: '', altKey: false, shiftKey: false, ctrlKey: false, metaKey: false, repeat: false, ...keys });
-    }
-  };
-});
+/** A selected run with one running agent: what the menu's run commands act on. */
+const RUN: RunView = {
+  id: 'run_menu',
+  name: 'menu',
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+  lastSnapshot: null,
+  agents: [
+    {
+      id: 'agt_menu',
+      label: 'planner',
+      vendor: 'shell',
+      cwd: '/tmp',
+      args: [],
+      command: ['/bin/sh'],
+      sessionId: null,
+      sessionIds: [],
+      status: 'running',
+      exitCode: null,
+      terminalId: 'trm_menu',
+      pid: 1,
+      warning: null,
+      startedAt: '2025-01-01T00:00:00.000Z',
+    },
+  ],
+};
+const ports: NodePort[] = [];
 
 beforeEach(async () => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'baton-electron-bridge-')));
@@ -69,7 +88,7 @@ function fakeBridge(page: EventTarget, onRequest: () => void = () => handPort(pa
     writeClipboard: async () => undefined,
     pickDirectory: async () => null,
     appVersion: async () => '0.1.0',
-    onMenuAction: () => () => undefined,
+    onMenuCommand: () => () => undefined,
     onResumeHandoff: () => () => undefined,
   };
   return bridge;
@@ -129,22 +148,56 @@ describe('the desktop connection', () => {
 });
 
 describe('menu actions and hand-offs', () => {
-  it('presses the shortcut the dashboard binds to each menu action', () => {
-    const expected: Record<MenuAction, string> = {
-      'new-run': 'New run',
-      snapshot: 'Snapshot',
-      'copy-handle': 'Copy handle',
-      resume: 'Resume from handle',
-      'stop-run': 'Stop run',
-      shortcuts: 'Keyboard shortcuts',
+  it('runs the command each menu item sends, as its key or button would', async () => {
+    // The page as main's menu reaches it: the listener desktopConnection registers on the bridge.
+    let deliver: (message: MenuMessage) => void = () => undefined;
+    const onMenuCommand = (listener: (message: MenuMessage) => void) => {
+      deliver = listener;
+      return () => undefined;
     };
     const page = new EventTarget();
-    const pressed: KeyboardEvent[] = [];
-    page.addEventListener('keydown', (e) => pressed.push(e as KeyboardEvent));
-    for (const [action, name] of Object.entries(expected)) {
-      pressShortcut(action as MenuAction, page as unknown as Window);
-      expect(shortcutFor(pressed.at(-1)!)?.action, action).toBe(name);
+    desktopConnection({ ...fakeBridge(page), onMenuCommand }, page as unknown as Window);
+    const calls: string[] = [];
+    const record = (name: string) => async (runId: string) => void calls.push(`${name} ${runId}`);
+    const { snapshot, copyHandle, stopRun } = useBaton.getState();
+    onTestFinished(() => useBaton.setState({ snapshot, copyHandle, stopRun, selectedRunId: null, runDetails: {} }));
+    useBaton.setState({
+      selectedRunId: RUN.id,
+      runDetails: { [RUN.id]: RUN },
+      pending: null,
+      snapshot: record('snapshot'),
+      copyHandle: record('copyHandle'),
+      stopRun: record('stopRun'),
+    });
+    // What each menu command does on the page: a dialog opens, or the store's action runs on the selected run.
+    const expected: Partial<Record<CommandId, { dialog: unknown; call?: string }>> = {
+      'run.new': { dialog: { kind: 'new-run' } },
+      'resume.open': { dialog: { kind: 'resume' } },
+      'help.open': { dialog: { kind: 'help' } },
+      'run.snapshot': { dialog: null, call: `snapshot ${RUN.id}` },
+      'handle.copy': { dialog: null, call: `copyHandle ${RUN.id}` },
+      'run.stop': { dialog: null, call: `stopRun ${RUN.id}` },
+    };
+    const sent: CommandId[] = [];
+    const all = (t: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] => t.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? all(m.submenu) : [])]);
+    for (const item of all(menuTemplate({ platform: 'linux', devTools: false, send: (command) => sent.push(command) }))) (item.click as (() => void) | undefined)?.();
+    expect(sent.sort()).toEqual(Object.keys(expected).sort());
+    for (const command of sent) {
+      useBaton.setState({ dialog: null });
+      calls.length = 0;
+      deliver({ command });
+      await new Promise((r) => setTimeout(r, 0)); // A command with progress settles its `pending` state.
+      expect({ dialog: useBaton.getState().dialog, ...(calls[0] ? { call: calls[0] } : {}) }, command).toEqual(expected[command]);
     }
+  });
+
+  it('runs nothing for a menu message that is not exactly a known command id', () => {
+    for (const bad of ['run.new', { command: 'run.delete' }, { command: 'run.new', extra: 1 }, { command: ['run.new'] }, null]) {
+      expect(parseMenuMessage(bad), JSON.stringify(bad)).toBeNull();
+      runMenuCommand(bad as MenuMessage);
+    }
+    expect(useBaton.getState().dialog).toBeNull();
+    expect(parseMenuMessage({ command: 'help.open' })).toEqual({ command: 'help.open' });
   });
 
   it('opens the Resume dialog with the handed-over handle, and resumes nothing', () => {

@@ -1,15 +1,15 @@
 // The desktop window as main opens it: its security-relevant web preferences, the one page it loads, its placement
-// kept across launches, and the menu that sends the dashboard's actions over the bridge. Electron is the small fake
+// kept across launches, and the menu that sends the dashboard's commands over the bridge. Electron is the small fake
 // of electron-fake.ts, handed to the real wiring (startDesktop) in place of the module.
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CHANNELS } from '../../shared/bridge-contract.js';
+import { CHANNELS, parseMenuMessage } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
-import { MENU_SHORTCUTS, menuTemplate } from '../../electron/app/menu.js';
-import { SHORTCUTS } from '../../renderer/shortcuts.js';
+import { menuTemplate } from '../../electron/app/menu.js';
+import { helpRows } from '../../renderer/commands/help.js';
 import { FakeBrowserWindow, fakeElectron, until, type FakeElectron } from './electron-fake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -90,13 +90,28 @@ describe('the application menu', () => {
     template.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? items(m.submenu) : [])]);
 
   it("shows the dashboard's shortcuts, the same as the help overlay lists", () => {
-    const listed = new Map<string, string>(SHORTCUTS.map((s) => [s.action, s.keys]));
-    expect(listed.get('New run')).toBe(MENU_SHORTCUTS['new-run'].accelerator);
-    expect(listed.get('Snapshot')).toBe(MENU_SHORTCUTS.snapshot.accelerator);
-    expect(listed.get('Copy handle')).toBe(MENU_SHORTCUTS['copy-handle'].accelerator);
-    expect(listed.get('Resume from handle')).toBe(MENU_SHORTCUTS.resume.accelerator);
-    expect(listed.get('Stop run')).toBe(MENU_SHORTCUTS['stop-run'].accelerator);
-    expect(listed.get('Keyboard shortcuts')).toContain(MENU_SHORTCUTS.shortcuts.accelerator);
+    const rows = helpRows();
+    for (const platform of ['darwin', 'win32', 'linux'] as const) {
+      const commands = items(menuTemplate({ platform, devTools: false, send: () => undefined })).filter((i) => i.id !== undefined);
+      const shown = new Map(commands.map((i) => [i.label, i.accelerator]));
+      expect(shown, platform).toEqual(
+        new Map([
+          ['New run…', 'Alt+Shift+N'],
+          ['Resume from handle…', 'Alt+Shift+R'],
+          ['Snapshot', 'Alt+Shift+S'],
+          ['Copy handle', 'Alt+Shift+H'],
+          ['Stop run', 'Alt+Shift+X'],
+          ['Keyboard shortcuts', 'F1'],
+        ]),
+      );
+      // Each item's command has a row in the help overlay, with the same title and the item's key among its keys.
+      for (const item of commands) {
+        const row = rows.find((r) => (r.ids as readonly string[]).includes(String(item.id)));
+        expect(row, item.id).toBeDefined();
+        expect(String(item.label).replace(/…$/, '')).toBe(row!.title);
+        expect(row!.keys).toContain(item.accelerator);
+      }
+    }
   });
 
   it('registers no accelerator on Linux, so every key reaches the focused terminal', () => {
@@ -107,7 +122,7 @@ describe('the application menu', () => {
     expect(all.some((i) => i.role === 'editMenu')).toBe(false);
   });
 
-  it('sends the chosen action to the page over the bridge once the page listens', async () => {
+  it("sends the chosen item's command id to the page over the bridge once the page listens", async () => {
     const { win } = await launch();
     const click = (label: string) => {
       const item = items(fake.menu.template as MenuItemConstructorOptions[]).find((i) => i.label === label)!;
@@ -119,6 +134,12 @@ describe('the application menu', () => {
     click('Snapshot');
     click('Resume from handle…');
     click('Keyboard shortcuts');
-    expect(win.webContents.sent.filter((s) => s.channel === CHANNELS.menu).map((s) => s.args[0])).toEqual(['snapshot', 'resume', 'shortcuts']);
+    expect(win.webContents.sent.filter((s) => s.channel === CHANNELS.menu).map((s) => s.args)).toEqual([
+      [{ command: 'run.snapshot' }],
+      [{ command: 'resume.open' }],
+      [{ command: 'help.open' }],
+    ]);
+    // What main sends passes the schema check the page applies (the preload's parseMenuMessage).
+    for (const sent of win.webContents.sent.filter((m) => m.channel === CHANNELS.menu)) expect(parseMenuMessage(sent.args[0])).toEqual(sent.args[0]);
   });
 });

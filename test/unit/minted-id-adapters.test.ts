@@ -166,6 +166,20 @@ describe.each(MINTED_ID_ROWS.map((row) => [row.vendor, row] as const))('%s adapt
       expect(plan.warning).toContain(row.lookedIn(home));
     });
 
+    it('planResumeChecked gives the same plan and says what exists() says of the prior id (the store is read once)', async () => {
+      const quiet = '44444444-5555-4666-8777-888888888888';
+      await row.beforeSameId?.(home, quiet);
+      const gone = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+      for (const [id, chosenBy, confirmed] of [[SAMPLE_ID, 'baton', true], [quiet, 'baton', false], [gone, 'vendor', true], ['', 'baton', true]] as const) {
+        const prior = { sessionId: id, chosenBy, confirmed };
+        const { plan, found } = await adapter.planResumeChecked(ctx(), prior, env);
+        const alone = await adapter.planResume(ctx(), prior, env);
+        expect(found, id).toBe(id !== '' && (await adapter.exists(id, ctx().cwd, env)));
+        expect({ outcome: plan.outcome, warning: plan.warning }, id).toEqual({ outcome: alone.outcome, warning: alone.warning });
+        if (plan.outcome === 'resumed') expect(plan, id).toEqual(alone);
+      }
+    });
+
     it('never puts an invalid id into argv', async () => {
       for (const bad of row.invalidIds(SAMPLE_ID)) {
         const plan = await adapter.planResume(ctx(), { sessionId: bad, chosenBy: 'baton', confirmed: true }, env);

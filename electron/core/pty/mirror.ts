@@ -1,6 +1,7 @@
 // A headless xterm per terminal, fed the same bytes as the pane: the source of screens and of reattach resets.
 // The xterms live on one worker thread shared by every terminal (mirror-worker.mjs); this is their handle.
 import { Worker } from 'node:worker_threads';
+import { toDisposable, type Disposable } from '../lifecycle.js';
 
 export interface MirrorScreen {
   cols: number;
@@ -15,10 +16,15 @@ type FromWorker =
   | { t: 'applied'; id: number; end: number }
   | { t: 'screen'; id: number; request: number; screen: MirrorScreen };
 
+// The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
+// terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
 let worker: Worker | null = null;
 const live = new Map<number, Mirror>();
 let nextId = 1;
 let nextRequest = 1;
+
+/** Mirrors not yet disposed, each an xterm on the thread: tests check that closing terminals gives them all back. */
+export const liveMirrorCount = (): number => live.size;
 
 function mirrorWorker(): Worker {
   if (worker) return worker;
@@ -34,15 +40,21 @@ function mirrorWorker(): Worker {
   return w;
 }
 
-export class Mirror {
+interface PendingCapture {
+  resolve(screen: MirrorScreen): void;
+  reject(err: Error): void;
+}
+
+export class Mirror implements Disposable {
   private readonly id = nextId++;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private flushScheduled = false;
+  private flushImmediate: NodeJS.Immediate | null = null;
   private queued = 0;
   private applied = 0;
-  private readonly captures = new Map<number, (screen: MirrorScreen) => void>();
-  private appliedListener: () => void = () => {};
+  private readonly captures = new Map<number, PendingCapture>();
+  private appliedListener: (() => void) | null = null;
+  private disposed = false;
 
   constructor(cols: number, rows: number, scrollback: number) {
     live.set(this.id, this);
@@ -54,62 +66,80 @@ export class Mirror {
     return this.queued - this.applied;
   }
 
-  onApplied(listener: () => void): void {
+  /** One listener, called whenever the thread has applied more bytes (the backlog shrank). */
+  onApplied(listener: () => void): Disposable {
     this.appliedListener = listener;
+    return toDisposable(() => {
+      if (this.appliedListener === listener) this.appliedListener = null;
+    });
   }
 
   write(chunk: Buffer): void {
+    if (this.disposed) return;
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     this.queued += chunk.length;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      // One message per turn of the event loop, however many reads it brought.
-      setImmediate(() => this.flush());
-    }
+    // One message per turn of the event loop, however many reads it brought.
+    this.flushImmediate ??= setImmediate(() => this.flush());
   }
 
   resize(cols: number, rows: number): void {
+    if (this.disposed) return;
     this.flush();
     mirrorWorker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
   /** The screen once every byte written so far has been applied (taken on the mirror thread, in order). */
   capture(textLines = 200): Promise<MirrorScreen> {
+    if (this.disposed) return Promise.reject(closedError());
     this.flush();
     const request = nextRequest++;
-    return new Promise((resolve) => {
-      this.captures.set(request, resolve);
+    return new Promise((resolve, reject) => {
+      this.captures.set(request, { resolve, reject });
       mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines });
     });
   }
 
+  /**
+   * Frees the xterm on the thread. A capture still waiting is refused rather than left pending forever (the thread
+   * drops requests for a closed mirror), and bytes not yet sent are dropped with their flush.
+   */
   dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
+    this.flushImmediate = null;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.appliedListener = null;
     live.delete(this.id);
     worker?.postMessage({ t: 'close', id: this.id });
+    for (const capture of this.captures.values()) capture.reject(closedError());
+    this.captures.clear();
   }
 
   /** @internal */
   fromWorker(m: FromWorker): void {
     if (m.t === 'applied') {
       this.applied = m.end;
-      this.appliedListener();
+      this.appliedListener?.();
     } else {
-      const resolve = this.captures.get(m.request);
+      const capture = this.captures.get(m.request);
       this.captures.delete(m.request);
-      resolve?.(m.screen);
+      capture?.resolve(m.screen);
     }
   }
 
   /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
   workerLost(): void {
     this.applied = this.queued;
-    for (const resolve of this.captures.values()) resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
+    for (const capture of this.captures.values()) capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
     this.captures.clear();
   }
 
   private flush(): void {
-    this.flushScheduled = false;
+    if (this.flushImmediate) clearImmediate(this.flushImmediate);
+    this.flushImmediate = null;
     if (this.pendingBytes === 0) return;
     const data = this.pending.length === 1 ? Buffer.from(this.pending[0]!) : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
@@ -119,3 +149,5 @@ export class Mirror {
     mirrorWorker().postMessage({ t: 'write', id: this.id, data: bytes, end: this.queued }, [bytes]);
   }
 }
+
+const closedError = () => new Error('the terminal was closed: its screen is no longer kept');

@@ -1,4 +1,5 @@
 // Owns every terminal of the core: spawns them, records their process trees, stops them all.
+import { DisposableStore, disposableInterval, type Disposable } from '../lifecycle.js';
 import type { AgentMark } from './agent-mark.js';
 import { isAlive, scanProcesses, type ProcessMark } from './proc-stat.js';
 import { ProcessLedger, type LedgerEntry } from './process-ledger.js';
@@ -11,7 +12,7 @@ const TRACKING = "tracking the terminals' processes";
 /** Marks of released terminals kept for the stop at quit; the oldest go first (the ledger holds ≤ 1024 entries). */
 const MAX_RETIRED_MARKS = 256;
 
-export class PtyHost {
+export class PtyHost implements Disposable {
   private readonly terminals = new Map<string, Terminal>();
   /** Terminals whose leader still runs: only these are rescanned. */
   private readonly tracked = new Set<Terminal>();
@@ -20,7 +21,8 @@ export class PtyHost {
   /** Marks of released terminals: a job that left the tree unseen is found by its mark at quit (§8). */
   private retiredMarks: AgentMark[] = [];
   private readonly ledger: ProcessLedger | null;
-  private readonly tracker: NodeJS.Timeout;
+  /** The tracking timer; `close` releases it with every terminal. */
+  private readonly disposables = new DisposableStore();
   private closed = false;
   /** The pass waiting to start (callers share it), and the latest one queued: passes never overlap. */
   private pending: Promise<void> | null = null;
@@ -29,8 +31,8 @@ export class PtyHost {
   /** `ledgerPath`: where the processes this host started are recorded for the start-up sweep. */
   constructor(ledgerPath: string | null = null) {
     this.ledger = ledgerPath ? new ProcessLedger(ledgerPath) : null;
-    this.tracker = setInterval(() => this.trackSoon(), TRACK_EVERY_MS);
-    this.tracker.unref();
+    // Unref'd: tracking alone must not keep a core (or a test) alive.
+    this.disposables.add(disposableInterval(TRACK_EVERY_MS, () => this.trackSoon(), { unref: true }));
   }
 
   /** Stops processes a previous host recorded that outlived it. */
@@ -39,6 +41,8 @@ export class PtyHost {
   }
 
   spawn(options: SpawnOptions): Terminal {
+    // A closed host would never release it: its ring, mirror and process would be nobody's.
+    if (this.closed) throw new Error('the terminal host is closed');
     const terminal = new Terminal(options);
     this.terminals.set(terminal.id, terminal);
     if (terminal.leader) this.tracked.add(terminal);
@@ -79,9 +83,23 @@ export class PtyHost {
     await this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
 
+  /**
+   * Stops tracking and releases every terminal (ring, mirror, subscriptions, listeners, timers). A terminal still
+   * running is hung up, not stopped: call `stopAll` first to end the trees. Processes recorded as left running stay
+   * in the ledger for the next start's sweep.
+   */
   close(): void {
+    if (this.closed) return;
     this.closed = true;
-    clearInterval(this.tracker);
+    const terminals = [...this.terminals.values()];
+    this.terminals.clear();
+    this.tracked.clear();
+    for (const terminal of terminals) terminal.dispose();
+    this.disposables.dispose();
+  }
+
+  dispose(): void {
+    this.close();
   }
 
   /** Runs a tracking pass after the one in progress; calls made while one is waiting share it. */

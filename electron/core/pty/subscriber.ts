@@ -1,10 +1,14 @@
 // One client's view of a terminal's output: where it has been sent to and what it has acknowledged.
+import type { Disposable } from '../lifecycle.js';
 
 export type StreamFrame =
   | { kind: 'bytes'; offset: number; data: Buffer }
   | { kind: 'reset'; offset: number; cols: number; rows: number; screen: string };
 
-export class Subscriber {
+export class Subscriber implements Disposable {
+  /** Set once the client is gone: a reset still being prepared for it is dropped. */
+  closed = false;
+
   constructor(
     /** Next offset to send. */
     public sent: number,
@@ -21,5 +25,9 @@ export class Subscriber {
 
   inFlight(): number {
     return this.sent - this.acked;
+  }
+
+  dispose(): void {
+    this.closed = true;
   }
 }

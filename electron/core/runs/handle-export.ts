@@ -5,7 +5,6 @@ import type { RunManifest } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import { conflict, notFound } from './errors.js';
-import { now } from './run-context.js';
 import { currentSessionId } from './views.js';
 
 /** The whole run's handle, or one agent's (by label or id). */
@@ -22,7 +21,7 @@ export function handleOf(run: RunManifest, vendors: Vendors, agentLabel?: string
   });
   return encodeHandle({
     run: { name: run.name, id: run.id },
-    createdAt: now(),
+    createdAt: new Date().toISOString(),
     agents: handleAgents,
     scope: agentLabel === undefined ? 'run' : 'agent',
   });

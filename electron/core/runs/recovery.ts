@@ -5,13 +5,15 @@
 // setting, resumes them as soon as the next core starts; otherwise the dashboard and `baton resume-interrupted` offer
 // it. Only the agents that were running come back, each through its own agent handle (§5), so every agent gets its
 // outcome: resumed, fresh (with why) or failed (with why).
-import { BatonError, type CoreSettings, type RecoveryResult, type RecoveryState, type ResumeOutcome } from '../../../shared/contract.js';
+import { BatonError, type CoreSettings, type Method, type RecoveryResult, type RecoveryState, type RequestTable, type ResumeOutcome } from '../../../shared/contract.js';
 import { reportFailure } from '../log.js';
 import { mergeRuns, readInterrupted, removeInterrupted, writeInterrupted, type InterruptedRecord, type InterruptedRun } from '../store/interrupted-file.js';
-import type { RunStore } from '../store/run-store.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
-import { now } from './run-context.js';
+import { now, type RunReader } from './run-repository.js';
 import type { RunService } from './run-service.js';
+
+/** The requests recovery answers. */
+export type RecoveryMethod = Extract<Method, `recovery.${string}`>;
 
 export class Recovery {
   private resuming: Promise<RecoveryResult> | null = null;
@@ -19,13 +21,13 @@ export class Recovery {
 
   private constructor(
     private readonly dataDir: string,
-    private readonly store: RunStore,
+    private readonly runs: RunReader,
     private readonly service: RunService,
     private record: InterruptedRecord | null,
   ) {}
 
   /** What the last core left: its restart record, plus the agents `crashed` found still marked running. */
-  static async open(dataDir: string, store: RunStore, service: RunService, crashed: InterruptedRun[], settings: CoreSettings): Promise<Recovery> {
+  static async open(dataDir: string, runs: RunReader, service: RunService, crashed: InterruptedRun[], settings: CoreSettings): Promise<Recovery> {
     let record = await readInterrupted(dataDir);
     if (crashed.length > 0) {
       record = record
@@ -34,8 +36,18 @@ export class Recovery {
       await writeInterrupted(dataDir, record);
     }
     if (record && settings.resumeInterruptedOnStart) record = { ...record, resumeOnStart: true };
-    return new Recovery(dataDir, store, service, record);
+    return new Recovery(dataDir, runs, service, record);
   }
+
+  /** The recovery requests, by their names in the contract. */
+  readonly requests: RequestTable<RecoveryMethod> = {
+    'recovery.get': async () => this.state(),
+    'recovery.resume': () => this.resumeAll(),
+    'recovery.dismiss': async () => {
+      await this.dismiss();
+      return {};
+    },
+  };
 
   /** A restart asked for it, or the user's setting does: resume at once. */
   get resumeOnStart(): boolean {
@@ -44,9 +56,11 @@ export class Recovery {
 
   state(): RecoveryState {
     const runs = (this.record?.runs ?? []).flatMap((r) => {
-      const run = this.store.get(r.runId);
+      const run = this.runs.get(r.runId);
       return run ? [{ runId: r.runId, name: run.name, agents: r.agentIds.filter((id) => run.agents.some((a) => a.id === id)).length }] : [];
     });
+    // Listed by name: the order the store found them in is the file system's, and the banner should not shuffle.
+    runs.sort((a, b) => a.name.localeCompare(b.name));
     return {
       interrupted: this.record && runs.length > 0 ? { reason: this.record.reason, at: this.record.at, runs } : null,
       resuming: this.resuming !== null,
@@ -84,7 +98,7 @@ export class Recovery {
     const runs = this.record?.runs ?? [];
     const result: RecoveryResult = { at: now(), runs: [] };
     for (const entry of runs) {
-      const run = this.store.get(entry.runId);
+      const run = this.runs.get(entry.runId);
       if (!run) continue; // Deleted since: nothing to bring back.
       const outcomes: ResumeOutcome[] = [];
       let error: string | null = null;
@@ -102,26 +116,28 @@ export class Recovery {
   }
 
   private async resumeAgent(run: RunManifest, agent: AgentRecord): Promise<ResumeOutcome> {
-    const outcome = (o: ResumeOutcome['outcome'], message: string | null): ResumeOutcome => ({
+    const requests = this.service.requests;
+    const viewNow = async () => (await requests['run.get']({ run: run.id })).agents.find((a) => a.id === agent.id);
+    const outcome = async (o: ResumeOutcome['outcome'], message: string | null): Promise<ResumeOutcome> => ({
       agentId: agent.id,
       label: agent.label,
       vendor: agent.vendor,
       outcome: o,
-      sessionId: this.service.getRun(run.id).agents.find((a) => a.id === agent.id)?.sessionId ?? null,
+      sessionId: (await viewNow())?.sessionId ?? null,
       message,
     });
-    const view = this.service.getRun(run.id).agents.find((a) => a.id === agent.id);
+    const view = await viewNow();
     // Resumed by hand meanwhile: it runs, and that is what the user wanted.
     if (view?.terminalId && (view.status === 'running' || view.status === 'starting')) return outcome('resumed', null);
     let handle: string;
     try {
-      handle = await this.service.handleFor(run.id, agent.id);
+      ({ handle } = await requests['run.handle']({ run: run.id, agent: agent.id }));
     } catch (err) {
       if (!(err instanceof BatonError && err.code === 'conflict')) return outcome('failed', messageOf(err, 'exporting a handle'));
       // The vendor never gave it a session id (nothing was said yet): there is no conversation to lose.
       try {
-        await this.service.restartAgent(agent.id);
-        return outcome('fresh', 'it had no conversation to resume yet: started a new one');
+        await requests['agent.restart']({ agentId: agent.id });
+        return await outcome('fresh', 'it had no conversation to resume yet: started a new one');
       } catch (restartErr) {
         return outcome('failed', messageOf(restartErr, 'restarting an agent'));
       }
@@ -129,8 +145,8 @@ export class Recovery {
     try {
       // The handle came from this store, not from a paste: the shell agent's directory and command are the ones it
       // was running with, so it is confirmed (index 0: an agent handle holds one agent).
-      const { outcomes } = await this.service.resume(handle, undefined, [0]);
-      return outcomes.find((o) => o.agentId === agent.id) ?? outcome('failed', 'the resume did not report this agent');
+      const { outcomes } = await requests['run.resume']({ handle, confirmShell: [0] });
+      return outcomes.find((o) => o.agentId === agent.id) ?? (await outcome('failed', 'the resume did not report this agent'));
     } catch (err) {
       return outcome('failed', messageOf(err, 'resuming an agent'));
     }

@@ -1,16 +1,19 @@
-// Snapshots of a run: per agent its vendor, cwd, current vendor session id, status and screen.
-// Taken on demand, on an agent's exit, at quit, and periodically while output changes.
+// Snapshots of a run: per agent its vendor, cwd, current vendor session id, status and screen (docs/architecture.md
+// §1). Taken on demand, on an agent's exit, at quit, and periodically while output changes; each in the run's queue.
+// Also the screens themselves: live from the terminals' mirrors, or as the last snapshot recorded them.
 import type { Screen, SnapshotView } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
 import type { AgentRecord, StoredScreen } from '../store/types.js';
+import type { VendorEnv } from '../vendors/adapter.js';
+import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
 import { newSnapshotId } from './ids.js';
-import { findRun, logFailure, now, type RunContext } from './run-context.js';
-import { currentSessionId } from './views.js';
+import { logFailure, now, type RunRepository, type RunWriter } from './run-repository.js';
+import { currentSessionId, type Announce } from './views.js';
 
 const PERIODIC_SNAPSHOT_MS = 60_000;
 
-/** What snapshots read of the agents' terminals. */
+/** What snapshots read of the agents' terminals (the supervisor's). */
 export interface AgentTerminals {
   /** The agent's latest terminal, live or ended. */
   terminalOf(agentId: string): Terminal | undefined;
@@ -18,7 +21,7 @@ export interface AgentTerminals {
   liveRunIds(): Set<string>;
 }
 
-export async function captureScreen(agent: AgentRecord, terminal: Terminal): Promise<Screen> {
+async function captureScreen(agent: AgentRecord, terminal: Terminal): Promise<Screen> {
   const shot = await terminal.capture();
   return { agentId: agent.id, label: agent.label, cols: shot.cols, rows: shot.rows, text: shot.text, serialized: shot.serialized };
 }
@@ -27,8 +30,11 @@ export class Snapshots {
   private readonly periodic: NodeJS.Timeout;
 
   constructor(
-    private readonly ctx: RunContext,
+    private readonly runs: RunRepository,
     private readonly terminals: AgentTerminals,
+    private readonly vendors: Vendors,
+    private readonly env: VendorEnv,
+    private readonly announce: Announce,
   ) {
     this.periodic = setInterval(() => {
       this.snapshotChangedRuns().catch((err: unknown) => logFailure('a periodic snapshot', err));
@@ -36,42 +42,72 @@ export class Snapshots {
     this.periodic.unref();
   }
 
-  /** Queued behind the run's other manifest changes. */
+  /** Queued behind the run's other changes. */
   async snapshot(ref: string, reason: SnapshotView['reason'] = 'user'): Promise<SnapshotView> {
-    const run = findRun(this.ctx.store, ref);
-    return this.ctx.queue.enqueue(run.id, () => this.takeSnapshot(run.id, reason));
+    const run = this.runs.find(ref);
+    return this.runs.enqueue(run.id, (writer) => this.takeSnapshot(writer, reason));
   }
 
   stopPeriodic(): void {
     clearInterval(this.periodic);
   }
 
+  /** Before a handle is made of the run: its latest ids, confirmed where the vendors now hold them. */
+  confirmed(runId: string): Promise<void> {
+    return this.runs.enqueue(runId, (writer) => this.confirmSessions(writer));
+  }
+
+  /** The run's screens: live from the mirrors, or as its last snapshot recorded them. */
+  async screens(ref: string, liveWanted: boolean): Promise<{ snapshotId: string | null; screens: Screen[] }> {
+    const run = this.runs.find(ref);
+    if (liveWanted) {
+      const screens: Screen[] = [];
+      for (const agent of run.agents) {
+        const terminal = this.terminals.terminalOf(agent.id);
+        if (terminal) screens.push(await captureScreen(agent, terminal));
+      }
+      return { snapshotId: null, screens };
+    }
+    if (!run.lastSnapshot) return { snapshotId: null, screens: [] };
+    const snap = await this.runs.readSnapshot(run.id, run.lastSnapshot.id);
+    return { snapshotId: run.lastSnapshot.id, screens: snap?.screens ?? [] };
+  }
+
+  /** One agent's screen: live, or from the run's last snapshot. */
+  async agentScreen(agentId: string): Promise<Screen> {
+    const { agent, run } = this.runs.findAgent(agentId);
+    const terminal = this.terminals.terminalOf(agentId);
+    if (terminal) return captureScreen(agent, terminal);
+    const snap = run.lastSnapshot ? await this.runs.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
+    const stored = snap?.screens.find((s) => s.agentId === agentId);
+    if (!stored) throw notFound(`agent '${agent.label}' is not running and no snapshot holds its screen`);
+    return stored;
+  }
+
   /**
-   * Marks ids whose transcript the vendor now holds as confirmed. The follower polls, so a prompt answered
-   * just before a snapshot could otherwise be recorded as "never written" and resumed as an empty session.
-   * Only from inside the run's queue.
+   * Marks ids whose transcript the vendor now holds as confirmed. The follower polls, so a prompt answered just
+   * before a snapshot could otherwise be recorded as "never written" and resumed as an empty session.
    */
-  async confirmSessions(runId: string): Promise<void> {
-    const run = this.ctx.store.get(runId);
+  private async confirmSessions(writer: RunWriter): Promise<void> {
+    const run = this.runs.get(writer.runId);
     if (!run) return;
     const found = new Set<string>();
     for (const a of run.agents) {
       const last = a.sessionIds.at(-1);
-      const adapter = this.ctx.vendors.get(a.vendor);
-      if (last && !last.confirmed && adapter && (await adapter.exists(last.id, a.cwd, this.ctx.env))) found.add(last.id);
+      const adapter = this.vendors.get(a.vendor);
+      if (last && !last.confirmed && adapter && (await adapter.exists(last.id, a.cwd, this.env))) found.add(last.id);
     }
     if (found.size === 0) return;
-    await this.ctx.queue.saveNow(runId, (m) => {
+    await writer.change((m) => {
       for (const a of m.agents) for (const s of a.sessionIds) if (found.has(s.id)) s.confirmed = true;
     });
   }
 
-  private async takeSnapshot(runId: string, reason: SnapshotView['reason']): Promise<SnapshotView> {
-    const { store } = this.ctx;
-    await this.confirmSessions(runId);
-    const run = store.get(runId);
+  private async takeSnapshot(writer: RunWriter, reason: SnapshotView['reason']): Promise<SnapshotView> {
+    await this.confirmSessions(writer);
+    const run = this.runs.get(writer.runId);
     if (!run) throw notFound('the run was deleted');
-    const previous = run.lastSnapshot ? await store.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
+    const previous = run.lastSnapshot ? await this.runs.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
     const screens: StoredScreen[] = [];
     for (const agent of run.agents) {
       const terminal = this.terminals.terminalOf(agent.id);
@@ -87,19 +123,19 @@ export class Snapshots {
       reason,
       agents: run.agents.map((a) => ({ agentId: a.id, label: a.label, vendor: a.vendor, cwd: a.cwd, sessionId: currentSessionId(a), status: a.status })),
     };
-    await store.writeSnapshot(run.id, snapshot, screens);
-    const manifest = structuredClone(store.get(runId)!);
-    manifest.lastSnapshot = { id: snapshot.id, at: snapshot.at };
-    manifest.updatedAt = snapshot.at;
-    await store.save(manifest);
-    await store.appendEvent(runId, { at: now(), type: 'snapshot', snapshotId: snapshot.id, message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}` });
-    this.ctx.emit('run.changed', { runId });
+    await writer.writeSnapshot(snapshot, screens);
+    await writer.change((m) => {
+      m.lastSnapshot = { id: snapshot.id, at: snapshot.at };
+      m.updatedAt = snapshot.at;
+    });
+    await this.runs.history(run.id, { type: 'snapshot', snapshotId: snapshot.id, message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}` });
+    this.announce('run.changed', { runId: run.id });
     return snapshot;
   }
 
   private async snapshotChangedRuns(): Promise<void> {
     for (const runId of this.terminals.liveRunIds()) {
-      const run = this.ctx.store.get(runId);
+      const run = this.runs.get(runId);
       if (!run) continue;
       const since = run.lastSnapshot ? Date.parse(run.lastSnapshot.at) : 0;
       const changed = run.agents.some((a) => (this.terminals.live(a.id)?.terminal.lastOutputAt ?? 0) > since);

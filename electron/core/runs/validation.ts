@@ -1,7 +1,11 @@
-// Checks on what a user or a handle asks for, done before anything is spawned or written.
-import { BatonError } from '../../../shared/contract.js';
+// Checks on what a user or a handle asks for, done before anything is spawned or written, and the new agents of a
+// request's specs, which pass them.
+import { BatonError, type AgentSpec } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
+import type { AgentRecord } from '../store/types.js';
+import type { Vendors } from '../vendors/registry.js';
 import { invalid } from './errors.js';
+import { newAgentId } from './ids.js';
 import { inspectDirectory, problemText, typedProblemText } from './workdir.js';
 
 /** The agent a user typed a directory for (run.start, agent.add), to name in the error with that directory. */
@@ -54,4 +58,33 @@ export function uniqueRunName(wanted: string, isTaken: (name: string) => boolean
     const candidate = `${wanted.slice(0, LIMITS.nameMaxChars - suffix.length)}${suffix}`;
     if (!isTaken(candidate)) return candidate;
   }
+}
+
+/** New agents from the request's specs (run.start, agent.add): validated, labelled uniquely within their run, not started. */
+export async function newAgentRecords(specs: readonly AgentSpec[], existing: readonly AgentRecord[], vendors: Vendors): Promise<AgentRecord[]> {
+  const labels = existing.map((a) => a.label);
+  const out: AgentRecord[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const field = `agents[${i}]`;
+    const adapter = vendors.get(spec.vendor);
+    if (!adapter) throw invalid(`vendor '${spec.vendor}' is not supported yet`, `${field}.vendor`);
+    if (spec.command && spec.vendor !== 'shell') throw invalid('only shell agents take a command', `${field}.command`);
+    const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
+    const label = uniqueLabel(spec.label ?? spec.vendor, labels, `${field}.label`, spec.label !== undefined);
+    labels.push(label);
+    out.push({
+      id: newAgentId(),
+      label,
+      vendor: spec.vendor,
+      cwd,
+      args: [...(spec.args ?? [])],
+      command: spec.command ? [...spec.command] : null,
+      sessionIds: [],
+      status: 'starting',
+      exitCode: null,
+      warning: null,
+      startedAt: null,
+    });
+  }
+  return out;
 }

@@ -1,7 +1,10 @@
-// What clients see of a run: the manifest joined with the live terminals.
-import type { AgentView, RunSummary, RunView } from '../../../shared/contract.js';
+// What clients see of a run: the manifest joined with the live terminals, and how they are told of a change.
+import type { AgentView, EventName, EventPayload, RunSummary, RunView } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
+
+/** Tells every client of a change (`run.changed`, `agent.status`, …; docs/architecture.md §3). */
+export type Announce = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
 
 export interface LiveInfo {
   terminalId: string;

@@ -11,12 +11,12 @@ import {
   type EventName,
   type Method,
   type Params,
+  type Result,
   type ServerMessage,
   type WireError,
 } from '../../../shared/contract.js';
-import type { CoreHost } from '../host.js';
+import type { CoreHost, CoreMethod } from '../host.js';
 import type { Subscription } from '../pty/terminal.js';
-import { handlers } from './handlers.js';
 import { reportFailure } from '../log.js';
 
 export interface Outbox {
@@ -92,16 +92,22 @@ export class ClientSession {
     const checked = requests[m].params.safeParse(params ?? {});
     if (!checked.success) return this.reply(id, describeIssue(checked.error));
     try {
+      // The params were just checked against the method's own schema: they are that method's.
       const result =
         m === 'agent.attach'
           ? await this.attach(checked.data as Params<'agent.attach'>)
           : m === 'agent.detach'
             ? this.detach((checked.data as Params<'agent.detach'>).agentId)
-            : await handlers[m](this.core, checked.data as never);
+            : await this.answer(m, checked.data as Params<CoreMethod>);
       this.push({ t: 'res', id, ok: true, result });
     } catch (err) {
       this.reply(id, toWireError(err, method));
     }
+  }
+
+  /** Any other request is the core's, answered under its own name (CoreHost.requests). */
+  private answer<M extends CoreMethod>(method: M, params: Params<M>): Promise<Result<M>> {
+    return this.core.requests[method](params);
   }
 
   private async attach(params: Params<'agent.attach'>) {

@@ -34,6 +34,13 @@ export interface SpawnPlan {
   hints?: Record<string, string>;
 }
 
+/** A resume plan with what the vendor's store showed of the prior id while it was planned. */
+export interface CheckedResumePlan {
+  plan: SpawnPlan;
+  /** What `exists` would have answered for the prior id and cwd then (false when the id could not be looked up). */
+  found: boolean;
+}
+
 /** The session an agent had, as the store or a handle remembers it. */
 export interface PriorSession {
   sessionId: string;
@@ -93,6 +100,12 @@ export interface VendorAdapter extends BinaryFacts {
   spawnFresh(ctx: AgentContext, env: VendorEnv): Promise<SpawnPlan>;
   /** Plan the resume of a prior session: resume it, respawn it under the same id, or start fresh with a warning. */
   planResume(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<SpawnPlan>;
+  /**
+   * The same plan, with what the store showed of the prior id while planning it: the core's resume reads each agent's
+   * store once and reuses that for its checks and the launch (docs/architecture.md §5). `kit/plans.ts` `resumePlanning`
+   * gives an adapter both entries from one planner.
+   */
+  planResumeChecked(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<CheckedResumePlan>;
   /** Whether the vendor still has this session's transcript, read from its store without starting the CLI. */
   exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean>;
   /**

@@ -1,6 +1,6 @@
 // The vendors this build knows: one line per vendor folder (docs/architecture.md §9). The record is checked against
 // VENDOR_NAMES, so a name added there without a line here, or a line without its name, does not compile.
-// A core makes one Vendors (RunService does): its adapters share that core's vendor context (claims, caches,
+// A core makes one Vendors (host.ts does): its adapters share that core's vendor context (claims, caches,
 // timings) and nothing else.
 import type { VendorInfo } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';

@@ -5,7 +5,7 @@ import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../ad
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
 import { shortId } from '../kit/ids.js';
-import { freshWarning, spawnPlan } from '../kit/plans.js';
+import { freshWarning, resumePlanning, spawnPlan } from '../kit/plans.js';
 import { CODEX_TIMINGS, followCodex } from './follow.js';
 import { CODEX_SESSION_ID, CODEX_STORE, displayCodexHome } from './store.js';
 
@@ -36,21 +36,21 @@ export const codex: VendorDefinition<'codex'> = {
         return fresh(ctx, env, null);
       },
 
-      async planResume(ctx, prior, env) {
+      ...resumePlanning(async (ctx, prior, env) => {
         if (!CODEX_SESSION_ID.test(prior.sessionId)) {
           // Never pass it on: `codex resume <non-UUID>` is a name lookup that can silently start a new session.
           const why = prior.sessionId === '' ? 'no Codex session was recorded for this agent' : 'the saved session id is not a Codex session id';
-          return fresh(ctx, env, freshWarning('codex', why, ctx.cwd));
+          return { plan: fresh(ctx, env, freshWarning('codex', why, ctx.cwd)), found: false };
         }
         if ((await store.findRollout(prior.sessionId, env)) !== null) {
           const argv = [resolveBin(binary, env), 'resume', prior.sessionId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args];
-          return spawnPlan(argv, prior.sessionId, prior.chosenBy, 'resumed', null, { sessionId: prior.sessionId });
+          return { plan: spawnPlan(argv, prior.sessionId, prior.chosenBy, 'resumed', null, { sessionId: prior.sessionId }), found: true };
         }
         // Codex cannot start a new session under a given id: say whether the rollout vanished or was never written.
         const where = `${displayCodexHome(env)}/sessions`;
         const why = prior.confirmed ? `is not in ${where} any more` : `was never saved in ${where} (no prompt was answered in it)`;
-        return fresh(ctx, env, freshWarning('codex', `session ${shortId(prior.sessionId)} ${why}`, ctx.cwd));
-      },
+        return { plan: fresh(ctx, env, freshWarning('codex', `session ${shortId(prior.sessionId)} ${why}`, ctx.cwd)), found: false };
+      }),
 
       async exists(sessionId, _cwd, env) {
         return (await store.findRollout(sessionId, env)) !== null;

@@ -105,6 +105,9 @@ export async function copilotHasConversation(sessionId: string, env: VendorEnv):
 
 /** Copilot's store reader: the session folder (written at TUI start) confirms an id; a user message makes it a conversation. */
 export class CopilotStore implements MintedIdStore {
+  /** exists() is the folder, written at TUI start: it confirms a session held as 'started' too. */
+  readonly confirmsStarted = true;
+
   private readonly workspaceCache = new FileCache<Record<string, string | null>>();
   private readonly eventsCache = new FileCache<CopilotEvents>();
 

@@ -12,7 +12,7 @@
 import type { AgentContext, PriorSession, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
-import { freshWarning, goneFrom, savedIdProblem, spawnPlan } from '../kit/plans.js';
+import { freshWarning, goneFrom, resumePlanning, savedIdProblem, spawnPlan } from '../kit/plans.js';
 import { createChat } from './create-chat.js';
 import { CURSOR_TIMINGS, followCursor } from './follow.js';
 import { CURSOR_CHAT_ID, CURSOR_STORE, chatFolderExists, displayChatsDir, findChatStore } from './store.js';
@@ -63,15 +63,15 @@ export const cursor: VendorDefinition<'cursor'> = {
         return resumePlan(ctx, env, id, 'vendor', 'fresh');
       },
 
-      async planResume(ctx, prior, env) {
+      ...resumePlanning(async (ctx, prior, env) => {
         const id = prior.sessionId;
         const problem = savedIdProblem(id, CURSOR_CHAT_ID, 'a Cursor chat id', 'chat');
-        if (problem) return freshUnknown(ctx, env, problem);
-        if ((await findChatStore(id, ctx.cwd, env)) !== null) return resumePlan(ctx, env, id, prior.chosenBy, 'resumed');
+        if (problem) return { plan: freshUnknown(ctx, env, problem), found: false };
+        if ((await findChatStore(id, ctx.cwd, env)) !== null) return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: true };
         // create-chat made the folder but nothing was said yet: the same chat opens again, empty, as it was.
-        if ((await chatFolderExists(id, ctx.cwd, env)) && !prior.confirmed) return resumePlan(ctx, env, id, prior.chosenBy, 'resumed');
-        return freshUnknown(ctx, env, goneFrom(id, displayChatsDir(env), 'chat'));
-      },
+        if ((await chatFolderExists(id, ctx.cwd, env)) && !prior.confirmed) return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: false };
+        return { plan: freshUnknown(ctx, env, goneFrom(id, displayChatsDir(env), 'chat')), found: false };
+      }),
 
       async exists(sessionId, cwd, env) {
         return (await findChatStore(sessionId, cwd, env)) !== null;

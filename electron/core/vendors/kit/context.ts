@@ -1,5 +1,5 @@
 // What the vendor adapters of one core share while it runs: the ids its followers claimed, the caches of the vendor
-// stores it read, and the follow timings (docs/architecture.md §9). One context per core (RunService makes it), none per
+// stores it read, and the follow timings (docs/architecture.md §9). One context per core (its host makes it), none per
 // module: two cores in one process (the tests run many) never see each other's claims or caches, and a test shortens
 // a timing by passing an option instead of changing a global.
 import type { VendorName } from '../../../../shared/words.js';

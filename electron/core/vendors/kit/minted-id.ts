@@ -7,7 +7,7 @@ import type { FoundSession, PriorSession, SpawnPlan, VendorAdapter, VendorDefini
 import { cliBinary, resolveBin } from './bin.js';
 import type { StateSlot, VendorContext } from './context.js';
 import { newSessionId } from './ids.js';
-import { freshWarning, goneFrom, neverSaid, savedIdProblem, spawnPlan } from './plans.js';
+import { freshWarning, goneFrom, neverSaid, resumePlanning, savedIdProblem, spawnPlan } from './plans.js';
 import { followHintedId } from './poll.js';
 
 /** What a store holds of an id: a conversation, a session in which nothing was said yet, or nothing. */
@@ -19,6 +19,11 @@ export interface MintedIdStore {
   exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean>;
   /** What the store holds of the id, for resume planning. Default: 'conversation' when exists(), else 'none'. */
   held?(sessionId: string, cwd: string, env: VendorEnv): Promise<Held>;
+  /**
+   * exists() confirms an id `held` calls 'started' as well (Copilot: the folder its TUI writes at start), so a resume
+   * plan can say what exists() would without reading the store again (docs/architecture.md §5).
+   */
+  readonly confirmsStarted?: boolean;
   /** Where the store keeps `cwd`'s sessions, as the user would write it: named when a session is gone. */
   where(cwd: string, env: VendorEnv): Promise<string>;
   /** Conversations for import (docs/architecture.md §9 `listSessions`). */
@@ -88,6 +93,18 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: Minte
   };
   const held = (id: string, cwd: string, env: VendorEnv): Promise<Held> =>
     store.held ? store.held(id, cwd, env) : store.exists(id, cwd, env).then((yes) => (yes ? 'conversation' : 'none'));
+  /** The plan for what the store holds of the prior id (read once, by the caller). */
+  const planHeld = async (a: AgentContext, env: VendorEnv, prior: PriorSession, what: Held): Promise<SpawnPlan> => {
+    const id = prior.sessionId;
+    if (what === 'conversation') return resume(a, env, prior);
+    const reopen = f.reopenStarted;
+    if (what === 'started' && reopen && (neverSaid(prior) || !reopen.onlyIfNeverSaid)) {
+      return reopen.with === 'resume' ? resume(a, env, prior) : plan(start(a, env, id, false), id, prior.chosenBy, 'resumed');
+    }
+    // The CLI writes its transcript only at the first prompt: nothing was said, so the same id starts afresh.
+    if (neverSaid(prior)) return plan(start(a, env, id), id, 'baton', 'resumed');
+    return fresh(a, env, freshWarning(f.vendor, goneFrom(id, await store.where(a.cwd, env)), a.cwd));
+  };
 
   return {
     vendor: f.vendor,
@@ -101,20 +118,12 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: Minte
       return fresh(a, env, null);
     },
 
-    async planResume(a, prior, env) {
+    ...resumePlanning(async (a, prior, env) => {
       const problem = savedIdProblem(prior.sessionId, f.sessionIdPattern, f.idName);
-      if (problem) return fresh(a, env, freshWarning(f.vendor, problem, a.cwd));
-      const id = prior.sessionId;
-      const what = await held(id, a.cwd, env);
-      if (what === 'conversation') return resume(a, env, prior);
-      const reopen = f.reopenStarted;
-      if (what === 'started' && reopen && (neverSaid(prior) || !reopen.onlyIfNeverSaid)) {
-        return reopen.with === 'resume' ? resume(a, env, prior) : plan(start(a, env, id, false), id, prior.chosenBy, 'resumed');
-      }
-      // The CLI writes its transcript only at the first prompt: nothing was said, so the same id starts afresh.
-      if (neverSaid(prior)) return plan(start(a, env, id), id, 'baton', 'resumed');
-      return fresh(a, env, freshWarning(f.vendor, goneFrom(id, await store.where(a.cwd, env)), a.cwd));
-    },
+      if (problem) return { plan: fresh(a, env, freshWarning(f.vendor, problem, a.cwd)), found: false };
+      const what = await held(prior.sessionId, a.cwd, env);
+      return { plan: await planHeld(a, env, prior, what), found: what === 'conversation' || (what === 'started' && store.confirmsStarted === true) };
+    }),
 
     exists: (sessionId, cwd, env) => store.exists(sessionId, cwd, env),
 

@@ -1,6 +1,6 @@
 // Spawn plans, and the words of a resume that falls back to a fresh conversation (docs/architecture.md §9 `planResume`).
 // Vendor facts (flags, ids, texts, stores) stay in each vendor's own folder.
-import type { PriorSession, SpawnPlan } from '../adapter.js';
+import type { PriorSession, SpawnPlan, VendorAdapter } from '../adapter.js';
 import { shortId } from './ids.js';
 
 /** A plan with no extra environment; `hints` (for follow()) only when given. */
@@ -13,6 +13,15 @@ export function spawnPlan(
   hints?: Record<string, string>,
 ): SpawnPlan {
   return { argv, env: {}, sessionId, chosenBy, outcome, warning, ...(hints !== undefined ? { hints } : {}) };
+}
+
+/**
+ * An adapter's two resume entries from its one planner, which says what the store showed beside the plan: the core
+ * plans with `planResumeChecked` and so reads the store once per agent (docs/architecture.md §5); `planResume` is
+ * the plan alone.
+ */
+export function resumePlanning(planChecked: VendorAdapter['planResumeChecked']): Pick<VendorAdapter, 'planResume' | 'planResumeChecked'> {
+  return { planResumeChecked: planChecked, planResume: async (ctx, prior, env) => (await planChecked(ctx, prior, env)).plan };
 }
 
 /** The warning of a resume that starts a fresh conversation instead: `<vendor>: <why>; starting a fresh …`. */

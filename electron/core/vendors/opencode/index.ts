@@ -8,7 +8,7 @@ import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../ad
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
 import { shortId } from '../kit/ids.js';
-import { freshWarning, goneFrom, savedIdProblem, spawnPlan } from '../kit/plans.js';
+import { freshWarning, goneFrom, resumePlanning, savedIdProblem, spawnPlan } from '../kit/plans.js';
 import { pathForms } from '../kit/store-fs.js';
 import { OPENCODE_TIMINGS, followOpencode, validPort } from './follow.js';
 import { OPENCODE_SESSION_ID, OPENCODE_STORE, displayDataDir } from './store.js';
@@ -79,19 +79,20 @@ export const opencode: VendorDefinition<'opencode'> = {
         return fresh(ctx, env, null);
       },
 
-      async planResume(ctx, prior, env) {
+      ...resumePlanning(async (ctx, prior, env) => {
         const id = prior.sessionId;
         const problem = savedIdProblem(id, OPENCODE_SESSION_ID, 'an opencode session id');
-        if (problem) return fresh(ctx, env, problem);
+        if (problem) return { plan: await fresh(ctx, env, problem), found: false };
         const row = await store.find(id, env);
+        // The same test as exists() (store.sessionIn): the session is this directory's.
         if (row && (await pathForms(ctx.cwd)).includes(row.directory)) {
           const { argv, hints } = await withPort(ctx, [resolveBin(binary, env), '-s', id], { sessionId: id });
-          return spawnPlan(argv, id, prior.chosenBy, 'resumed', null, hints);
+          return { plan: spawnPlan(argv, id, prior.chosenBy, 'resumed', null, hints), found: true };
         }
         // Resumed from another directory the CLI calls the model and then hangs (docs/vendors.md §6): never do that.
-        if (row) return fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`);
-        return fresh(ctx, env, goneFrom(id, displayDataDir(env)));
-      },
+        if (row) return { plan: await fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`), found: false };
+        return { plan: await fresh(ctx, env, goneFrom(id, displayDataDir(env))), found: false };
+      }),
 
       exists: (sessionId, cwd, env) => store.sessionIn(sessionId, cwd, env),
 

@@ -2,7 +2,7 @@
 // (docs/vendors.md §0 "shell").
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { resolveBin, type BinaryFacts } from '../kit/bin.js';
-import { spawnPlan } from '../kit/plans.js';
+import { resumePlanning, spawnPlan } from '../kit/plans.js';
 
 /** The user's shell from `env`, else /bin/sh. */
 export function defaultShell(env: VendorEnv): string {
@@ -36,9 +36,7 @@ export const shell: VendorDefinition<'shell'> = {
       return plan(ctx, env, null);
     },
 
-    async planResume(ctx, _prior, env) {
-      return plan(ctx, env, SHELL_RESUME_NOTE);
-    },
+    ...resumePlanning(async (ctx, _prior, env) => ({ plan: plan(ctx, env, SHELL_RESUME_NOTE), found: false })),
 
     async exists() {
       return false;

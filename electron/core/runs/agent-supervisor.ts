@@ -1,27 +1,34 @@
-// Launching an agent's CLI and what follows: the vendor session ids it reports, its exit, a resume the vendor
-// refuses, a stop Baton asks for. Holds which agents are live and each agent's latest terminal.
+// The agents' lives after their run says "go": launched fresh or as planned by a resume, followed (the session ids
+// their vendor reports), their exit recorded, a refused resume started fresh, stopped when Baton asks. Holds which
+// agents are live and each agent's latest terminal; records every change through the run repository and tells the
+// clients (docs/architecture.md §5 steps 8–11, §8).
 import type { ResumeOutcome } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
-import type { AgentContext, SessionObservation, SpawnPlan } from '../vendors/adapter.js';
+import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
-import { launchAgent, LaunchError, type LiveAgent } from './agent-launcher.js';
-import { DiscoveryGate } from './discovery-gate.js';
-import { logFailure, now, type RunContext } from './run-context.js';
-import { currentSessionId } from './views.js';
+import type { Vendors } from '../vendors/registry.js';
+import { LaunchError, type AgentLauncher, type LiveAgent } from './agent-launcher.js';
+import { logFailure, now, type RunRepository } from './run-repository.js';
+import { currentSessionId, type Announce } from './views.js';
 
 /** A live agent with its run; `settled` resolves once its exit has been recorded. */
 export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void> };
 
-export class AgentLifecycle {
+type Started = { started: true } | { started: false; message: string };
+
+export class AgentSupervisor {
   private readonly running = new Map<string, RunningAgent>();
   /** Each agent's latest terminal, kept after it ends so a pane can still attach and read its last output. */
   private readonly lastTerminal = new Map<string, Terminal>();
-  private readonly discovery = new DiscoveryGate();
   private closing = false;
 
   constructor(
-    private readonly ctx: RunContext,
+    private readonly runs: RunRepository,
+    private readonly launcher: AgentLauncher,
+    private readonly vendors: Vendors,
+    private readonly env: VendorEnv,
+    private readonly announce: Announce,
     /** The snapshot taken when an agent exits on its own (not when Baton stopped it). */
     private readonly snapshotAfterExit: (runId: string) => Promise<unknown>,
   ) {}
@@ -50,7 +57,7 @@ export class AgentLifecycle {
   /** Lets the PTY host drop an ended agent's terminal (its run is being deleted). */
   releaseTerminal(agentId: string): void {
     const terminal = this.lastTerminal.get(agentId);
-    if (terminal) this.ctx.ptyHost.release(terminal.id);
+    if (terminal) this.launcher.release(terminal);
     this.lastTerminal.delete(agentId);
   }
 
@@ -59,26 +66,28 @@ export class AgentLifecycle {
     this.closing = true;
   }
 
-  async launchFresh(runId: string, agentId: string): Promise<void> {
-    const run = this.ctx.store.get(runId)!;
+  /** A new conversation (run.start, agent.add, agent.restart). */
+  async startFresh(runId: string, agentId: string): Promise<void> {
+    const run = this.runs.get(runId)!;
     const agent = run.agents.find((a) => a.id === agentId)!;
     const plan = await this.planFresh(run, agent);
-    if (plan) await this.launch(runId, agent, plan);
+    if (plan) await this.launch(runId, agent, plan, false);
   }
 
-  async launchResumed(runId: string, agent: AgentRecord, plan: SpawnPlan): Promise<ResumeOutcome> {
-    const ok = await this.launch(runId, agent, plan);
+  /** A resume's plan; `found`: the planner saw the session in the vendor's store, so it is recorded as confirmed. */
+  async startPlanned(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean): Promise<ResumeOutcome> {
+    const ok = await this.launch(runId, agent, plan, found);
     const base = { agentId: agent.id, label: agent.label, vendor: agent.vendor };
     if (!ok.started) return { ...base, outcome: 'failed', sessionId: currentSessionId(agent), message: ok.message };
     if (plan.outcome === 'fresh' && plan.warning) {
-      await this.ctx.event(runId, { type: 'fresh-fallback', agentId: agent.id, outcome: 'fresh', message: plan.warning });
-      this.ctx.emit('agent.warning', { runId, agentId: agent.id, message: plan.warning });
+      await this.runs.history(runId, { type: 'fresh-fallback', agentId: agent.id, outcome: 'fresh', message: plan.warning });
+      this.announce('agent.warning', { runId, agentId: agent.id, message: plan.warning });
     }
-    await this.ctx.event(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, message: `${agent.label} (${agent.vendor}): ${plan.outcome}` });
+    await this.runs.history(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, message: `${agent.label} (${agent.vendor}): ${plan.outcome}` });
     return { ...base, outcome: plan.outcome, sessionId: plan.sessionId, message: plan.warning };
   }
 
-  async stopLive(agentId: string): Promise<void> {
+  async stop(agentId: string): Promise<void> {
     const live = this.running.get(agentId);
     if (!live) return;
     live.stopRequested = true;
@@ -90,9 +99,9 @@ export class AgentLifecycle {
 
   /** A vendor that creates its id before the CLI starts (Cursor's create-chat) can fail here: the agent is failed, not the run. */
   private async planFresh(run: RunManifest, agent: AgentRecord): Promise<SpawnPlan | null> {
-    const adapter = this.ctx.vendors.get(agent.vendor)!;
+    const adapter = this.vendors.get(agent.vendor)!;
     try {
-      return await adapter.spawnFresh(context(run, agent), this.ctx.env);
+      return await adapter.spawnFresh(context(run, agent), this.env);
     } catch (err) {
       await this.markFailed(run.id, agent.id, `could not start ${adapter.displayName}: ${(err as Error).message}`);
       return null;
@@ -100,50 +109,48 @@ export class AgentLifecycle {
   }
 
   private async markFailed(runId: string, agentId: string, message: string): Promise<void> {
-    await this.ctx.queue.mutate(runId, (m) => {
+    await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agentId)!;
       a.status = 'failed';
       a.warning = message;
     });
-    await this.ctx.event(runId, { type: 'agent-failed', agentId, message });
-    this.ctx.emit('agent.status', { runId, agentId, status: 'failed', terminalId: null, exitCode: null });
+    await this.runs.history(runId, { type: 'agent-failed', agentId, message });
+    this.announce('agent.status', { runId, agentId, status: 'failed', terminalId: null, exitCode: null });
   }
 
-  /** Spawns the plan and records it; a CLI that cannot start leaves the agent `failed` with the reason. */
-  private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan): Promise<{ started: true } | { started: false; message: string }> {
-    const adapter = this.ctx.vendors.get(agent.vendor)!;
+  /**
+   * Spawns the plan and records it; a CLI that cannot start leaves the agent `failed` with the reason. A resumed id is
+   * recorded as confirmed only if the planner found it in the vendor's store (a same-id respawn of a session in
+   * which nothing was said is not).
+   */
+  private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean): Promise<Started> {
+    const adapter = this.vendors.get(agent.vendor)!;
     let live: LiveAgent;
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
-    const mustDiscover = plan.sessionId === null && adapter.sessionIdPattern !== null && !adapter.tellsConcurrentSessionsApart;
-    const release = mustDiscover ? await this.discovery.acquire(agent.vendor, agent.cwd) : () => {};
     try {
-      live = launchAgent(this.ctx.ptyHost, adapter, plan, agent.cwd, this.ctx.env, {
+      live = await this.launcher.launch(adapter, plan, agent.cwd, {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
-          release();
           this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) => logFailure(`recording a session id of ${agent.label}`, err));
         },
         onExit: (exit, rejected) => {
-          release();
-          this.agentExited(runId, agent.id, exit.exitCode, rejected)
+          this.exited(runId, agent.id, exit.exitCode, rejected)
             .catch((err: unknown) => logFailure(`recording the exit of ${agent.label}`, err))
             .finally(settle);
         },
       });
     } catch (err) {
-      release();
       const message = err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
       await this.markFailed(runId, agent.id, message);
       return { started: false, message };
     }
     const previous = this.lastTerminal.get(agent.id);
-    if (previous) this.ctx.ptyHost.release(previous.id);
+    if (previous) this.launcher.release(previous);
     this.lastTerminal.set(agent.id, live.terminal);
     this.running.set(agent.id, Object.assign(live, { runId, settled }));
-    // A resumed id is confirmed only if the vendor holds its transcript (a same-id respawn of an unsaid session does not).
-    const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && (await adapter.exists(plan.sessionId, agent.cwd, this.ctx.env));
-    await this.ctx.queue.mutate(runId, (m) => {
+    const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && found;
+    await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agent.id)!;
       a.status = 'running';
       a.exitCode = null;
@@ -153,15 +160,15 @@ export class AgentLifecycle {
         a.sessionIds.push({ id: plan.sessionId, chosenBy: plan.chosenBy ?? 'baton', seenAt: now(), confirmed });
       }
     });
-    await this.ctx.event(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}` });
-    this.ctx.emit('agent.status', { runId, agentId: agent.id, status: 'running', terminalId: live.terminal.id, exitCode: null });
+    await this.runs.history(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}` });
+    this.announce('agent.status', { runId, agentId: agent.id, status: 'running', terminalId: live.terminal.id, exitCode: null });
     return { started: true };
   }
 
   private async sessionSeen(runId: string, agentId: string, seen: SessionObservation, plan: SpawnPlan): Promise<void> {
-    if (!this.ctx.store.get(runId)) return;
+    if (!this.runs.get(runId)) return;
     let changed = false;
-    await this.ctx.queue.mutate(runId, (m) => {
+    await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agentId);
       if (!a) return;
       const last = a.sessionIds.at(-1);
@@ -178,24 +185,24 @@ export class AgentLifecycle {
       });
     });
     if (changed) {
-      await this.ctx.event(runId, { type: 'session-id', agentId, sessionId: seen.sessionId });
-      this.ctx.emit('agent.session', { runId, agentId, sessionId: seen.sessionId });
+      await this.runs.history(runId, { type: 'session-id', agentId, sessionId: seen.sessionId });
+      this.announce('agent.session', { runId, agentId, sessionId: seen.sessionId });
     }
   }
 
-  private async agentExited(runId: string, agentId: string, exitCode: number, resumeRejected: boolean): Promise<void> {
+  private async exited(runId: string, agentId: string, exitCode: number, resumeRejected: boolean): Promise<void> {
     const live = this.running.get(agentId);
-    if (!this.ctx.store.get(runId)) return;
+    if (!this.runs.get(runId)) return;
     const stopped = live?.stopRequested ?? false;
-    await this.ctx.queue.mutate(runId, (m) => {
+    await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agentId);
       if (!a) return;
       a.status = stopped ? 'stopped' : 'exited';
       a.exitCode = exitCode;
     });
-    const label = this.ctx.store.get(runId)?.agents.find((a) => a.id === agentId)?.label ?? 'agent';
-    await this.ctx.event(runId, { type: stopped ? 'stopped' : 'exited', agentId, exitCode, message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}` });
-    this.ctx.emit('agent.status', { runId, agentId, status: stopped ? 'stopped' : 'exited', terminalId: live?.terminal.id ?? null, exitCode });
+    const label = this.runs.get(runId)?.agents.find((a) => a.id === agentId)?.label ?? 'agent';
+    await this.runs.history(runId, { type: stopped ? 'stopped' : 'exited', agentId, exitCode, message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}` });
+    this.announce('agent.status', { runId, agentId, status: stopped ? 'stopped' : 'exited', terminalId: live?.terminal.id ?? null, exitCode });
     if (resumeRejected && !this.closing) {
       await this.freshAfterRejectedResume(runId, agentId);
       return;
@@ -207,17 +214,17 @@ export class AgentLifecycle {
 
   /** The vendor refused a session it seemed to have: start fresh, and say so in the pane and the history. */
   private async freshAfterRejectedResume(runId: string, agentId: string): Promise<void> {
-    const run = this.ctx.store.get(runId)!;
+    const run = this.runs.get(runId)!;
     const agent = run.agents.find((a) => a.id === agentId)!;
-    const adapter = this.ctx.vendors.get(agent.vendor)!;
+    const adapter = this.vendors.get(agent.vendor)!;
     const old = currentSessionId(agent);
     const plan = await this.planFresh(run, agent);
     if (!plan) return;
     const warning = `${adapter.displayName} could not resume session ${old ? shortId(old) : '(none)'}; started a fresh conversation in ${agent.cwd}`;
-    const ok = await this.launch(runId, agent, { ...plan, outcome: 'fresh', warning });
+    const ok = await this.launch(runId, agent, { ...plan, outcome: 'fresh', warning }, false);
     if (ok.started) {
-      await this.ctx.event(runId, { type: 'fresh-fallback', agentId, outcome: 'fresh', message: warning });
-      this.ctx.emit('agent.warning', { runId, agentId, message: warning });
+      await this.runs.history(runId, { type: 'fresh-fallback', agentId, outcome: 'fresh', message: warning });
+      this.announce('agent.warning', { runId, agentId, message: warning });
     }
   }
 }

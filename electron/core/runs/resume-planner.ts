@@ -1,19 +1,26 @@
-// From a pasted handle to what resume will do, per agent: validated in full before anything runs.
-import type { HandlePreview, SessionCheck } from '../../../shared/contract.js';
+// From a handle to what a resume will do, per agent: the directory checks, the session check and the argv, validated
+// in full before anything runs (docs/architecture.md §5), and the same shown as the preview (`handle.inspect`). No
+// side effect: it reads the run store, the directories and the vendors' stores, and writes nothing. Each agent's
+// vendor store is read once, by the adapter's `planResumeChecked`; what it found travels with the plan, for the
+// preview's check and for the launch, which records the id as confirmed without reading the store again.
+import { stat } from 'node:fs/promises';
+import type { HandlePreview, RunSummary, SessionCheck } from '../../../shared/contract.js';
 import { decodeHandle, type DecodedHandle, type HandleAgent } from '../handle/codec.js';
-import type { RunStore } from '../store/run-store.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { PriorSession, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import { invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
-import { currentSessionId } from './views.js';
+import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
+import { currentSessionId } from './views.js';
 import { inspectDirectory, problemText, type DirectoryCheck, type DirectoryProblem } from './workdir.js';
 
 export interface PlannedAgent {
   agent: AgentRecord;
   plan: SpawnPlan;
+  /** The vendor's store held the handle's session for this agent's directory when the plan was made. */
+  found: boolean;
   check: SessionCheck;
   /** Its position in the handle: how run.resume's `confirmShell` names it. */
   index: number;
@@ -33,16 +40,18 @@ type HandlePreviewAgent = HandlePreview['agents'][number];
 /** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
 
-export class HandleResolver {
-  constructor(
-    private readonly store: RunStore,
-    private readonly env: VendorEnv,
-    private readonly vendors: Vendors,
-  ) {}
+const isDirectory = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
 
+export class ResumePlanner {
   private readonly rules = { sessionIdPattern: (vendor: Parameters<Vendors['get']>[0]) => this.vendors.get(vendor)?.sessionIdPattern } as const;
 
-  /** Everything resume needs, or a field-level error; no process, no write. */
+  constructor(
+    private readonly runs: RunReader,
+    private readonly vendors: Vendors,
+    private readonly env: VendorEnv,
+  ) {}
+
+  /** Everything resume needs, or a field-level error. */
   async resolve(text: string, cwd?: string): Promise<ResumeTarget> {
     const decoded = this.decode(text, cwd);
     if (decoded.kind === 'caw' && !cwd) throw invalid('this handle carries no working directory; give one', 'cwd');
@@ -55,9 +64,9 @@ export class HandleResolver {
   }
 
   /**
-   * What resume would do, for the preview: where each agent will really run and whether that directory is new
-   * to this store. A directory that cannot be used is a per-agent finding with its reason, not an error; the
-   * preview may name it, since the user is looking at the handle they pasted.
+   * What resume would do, for the preview: where each agent will really run and whether that directory is new to
+   * this store. A directory that cannot be used is a per-agent finding with its reason, not an error; the preview
+   * may name it, since the user is looking at the handle they pasted.
    */
   async preview(text: string, cwd?: string): Promise<HandlePreview> {
     const decoded = this.decode(text, cwd);
@@ -68,9 +77,9 @@ export class HandleResolver {
     }
     const usable = checks.map((c, i) => (c?.ok ? c.real : (decoded.agents[i]!.cwd ?? '/')));
     const target = await this.plan(decoded, usable);
-    const used = new Set(this.store.list().flatMap((r) => r.agents.map((a) => a.cwd)));
+    const used = new Set(this.runs.list().flatMap((r) => r.agents.map((a) => a.cwd)));
     const agents: HandlePreviewAgent[] = [];
-    for (const p of target.agents) agents.push(await this.previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used));
+    for (const p of target.agents) agents.push(await previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used));
     return {
       kind: decoded.kind,
       runName: target.runName,
@@ -81,40 +90,14 @@ export class HandleResolver {
     };
   }
 
-  private async previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck | null, used: ReadonlySet<string>): Promise<HandlePreviewAgent> {
-    const runsIn = p.known ? await inspectDirectory(p.agent.cwd) : own;
-    const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
-    let problem: string | null = null;
-    let check = p.check;
-    if (own === null) {
-      problem = 'this handle carries no directory: give one';
-      check = 'cwd-missing';
-    } else {
-      // Where it runs first; then the handle's own directory, which must be usable too (resolve refuses it).
-      const bad = [runsIn, own].find((c) => c !== null && !c.ok);
-      if (bad && !bad.ok) {
-        const text = problemText(bad.problem);
-        // Never the path: the CLI repeats this reason in its error line, which can end up in a log.
-        problem = bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
-        check = isTrustProblem(bad.problem) ? 'cwd-unsafe' : 'cwd-missing';
-      }
-    }
-    return {
-      label: p.agent.label,
-      vendor: p.agent.vendor,
-      cwd,
-      cwdProblem: problem,
-      newDirectory: cwd !== null && !used.has(cwd),
-      sessionId: h.sessionId,
-      check,
-      command: problem === null ? p.plan.argv : [],
-    };
-  }
-
+  /**
+   * A handle as text: a bare id is looked up in the store, anything else goes to `decodeHandle` with each adapter's
+   * id pattern. A caw handle takes the directory the user gave.
+   */
   private decode(text: string, cwd: string | undefined): DecodedHandle {
     const bare = text.trim();
     if (BARE_SESSION_ID.test(bare) && !bare.startsWith('baton')) {
-      const known = this.store.findAgentBySessionId(bare);
+      const known = this.runs.findAgentBySessionId(bare);
       if (!known) throw invalid('not a Baton handle, and no run in the history has that session id');
       const agent = known.run.agents.find((a) => a.id === known.agentId)!;
       return {
@@ -129,13 +112,16 @@ export class HandleResolver {
     return decoded;
   }
 
+  /**
+   * Per agent: known to the store (same run id and agents; the run may not grow past its limit) or a new record (a
+   * new run name if taken: `demo (2)`), and its plan. `cwds` are the directories the handle's agents would use.
+   */
   private async plan(decoded: DecodedHandle, cwds: readonly string[]): Promise<ResumeTarget> {
-    const existing = decoded.run ? this.store.get(decoded.run.id) : undefined;
+    const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
     const runId = existing?.id ?? decoded.run?.id ?? newRunId();
     const firstVendor = decoded.agents[0]?.vendor ?? 'agent';
     const runName =
-      existing?.name ??
-      uniqueRunName(decoded.run?.name ?? `imported ${firstVendor} session`, (n) => this.store.findByName(n) !== undefined);
+      existing?.name ?? uniqueRunName(decoded.run?.name ?? `imported ${firstVendor} session`, (n) => this.runs.findByName(n) !== undefined);
     const labels: string[] = existing ? existing.agents.map((a) => a.label) : [];
     const adding = decoded.agents.filter((h) => !existing?.agents.some((a) => a.id === h.id)).length;
     // Resuming into a run the store knows adds the agents it lacks: the run's limit holds there too.
@@ -150,9 +136,22 @@ export class HandleResolver {
     return { runId, runName, knownRun: existing !== undefined, agents };
   }
 
+  /** What a resume of the stopped run would find (docs/architecture.md §1 health), from the vendors' stores. */
+  async health(run: RunManifest, isLive: (agentId: string) => boolean): Promise<RunSummary['health']> {
+    if (run.agents.some((a) => isLive(a.id))) return 'live';
+    let health: RunSummary['health'] = 'resumable';
+    for (const a of run.agents) {
+      if (!(await isDirectory(a.cwd))) return 'missing';
+      const adapter = this.vendors.get(a.vendor);
+      const last = a.sessionIds.at(-1);
+      if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env))) health = 'stale';
+    }
+    return health;
+  }
+
   private newRecord(h: HandleAgent, cwd: string, labels: readonly string[], i: number): AgentRecord {
     // An agent id already used by another run of the store would make two agents one: take a new one.
-    const id = this.store.list().some((r: RunManifest) => r.agents.some((a) => a.id === h.id)) ? newAgentId() : h.id;
+    const id = this.runs.list().some((r) => r.agents.some((a) => a.id === h.id)) ? newAgentId() : h.id;
     return {
       id,
       label: uniqueLabel(h.label, labels, `agents[${i}].label`, false),
@@ -172,20 +171,50 @@ export class HandleResolver {
     const adapter = this.vendors.get(agent.vendor)!;
     const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
     if (h.sessionId === null || adapter.sessionIdPattern === null) {
-      return { agent, plan: await adapter.planResume(ctx, { sessionId: '', chosenBy: 'baton', confirmed: false }, this.env), check: 'no-session' };
+      const { plan } = await adapter.planResumeChecked(ctx, { sessionId: '', chosenBy: 'baton', confirmed: false }, this.env);
+      return { agent, plan, found: false, check: 'no-session' };
     }
     // What the store remembers of this id decides between "never written: same id again" and "gone: fresh".
     const remembered = agent.sessionIds.find((s) => s.id === h.sessionId);
     const prior: PriorSession = remembered
       ? { sessionId: h.sessionId, chosenBy: remembered.chosenBy, confirmed: remembered.confirmed }
       : { sessionId: h.sessionId, chosenBy: 'vendor', confirmed: true };
-    const found = await adapter.exists(h.sessionId, agent.cwd, this.env);
-    const plan = await adapter.planResume(ctx, prior, this.env);
+    const { plan, found } = await adapter.planResumeChecked(ctx, prior, this.env);
     if (currentSessionId(agent) !== h.sessionId && !remembered) {
       agent.sessionIds.push({ id: h.sessionId, chosenBy: 'vendor', seenAt: new Date().toISOString(), confirmed: found });
     }
-    return { agent, plan, check: found ? 'found' : 'missing' };
+    return { agent, plan, found, check: found ? 'found' : 'missing' };
   }
+}
+
+async function previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck | null, used: ReadonlySet<string>): Promise<HandlePreviewAgent> {
+  const runsIn = p.known ? await inspectDirectory(p.agent.cwd) : own;
+  const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
+  let problem: string | null = null;
+  let check = p.check;
+  if (own === null) {
+    problem = 'this handle carries no directory: give one';
+    check = 'cwd-missing';
+  } else {
+    // Where it runs first; then the handle's own directory, which must be usable too (resolve refuses it).
+    const bad = [runsIn, own].find((c) => c !== null && !c.ok);
+    if (bad && !bad.ok) {
+      const text = problemText(bad.problem);
+      // Never the path: the CLI repeats this reason in its error line, which can end up in a log.
+      problem = bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
+      check = isTrustProblem(bad.problem) ? 'cwd-unsafe' : 'cwd-missing';
+    }
+  }
+  return {
+    label: p.agent.label,
+    vendor: p.agent.vendor,
+    cwd,
+    cwdProblem: problem,
+    newDirectory: cwd !== null && !used.has(cwd),
+    sessionId: h.sessionId,
+    check,
+    command: problem === null ? p.plan.argv : [],
+  };
 }
 
 function isTrustProblem(problem: DirectoryProblem): boolean {

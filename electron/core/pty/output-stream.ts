@@ -1,0 +1,197 @@
+// A terminal's output on its way to clients (panes), as VS Code's pty service replays and reconnects: the ring of
+// recent bytes with their offsets, each client's subscription, coalescing, per-client budgets, attach from an offset,
+// and the reset from the mirror's screen for a client whose bytes left the ring (§6). It never touches the PTY: it
+// reports every change of its backlog through `onBacklog`, and its owner decides whether the PTY must wait.
+import type { Disposable } from '../lifecycle.js';
+import { reportFailure } from '../log.js';
+import { FLOW } from './flow.js';
+import type { MirrorScreen } from './mirror.js';
+import { RingBuffer } from './ring-buffer.js';
+import { Subscriber, type StreamFrame } from './subscriber.js';
+import { utf8SafeEnd } from './utf8.js';
+
+export type AttachStart =
+  | { mode: 'bytes'; offset: number; data: Buffer }
+  | { mode: 'reset'; offset: number; cols: number; rows: number; screen: string };
+
+/** A client's hold on the stream; `close` and `dispose` are the same (the client is gone). */
+export interface Subscription extends Disposable {
+  ack(offset: number): void;
+  setVisible(visible: boolean): void;
+  close(): void;
+}
+
+/** `sent` of a client waiting for its reset: nothing more goes to it until the reset is taken. */
+const AWAITING_RESET = Number.MAX_SAFE_INTEGER;
+
+export class OutputStream implements Disposable {
+  private readonly ring = new RingBuffer(FLOW.ringBytes);
+  private readonly subscribers = new Set<Subscriber>();
+  // Plain handles rather than disposables: they are set and cleared for nearly every chunk. `dispose` clears both.
+  private pumpTimer: NodeJS.Timeout | null = null;
+  private pumpSoon: NodeJS.Immediate | null = null;
+  private lastPumpAt = 0;
+  /** The process has exited: no more bytes will come, so a split UTF-8 tail is sent as it is. */
+  private ended = false;
+  private disposed = false;
+
+  constructor(
+    /** The mirror's screen and the offset it matches, for resets. */
+    private readonly screen: () => Promise<MirrorScreen>,
+    /** Called after anything that may change `pressure()`: bytes sent, acked, a client gone. */
+    private readonly onBacklog: () => void,
+  ) {}
+
+  get endOffset(): number {
+    return this.ring.endOffset;
+  }
+
+  /** Unacknowledged bytes of the visible client furthest behind (hidden ones never hold the PTY; they get a reset). */
+  pressure(): number {
+    let most = 0;
+    for (const s of this.subscribers) {
+      if (s.visible && s.sent !== AWAITING_RESET) most = Math.max(most, this.ring.endOffset - s.acked);
+    }
+    return most;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.disposed) return;
+    this.ring.append(chunk);
+    this.schedulePump();
+  }
+
+  /** The process has exited: send everything, held UTF-8 tails included. */
+  end(): void {
+    this.ended = true;
+    this.pump();
+  }
+
+  /**
+   * Start a client's stream at `fromOffset`: the missing bytes if the ring still holds them, else a reset
+   * (the mirror's screen and the offset it matches). Live output follows either way, with no gap or overlap.
+   */
+  async attach(
+    fromOffset: number | undefined,
+    visible: boolean,
+    deliver: (frame: StreamFrame) => void,
+  ): Promise<{ start: AttachStart; subscription: Subscription }> {
+    if (this.disposed) throw closedError();
+    let start: AttachStart;
+    let sub: Subscriber;
+    const fromRing = fromOffset === undefined ? null : this.ring.read(fromOffset);
+    if (fromOffset !== undefined && fromRing) {
+      const end = this.ended ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
+      start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
+      sub = new Subscriber(end, fromOffset, visible, deliver);
+    } else {
+      const screen = await this.screen();
+      if (this.disposed) throw closedError();
+      start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver);
+    }
+    this.subscribers.add(sub);
+    // After the caller has answered the attach: live output must follow the catch-up, never precede it.
+    this.pumpSoon ??= setImmediate(() => {
+      this.pumpSoon = null;
+      this.pump();
+    });
+    const close = () => {
+      if (sub.closed) return;
+      this.subscribers.delete(sub);
+      sub.dispose();
+      this.onBacklog();
+    };
+    const subscription: Subscription = {
+      ack: (offset) => {
+        sub.ack(offset);
+        this.pump();
+      },
+      setVisible: (v) => {
+        sub.visible = v;
+        this.pump();
+      },
+      close,
+      dispose: close,
+    };
+    return { start, subscription };
+  }
+
+  /** Ends every subscription and cancels pending sends; no client hears from this stream again. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.pumpTimer) clearTimeout(this.pumpTimer);
+    if (this.pumpSoon) clearImmediate(this.pumpSoon);
+    this.pumpTimer = null;
+    this.pumpSoon = null;
+    for (const sub of this.subscribers) sub.dispose();
+    this.subscribers.clear();
+  }
+
+  private schedulePump(): void {
+    // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
+    const idle =
+      this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && [...this.subscribers].every((s) => s.inFlight() === 0);
+    if (idle || this.waitingBytes() >= FLOW.coalesceBytes) {
+      if (this.pumpTimer) clearTimeout(this.pumpTimer);
+      this.pumpTimer = null;
+      this.pump();
+      return;
+    }
+    this.pumpTimer ??= setTimeout(() => {
+      this.pumpTimer = null;
+      this.pump();
+    }, FLOW.coalesceMs);
+  }
+
+  private waitingBytes(): number {
+    let most = 0;
+    for (const s of this.subscribers) most = Math.max(most, this.ring.endOffset - s.sent);
+    return most;
+  }
+
+  private pump(): void {
+    this.lastPumpAt = performance.now();
+    for (const sub of this.subscribers) this.pumpOne(sub);
+    this.onBacklog();
+  }
+
+  private pumpOne(sub: Subscriber): void {
+    const budget = sub.visible ? FLOW.visibleBudget : FLOW.hiddenBudget;
+    while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
+      const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
+      const bytes = this.ring.read(sub.sent, max);
+      if (bytes === null) {
+        this.resetLagging(sub);
+        return;
+      }
+      // Hold back a split UTF-8 sequence until its end arrives, unless the terminal has ended.
+      const end = this.ended ? bytes.length : utf8SafeEnd(bytes, 0, bytes.length);
+      if (end === 0) return;
+      const offset = sub.sent;
+      sub.sent += end;
+      sub.deliver({ kind: 'bytes', offset, data: bytes.subarray(0, end) });
+    }
+  }
+
+  /** A client fell out of the ring (a hidden pane, say): it starts over from the mirror's screen. */
+  private resetLagging(sub: Subscriber): void {
+    sub.sent = AWAITING_RESET;
+    this.screen().then(
+      (screen) => {
+        if (sub.closed) return;
+        sub.sent = screen.offset;
+        sub.acked = screen.offset;
+        sub.deliver({ kind: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized });
+        this.pump();
+      },
+      // The pane stays paused (sent is past the end) and reattaches from its offset when it is shown or reconnects.
+      (err: unknown) => {
+        if (!sub.closed) reportFailure('the screen of a lagging pane', err);
+      },
+    );
+  }
+}
+
+const closedError = () => new Error('the terminal was closed');

@@ -1,0 +1,5 @@
+// The bench build's entry (`npm run build:renderer-bench`, dist/renderer-bench; docs/architecture.md §11): the
+// dashboard as it ships, plus the measurement hooks test/bench/renderer.ts reads. The product entry (main.tsx) never
+// imports the hooks, so the dashboard that `baton serve` and the desktop app load carries none of them.
+import './main.js';
+import './bench-hooks.js';
