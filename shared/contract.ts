@@ -33,6 +33,21 @@ export const agentSpecSchema = z.strictObject({
   args: z.array(z.string().max(LIMITS.extraArgMaxChars)).max(LIMITS.extraArgs).optional(),
   /** Shell agents only: the command to run instead of the user's shell, as argv. */
   command: z.array(z.string().max(LIMITS.extraArgMaxChars)).min(1).max(LIMITS.extraArgs).optional(),
+  /**
+   * Where the agent works: `new` (a git worktree of its own, made for it), `none` (in `cwd` itself), an existing
+   * branch checked out in a new worktree, or an existing worktree used as it is. Omitted = 'none' in the API; the
+   * New run dialog's default is 'new' when the directory is inside a git repository (docs/worktrees.md).
+   */
+  worktree: z
+    .union([
+      z.literal('new'),
+      z.literal('none'),
+      z.strictObject({ existingBranch: z.string().min(1).max(200) }),
+      z.strictObject({ existingWorktree: absolutePathSchema }),
+    ])
+    .optional(),
+  /** A base branch or commit for a new worktree; default: the repository's current HEAD. */
+  base: z.string().min(1).max(200).optional(),
 });
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
 
@@ -46,6 +61,17 @@ export const sessionIdRecordSchema = z.strictObject({
 export type SessionIdRecord = z.infer<typeof sessionIdRecordSchema>;
 
 export const agentStatusSchema = z.enum(['starting', 'running', 'exited', 'stopped', 'failed']);
+
+/** An agent's own git worktree: where it works, on which branch, made from which commit. */
+export const worktreeInfoSchema = z.strictObject({
+  repoRoot: z.string(),
+  worktreePath: z.string(),
+  branch: z.string(),
+  baseCommit: z.string(),
+  /** Baton created this worktree (false: an existing one, used as it is, never removed by Baton). */
+  created: z.boolean(),
+});
+export type WorktreeInfo = z.infer<typeof worktreeInfoSchema>;
 
 export const agentViewSchema = z.strictObject({
   id: agentId,
@@ -63,6 +89,8 @@ export const agentViewSchema = z.strictObject({
   /** The last warning shown for this agent (a fresh fallback, say), in the user's words. */
   warning: z.string().nullable(),
   startedAt: isoTime.nullable(),
+  /** The agent's own git worktree; null when it works in its directory as it is. */
+  worktree: worktreeInfoSchema.nullable(),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
@@ -117,6 +145,8 @@ export const snapshotViewSchema = z.strictObject({
       cwd: z.string(),
       sessionId: z.string().nullable(),
       status: agentStatusSchema,
+      /** The agent's worktree when the snapshot was taken (absent: none, or a snapshot from before worktrees). */
+      worktree: worktreeInfoSchema.nullable().optional(),
     }),
   ),
 });
@@ -175,6 +205,10 @@ export const handlePreviewSchema = z.strictObject({
       check: sessionCheckSchema,
       /** What resume will run, as argv (never through a shell). */
       command: z.array(z.string()),
+      /** The agent's worktree: still there (`existing`), re-created from its branch (`recreate`), or `failed` (why). */
+      worktree: z
+        .strictObject({ branch: z.string(), state: z.enum(['existing', 'recreate', 'failed']), reason: z.string().nullable() })
+        .nullable(),
     }),
   ),
 });
@@ -256,8 +290,10 @@ export type AttachResult = z.infer<typeof attachResultSchema>;
  * The version of this contract. A client compares it with the core's (`core.info`) on connect: a desktop app newer
  * than the background core it finds offers to restart that core (docs/architecture.md §2). 1 was the contract
  * before `core.*`, `recovery.*` and `settings.*`; a core that answers `core.info` with "unknown method" speaks 1.
+ * 3 added worktrees (`agentView.worktree`, `worktree.*`, `worktrees.*`, `agent.changes|merge|removeWorktree`): a
+ * core speaking 2 sends agent views without `worktree`, which this contract refuses.
  */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),
@@ -329,7 +365,10 @@ export const requests = {
   },
   'run.snapshot': { params: z.strictObject({ run: runRef }), result: snapshotViewSchema },
   'run.rename': { params: z.strictObject({ run: runRef, name: runNameSchema }), result: runViewSchema },
-  'run.delete': { params: z.strictObject({ run: runRef }), result: z.strictObject({ deleted: runId }) },
+  'run.delete': {
+    params: z.strictObject({ run: runRef, removeWorktrees: z.boolean().optional() }),
+    result: z.strictObject({ deleted: runId }),
+  },
   'run.stop': { params: z.strictObject({ run: runRef }), result: runViewSchema },
   'run.handle': {
     params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
@@ -351,11 +390,17 @@ export const requests = {
        * when it is new to it).
        */
       confirmShell: z.array(z.number().int().min(0).max(LIMITS.agentsPerRun - 1)).max(LIMITS.agentsPerRun).optional(),
+      /** A repository root that is missing here → another path; every agent of that repository follows. */
+      repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
   'handle.inspect': {
-    params: z.strictObject({ handle: handleText, cwd: absolutePathSchema.optional() }),
+    params: z.strictObject({
+      handle: handleText,
+      cwd: absolutePathSchema.optional(),
+      repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
+    }),
     result: handlePreviewSchema,
   },
   'agent.add': { params: z.strictObject({ run: runRef, agent: agentSpecSchema }), result: runViewSchema },
@@ -378,6 +423,60 @@ export const requests = {
     result: attachResultSchema,
   },
   'agent.detach': { params: z.strictObject({ agentId }), result: z.strictObject({}) },
+  /** What an agent's worktree changed against the commit it was made from (commits, staged, unstaged, untracked). */
+  'agent.changes': {
+    params: z.strictObject({ agentId }),
+    result: z.strictObject({
+      branch: z.string(),
+      baseCommit: z.string(),
+      files: z.number().int(),
+      insertions: z.number().int(),
+      deletions: z.number().int(),
+      stat: z.string(),
+      untracked: z.array(z.string()),
+      patch: z.string(),
+      truncated: z.boolean(),
+    }),
+  },
+  /** Merges the agent's branch into the base branch its worktree was made from, in the main checkout. */
+  'agent.merge': {
+    params: z.strictObject({ agentId }),
+    result: z.strictObject({ merged: z.boolean(), into: z.string(), conflicts: z.array(z.string()), message: z.string() }),
+  },
+  /** Removes the agent's worktree; `conflict` while it has uncommitted changes and force is not set. */
+  'agent.removeWorktree': {
+    params: z.strictObject({ agentId, force: z.boolean().optional(), deleteBranch: z.boolean().optional() }),
+    result: z.strictObject({ removed: z.boolean(), branchKept: z.boolean(), message: z.string() }),
+  },
+  /** Is this directory in a git repository? Its branches and setup command, for the New run dialog (null: not). */
+  'worktree.inspect': {
+    params: z.strictObject({ cwd: absolutePathSchema }),
+    result: z
+      .strictObject({
+        repoRoot: z.string(),
+        currentBranch: z.string().nullable(),
+        headCommit: z.string(),
+        /** Local branches, at most 200. */
+        branches: z.array(z.string()),
+        setup: z.strictObject({ command: z.array(z.string()), hash: z.string(), approved: z.boolean() }).nullable(),
+      })
+      .nullable(),
+  },
+  /** The user consents to that repository's setup command (by its hash) running in new worktrees. */
+  'worktree.approveSetup': {
+    params: z.strictObject({ repoRoot: absolutePathSchema, hash: z.string() }),
+    result: z.strictObject({}),
+  },
+  /** Worktrees Baton created that no run owns any more. */
+  'worktrees.orphans': {
+    params: z.strictObject({}),
+    result: z.array(z.strictObject({ worktreePath: z.string(), repoRoot: z.string(), branch: z.string(), dirty: z.boolean() })),
+  },
+  /** Removes the given worktrees, only those Baton created; per path what happened. */
+  'worktrees.cleanup': {
+    params: z.strictObject({ paths: z.array(absolutePathSchema).max(500) }),
+    result: z.array(z.strictObject({ worktreePath: z.string(), removed: z.boolean(), message: z.string() })),
+  },
   /** Conversations in the vendors' own stores on this machine, newest first (session import). */
   'sessions.list': {
     params: z.strictObject({
@@ -432,6 +531,8 @@ export const events = {
   }),
   'agent.session': z.strictObject({ runId, agentId, sessionId: z.string() }),
   'agent.warning': z.strictObject({ runId, agentId, message: z.string() }),
+  /** The number of files an agent's worktree changed is now `files` (watched while the agent is live). */
+  'agent.changes': z.strictObject({ runId, agentId, files: z.number().int() }),
   /** The interrupted runs, or a resume of them, changed: ask `recovery.get`. */
   'recovery.changed': z.strictObject({}),
 } as const;

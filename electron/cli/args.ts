@@ -16,7 +16,14 @@ export class ParsedArgs {
   constructor(
     private readonly byName: ReadonlyMap<string, string>,
     private readonly options: ReadonlyMap<string, readonly string[]>,
+    /** Every option as typed, in order: for options that belong to the one before them (`--agent … --worktree`). */
+    private readonly typed: readonly { name: string; value: string }[] = [],
   ) {}
+
+  /** The options in the order they were typed. */
+  inOrder(): readonly { name: string; value: string }[] {
+    return this.typed;
+  }
 
   /** A positional argument by its declared name. */
   arg(name: string): string | undefined {
@@ -51,6 +58,7 @@ function expectedArgs(spec: CommandSpec, options: ReadonlyMap<string, readonly s
 export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env: NodeJS.ProcessEnv): ParsedArgs {
   const positionals: string[] = [];
   const options = new Map<string, string[]>();
+  const typed: { name: string; value: string }[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
@@ -89,9 +97,11 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env
     }
     const earlier = options.get(name);
     if (earlier && !option.repeatable) throw new UsageError(`--${name} is given more than once`);
-    options.set(name, [...(earlier ?? []), option.directory && value !== '' ? expandHome(value, env, `--${name}`) : value]);
+    const given = option.directory && value !== '' ? expandHome(value, env, `--${name}`) : value;
+    options.set(name, [...(earlier ?? []), given]);
+    typed.push({ name, value: given });
   }
-  return new ParsedArgs(namePositionals(spec, positionals, options, env), options);
+  return new ParsedArgs(namePositionals(spec, positionals, options, env), options, typed);
 }
 
 function namePositionals(

@@ -6,6 +6,7 @@ import { handleCommand, inspectCommand, resumeCommand } from './commands/handles
 import { deleteCommand, eventsCommand, lsCommand, renameCommand, snapshotCommand, stopCommand } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { resumeInterruptedCommand } from './commands/core.js';
+import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
 import { commandUsage, overallUsage } from './usage.js';
 
@@ -30,6 +31,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   startCommand,
   sendCommand,
   screenCommand,
+  changesCommand,
+  mergeCommand,
   snapshotCommand,
   handleCommand,
   inspectCommand,
@@ -39,6 +42,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   renameCommand,
   stopCommand,
   deleteCommand,
+  worktreesCommand,
   helpCommand,
 ];
 

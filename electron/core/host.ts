@@ -1,12 +1,13 @@
 // The core host: store, terminals and runs under one data directory, and every request of the contract but the two
 // a client session answers itself. Pure Node; no Electron, no transport.
 import { EventEmitter } from 'node:events';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { PROTOCOL_VERSION, type CoreSettings, type Method, type RequestTable, type SnapshotView } from '../../shared/contract.js';
 import { reportFailure } from './log.js';
 import { PtyHost } from './pty/pty-host.js';
 import { AgentLauncher } from './runs/agent-launcher.js';
 import { AgentSupervisor } from './runs/agent-supervisor.js';
+import { AgentWorktrees } from './runs/agent-worktrees.js';
 import { Recovery } from './runs/recovery.js';
 import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
@@ -17,7 +18,9 @@ import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
 import { readSettings, updateSettings } from './store/settings.js';
 import type { VendorEnv } from './vendors/adapter.js';
+import { inheritedEnv } from './vendors/kit/env.js';
 import { createVendors } from './vendors/registry.js';
+import { Worktrees } from './worktrees/index.js';
 
 /** Every request a client session hands to the core (docs/architecture.md §3). */
 export type CoreMethod = Exclude<Method, StreamMethod>;
@@ -57,7 +60,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   if (swept > 0) process.stderr.write(`baton: stopped ${swept} process${swept === 1 ? '' : 'es'} left running by a previous Baton\n`);
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
-  const service = runService(runs, ptyHost, options.env);
+  const service = runService(runs, ptyHost, options.env, options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
@@ -81,6 +84,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         liveAgents: service.liveAgents().reduce((n, r) => n + r.agentIds.length, 0),
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
+      ...service.worktrees.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -100,6 +104,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     close() {
       closing ??= (async () => {
         await service.shutdown();
+        service.worktrees.close();
         await ptyHost.stopAll();
         ptyHost.close();
       })();
@@ -118,22 +123,27 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
  * The run service over its parts, each given what it needs through its constructor: one repository, one PTY host and
  * one set of vendors per core (their claims and caches are this core's own; docs/architecture.md §9).
  */
-function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv): RunService {
+function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataDir: string): RunService {
   const vendors = createVendors();
   const events = new EventEmitter();
   const announce: Announce = (name, payload) => {
     events.emit(name, payload);
   };
+  // One Worktrees per core: its ledger and approvals are this data directory's (docs/worktrees.md). git and setup
+  // commands get the agents' environment (never Baton's token); BATON_WORKTREES_DIR moves where new ones go.
+  const gitEnv = inheritedEnv(env);
+  const baseDir = env.BATON_WORKTREES_DIR && isAbsolute(env.BATON_WORKTREES_DIR) ? env.BATON_WORKTREES_DIR : undefined;
+  const worktrees = new AgentWorktrees(new Worktrees({ dataDir, env: gitEnv, ...(baseDir ? { baseDir } : {}) }), runs, gitEnv, announce);
   // An agent that exits on its own is snapshotted; the supervisor calls this only once everything below exists.
   const snapshotAfterExit = (runId: string): Promise<SnapshotView> => snapshots.snapshot(runId, 'exit');
-  const supervisor = new AgentSupervisor(runs, new AgentLauncher(ptyHost, env), vendors, env, announce, snapshotAfterExit);
+  const supervisor = new AgentSupervisor(runs, new AgentLauncher(ptyHost, env), vendors, env, announce, snapshotAfterExit, worktrees);
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
   runs.onWriteProblem(({ runId, message }) => {
     const agentId = runs.get(runId)?.agents[0]?.id;
     if (agentId) announce('agent.warning', { runId, agentId, message });
   });
-  return new RunService(runs, new ResumePlanner(runs, vendors, env), supervisor, snapshots, vendors, env, events);
+  return new RunService(runs, new ResumePlanner(runs, vendors, env, worktrees), supervisor, snapshots, vendors, env, events, worktrees);
 }
 
 /** `{quitAction: undefined}` would overwrite a saved choice with nothing: only the keys given change. */

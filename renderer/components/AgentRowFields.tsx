@@ -1,8 +1,10 @@
-// One agent of the New run dialog: vendor, working directory, label, and its start progress or result.
+// One agent of the New run dialog: vendor, working directory, label, its isolation (the children: WorktreeFields),
+// and its start progress or result.
 import { useId, type ReactNode } from 'react';
 import type { VendorInfo } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { CWD_RULE, LABEL_RULE } from './validate.js';
+import type { WorktreeChoice } from './worktree-spec.js';
 import './components.css';
 
 export interface AgentRow {
@@ -10,6 +12,7 @@ export interface AgentRow {
   vendor: VendorName | '';
   cwd: string;
   label: string;
+  worktree: WorktreeChoice;
 }
 
 export type AgentRowField = 'vendor' | 'cwd' | 'label';
@@ -24,6 +27,8 @@ interface Props {
   disabled: boolean;
   canRemove: boolean;
   status: ReactNode;
+  /** What follows the three fields, full width: the isolation choice. */
+  children?: ReactNode;
   onChange(patch: Partial<AgentRow>): void;
   onTouch(field: AgentRowField): void;
   onRemove(): void;
@@ -42,7 +47,7 @@ function Hint({ id, error, rule }: { id: string; error: string | undefined; rule
   );
 }
 
-export function AgentRowFields({ index, row, errors, vendors, disabled, canRemove, status, onChange, onTouch, onRemove }: Props) {
+export function AgentRowFields({ index, row, errors, vendors, disabled, canRemove, status, children, onChange, onTouch, onRemove }: Props) {
   const id = useId();
   const n = index + 1;
   return (
@@ -137,6 +142,7 @@ export function AgentRowFields({ index, row, errors, vendors, disabled, canRemov
           {status}
         </span>
       </div>
+      {children}
     </fieldset>
   );
 }

@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { listenForCommandKeys } from '../commands/keys.js';
 import { selectedRun, useBaton } from '../state/store.js';
+import { ChangesDialog } from './ChangesDialog.js';
 import { CommandButton } from './CommandButton.js';
 import { CoreBanners, CoreIndicator } from './CoreBanners.js';
 import { FirstLaunch } from './FirstLaunch.js';
@@ -13,6 +14,7 @@ import { RunView } from './RunView.js';
 import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
+import { WorktreeCleanupDialog } from './WorktreeCleanupDialog.js';
 
 export function App() {
   const status = useBaton((s) => s.status);
@@ -59,6 +61,8 @@ export function App() {
       {dialog?.kind === 'rename' && <RenameDialog />}
       {dialog?.kind === 'delete' && <DeleteDialog />}
       {dialog?.kind === 'sessions' && <SessionsFound />}
+      {dialog?.kind === 'changes' && <ChangesDialog />}
+      {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
       <Toasts />
     </div>
   );

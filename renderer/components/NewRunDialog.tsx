@@ -1,4 +1,5 @@
-// New run: a name and one or more agents (vendor, directory, label), validated live, started with progress per agent.
+// New run: a name and one or more agents (vendor, directory, label, isolation), validated live, started with progress
+// per agent. An agent whose directory is in a git repository gets a worktree of its own by default (docs/worktrees.md).
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { AgentSpec, AgentView, RunView, VendorInfo } from '../../shared/contract.js';
 import { LIMITS } from '../../shared/words.js';
@@ -6,7 +7,10 @@ import { useBaton } from '../state/store.js';
 import { AgentRowFields, type AgentRow, type AgentRowErrors, type AgentRowField } from './AgentRowFields.js';
 import { Dialog } from './Dialog.js';
 import { agentField, errorField, errorMessage, messageForField } from './format.js';
+import { useRepoInspections } from './repo-inspections.js';
 import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
+import { WorktreeFields } from './WorktreeFields.js';
+import { DEFAULT_WORKTREE_CHOICE, setupApprovedHere, setupsToApprove, toggleSetup, worktreeError, worktreeSpec, type RepoState } from './worktree-spec.js';
 import './components.css';
 
 interface ServerError {
@@ -39,6 +43,13 @@ function agentResult(agent: AgentView | undefined): ReactNode {
   return <span className="bt-ok-text">{agent.status}{agent.warning ? `: ${agent.warning}` : ''}</span>;
 }
 
+/** Where an agent of an earlier run worked in the user's checkout: for one in a worktree, the same folder of its repository. */
+function checkoutDir(a: AgentView): string {
+  const w = a.worktree;
+  if (!w) return a.cwd;
+  return a.cwd === w.worktreePath || !a.cwd.startsWith(`${w.worktreePath}/`) ? w.repoRoot : `${w.repoRoot}${a.cwd.slice(w.worktreePath.length)}`;
+}
+
 export function NewRunDialog() {
   const open = useBaton((s) => s.dialog?.kind === 'new-run');
   return open ? <NewRunForm /> : null;
@@ -50,6 +61,7 @@ function NewRunForm() {
   const connected = useBaton((s) => s.status === 'connected');
   const fetchRun = useBaton((s) => s.fetchRun);
   const startRun = useBaton((s) => s.startRun);
+  const approveSetup = useBaton((s) => s.approveSetup);
   const openDialog = useBaton((s) => s.openDialog);
   const toast = useBaton((s) => s.toast);
   const id = useId();
@@ -58,7 +70,10 @@ function NewRunForm() {
   const nextKey = useRef(1);
 
   const [nameDraft, setNameDraft] = useState<string | null>(null);
-  const [rows, setRows] = useState<AgentRow[]>(() => [{ key: 0, vendor: defaultVendor(vendors), cwd: '', label: '' }]);
+  const [rows, setRows] = useState<AgentRow[]>(() => [{ key: 0, vendor: defaultVendor(vendors), cwd: '', label: '', worktree: DEFAULT_WORKTREE_CHOICE }]);
+  /** The setup commands the user approved here, by hash (a repository's, shared by its agents). */
+  const [setupOk, setSetupOk] = useState<ReadonlySet<string>>(new Set());
+  const repos = useRepoInspections(rows.map((r) => r.cwd));
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submits, setSubmits] = useState(0);
   const [phase, setPhase] = useState<'edit' | 'starting' | 'done'>('edit');
@@ -84,7 +99,8 @@ function NewRunForm() {
   const name = nameDraft ?? suggestRunName(rows[0]?.cwd ?? '', takenNames);
   const nameError = validateRunName(name, takenNames);
   const errors = rows.map((r) => rowErrors(r, rows, vendors));
-  const valid = !nameError && errors.every((e) => Object.keys(e).length === 0);
+  const worktreeErrors = rows.map((r) => worktreeError(r.worktree, repos.of(r.cwd)));
+  const valid = !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
   const shown = (field: string) => submits > 0 || touched.has(field);
   const serverRow = agentField(serverError?.field);
   const serverName = serverError?.field === 'name' ? messageForField(serverError.message, 'name') : undefined;
@@ -100,7 +116,9 @@ function NewRunForm() {
   };
   const addRow = () => {
     const last = rows[rows.length - 1];
-    setRows((rs) => [...rs, { key: nextKey.current++, vendor: last?.vendor ?? defaultVendor(vendors), cwd: last?.cwd ?? '', label: '' }]);
+    // Same directory and isolation as the agent above; a branch or worktree to reuse is never the same twice.
+    const worktree = last ? { ...DEFAULT_WORKTREE_CHOICE, isolation: last.worktree.isolation, base: last.worktree.base } : DEFAULT_WORKTREE_CHOICE;
+    setRows((rs) => [...rs, { key: nextKey.current++, vendor: last?.vendor ?? defaultVendor(vendors), cwd: last?.cwd ?? '', label: '', worktree }]);
   };
 
   const useLastRun = async () => {
@@ -109,7 +127,16 @@ function NewRunForm() {
     setTemplateBusy(true);
     try {
       const run = await fetchRun(last.id);
-      setRows(run.agents.map((a) => ({ key: nextKey.current++, vendor: a.vendor, cwd: a.cwd, label: a.label })));
+      // An agent that had a worktree is offered a new one in the same repository; one that shared its directory shares it.
+      setRows(
+        run.agents.map((a) => ({
+          key: nextKey.current++,
+          vendor: a.vendor,
+          cwd: checkoutDir(a),
+          label: a.label,
+          worktree: { ...DEFAULT_WORKTREE_CHOICE, isolation: a.worktree ? 'own' : 'share' },
+        })),
+      );
       setServerError(null);
     } catch (err) {
       setServerError({ message: `Could not read “${last.name}”: ${errorMessage(err)}`, field: undefined });
@@ -125,10 +152,20 @@ function NewRunForm() {
       setSubmits((n) => n + 1);
       return;
     }
-    const specs: AgentSpec[] = rows.map((r) => ({ vendor: r.vendor as AgentSpec['vendor'], cwd: r.cwd, ...(r.label ? { label: r.label } : {}) }));
     setServerError(null);
     setPhase('starting');
     try {
+      // Directories typed just before Start: their isolation is decided on the core's answer, as the dialog shows it.
+      const known = await repos.settle(rows.map((r) => r.cwd));
+      const stateOf = (cwd: string): RepoState | undefined => known.get(cwd);
+      const specs: AgentSpec[] = rows.map((r) => ({
+        vendor: r.vendor as AgentSpec['vendor'],
+        cwd: r.cwd,
+        ...(r.label ? { label: r.label } : {}),
+        ...worktreeSpec(r.worktree, stateOf(r.cwd)),
+      }));
+      const approvals = setupsToApprove(rows.map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })), setupOk);
+      for (const a of approvals) await approveSetup(a.repoRoot, a.hash);
       const run = await startRun(name, specs);
       const troubled = run.agents.filter((a) => a.status === 'failed' || a.status === 'exited').length;
       if (troubled === 0) {
@@ -223,7 +260,18 @@ function NewRunForm() {
                 edited();
                 setRows((rs) => rs.filter((r) => r.key !== row.key));
               }}
-            />
+            >
+              <WorktreeFields
+                agentName={`agent ${i + 1}`}
+                choice={row.worktree}
+                state={repos.of(row.cwd)}
+                disabled={phase !== 'edit'}
+                showErrors={submits > 0}
+                setupApproved={setupApprovedHere(setupOk, repos.of(row.cwd))}
+                onChange={(patch) => updateRow(row.key, { worktree: { ...row.worktree, ...patch } })}
+                onApproveSetup={(on) => setSetupOk((old) => toggleSetup(old, repos.of(row.cwd), on))}
+              />
+            </AgentRowFields>
           );
         })}
         <div className="bt-row bt-gap">

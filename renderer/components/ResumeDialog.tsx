@@ -5,6 +5,8 @@ import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
 import { OutcomeTable } from './OutcomeTable.js';
 import { errorField, errorMessage, handleAdvice, messageForField } from './format.js';
+import { handleRepoRoots, reposToMap, usableRepoMap } from './handle-repos.js';
+import { RepoMapFields } from './RepoMapFields.js';
 import { PreviewTable, ShellConfirmations, shellIndexes } from './ResumePreview.js';
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
@@ -31,6 +33,8 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   const [outcomes, setOutcomes] = useState<ResumeOutcome[]>([]);
   /** The shell agents the user confirmed, by handle index; a different handle starts with none. */
   const [shellOk, setShellOk] = useState<ReadonlySet<number>>(new Set());
+  /** A missing repository root → where the user says it is now (every agent of it follows). */
+  const [repoPaths, setRepoPaths] = useState<Readonly<Record<string, string>>>({});
 
   // A handle pasted on the page while this dialog is open replaces the one here.
   useEffect(() => {
@@ -42,9 +46,17 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   }, [phase]);
 
   const text = handle.trim();
-  useEffect(() => setShellOk(new Set()), [text]);
+  /** The repositories offered a new path; kept while the preview is asked again, so a field being typed in stays. */
+  const [mapRoots, setMapRoots] = useState<string[]>([]);
+  useEffect(() => {
+    setShellOk(new Set());
+    setRepoPaths({});
+    setMapRoots([]);
+  }, [text]);
   const cwdError = cwd === '' ? null : validateCwd(cwd);
   const cwdParam = cwd !== '' && !cwdError ? cwd : undefined;
+  // As a string, so the preview is asked again only when the usable mapping really changed.
+  const repoMapKey = JSON.stringify(usableRepoMap(repoPaths));
 
   useEffect(() => {
     if (phase !== 'edit') return;
@@ -53,7 +65,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
     let current = true;
     setInspection({ state: 'checking' });
     const timer = setTimeout(() => {
-      inspectHandle(text, cwdParam)
+      inspectHandle(text, cwdParam, JSON.parse(repoMapKey) as Record<string, string>)
         .then((preview) => current && setInspection({ state: 'ok', preview }))
         .catch((err: unknown) => current && setInspection({ state: 'error', message: `${errorMessage(err)}. ${handleAdvice(errorField(err))}` }));
     }, 200);
@@ -61,9 +73,13 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [text, cwdParam, connected, inspectHandle, phase]);
+  }, [text, cwdParam, repoMapKey, connected, inspectHandle, phase]);
 
   const preview = inspection.state === 'ok' ? inspection.preview : null;
+  useEffect(() => {
+    if (preview) setMapRoots(reposToMap(handleRepoRoots(text), preview.agents.map((a) => a.worktree?.state ?? null), repoPaths));
+    // Only a new preview changes the list (a path being typed keeps its field): text and repoPaths are read as they are.
+  }, [preview]);
   // A caw handle carries no directory; once one is given, the preview stops asking, but resume still needs it.
   const needsCwd = preview ? preview.kind === 'caw' || preview.needsCwd : false;
   const shells = preview ? shellIndexes(preview) : [];
@@ -79,7 +95,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
     setPhase('resuming');
     setResumeError(null);
     try {
-      const result = await resume(text, needsCwd ? cwdParam : undefined, confirmShell);
+      const result = await resume(text, needsCwd ? cwdParam : undefined, confirmShell, JSON.parse(repoMapKey) as Record<string, string>);
       setHandle(''); // The secret is not kept once it has done its job.
       setOutcomes(result.outcomes);
       setPhase('done');
@@ -172,6 +188,17 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
         </div>
       ) : null}
       {preview ? <PreviewTable preview={preview} /> : null}
+      {mapRoots.length > 0 ? (
+        <RepoMapFields
+          roots={mapRoots}
+          mapped={repoPaths}
+          disabled={phase !== 'edit'}
+          onChange={(root, path) => {
+            setRepoPaths((old) => ({ ...old, [root]: path }));
+            setResumeError(null);
+          }}
+        />
+      ) : null}
       {preview ? (
         <ShellConfirmations
           preview={preview}

@@ -1,6 +1,8 @@
 // What resuming a pasted handle will do, per agent, before anything runs: where each agent will really run (and
 // whether this Baton has used that directory before), whether that directory may be used, what will be run, and
-// for each shell agent a confirmation of its own, since a handle chooses the directory its command runs in.
+// for each shell agent a confirmation of its own, since a handle chooses the directory its command runs in; and, for
+// agents that had a worktree (docs/worktrees.md), whether it is still there, will be re-created from its branch, or
+// cannot come back (why).
 import { useId } from 'react';
 import type { HandlePreview, SessionCheck } from '../../shared/contract.js';
 import { shellQuote } from '../state/shell-quote.js';
@@ -16,12 +18,32 @@ const CHECK_TEXT: Record<SessionCheck, string> = {
 
 type PreviewAgent = HandlePreview['agents'][number];
 
+function WorktreeCell({ worktree }: { worktree: PreviewAgent['worktree'] }) {
+  if (!worktree) return <td className="bt-muted">—</td>;
+  const state =
+    worktree.state === 'existing' ? (
+      <span className="bt-ok-text">existing</span>
+    ) : worktree.state === 'recreate' ? (
+      <span className="bt-warn-text">will be re-created from its branch</span>
+    ) : (
+      <span className="bt-danger-text">failed{worktree.reason ? `: ${worktree.reason}` : ''}</span>
+    );
+  return (
+    <td>
+      <span className="bt-mono">{worktree.branch}</span>
+      <span className="bt-block">{state}</span>
+    </td>
+  );
+}
+
 /** The command as the user would read it, with the session id shortened (it is a secret). */
 function commandText(a: PreviewAgent): string {
   return a.command.map((word) => (a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word))).join(' ');
 }
 
 export function PreviewTable({ preview }: { preview: HandlePreview }) {
+  // The column only when an agent had a worktree, so a run without any reads as before.
+  const worktrees = preview.agents.some((a) => a.worktree !== null);
   return (
     <>
       <p>
@@ -38,6 +60,7 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
               <th scope="col">Directory</th>
               <th scope="col">Session</th>
               <th scope="col">Check</th>
+              {worktrees ? <th scope="col">Worktree</th> : null}
               <th scope="col">Command</th>
             </tr>
           </thead>
@@ -60,6 +83,7 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
                 </td>
                 <td className="bt-mono">{shortId(a.sessionId)}</td>
                 <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' || a.check === 'cwd-unsafe' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
+                {worktrees ? <WorktreeCell worktree={a.worktree} /> : null}
                 <td>
                   <code className="bt-mono">{commandText(a)}</code>
                 </td>

@@ -1,6 +1,7 @@
 // Rename and Delete of the run the dialog names (store.dialog.runId).
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useBaton } from '../state/store.js';
+import { shownWorktree } from '../state/worktree-calls.js';
 import { Dialog } from './Dialog.js';
 import { errorField, errorMessage, messageForField } from './format.js';
 import { RUN_NAME_RULE, validateRunName } from './validate.js';
@@ -98,16 +99,27 @@ export function DeleteDialog() {
   const deleteRun = useBaton((s) => s.deleteRun);
   const openDialog = useBaton((s) => s.openDialog);
   const toast = useBaton((s) => s.toast);
+  const loadRun = useBaton((s) => s.loadRun);
+  const details = useBaton((s) => (run ? s.runDetails[run.id] : undefined));
+  const removedWorktrees = useBaton((s) => s.removedWorktrees);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [removeWorktrees, setRemoveWorktrees] = useState(false);
+  const id = useId();
+  const runId = run?.id;
+  // The summary in the history does not say which agents have worktrees; the run's details do.
+  useEffect(() => {
+    if (runId && !details) void loadRun(runId);
+  }, [runId, details, loadRun]);
   if (!run) return null;
+  const worktrees = details?.agents.filter((a) => shownWorktree({ removedWorktrees }, a)?.created).length ?? 0;
 
   const confirm = async () => {
     setBusy(true);
     setError(null);
     try {
-      await deleteRun(run.id);
-      toast('success', `Deleted run “${run.name}”`);
+      await deleteRun(run.id, worktrees > 0 && removeWorktrees);
+      toast('success', `Deleted run “${run.name}”${worktrees > 0 && removeWorktrees ? ' and its worktrees' : ''}`);
       openDialog(null);
     } catch (err) {
       setError(errorMessage(err));
@@ -135,6 +147,19 @@ export function DeleteDialog() {
       <p className="bt-muted">
         The vendors keep their own conversations: a handle you copied earlier can still resume them.
       </p>
+      {worktrees > 0 ? (
+        <div className="bt-field">
+          <label className="bt-check">
+            <input type="checkbox" checked={removeWorktrees} disabled={busy} aria-describedby={`${id}-wt`} onChange={(e) => setRemoveWorktrees(e.target.checked)} />
+            <span>
+              Also remove its {worktrees === 1 ? 'worktree' : `${worktrees} worktrees`}
+            </span>
+          </label>
+          <span id={`${id}-wt`} className="bt-field-hint">
+            Their directories are deleted; merged branches go too, others are kept. Worktrees left behind are listed under Leftover worktrees.
+          </span>
+        </div>
+      ) : null}
       {error ? (
         <p className="bt-error-box" role="alert">
           {error}

@@ -1,7 +1,8 @@
-// A pane: header (label, vendor, cwd, short session id, status) above the agent's one xterm.
+// A pane: header (label, vendor, cwd, short session id, worktree branch and changes, status) above the agent's one xterm.
 import { useEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
+import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { useBaton } from '../state/store.js';
 import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor } from './terminal-registry.js';
 
@@ -85,6 +86,7 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
           <bdi>{agent.cwd}</bdi>
         </span>
         <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">{shortId}</span>
+        <WorktreeBadge agent={agent} />
         <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
           {statusText(agent, running && idle)}
         </span>

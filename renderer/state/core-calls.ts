@@ -14,10 +14,13 @@ export interface CoreCalls {
   snapshot(runId: string): Promise<void>;
   copyHandle(runId: string, agentLabel?: string): Promise<void>;
   copyShellCommands(runId: string, agentLabel?: string): Promise<void>;
-  /** What resuming `handle` would do, per agent (handle.inspect): nothing runs. */
-  inspectHandle(handle: string, cwd?: string): Promise<HandlePreview>;
+  /**
+   * What resuming `handle` would do, per agent (handle.inspect): nothing runs. `repoMap`: a missing repository root →
+   * the path the user gave for it (every agent of that repository follows).
+   */
+  inspectHandle(handle: string, cwd?: string, repoMap?: RepoMap): Promise<HandlePreview>;
   /** `confirmShell`: the handle indexes of the shell agents the user confirmed (run.resume). */
-  resume(handle: string, cwd?: string, confirmShell?: number[]): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
+  resume(handle: string, cwd?: string, confirmShell?: number[], repoMap?: RepoMap): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   /** Conversations the vendors' own stores hold on this machine (sessions.list). */
   listSessions(params: Params<'sessions.list'>): Promise<Result<'sessions.list'>>;
   /** A new run resuming conversations found on this machine (sessions.adopt); selects it, like resume. */
@@ -27,8 +30,13 @@ export interface CoreCalls {
   restartAgent(agentId: string): Promise<void>;
   resumeAgent(runId: string, agentLabel: string): Promise<void>;
   renameRun(runId: string, name: string): Promise<void>;
-  deleteRun(runId: string): Promise<void>;
+  /** `removeWorktrees`: also remove the worktrees Baton made for its agents (run.delete). */
+  deleteRun(runId: string, removeWorktrees?: boolean): Promise<void>;
 }
+
+export type RepoMap = Record<string, string>;
+/** The optional `repoMap` param, only when it maps something. */
+const repoMapParam = (repoMap: RepoMap | undefined) => (repoMap && Object.keys(repoMap).length > 0 ? { repoMap } : {});
 
 export interface CoreCallDeps {
   set(partial: Partial<Store> | ((s: Store) => Partial<Store>)): void;
@@ -105,10 +113,12 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       get().toast('success', `Copied ${plural(commands.length, 'shell command')}`);
     },
 
-    inspectHandle: (handle, cwd) => client().call('handle.inspect', { handle, ...(cwd ? { cwd } : {}) }),
+    inspectHandle: (handle, cwd, repoMap) => client().call('handle.inspect', { handle, ...(cwd ? { cwd } : {}), ...repoMapParam(repoMap) }),
 
-    async resume(handle, cwd, confirmShell) {
-      return adopted(await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}), ...(confirmShell ? { confirmShell } : {}) }));
+    async resume(handle, cwd, confirmShell, repoMap) {
+      return adopted(
+        await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}), ...(confirmShell ? { confirmShell } : {}), ...repoMapParam(repoMap) }),
+      );
     },
 
     listSessions: (params) => client().call('sessions.list', params),
@@ -144,8 +154,8 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       await get().refreshRuns();
     },
 
-    async deleteRun(runId) {
-      await client().call('run.delete', { run: runId });
+    async deleteRun(runId, removeWorktrees) {
+      await client().call('run.delete', { run: runId, ...(removeWorktrees ? { removeWorktrees: true } : {}) });
       set((s) => ({ selectedRunId: s.selectedRunId === runId ? null : s.selectedRunId }));
       await get().refreshRuns();
     },

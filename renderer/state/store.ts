@@ -9,6 +9,7 @@ import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
+import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
 
 export type HostInfo = Result<'host.info'>;
 export type Layout = 'grid' | 'tabs';
@@ -18,7 +19,11 @@ export type Dialog =
   | { kind: 'help' }
   | { kind: 'rename'; runId: string }
   | { kind: 'delete'; runId: string }
-  | { kind: 'sessions' };
+  | { kind: 'sessions' }
+  /** One agent's worktree: its diff, merge, removal. */
+  | { kind: 'changes'; agentId: string }
+  /** Worktrees Baton made that no run owns any more. */
+  | { kind: 'worktrees' };
 
 export interface Toast {
   id: number;
@@ -51,9 +56,13 @@ interface BatonState {
   searchAgent: string | null;
   /** A command under way that shows its progress (Snapshotting…); commands that wait on it are disabled meanwhile. */
   pending: CommandId | null;
+  /** Per agent with a worktree: how many files it changed, as the core last said (the `agent.changes` event). */
+  changes: Record<string, ChangeCount>;
+  /** Per agent: the worktree removed from this page (its view still names it until the agent starts again). */
+  removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -112,6 +121,8 @@ export const useBaton = create<Store>()((set, get) => {
     copyText(text, get().settings.clipboardClearSeconds, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () =>
       get().toast('warning', 'Baton could not read the clipboard to check it still held what it copied, so it left it as it was: clear it yourself if it still holds a handle.'),
     );
+  /** Copies what is no secret (a path): never cleared. */
+  const copyPlain = (text: string) => copyText(text, null, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () => undefined);
 
   return {
     status: 'connecting',
@@ -129,8 +140,11 @@ export const useBaton = create<Store>()((set, get) => {
     lastOutcomes: {},
     searchAgent: null,
     pending: null,
+    changes: {},
+    removedWorktrees: {},
     ...loadPrefs(),
     ...coreCalls({ set, get, client: () => client, copy }),
+    ...worktreeCalls({ set, get, client: () => client, copyPlain }),
 
     setConnection(status, c) {
       client = c;
@@ -154,6 +168,7 @@ export const useBaton = create<Store>()((set, get) => {
         if (get().runDetails[runId]) void get().loadRun(runId);
       });
       c.on('agent.warning', ({ message }) => get().toast('warning', message));
+      c.on('agent.changes', ({ agentId, files }) => get().noteChanges(agentId, files));
       void c.call('host.info', {}).then((hostInfo) => set({ hostInfo }));
       void get().refreshRuns();
       const selected = get().selectedRunId;

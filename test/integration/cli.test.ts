@@ -12,7 +12,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 // Every command a user can type, as the README lists them; the overall usage must list exactly these.
-const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'snapshot', 'handle', 'inspect', 'resume', 'resume-interrupted', 'events', 'rename', 'stop', 'delete', 'help'];
+const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'changes', 'merge', 'snapshot', 'handle', 'inspect', 'resume', 'resume-interrupted', 'events', 'rename', 'stop', 'delete', 'worktrees', 'help'];
 
 interface CliResult {
   code: number | null;

@@ -143,8 +143,10 @@ describe('a pid that outlives its process', () => {
   it.runIf(canChoosePids)('a new session given an exited agent’s pid is neither recorded nor stopped, at quit or by the next sweep', async () => {
     const path = ledgerPath();
     const host = newHost(path);
-    const t = spawnShell(host, 'exit 0');
+    // Alive long enough for its start time to be read at spawn, even on a loaded machine: this test needs a leader.
+    const t = spawnShell(host, 'sleep 0.5; exit 0');
     const leader = t.leader!;
+    expect(leader, 'the leader was read at spawn').not.toBeNull();
     await exited(t);
     const stranger = strangerWithPid(leader.pid);
     expect(stranger, 'could not hand the exited leader’s pid to a new process').not.toBeNull();

@@ -47,6 +47,7 @@ const RUN: RunView = {
       pid: 1,
       warning: null,
       startedAt: '2025-01-01T00:00:00.000Z',
+      worktree: null,
     },
   ],
 };

@@ -34,6 +34,7 @@ function agent(id: string, status: AgentView['status']): AgentView {
     pid: null,
     warning: null,
     startedAt: null,
+    worktree: null,
   };
 }
 

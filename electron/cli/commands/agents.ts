@@ -25,13 +25,49 @@ export function parseAgentSpec(text: string, env: NodeJS.ProcessEnv): AgentSpec 
   return { vendor: vendor as VendorName, cwd: resolve(expandHome(dir, env, '--agent')), ...(label !== undefined ? { label } : {}) };
 }
 
+/**
+ * The agents of `baton start`, in order: each --agent, with the --worktree and --base typed after it (before the
+ * next --agent) applying to it alone.
+ */
+export function agentSpecsOf(typed: readonly { name: string; value: string }[], env: NodeJS.ProcessEnv): AgentSpec[] {
+  const specs: AgentSpec[] = [];
+  for (const { name, value } of typed) {
+    if (name === 'agent') {
+      specs.push(parseAgentSpec(value, env));
+      continue;
+    }
+    if (name !== 'worktree' && name !== 'base') continue;
+    const last = specs.at(-1);
+    if (!last) throw new UsageError(`--${name} belongs to the --agent before it: give it after that --agent`);
+    if (name === 'worktree') {
+      if (last.worktree !== undefined) throw new UsageError(`--worktree is given twice for one --agent`);
+      last.worktree = 'new';
+    } else {
+      if (last.base !== undefined) throw new UsageError(`--base is given twice for one --agent`);
+      last.base = value;
+    }
+  }
+  const [noWorktree] = specs.filter((s) => s.base !== undefined && s.worktree === undefined);
+  if (noWorktree) throw new UsageError(`--base is for a new worktree: add --worktree to that --agent (${noWorktree.label ?? noWorktree.vendor})`);
+  return specs;
+}
+
+/** `planner (claude) running in /wt/app/demo-planner (worktree on baton/demo/planner)` */
+export function agentLine(a: AgentView): string {
+  const where = a.worktree ? ` in ${a.cwd} (worktree on ${a.worktree.branch})` : '';
+  return `${a.label} (${a.vendor}) ${a.status}${where}${a.warning ? ` — ${a.warning}` : ''}`;
+}
+
 export const startCommand: CommandSpec = {
   name: 'start',
   args: [{ name: 'run', help: 'a name for the new run' }],
   summary: 'start a run of agents',
   details:
-    'Starts a new run with one agent per --agent, each in its directory. A run name already taken is refused. ' +
-    'Exits 1 when an agent could not start (the others keep running).',
+    'Starts a new run with one agent per --agent, each in its directory. --worktree after an --agent gives that ' +
+    'agent a git worktree of its own (branch baton/<run>/<label>, made from the checkout its directory is in; it ' +
+    'works in the same folder there), so agents never see each other\'s half-written files; --base after it makes ' +
+    'the worktree from another branch or commit. A run name already taken is refused. Exits 1 when an agent could ' +
+    'not start (the others keep running).',
   options: [
     {
       name: 'agent',
@@ -39,17 +75,28 @@ export const startCommand: CommandSpec = {
       repeatable: true,
       help: `an agent to start (at least one; repeat for more). <vendor> is one of ${VENDOR_NAMES.join(', ')}; <label> defaults to the vendor; ~ and ~user in <dir> are expanded`,
     },
+    {
+      name: 'worktree',
+      repeatable: true,
+      help: 'after an --agent: that agent works in a new git worktree of its own (its <dir> must be in a git checkout)',
+    },
+    {
+      name: 'base',
+      value: 'BRANCH',
+      repeatable: true,
+      help: "after an --agent with --worktree: make its worktree from this branch or commit (default: the checkout's HEAD)",
+    },
     JSON_OPTION,
     DATA_DIR_OPTION,
   ],
-  example: 'start demo --agent claude:planner@~/src/app --agent codex:tests@~/src/app',
+  example: 'start demo --agent claude:planner@~/src/app --worktree --agent codex:tests@~/src/app --worktree --base main',
   async run(ctx) {
     const name = runArg(ctx);
-    const specs = ctx.args.values('agent').map((text) => parseAgentSpec(text, ctx.env));
+    const specs = agentSpecsOf(ctx.args.inOrder(), ctx.env);
     if (specs.length === 0) throw new UsageError(`give at least one --agent ${AGENT_FORM}`);
     const run = await (await ctx.server()).call('run.start', { name, agents: specs });
     if (ctx.args.has('json')) json(run);
-    else for (const a of run.agents) out(`${a.label} (${a.vendor}) ${a.status}${a.warning ? ` — ${a.warning}` : ''}`);
+    else for (const a of run.agents) out(agentLine(a));
     const failed = run.agents.filter((a) => a.status === 'failed');
     const [first] = failed;
     if (first) throw new Error(`${plural(failed.length, 'agent')} could not start: ${first.label}: ${first.warning ?? 'unknown reason'}`);

@@ -4,7 +4,8 @@ import type { RpcClient } from '../../../shared/client.js';
 import type { HandlePreview, ResumeOutcome, SessionCheck } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandContext, type CommandSpec, type OptionSpec } from '../command.js';
-import { UsageError } from '../errors.js';
+import { shownArgument, UsageError } from '../errors.js';
+import { expandHome } from '../home.js';
 import { displayArgv, json, note, out, plural } from '../output.js';
 import { readHandle } from '../stdin.js';
 import { askOnTerminal } from '../tty-confirm.js';
@@ -12,6 +13,27 @@ import { notAHandle, RUN_ARG, runArg } from './common.js';
 
 /** A directory typed relative to where the user is, as the absolute path the server needs. */
 const absolute = (dir: string): string => resolve(dir);
+
+const REPO_MAP_OPTION: OptionSpec = {
+  name: 'repo-map',
+  value: 'OLD=NEW',
+  repeatable: true,
+  help: 'the repository the handle names at OLD is at NEW on this machine: its agents and their worktrees follow (repeat for more; ~ is expanded)',
+};
+
+/** `--repo-map OLD=NEW …` as run.resume's repoMap; undefined when none was given. */
+function repoMapOf(ctx: CommandContext): Record<string, string> | undefined {
+  const given = ctx.args.values('repo-map');
+  if (given.length === 0) return undefined;
+  const map: Record<string, string> = {};
+  for (const pair of given) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0 || eq === pair.length - 1) throw new UsageError(`--repo-map takes OLD=NEW (two directories), not ${shownArgument(pair, ctx.env)}`);
+    const [from, to] = [pair.slice(0, eq), pair.slice(eq + 1)].map((p) => absolute(expandHome(p, ctx.env, '--repo-map')));
+    map[from!] = to!;
+  }
+  return map;
+}
 
 const CWD_OPTION: OptionSpec = {
   name: 'cwd',
@@ -48,6 +70,12 @@ const CHECK_WORDS: Record<SessionCheck, string> = {
   'cwd-unsafe': 'directory refused: cannot start',
 };
 
+const WORKTREE_WORDS: Record<NonNullable<HandlePreview['agents'][number]['worktree']>['state'], string> = {
+  existing: 'found',
+  recreate: 'gone: will be re-created from its branch',
+  failed: 'cannot be used (the agent will fail)',
+};
+
 /**
  * Per agent: label, vendor, the directory it will really run in (marked when no run here has used it), the check
  * and the command. The user pasted the handle, so its paths may be shown to them (never in an error line).
@@ -60,6 +88,7 @@ function printPreview(preview: HandlePreview, cwdGiven: boolean, write: (line: s
     const command = a.command.length > 0 ? ` — will run: ${displayArgv(a.command)}` : '';
     const where = a.cwd === null ? '(no directory)' : `${a.cwd}${a.newDirectory ? ' [new directory]' : ''}`;
     write(`  ${a.label} (${a.vendor}) in ${where}: ${what}${command}`);
+    if (a.worktree) write(`    worktree on ${a.worktree.branch}: ${WORKTREE_WORDS[a.worktree.state]}${a.worktree.reason && a.worktree.state === 'failed' ? `: ${a.worktree.reason}` : ''}`);
   }
 }
 
@@ -68,12 +97,13 @@ export const inspectCommand: CommandSpec = {
   args: [],
   summary: 'preview what resuming the handle on standard input would do',
   details: 'Reads a handle on standard input and shows, per agent, whether its conversation and directory are here and what resume would run. Nothing is started.',
-  options: [CWD_OPTION, JSON_OPTION, DATA_DIR_OPTION],
+  options: [CWD_OPTION, REPO_MAP_OPTION, JSON_OPTION, DATA_DIR_OPTION],
   example: 'inspect < demo.handle',
   async run(ctx) {
     const cwd = ctx.args.value('cwd');
+    const repoMap = repoMapOf(ctx);
     const handle = await readHandle('inspect');
-    const preview = await (await ctx.server()).call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}) });
+    const preview = await (await ctx.server()).call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), ...(repoMap ? { repoMap } : {}) });
     if (ctx.args.has('json')) json(preview);
     else printPreview(preview, cwd !== undefined);
     return 'done';
@@ -100,10 +130,11 @@ export const resumeCommand: CommandSpec = {
     'never shows in a process list. A handle chooses the directories its agents start in, so for a run this Baton ' +
     'does not know the plan is printed first and resume asks on the terminal (or needs --yes); shell agents from a ' +
     'handle start only with --allow-shell. Exits 1 when an agent failed to resume.',
-  options: [CWD_OPTION, YES_OPTION, ALLOW_SHELL_OPTION, JSON_OPTION, DATA_DIR_OPTION],
+  options: [CWD_OPTION, REPO_MAP_OPTION, YES_OPTION, ALLOW_SHELL_OPTION, JSON_OPTION, DATA_DIR_OPTION],
   example: 'resume < demo.handle',
   async run(ctx) {
     const cwd = ctx.args.value('cwd');
+    const repoMap = repoMapOf(ctx);
     const run = ctx.args.arg('run') === undefined ? undefined : runArg(ctx);
     // Read before connecting: a bad paste is reported without a server, and the connection is not left waiting.
     const source: { run: string } | { handle: string } = run === undefined ? { handle: await readHandle('resume') } : { run };
@@ -112,13 +143,13 @@ export const resumeCommand: CommandSpec = {
     let confirmShell: number[];
     if ('handle' in source) {
       handle = source.handle;
-      confirmShell = await confirmPlan(client, handle, cwd, ctx);
+      confirmShell = await confirmPlan(client, handle, cwd, ctx, repoMap);
     } else {
       handle = (await client.call('run.handle', { run: source.run })).handle;
       // The user's own run, named by them: its agents were typed here or confirmed when they came in.
       confirmShell = Array.from({ length: LIMITS.agentsPerRun }, (_, i) => i);
     }
-    const result = await client.call('run.resume', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), confirmShell });
+    const result = await client.call('run.resume', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), confirmShell, ...(repoMap ? { repoMap } : {}) });
     if (ctx.args.has('json')) json(result);
     else {
       out(`run '${result.run.name}'`);
@@ -136,8 +167,14 @@ export const resumeCommand: CommandSpec = {
  * known run (an unknown run, a refused directory, a shell agent), then what must be confirmed. Returns the shell
  * agents to start; throws, having started nothing, when something is refused or not confirmed.
  */
-async function confirmPlan(client: RpcClient, handle: string, cwd: string | undefined, ctx: CommandContext): Promise<number[]> {
-  const preview = await client.call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}) });
+async function confirmPlan(
+  client: RpcClient,
+  handle: string,
+  cwd: string | undefined,
+  ctx: CommandContext,
+  repoMap: Record<string, string> | undefined,
+): Promise<number[]> {
+  const preview = await client.call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), ...(repoMap ? { repoMap } : {}) });
   if (preview.needsCwd && cwd === undefined) throw new UsageError('this handle carries no directory: give one with --cwd DIR');
   const shells = preview.agents.flatMap((a, i) => (a.vendor === 'shell' ? [i] : []));
   const allowShell = ctx.args.has('allow-shell');

@@ -85,13 +85,21 @@ export const deleteCommand: CommandSpec = {
   summary: 'stop a run and delete it with its history, snapshots and screens',
   details:
     'Stops every agent of the run, then deletes the run with its history, snapshots and screens. The vendors\' own ' +
-    'conversations stay where they are: a handle kept from before still resumes them.',
-  options: [DATA_DIR_OPTION],
-  example: 'delete demo',
+    'conversations stay where they are: a handle kept from before still resumes them. The agents\' worktrees stay ' +
+    '(`baton worktrees` lists them) unless --remove-worktrees is given: then the worktrees Baton made for the run ' +
+    'are removed too (branches with unmerged commits are kept), and a worktree with uncommitted changes refuses ' +
+    'the whole delete before anything is stopped.',
+  options: [{ name: 'remove-worktrees', help: "also remove the worktrees Baton made for the run's agents" }, DATA_DIR_OPTION],
+  example: 'delete demo --remove-worktrees',
   async run(ctx) {
     const run = runArg(ctx);
-    await (await ctx.server()).call('run.delete', { run });
-    out(`deleted '${run}'`);
+    const removeWorktrees = ctx.args.has('remove-worktrees');
+    const client = await ctx.server();
+    const paths = removeWorktrees ? (await client.call('run.get', { run })).agents.flatMap((a) => (a.worktree?.created ? [a.worktree.worktreePath] : [])) : [];
+    await client.call('run.delete', { run, ...(removeWorktrees ? { removeWorktrees } : {}) });
+    const left = paths.length === 0 ? [] : (await client.call('worktrees.orphans', {})).filter((o) => paths.includes(o.worktreePath));
+    out(`deleted '${run}'${paths.length > 0 ? ` and ${plural(paths.length - left.length, 'worktree')}` : ''}`);
+    for (const o of left) note(`kept the worktree ${o.worktreePath} (see baton worktrees)`);
     return 'done';
   },
 };

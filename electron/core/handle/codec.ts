@@ -25,6 +25,16 @@ export interface HandleAgent {
   vendor: VendorName;
   sessionId: string | null;
   cwd: string | null;
+  /** The agent's own git worktree, which `cwd` lies in; absent when it works in `cwd` as it is. */
+  worktree?: HandleWorktree;
+}
+
+/** Where an agent's worktree was: the repository, the worktree, its branch and the commit it started from. */
+export interface HandleWorktree {
+  repoRoot: string;
+  worktreePath: string;
+  branch: string;
+  baseCommit: string;
 }
 
 export interface DecodedHandle {
@@ -51,6 +61,12 @@ const PREFIX = 'baton1.';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const OTHER_VERSION = /^baton(\d+)\./;
 const SESSION_ID_MAX_CHARS = 256;
+const BRANCH_MAX_CHARS = 255;
+/** A full commit id (SHA-1). */
+const COMMIT = /^[0-9a-f]{40}$/;
+// Controls, and the characters git's check-ref-format refuses anywhere in a ref: space ~ ^ : ? * [ \
+const REF_FORBIDDEN = /[\u0000-\u0020\u007f-\u009f~^:?*[\\]/u;
+const FORMAT_CHARS = /\p{Cf}/u;
 
 function sessionIdText(what: string) {
   return z
@@ -66,6 +82,18 @@ const agentSchema = z.strictObject({
   vendor: z.string({ error: 'vendor must be text' }),
   sessionId: sessionIdText('sessionId').nullable(),
   cwd: z.string({ error: 'cwd must be text' }),
+  // Paths, branch and commit are checked by hand afterwards (checkWorktree), each naming its field.
+  worktree: z
+    .strictObject(
+      {
+        repoRoot: z.string({ error: 'repoRoot must be text' }),
+        worktreePath: z.string({ error: 'worktreePath must be text' }),
+        branch: z.string({ error: 'branch must be text' }),
+        baseCommit: z.string({ error: 'baseCommit must be text' }),
+      },
+      { error: 'worktree must be an object' },
+    )
+    .optional(),
 });
 
 const batonSchema = z.strictObject({
@@ -103,7 +131,14 @@ export function encodeHandle(h: HandleInput): string {
     ...(h.scope === 'agent' ? { scope: 'agent' } : {}),
     run: { name: h.run.name, id: h.run.id },
     createdAt: h.createdAt,
-    agents: h.agents.map((a) => ({ id: a.id, label: a.label, vendor: a.vendor, sessionId: a.sessionId, cwd: a.cwd })),
+    agents: h.agents.map((a) => ({
+      id: a.id,
+      label: a.label,
+      vendor: a.vendor,
+      sessionId: a.sessionId,
+      cwd: a.cwd,
+      ...(a.worktree ? { worktree: { repoRoot: a.worktree.repoRoot, worktreePath: a.worktree.worktreePath, branch: a.worktree.branch, baseCommit: a.worktree.baseCommit } } : {}),
+    })),
   };
   // Baton must never hand out a handle it would refuse to read back.
   const parsed = batonSchema.safeParse(body);
@@ -183,8 +218,42 @@ function checkBatonAgents(h: z.infer<typeof batonSchema>, rules: HandleRules | n
     if (rules) checkSessionId(`${field}.sessionId`, vendor, a.sessionId, supportedPattern(`${field}.vendor`, vendor, rules));
     const cwd = absolutePathSchema.safeParse(a.cwd);
     if (!cwd.success) throw new BatonError(describeIssue(cwd.error, `${field}.cwd`));
-    return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data };
+    if (a.worktree === undefined) return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data };
+    const worktree = checkWorktree(`${field}.worktree`, a.worktree);
+    // The agent works inside its worktree: a cwd elsewhere would let the handle pair any directory with it.
+    if (!isWithin(worktree.worktreePath, cwd.data)) fail(`${field}.cwd`, `${field}.cwd: must lie inside the agent's worktree (worktree.worktreePath)`);
+    return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, worktree };
   });
+}
+
+/**
+ * A worktree as strictly as the rest: both paths absolute and normalised (a `..` segment is refused, never
+ * resolved), the branch by git's check-ref-format rules for a branch name, the commit a full id. Whether the
+ * worktree is really there and belongs to the repository is the resume's to check (the planner), on disk.
+ */
+function checkWorktree(field: string, w: { repoRoot: string; worktreePath: string; branch: string; baseCommit: string }): HandleWorktree {
+  for (const key of ['repoRoot', 'worktreePath'] as const) {
+    if (!absolutePathSchema.safeParse(w[key]).success) {
+      fail(`${field}.${key}`, `${field}.${key}: must be an absolute, normalised path (no ".", ".." or empty segments, no control or formatting characters)`);
+    }
+  }
+  if (w.worktreePath === '/') fail(`${field}.worktreePath`, `${field}.worktreePath: must not be the root directory`);
+  if (!isBranchName(w.branch)) fail(`${field}.branch`, `${field}.branch: is not a valid git branch name`);
+  if (!COMMIT.test(w.baseCommit)) fail(`${field}.baseCommit`, `${field}.baseCommit: must be a full commit id (40 hexadecimal characters)`);
+  return { repoRoot: w.repoRoot, worktreePath: w.worktreePath, branch: w.branch, baseCommit: w.baseCommit };
+}
+
+/** git check-ref-format --branch, in full: what git itself would accept as a new branch name. */
+export function isBranchName(name: string): boolean {
+  if (name.length === 0 || name.length > BRANCH_MAX_CHARS) return false;
+  if (name.startsWith('-') || name === '@' || name.includes('@{') || name.includes('..') || name.includes('//')) return false;
+  if (REF_FORBIDDEN.test(name) || FORMAT_CHARS.test(name)) return false;
+  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
+  return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+function isWithin(root: string, path: string): boolean {
+  return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
 }
 
 function decodeCaw(json: Record<string, unknown>, rules: HandleRules): DecodedHandle {

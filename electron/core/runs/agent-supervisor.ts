@@ -2,20 +2,26 @@
 // their vendor reports), their exit recorded, a refused resume started fresh, stopped when Baton asks. Holds which
 // agents are live and each agent's latest terminal; records every change through the run repository and tells the
 // clients (docs/architecture.md §5 steps 8–11, §8).
-import type { ResumeOutcome } from '../../../shared/contract.js';
+import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
 import type { Terminal } from '../pty/terminal.js';
-import type { AgentRecord, RunManifest } from '../store/types.js';
+import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { Vendors } from '../vendors/registry.js';
 import { LaunchError, type AgentLauncher, type LiveAgent } from './agent-launcher.js';
+import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from './agent-worktrees.js';
 import { logFailure, now, type RunRepository } from './run-repository.js';
+import { checkedDirectory } from './validation.js';
 import { currentSessionId, type Announce } from './views.js';
 
-/** A live agent with its run; `settled` resolves once its exit has been recorded. */
-export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void> };
+/** A live agent with its run; `settled` resolves once its exit has been recorded; `unwatch` ends its worktree's watch. */
+export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void>; unwatch: () => void };
 
 type Started = { started: true } | { started: false; message: string };
+
+/** What preparing an agent's worktree gave before its start: lines for its pane, a warning, the outcome's note. */
+export type Prepared = Pick<PreparedWorktree, 'notices' | 'warning' | 'message'>;
+const NOTHING_PREPARED: Prepared = { notices: [], warning: null, message: null };
 
 export class AgentSupervisor {
   private readonly running = new Map<string, RunningAgent>();
@@ -31,6 +37,8 @@ export class AgentSupervisor {
     private readonly announce: Announce,
     /** The snapshot taken when an agent exits on its own (not when Baton stopped it). */
     private readonly snapshotAfterExit: (runId: string) => Promise<unknown>,
+    /** The agents' own git worktrees: made or found before a start, watched while live. */
+    private readonly worktrees: AgentWorktrees,
   ) {}
 
   live(agentId: string): RunningAgent | undefined {
@@ -66,17 +74,64 @@ export class AgentSupervisor {
     this.closing = true;
   }
 
-  /** A new conversation (run.start, agent.add, agent.restart). */
-  async startFresh(runId: string, agentId: string): Promise<void> {
+  /**
+   * A new conversation (run.start, agent.add, agent.restart). `intent`: the worktree run.start or agent.add asked
+   * for, created first; an agent that already has one gets it back (re-created from its branch if it is gone).
+   */
+  async startFresh(runId: string, agentId: string, intent?: WorktreeIntent): Promise<void> {
     const run = this.runs.get(runId)!;
-    const agent = run.agents.find((a) => a.id === agentId)!;
+    let agent = run.agents.find((a) => a.id === agentId)!;
+    let prepared = NOTHING_PREPARED;
+    if (intent !== undefined || agent.worktree) {
+      const ready = await this.prepareWorktree(runId, agent, intent);
+      if (!ready.ok) return;
+      ({ agent, prepared } = ready);
+    }
     const plan = await this.planFresh(run, agent);
-    if (plan) await this.launch(runId, agent, plan, false);
+    if (plan) await this.launch(runId, agent, plan, false, prepared);
   }
 
-  /** A resume's plan; `found`: the planner saw the session in the vendor's store, so it is recorded as confirmed. */
-  async startPlanned(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean): Promise<ResumeOutcome> {
-    const ok = await this.launch(runId, agent, plan, found);
+  /**
+   * Before a resumed agent starts: its worktree, found or re-created (`repoMap`: repositories now elsewhere), and
+   * its record changed to match. Not ready: the agent is marked failed with the reason.
+   */
+  async prepareWorktree(
+    runId: string,
+    agent: AgentRecord,
+    intent?: WorktreeIntent,
+    repoMap?: RepoMap,
+  ): Promise<{ ok: true; agent: AgentRecord; prepared: Prepared } | { ok: false; message: string }> {
+    const run = this.runs.get(runId)!;
+    let ready: PreparedWorktree;
+    try {
+      if (intent !== undefined) ready = await this.worktrees.create(run.name, agent.label, intent);
+      else if (agent.worktree) ready = await this.worktrees.reopen(run.name, { ...agent, worktree: agent.worktree }, repoMap);
+      else return { ok: true, agent, prepared: NOTHING_PREPARED };
+      // Where it will start passes the same check as any agent's directory (§10): the user's own, others cannot write.
+      ready.cwd = await checkedDirectory(ready.cwd, 'cwd');
+    } catch (err) {
+      if (!(err instanceof BatonError)) throw err;
+      const message = intent !== undefined ? `could not create its worktree: ${err.message}` : err.message;
+      await this.markFailed(runId, agent.id, message);
+      return { ok: false, message };
+    }
+    const worktree: WorktreeRecord = ready.worktree;
+    await this.runs.update(runId, (m) => {
+      const a = m.agents.find((x) => x.id === agent.id);
+      if (!a) return;
+      a.cwd = ready.cwd;
+      a.worktree = worktree;
+    });
+    if (ready.warning) this.announce('agent.warning', { runId, agentId: agent.id, message: ready.warning });
+    return { ok: true, agent: { ...agent, cwd: ready.cwd, worktree }, prepared: ready };
+  }
+
+  /**
+   * A resume's plan; `found`: the planner saw the session in the vendor's store, so it is recorded as confirmed.
+   * `prepared`: what bringing back its worktree did (a re-creation is said in the outcome's message).
+   */
+  async startPlanned(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean, prepared: Prepared = NOTHING_PREPARED): Promise<ResumeOutcome> {
+    const ok = await this.launch(runId, agent, plan, found, prepared);
     const base = { agentId: agent.id, label: agent.label, vendor: agent.vendor };
     if (!ok.started) return { ...base, outcome: 'failed', sessionId: currentSessionId(agent), message: ok.message };
     if (plan.outcome === 'fresh' && plan.warning) {
@@ -84,13 +139,15 @@ export class AgentSupervisor {
       this.announce('agent.warning', { runId, agentId: agent.id, message: plan.warning });
     }
     await this.runs.history(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, message: `${agent.label} (${agent.vendor}): ${plan.outcome}` });
-    return { ...base, outcome: plan.outcome, sessionId: plan.sessionId, message: plan.warning };
+    const message = [prepared.message, plan.warning].filter((m) => m !== null).join('; ');
+    return { ...base, outcome: plan.outcome, sessionId: plan.sessionId, message: message === '' ? null : message };
   }
 
   async stop(agentId: string): Promise<void> {
     const live = this.running.get(agentId);
     if (!live) return;
     live.stopRequested = true;
+    live.unwatch();
     await live.terminal.stop();
     // Let the exit bookkeeping land before the caller reads the manifest.
     await Promise.race([live.settled, new Promise((r) => setTimeout(r, 3000))]);
@@ -108,7 +165,8 @@ export class AgentSupervisor {
     }
   }
 
-  private async markFailed(runId: string, agentId: string, message: string): Promise<void> {
+  /** The agent could not start: `failed`, with the reason as its warning and in the history. */
+  async markFailed(runId: string, agentId: string, message: string): Promise<void> {
     await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agentId)!;
       a.status = 'failed';
@@ -123,7 +181,7 @@ export class AgentSupervisor {
    * recorded as confirmed only if the planner found it in the vendor's store (a same-id respawn of a session in
    * which nothing was said is not).
    */
-  private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean): Promise<Started> {
+  private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean, prepared: Prepared = NOTHING_PREPARED): Promise<Started> {
     const adapter = this.vendors.get(agent.vendor)!;
     let live: LiveAgent;
     let settle = () => {};
@@ -145,22 +203,28 @@ export class AgentSupervisor {
       await this.markFailed(runId, agent.id, message);
       return { started: false, message };
     }
+    // Before the CLI's first output reaches the pane: what was made for it (its worktree, the setup's output).
+    for (const line of prepared.notices) live.terminal.notice(line);
+    if (prepared.warning) live.terminal.notice(prepared.warning);
     const previous = this.lastTerminal.get(agent.id);
     if (previous) this.launcher.release(previous);
     this.lastTerminal.set(agent.id, live.terminal);
-    this.running.set(agent.id, Object.assign(live, { runId, settled }));
+    const unwatch = agent.worktree ? this.worktrees.watch(runId, agent.id, agent.worktree) : () => {};
+    this.running.set(agent.id, Object.assign(live, { runId, settled, unwatch }));
     const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && found;
+    const warning = [prepared.warning, plan.warning].filter((w) => w !== null).join(' ');
     await this.runs.update(runId, (m) => {
       const a = m.agents.find((x) => x.id === agent.id)!;
       a.status = 'running';
       a.exitCode = null;
       a.startedAt = now();
-      a.warning = plan.warning;
+      a.warning = warning === '' ? null : warning;
       if (plan.sessionId && currentSessionId(a) !== plan.sessionId) {
         a.sessionIds.push({ id: plan.sessionId, chosenBy: plan.chosenBy ?? 'baton', seenAt: now(), confirmed });
       }
     });
-    await this.runs.history(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}` });
+    const branch = agent.worktree ? ` (worktree on branch ${agent.worktree.branch})` : '';
+    await this.runs.history(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}${branch}` });
     this.announce('agent.status', { runId, agentId: agent.id, status: 'running', terminalId: live.terminal.id, exitCode: null });
     return { started: true };
   }
@@ -192,6 +256,7 @@ export class AgentSupervisor {
 
   private async exited(runId: string, agentId: string, exitCode: number, resumeRejected: boolean): Promise<void> {
     const live = this.running.get(agentId);
+    live?.unwatch();
     if (!this.runs.get(runId)) return;
     const stopped = live?.stopRequested ?? false;
     await this.runs.update(runId, (m) => {

@@ -17,7 +17,11 @@ export function handleOf(run: RunManifest, vendors: Vendors, agentLabel?: string
     if (sessionId === null && adapter?.sessionIdPattern) {
       throw conflict(`agent '${a.label}' has no ${a.vendor} session id yet, so it cannot be resumed; try again once it has started`);
     }
-    return { id: a.id, label: a.label, vendor: a.vendor, sessionId, cwd: a.cwd };
+    // The worktree travels as where it is and what it came from; never whether Baton made it or how to set it up.
+    const worktree = a.worktree
+      ? { repoRoot: a.worktree.repoRoot, worktreePath: a.worktree.worktreePath, branch: a.worktree.branch, baseCommit: a.worktree.baseCommit }
+      : undefined;
+    return { id: a.id, label: a.label, vendor: a.vendor, sessionId, cwd: a.cwd, ...(worktree ? { worktree } : {}) };
   });
   return encodeHandle({
     run: { name: run.name, id: run.id },

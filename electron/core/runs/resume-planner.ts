@@ -9,6 +9,7 @@ import { decodeHandle, type DecodedHandle, type HandleAgent } from '../handle/co
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import type { PriorSession, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
+import type { AgentWorktrees, RepoMap, WorktreeAssessment } from './agent-worktrees.js';
 import { invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
@@ -26,6 +27,10 @@ export interface PlannedAgent {
   index: number;
   /** The store already has this agent in this run: it runs in its recorded directory, not the handle's. */
   known: boolean;
+  /** Where its worktree is (null: it has none): found, to be re-created before it starts, or failed (why). */
+  worktree: WorktreeAssessment | null;
+  /** The session id the handle gave it: a plan made again once a re-created worktree moved its directory. */
+  sessionId: string | null;
 }
 
 export interface ResumeTarget {
@@ -49,18 +54,55 @@ export class ResumePlanner {
     private readonly runs: RunReader,
     private readonly vendors: Vendors,
     private readonly env: VendorEnv,
+    private readonly worktrees: AgentWorktrees,
   ) {}
 
-  /** Everything resume needs, or a field-level error. */
-  async resolve(text: string, cwd?: string): Promise<ResumeTarget> {
-    const decoded = this.decode(text, cwd);
+  /**
+   * Everything resume needs, or a field-level error. An agent with a worktree is checked where its worktree is:
+   * one that is there must be a worktree of its repository reached without a link that leads elsewhere (else the
+   * whole resume is refused); one that is gone is re-created at the start, or its agent fails with the reason.
+   */
+  async resolve(text: string, cwd?: string, repoMap?: RepoMap): Promise<ResumeTarget> {
+    const decoded = this.decode(text, cwd, repoMap);
     if (decoded.kind === 'caw' && !cwd) throw invalid('this handle carries no working directory; give one', 'cwd');
+    const found = await this.assessWorktrees(decoded, repoMap);
     const cwds: string[] = [];
-    for (const [i, a] of decoded.agents.entries()) cwds.push(await checkedDirectory(a.cwd ?? cwd ?? '', `agents[${i}].cwd`));
-    const target = await this.plan(decoded, cwds);
+    for (const [i, a] of decoded.agents.entries()) {
+      const where = found[i]!;
+      if (where.handle?.state === 'refused') throw invalid(where.handle.reason, `agents[${i}].worktree.${where.handle.field}`);
+      if (where.used?.state === 'refused') throw invalid(where.used.reason, `agents[${i}].worktree.${where.used.field}`);
+      // A worktree to re-create (or gone for good) has no directory to check yet: the start checks the new one.
+      if (where.used && where.used.state !== 'existing') cwds.push(a.cwd ?? '');
+      else cwds.push(await checkedDirectory(where.used?.state === 'existing' ? where.used.cwd : (a.cwd ?? cwd ?? ''), `agents[${i}].cwd`));
+    }
+    const target = await this.plan(decoded, cwds, found.map((f) => f.used));
     // A known agent runs where the store recorded it, whatever the handle says: that directory must pass too.
-    for (const p of target.agents) if (p.known) await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
+    for (const p of target.agents) {
+      if (p.known && (p.worktree === null || p.worktree.state === 'existing')) await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
+    }
     return target;
+  }
+
+  /** The plan of one agent again, in the directory its re-created worktree gave it. */
+  async replan(runName: string, agent: AgentRecord, sessionId: string | null): Promise<Pick<PlannedAgent, 'plan' | 'found'>> {
+    const { plan, found } = await this.planAgent(runName, agent, { id: agent.id, label: agent.label, vendor: agent.vendor, sessionId, cwd: agent.cwd });
+    return { plan, found };
+  }
+
+  /**
+   * Per handle agent: its worktree as the handle names it (`handle`, checked even when the store's record is what
+   * counts, so a handle naming a path that leads elsewhere is always refused) and the one it will use (`used`).
+   */
+  private async assessWorktrees(decoded: DecodedHandle, repoMap: RepoMap | undefined): Promise<{ handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[]> {
+    const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
+    const out: { handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[] = [];
+    for (const a of decoded.agents) {
+      const known = existing?.agents.find((k) => k.id === a.id);
+      const handle = a.worktree && a.cwd ? await this.worktrees.assess(a.worktree, a.cwd, repoMap) : null;
+      const used = known ? (known.worktree ? await this.worktrees.assess(known.worktree, known.cwd, repoMap) : null) : handle;
+      out.push({ handle, used });
+    }
+    return out;
   }
 
   /**
@@ -68,18 +110,27 @@ export class ResumePlanner {
    * this store. A directory that cannot be used is a per-agent finding with its reason, not an error; the preview
    * may name it, since the user is looking at the handle they pasted.
    */
-  async preview(text: string, cwd?: string): Promise<HandlePreview> {
-    const decoded = this.decode(text, cwd);
+  async preview(text: string, cwd?: string, repoMap?: RepoMap): Promise<HandlePreview> {
+    const decoded = this.decode(text, cwd, repoMap);
+    const found = await this.assessWorktrees(decoded, repoMap);
     const checks: (DirectoryCheck | null)[] = [];
-    for (const a of decoded.agents) {
-      const dir = a.cwd ?? cwd;
-      checks.push(dir ? await inspectDirectory(dir) : null);
+    for (const [i, a] of decoded.agents.entries()) {
+      const where = found[i]!.used;
+      const dir = where?.state === 'existing' ? where.cwd : (a.cwd ?? cwd);
+      // A worktree still to be re-created: its directory is made at the start, so there is nothing to check yet.
+      checks.push(where && where.state !== 'existing' ? { ok: true, real: a.cwd ?? '/' } : dir ? await inspectDirectory(dir) : null);
     }
     const usable = checks.map((c, i) => (c?.ok ? c.real : (decoded.agents[i]!.cwd ?? '/')));
-    const target = await this.plan(decoded, usable);
-    const used = new Set(this.runs.list().flatMap((r) => r.agents.map((a) => a.cwd)));
+    const target = await this.plan(decoded, usable, found.map((f) => f.used));
+    const used = new Set(this.runs.list().flatMap((r) => r.agents.flatMap((a) => [a.cwd, ...(a.worktree ? [a.worktree.worktreePath] : [])])));
     const agents: HandlePreviewAgent[] = [];
-    for (const p of target.agents) agents.push(await previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used));
+    for (const p of target.agents) {
+      const shown = await previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used);
+      // A handle's worktree path that leads elsewhere is refused by the resume: the preview says so, as a directory it cannot use.
+      const refused = [found[p.index]!.handle, p.worktree].find((w) => w?.state === 'refused');
+      if (refused?.state === 'refused') agents.push({ ...shown, cwdProblem: refused.reason, check: 'cwd-unsafe', command: [] });
+      else agents.push(shown);
+    }
     return {
       kind: decoded.kind,
       runName: target.runName,
@@ -94,7 +145,14 @@ export class ResumePlanner {
    * A handle as text: a bare id is looked up in the store, anything else goes to `decodeHandle` with each adapter's
    * id pattern. A caw handle takes the directory the user gave.
    */
-  private decode(text: string, cwd: string | undefined): DecodedHandle {
+  private decode(text: string, cwd: string | undefined, repoMap?: RepoMap): DecodedHandle {
+    const decoded = this.decodeText(text, cwd);
+    if (!repoMap) return decoded;
+    // An agent without a worktree in a repository that moved follows it (one with a worktree: assess).
+    return { ...decoded, agents: decoded.agents.map((a) => (a.worktree || a.cwd === null ? a : { ...a, cwd: mapPath(a.cwd, repoMap) })) };
+  }
+
+  private decodeText(text: string, cwd: string | undefined): DecodedHandle {
     const bare = text.trim();
     if (BARE_SESSION_ID.test(bare) && !bare.startsWith('baton')) {
       const known = this.runs.findAgentBySessionId(bare);
@@ -116,7 +174,7 @@ export class ResumePlanner {
    * Per agent: known to the store (same run id and agents; the run may not grow past its limit) or a new record (a
    * new run name if taken: `demo (2)`), and its plan. `cwds` are the directories the handle's agents would use.
    */
-  private async plan(decoded: DecodedHandle, cwds: readonly string[]): Promise<ResumeTarget> {
+  private async plan(decoded: DecodedHandle, cwds: readonly string[], worktrees: readonly (WorktreeAssessment | null)[]): Promise<ResumeTarget> {
     const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
     const runId = existing?.id ?? decoded.run?.id ?? newRunId();
     const firstVendor = decoded.agents[0]?.vendor ?? 'agent';
@@ -131,7 +189,13 @@ export class ResumePlanner {
       const known = existing?.agents.find((a) => a.id === h.id);
       const record = known ? structuredClone(known) : this.newRecord(h, cwds[i]!, labels, i);
       if (!known) labels.push(record.label);
-      agents.push({ ...(await this.planAgent(runName, record, h)), index: i, known: known !== undefined });
+      const worktree = worktrees[i] ?? null;
+      // Planned where it will really run: its worktree as found now (moved, or in a repository repoMap names).
+      if (worktree?.state === 'existing' && record.worktree) {
+        record.cwd = worktree.cwd;
+        record.worktree = { ...record.worktree, repoRoot: worktree.repoRoot, worktreePath: worktree.worktreePath, branch: worktree.branch };
+      }
+      agents.push({ ...(await this.planAgent(runName, record, h)), index: i, known: known !== undefined, worktree, sessionId: h.sessionId });
     }
     return { runId, runName, knownRun: existing !== undefined, agents };
   }
@@ -141,7 +205,8 @@ export class ResumePlanner {
     if (run.agents.some((a) => isLive(a.id))) return 'live';
     let health: RunSummary['health'] = 'resumable';
     for (const a of run.agents) {
-      if (!(await isDirectory(a.cwd))) return 'missing';
+      // A worktree that is gone is re-created from its branch at the resume: only its repository must be there.
+      if (!(await isDirectory(a.cwd)) && !(a.worktree && (await isDirectory(a.worktree.repoRoot)))) return 'missing';
       const adapter = this.vendors.get(a.vendor);
       const last = a.sessionIds.at(-1);
       if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env))) health = 'stale';
@@ -164,10 +229,12 @@ export class ResumePlanner {
       exitCode: null,
       warning: null,
       startedAt: null,
+      // Baton's own only once its ledger says so (the resume's start decides): never removed on a handle's word.
+      ...(h.worktree ? { worktree: { ...h.worktree, created: false, baseBranch: null } } : {}),
     };
   }
 
-  private async planAgent(runName: string, agent: AgentRecord, h: HandleAgent): Promise<Omit<PlannedAgent, 'index' | 'known'>> {
+  private async planAgent(runName: string, agent: AgentRecord, h: HandleAgent): Promise<Omit<PlannedAgent, 'index' | 'known' | 'worktree' | 'sessionId'>> {
     const adapter = this.vendors.get(agent.vendor)!;
     const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
     if (h.sessionId === null || adapter.sessionIdPattern === null) {
@@ -188,7 +255,8 @@ export class ResumePlanner {
 }
 
 async function previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck | null, used: ReadonlySet<string>): Promise<HandlePreviewAgent> {
-  const runsIn = p.known ? await inspectDirectory(p.agent.cwd) : own;
+  const recreating = p.worktree !== null && p.worktree.state !== 'existing';
+  const runsIn = p.known && !recreating ? await inspectDirectory(p.agent.cwd) : own;
   const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
   let problem: string | null = null;
   let check = p.check;
@@ -214,7 +282,26 @@ async function previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck
     sessionId: h.sessionId,
     check,
     command: problem === null ? p.plan.argv : [],
+    worktree: previewWorktree(p),
   };
+}
+
+function previewWorktree(p: PlannedAgent): HandlePreviewAgent['worktree'] {
+  const w = p.worktree;
+  const branch = p.agent.worktree?.branch ?? '';
+  if (w === null) return null;
+  if (w.state === 'existing') return { branch: w.branch, state: 'existing', reason: null };
+  if (w.state === 'recreate') return { branch, state: 'recreate', reason: `its worktree is gone: it will be re-created from branch ${w.branch}` };
+  return { branch, state: 'failed', reason: w.reason };
+}
+
+/** `path` under a repository root that `repoMap` moves, moved with it. */
+function mapPath(path: string, repoMap: RepoMap): string {
+  for (const [from, to] of Object.entries(repoMap)) {
+    if (path === from) return to;
+    if (path.startsWith(`${from}/`)) return `${to}${path.slice(from.length)}`;
+  }
+  return path;
 }
 
 function isTrustProblem(problem: DirectoryProblem): boolean {

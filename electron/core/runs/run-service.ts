@@ -6,11 +6,12 @@ import type { EventEmitter } from 'node:events';
 import type { EventName, EventPayload, Method, RequestTable, ResumeOutcome, RunView } from '../../../shared/contract.js';
 import type { StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
-import type { RunManifest } from '../store/types.js';
+import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { LiveAgent } from './agent-launcher.js';
 import type { AgentSupervisor } from './agent-supervisor.js';
+import type { AgentWorktrees, RepoMap } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
@@ -40,6 +41,8 @@ export class RunService {
     private readonly env: VendorEnv,
     /** Where the parts announce changes (views.ts `Announce`); clients listen through `on`. */
     private readonly events: EventEmitter,
+    /** The agents' own git worktrees (changes, merge, removal; the host answers `worktree.*` through its table). */
+    readonly worktrees: AgentWorktrees,
   ) {}
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
@@ -54,11 +57,13 @@ export class RunService {
     'run.screens': ({ run, live }) => this.snapshots.screens(run, live ?? false),
     'run.start': async ({ name, agents: specs }) => {
       if (this.runs.findByName(name)) throw conflict(`a run named '${name}' already exists`);
-      const agents = await newAgentRecords(specs, [], this.vendors);
+      const added = await newAgentRecords(specs, [], this.vendors, this.worktrees);
+      const agents = added.map((a) => a.agent);
       const at = now();
       const run: RunManifest = { v: 1, id: newRunId(), name, createdAt: at, updatedAt: at, agents, lastSnapshot: null };
       await this.runs.create(run, `started with ${agents.length} agent${agents.length === 1 ? '' : 's'}`);
-      for (const agent of agents) await this.agents.startFresh(run.id, agent.id);
+      // Each agent's worktree is made just before it starts: one that cannot be made fails that agent, not the run.
+      for (const { agent, worktree } of added) await this.agents.startFresh(run.id, agent.id, worktree ?? undefined);
       return this.changed(run.id);
     },
     'run.snapshot': ({ run }) => this.snapshots.snapshot(run, 'user'),
@@ -72,10 +77,16 @@ export class RunService {
       await this.runs.history(run.id, { type: 'renamed', message: `renamed to '${name}'` });
       return this.view(run.id);
     },
-    'run.delete': async ({ run: ref }) => {
+    'run.delete': async ({ run: ref, removeWorktrees }) => {
       const run = this.runs.find(ref);
+      // Uncommitted work in a worktree refuses the whole delete, before any agent is stopped.
+      if (removeWorktrees === true) await this.worktrees.checkRemovable(run.agents);
       await Promise.all(run.agents.map((a) => this.agents.stop(a.id)));
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
+      if (removeWorktrees === true) {
+        // A worktree that could not go (changed since the check, say) is left as an orphan: `worktrees.orphans` lists it.
+        for (const kept of await this.worktrees.removeAll(run.agents)) process.stderr.write(`baton: run '${run.name}': a worktree was kept: ${kept}\n`);
+      }
       await this.runs.delete(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
       return { deleted: run.id };
@@ -91,19 +102,20 @@ export class RunService {
       return { handle: handleOf(this.runs.find(run), this.vendors, agent) };
     },
     'run.commands': async ({ run, agent }) => resumeCommandsOf(this.runs.find(run), this.env, this.vendors, agent),
-    'run.resume': async ({ handle, cwd, confirmShell = [] }) => {
-      const { runId, outcomes } = await this.startTarget(await this.planner.resolve(handle, cwd), new Set(confirmShell));
+    'run.resume': async ({ handle, cwd, confirmShell = [], repoMap }) => {
+      const { runId, outcomes } = await this.startTarget(await this.planner.resolve(handle, cwd, repoMap), new Set(confirmShell), repoMap);
       return { run: this.view(runId), outcomes };
     },
-    'handle.inspect': ({ handle, cwd }) => this.planner.preview(handle, cwd),
+    'handle.inspect': ({ handle, cwd, repoMap }) => this.planner.preview(handle, cwd, repoMap),
     'agent.add': async ({ run: ref, agent: spec }) => {
       const run = this.runs.find(ref);
       checkRoom(run.agents.length, 1, 'agent');
-      const [agent] = await newAgentRecords([spec], run.agents, this.vendors);
-      if (!agent) throw invalid('no agent to add');
+      const [added] = await newAgentRecords([spec], run.agents, this.vendors, this.worktrees);
+      if (!added) throw invalid('no agent to add');
+      const { agent } = added;
       await this.runs.addAgents(run.id, [agent], 'agent');
       await this.runs.history(run.id, { type: 'agent-added', agentId: agent.id, message: `added ${agent.label} (${agent.vendor})` });
-      await this.agents.startFresh(run.id, agent.id);
+      await this.agents.startFresh(run.id, agent.id, added.worktree ?? undefined);
       return this.changed(run.id);
     },
     'agent.stop': async ({ agentId }) => {
@@ -134,6 +146,14 @@ export class RunService {
       return {};
     },
     'agent.screen': ({ agentId }) => this.snapshots.agentScreen(agentId),
+    'agent.changes': ({ agentId }) => this.worktrees.changes(this.worktreeOf(agentId)),
+    'agent.merge': ({ agentId }) => this.worktrees.merge(this.worktreeOf(agentId)),
+    'agent.removeWorktree': async ({ agentId, force, deleteBranch }) => {
+      const { agent } = this.runs.findAgent(agentId);
+      const worktree = this.worktreeOf(agentId);
+      if (this.agents.isLive(agentId)) throw conflict(`agent '${agent.label}' is still running in its worktree: stop it first`);
+      return this.worktrees.remove(worktree, force === true, deleteBranch === true);
+    },
     'sessions.list': (params) => listFoundSessions(this.env, this.runs, params, this.vendors.adapters),
     // A new run from found sessions goes through run.resume: the same validation, plan and outcomes.
     'sessions.adopt': (params) => adoptSessions({ resume: (handle) => this.requests['run.resume']({ handle }) }, this.runs, params),
@@ -196,7 +216,7 @@ export class RunService {
    * started, and one new to this store is not added to it either, so a later resume of the run by name (which
    * confirms its own agents) can never start it unconfirmed (docs/architecture.md §10).
    */
-  private async startTarget(target: ResumeTarget, confirmShell: ReadonlySet<number>): Promise<{ runId: string; outcomes: ResumeOutcome[] }> {
+  private async startTarget(target: ResumeTarget, confirmShell: ReadonlySet<number>, repoMap?: RepoMap): Promise<{ runId: string; outcomes: ResumeOutcome[] }> {
     const held = (p: PlannedAgent) => p.agent.vendor === 'shell' && !confirmShell.has(p.index) && !this.agents.isLive(p.agent.id);
     const adopted = target.agents.filter((p) => p.known || !held(p)).map((p) => p.agent);
     const { runId } = target;
@@ -217,14 +237,42 @@ export class RunService {
         const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
         outcomes.push({ agentId: id, label: agent.label, vendor: agent.vendor, outcome: 'resumed', sessionId: currentSessionId(agent), message: 'already running' });
       } else {
-        const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
-        outcomes.push(await this.agents.startPlanned(runId, agent, planned.plan, planned.found));
+        outcomes.push(await this.startPlannedAgent(runId, target.runName, planned, repoMap));
       }
     }
     const counts = (['resumed', 'fresh', 'failed'] as const).map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`).join(', ');
     await this.runs.history(runId, { type: 'resumed', message: `resumed from a handle: ${counts}` });
     this.announce('run.changed', { runId });
     return { runId, outcomes };
+  }
+
+  /**
+   * One planned agent of a resume: its worktree first (found, or re-created from its branch; the agent fails with
+   * the reason when it cannot be), planned again if that moved its directory, then started.
+   */
+  private async startPlannedAgent(runId: string, runName: string, planned: PlannedAgent, repoMap?: RepoMap): Promise<ResumeOutcome> {
+    let agent = this.runs.get(runId)!.agents.find((a) => a.id === planned.agent.id)!;
+    // What the planner found (a moved worktree, a mapped repository) is where the agent runs now.
+    if (planned.worktree?.state === 'existing') agent = { ...agent, cwd: planned.agent.cwd, ...(planned.agent.worktree ? { worktree: planned.agent.worktree } : {}) };
+    const { id, label, vendor } = agent;
+    if (planned.worktree?.state === 'failed' || planned.worktree?.state === 'refused') {
+      const message = `its worktree cannot be used: ${planned.worktree.reason}`;
+      await this.agents.markFailed(runId, id, message);
+      return { agentId: id, label, vendor, outcome: 'failed', sessionId: currentSessionId(agent), message };
+    }
+    if (!agent.worktree) return this.agents.startPlanned(runId, agent, planned.plan, planned.found);
+    const ready = await this.agents.prepareWorktree(runId, agent, undefined, repoMap);
+    if (!ready.ok) return { agentId: id, label, vendor, outcome: 'failed', sessionId: currentSessionId(agent), message: ready.message };
+    let { plan, found } = planned;
+    if (ready.agent.cwd !== planned.agent.cwd) ({ plan, found } = await this.planner.replan(runName, ready.agent, planned.sessionId));
+    return this.agents.startPlanned(runId, ready.agent, plan, found, ready.prepared);
+  }
+
+  /** The agent's own worktree, or a conflict saying it has none. */
+  private worktreeOf(agentId: string): WorktreeRecord {
+    const { agent } = this.runs.findAgent(agentId);
+    if (!agent.worktree) throw conflict(`agent '${agent.label}' has no worktree of its own: it works in ${agent.cwd} directly`);
+    return agent.worktree;
   }
 
   private view(ref: string): RunView {

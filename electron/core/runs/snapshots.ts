@@ -9,7 +9,7 @@ import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
 import { newSnapshotId } from './ids.js';
 import { logFailure, now, type RunRepository, type RunWriter } from './run-repository.js';
-import { currentSessionId, type Announce } from './views.js';
+import { currentSessionId, worktreeView, type Announce } from './views.js';
 
 const PERIODIC_SNAPSHOT_MS = 60_000;
 
@@ -121,7 +121,15 @@ export class Snapshots {
       id: newSnapshotId(),
       at: now(),
       reason,
-      agents: run.agents.map((a) => ({ agentId: a.id, label: a.label, vendor: a.vendor, cwd: a.cwd, sessionId: currentSessionId(a), status: a.status })),
+      agents: run.agents.map((a) => ({
+        agentId: a.id,
+        label: a.label,
+        vendor: a.vendor,
+        cwd: a.cwd,
+        sessionId: currentSessionId(a),
+        status: a.status,
+        ...(a.worktree ? { worktree: worktreeView(a) } : {}),
+      })),
     };
     await writer.writeSnapshot(snapshot, screens);
     await writer.change((m) => {

@@ -4,6 +4,7 @@ import { BatonError, type AgentSpec } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
 import type { AgentRecord } from '../store/types.js';
 import type { Vendors } from '../vendors/registry.js';
+import type { AgentWorktrees, WorktreeIntent } from './agent-worktrees.js';
 import { invalid } from './errors.js';
 import { newAgentId } from './ids.js';
 import { inspectDirectory, problemText, typedProblemText } from './workdir.js';
@@ -60,10 +61,18 @@ export function uniqueRunName(wanted: string, isTaken: (name: string) => boolean
   }
 }
 
-/** New agents from the request's specs (run.start, agent.add): validated, labelled uniquely within their run, not started. */
-export async function newAgentRecords(specs: readonly AgentSpec[], existing: readonly AgentRecord[], vendors: Vendors): Promise<AgentRecord[]> {
+/**
+ * New agents from the request's specs (run.start, agent.add): validated, labelled uniquely within their run, not
+ * started; with each, the worktree its spec asks for, checked (null: none). Nothing is created here.
+ */
+export async function newAgentRecords(
+  specs: readonly AgentSpec[],
+  existing: readonly AgentRecord[],
+  vendors: Vendors,
+  worktrees: AgentWorktrees,
+): Promise<{ agent: AgentRecord; worktree: WorktreeIntent | null }[]> {
   const labels = existing.map((a) => a.label);
-  const out: AgentRecord[] = [];
+  const out: { agent: AgentRecord; worktree: WorktreeIntent | null }[] = [];
   for (const [i, spec] of specs.entries()) {
     const field = `agents[${i}]`;
     const adapter = vendors.get(spec.vendor);
@@ -72,7 +81,8 @@ export async function newAgentRecords(specs: readonly AgentSpec[], existing: rea
     const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
     const label = uniqueLabel(spec.label ?? spec.vendor, labels, `${field}.label`, spec.label !== undefined);
     labels.push(label);
-    out.push({
+    const worktree = await worktrees.check(spec, cwd, field, agentName({ label, vendor: spec.vendor }));
+    const agent: AgentRecord = {
       id: newAgentId(),
       label,
       vendor: spec.vendor,
@@ -84,7 +94,8 @@ export async function newAgentRecords(specs: readonly AgentSpec[], existing: rea
       exitCode: null,
       warning: null,
       startedAt: null,
-    });
+    };
+    out.push({ agent, worktree });
   }
   return out;
 }

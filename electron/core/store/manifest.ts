@@ -33,6 +33,15 @@ const sessionIdRecordSchema = z.strictObject({
   confirmed: z.boolean(),
 });
 
+const worktreeRecordSchema = z.strictObject({
+  repoRoot: storedPathSchema,
+  worktreePath: storedPathSchema,
+  branch: z.string().min(1).max(255),
+  baseCommit: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, { error: 'must be a commit id' }),
+  created: z.boolean(),
+  baseBranch: z.string().min(1).max(255).nullable(),
+});
+
 const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
   id: z.string().regex(AGENT_ID, { error: 'agent id is not a Baton agent id' }),
   // Lenient where the inputs became stricter later: a run recorded before stays in the history.
@@ -46,6 +55,7 @@ const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
   exitCode: z.number().int().nullable(),
   warning: z.string().max(16 * 1024).nullable(),
   startedAt: time.nullable(),
+  worktree: worktreeRecordSchema.optional(),
 });
 
 export const runManifestSchema: z.ZodType<RunManifest> = z

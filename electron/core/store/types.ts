@@ -15,6 +15,22 @@ export interface AgentRecord {
   exitCode: number | null;
   warning: string | null;
   startedAt: string | null;
+  /** The agent's own git worktree (docs/worktrees.md); absent when it works in `cwd` as it is. */
+  worktree?: WorktreeRecord;
+}
+
+/** Where an agent's worktree is and where it came from; `cwd` lies inside `worktreePath`. */
+export interface WorktreeRecord {
+  /** The checkout the worktree was made from (real path): its `.worktreeinclude`, setup command, and where merges go. */
+  repoRoot: string;
+  worktreePath: string;
+  branch: string;
+  /** The commit the worktree started from: what `agent.changes` compares against. */
+  baseCommit: string;
+  /** Baton created it (and may remove it); false for an existing worktree the user chose, or one found from a handle. */
+  created: boolean;
+  /** The branch `agent.merge` merges into: the base branch, or the checkout's branch when it was made; null: unknown. */
+  baseBranch: string | null;
 }
 
 export interface RunManifest {

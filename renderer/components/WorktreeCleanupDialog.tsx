@@ -1,0 +1,167 @@
+// Leftover worktrees: those Baton made for agents that no run owns any more (a run deleted without its worktrees,
+// a crash between creating one and recording it: docs/worktrees.md, the ledger). The core lists only worktrees Baton
+// created, so nothing of the user's own can be chosen here. The user picks which to remove; each one's result is shown.
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useBaton } from '../state/store.js';
+import type { CleanupResult, OrphanWorktree } from '../state/worktree-calls.js';
+import { Dialog } from './Dialog.js';
+import { errorMessage } from './format.js';
+import './components.css';
+import './worktrees.css';
+
+type Listing = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ok'; orphans: OrphanWorktree[] };
+
+export function WorktreeCleanupDialog() {
+  const open = useBaton((s) => s.dialog?.kind === 'worktrees');
+  return open ? <CleanupForm /> : null;
+}
+
+function CleanupForm() {
+  const listOrphans = useBaton((s) => s.listOrphanWorktrees);
+  const cleanup = useBaton((s) => s.cleanupWorktrees);
+  const connected = useBaton((s) => s.status === 'connected');
+  const openDialog = useBaton((s) => s.openDialog);
+  const id = useId();
+  const [listing, setListing] = useState<Listing>({ state: 'loading' });
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  const [results, setResults] = useState<CleanupResult[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+
+  const load = useCallback(async () => {
+    try {
+      const orphans = await listOrphans();
+      setListing({ state: 'ok', orphans });
+      // Only paths still listed stay chosen.
+      setChosen((old) => new Set(orphans.map((o) => o.worktreePath).filter((p) => old.has(p))));
+    } catch (err) {
+      setListing({ state: 'error', message: errorMessage(err) });
+    }
+  }, [listOrphans]);
+
+  useEffect(() => {
+    if (connected) void load();
+  }, [connected, load]);
+
+  // After a clean-up the rows it removed (and the focused checkbox) are gone: keep the keyboard in the dialog.
+  useEffect(() => {
+    if (results && !busy) closeRef.current?.focus();
+  }, [results, busy]);
+
+  const orphans = listing.state === 'ok' ? listing.orphans : [];
+  const toggle = (path: string, on: boolean) =>
+    setChosen((old) => {
+      const next = new Set(old);
+      if (on) next.add(path);
+      else next.delete(path);
+      return next;
+    });
+
+  const clean = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setResults(await cleanup([...chosen]));
+      setChosen(new Set());
+      await load();
+    } catch (err) {
+      setError(errorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const dirtyChosen = orphans.filter((o) => o.dirty && chosen.has(o.worktreePath)).length;
+  const footer = (
+    <>
+      <span className="bt-sessions-count" aria-live="polite">
+        {chosen.size} of {orphans.length} chosen
+      </span>
+      <button ref={closeRef} type="button" className="bt-button" disabled={busy} onClick={() => openDialog(null)}>
+        Close
+      </button>
+      <button type="button" className="bt-button bt-danger" disabled={busy || chosen.size === 0 || !connected} onClick={() => void clean()}>
+        {busy ? 'Cleaning up…' : 'Clean up'}
+      </button>
+    </>
+  );
+
+  return (
+    <Dialog title="Leftover worktrees" onClose={() => openDialog(null)} footer={footer} busy={busy} wide>
+      <p className="bt-muted">Worktrees Baton made for agents of runs that are gone. Only worktrees Baton created are listed: never one of your own.</p>
+      {listing.state === 'loading' ? <p role="status">Looking for leftover worktrees…</p> : null}
+      {listing.state === 'error' ? (
+        <p className="bt-error-box" role="alert">
+          Could not list them: {listing.message}
+        </p>
+      ) : null}
+      {listing.state === 'ok' && orphans.length === 0 ? <p role="status">No leftover worktrees: every worktree Baton made belongs to a run.</p> : null}
+      {orphans.length > 0 ? (
+        <div className="bt-table-wrap">
+          <table className="bt-table">
+            <caption className="bt-visually-hidden">Leftover worktrees</caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <input
+                    type="checkbox"
+                    aria-label="Choose all"
+                    checked={chosen.size === orphans.length}
+                    disabled={busy}
+                    onChange={(e) => setChosen(e.target.checked ? new Set(orphans.map((o) => o.worktreePath)) : new Set())}
+                  />
+                </th>
+                <th scope="col">Worktree</th>
+                <th scope="col">Branch</th>
+                <th scope="col">Repository</th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {orphans.map((o) => (
+                <tr key={o.worktreePath}>
+                  <td>
+                    <input
+                      type="checkbox"
+                      aria-label={`Choose ${o.worktreePath}`}
+                      checked={chosen.has(o.worktreePath)}
+                      disabled={busy}
+                      onChange={(e) => toggle(o.worktreePath, e.target.checked)}
+                    />
+                  </td>
+                  <th scope="row" className="bt-mono bt-path">
+                    {o.worktreePath}
+                  </th>
+                  <td className="bt-mono">{o.branch}</td>
+                  <td className="bt-mono bt-path">{o.repoRoot}</td>
+                  <td className={o.dirty ? 'bt-warn-text' : 'bt-muted'}>{o.dirty ? 'uncommitted changes' : 'clean'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+      {dirtyChosen > 0 ? (
+        <p id={`${id}-dirty`} className="bt-warn-box" role="note">
+          {dirtyChosen === 1 ? 'A chosen worktree has' : `${dirtyChosen} chosen worktrees have`} uncommitted changes: cleaning up discards them.
+        </p>
+      ) : null}
+      {error ? (
+        <p className="bt-error-box" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {results ? (
+        <ul className="bt-cleanup-results" role="status" aria-label="Clean-up results">
+          {results.map((r) => (
+            <li key={r.worktreePath} className={r.removed ? 'bt-ok-text' : 'bt-danger-text'}>
+              <span className="bt-mono">{r.worktreePath}</span>: {r.removed ? 'removed' : 'not removed'}
+              {r.message ? ` — ${r.message}` : ''}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Dialog>
+  );
+}
