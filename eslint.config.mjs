@@ -46,6 +46,24 @@ const boundaries = [
     },
   },
   {
+    // The contract's parts sit one folder down: `../` (once) still stays inside shared/, where `../../` would not.
+    name: 'baton/boundaries/shared-contract',
+    files: ['shared/contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod(?:/|$)|\\./|\\.\\./(?!\\.\\./))',
+              message: 'shared/ is imported by both the Node core and the browser page: it may import only its own files and zod.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     name: 'baton/boundaries/core',
     files: ['electron/core/**/*.ts', 'electron/core/**/*.mjs'],
     rules: {

@@ -65,6 +65,12 @@ describe('lint: import boundaries', () => {
       good: "import { LIMITS } from './contract.js';\nexport const limits = LIMITS;\n",
     },
     {
+      name: 'shared/contract/ reaches shared/ but not past it',
+      file: 'shared/contract/planted.ts',
+      bad: "import { x } from '../../renderer/x.js';\nexport const y = x;\n",
+      good: "import { LIMITS } from '../words.js';\nexport const limits = LIMITS;\n",
+    },
+    {
       name: 'shared/ does not import Node-only packages',
       file: 'shared/planted.ts',
       bad: "import { WebSocket } from 'ws';\nexport const Socket = WebSocket;\n",

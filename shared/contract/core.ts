@@ -1,0 +1,72 @@
+// The core itself: the vendors it found, its version handshake, the recovery of interrupted runs, its settings.
+import { z } from 'zod';
+import { vendorNameSchema } from '../words.js';
+import { runId, isoTime } from './fields.js';
+import { resumeOutcomeSchema } from './handles.js';
+
+export const vendorInfoSchema = z.strictObject({
+  vendor: vendorNameSchema,
+  displayName: z.string(),
+  bin: z.string().nullable(),
+  found: z.boolean(),
+  /** What `<bin> --version` printed (first line), when it answered. */
+  version: z.string().nullable(),
+  /** The override variable, e.g. BATON_CLAUDE_BIN, to tell users how to point Baton at a binary. */
+  binEnvVar: z.string(),
+  /** A limit of this vendor's support to show wherever it is offered (Cursor: unverified here). */
+  note: z.string().nullable(),
+});
+export type VendorInfo = z.infer<typeof vendorInfoSchema>;
+
+/**
+ * The version of this contract. A client compares it with the core's (`core.info`) on connect: a desktop app newer
+ * than the background core it finds offers to restart that core (docs/architecture.md §2). 1 was the contract
+ * before `core.*`, `recovery.*` and `settings.*`; a core that answers `core.info` with "unknown method" speaks 1.
+ * 3 added worktrees (`agentView.worktree`, `worktree.*`, `worktrees.*`, `agent.changes|merge|removeWorktree`): a
+ * core speaking 2 sends agent views without `worktree`, which this contract refuses.
+ */
+export const PROTOCOL_VERSION = 3;
+
+export const coreInfoSchema = z.strictObject({
+  version: z.string(),
+  protocolVersion: z.number().int().positive(),
+  pid: z.number().int().positive(),
+  startedAt: isoTime,
+  liveAgents: z.number().int().nonnegative(),
+});
+export type CoreInfo = z.infer<typeof coreInfoSchema>;
+
+/** What a resume of the interrupted runs did, per run: its agents' outcomes, or why the run could not be tried. */
+export const recoveryResultSchema = z.strictObject({
+  at: isoTime,
+  runs: z.array(z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() })),
+});
+export type RecoveryResult = z.infer<typeof recoveryResultSchema>;
+
+export const recoveryStateSchema = z.strictObject({
+  /**
+   * Runs whose agents were running when the core last ended without stopping them (`crash`: killed, a reboot) or
+   * that a core restart stopped to bring back (`restart`). Null when there is nothing to resume.
+   */
+  interrupted: z
+    .strictObject({
+      reason: z.enum(['crash', 'restart']),
+      at: isoTime,
+      runs: z.array(z.strictObject({ runId, name: z.string(), agents: z.number().int().nonnegative() })),
+    })
+    .nullable(),
+  /** A resume of them is under way (`recovery.changed` follows when it ends). */
+  resuming: z.boolean(),
+  /** The last such resume since this core started, until dismissed. */
+  last: recoveryResultSchema.nullable(),
+});
+export type RecoveryState = z.infer<typeof recoveryStateSchema>;
+
+/** Settings kept in the data directory (settings.json), shared by the core and the desktop app. */
+export const coreSettingsSchema = z.strictObject({
+  /** What quitting the desktop app does with running agents; `ask` until the user ticks "Remember my choice". */
+  quitAction: z.enum(['ask', 'keep', 'stop']),
+  /** Resume the runs a killed core interrupted as soon as the next core starts. */
+  resumeInterruptedOnStart: z.boolean(),
+});
+export type CoreSettings = z.infer<typeof coreSettingsSchema>;
