@@ -22,7 +22,18 @@ const reaching = (folder, message) => ({ regex: `^(?:\\./|(?:\\.\\./)+)${folder}
 
 const browserOnly = {
   // The core's terminal mirror uses @xterm/headless and @xterm/addon-serialize, which run in Node; these need a DOM.
-  group: ['react', 'react-dom', 'react-dom/*', 'zustand', 'zustand/*', '@xterm/xterm', '@xterm/addon-fit', '@xterm/addon-search', '@xterm/addon-web-links', '@xterm/addon-webgl'],
+  group: [
+    'react',
+    'react-dom',
+    'react-dom/*',
+    'zustand',
+    'zustand/*',
+    '@xterm/xterm',
+    '@xterm/addon-fit',
+    '@xterm/addon-search',
+    '@xterm/addon-web-links',
+    '@xterm/addon-webgl',
+  ],
   message: 'Browser UI packages belong to renderer/.',
 };
 
@@ -38,7 +49,8 @@ const boundaries = [
             {
               // shared/ is compiled into the Node core and bundled into the page alike: its own files and zod only.
               regex: '^(?!zod(?:/|$)|\\./)',
-              message: 'shared/ is imported by both the Node core and the browser page: it may import only its own files (./) and zod.',
+              message:
+                'shared/ is imported by both the Node core and the browser page: it may import only its own files (./) and zod.',
             },
           ],
         },
@@ -56,7 +68,8 @@ const boundaries = [
           patterns: [
             {
               regex: '^(?!zod(?:/|$)|\\./|\\.\\./(?!\\.\\./))',
-              message: 'shared/ is imported by both the Node core and the browser page: it may import only its own files and zod.',
+              message:
+                'shared/ is imported by both the Node core and the browser page: it may import only its own files and zod.',
             },
           ],
         },
@@ -70,11 +83,22 @@ const boundaries = [
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'electron/core/ is pure Node (it also runs under `baton serve`): no Electron API.' }],
+          paths: [
+            {
+              name: 'electron',
+              message: 'electron/core/ is pure Node (it also runs under `baton serve`): no Electron API.',
+            },
+          ],
           patterns: [
-            { group: ['electron/*'], message: 'electron/core/ is pure Node (it also runs under `baton serve`): no Electron API.' },
+            {
+              group: ['electron/*'],
+              message: 'electron/core/ is pure Node (it also runs under `baton serve`): no Electron API.',
+            },
             browserOnly,
-            reaching('(?:app|cli|renderer|test)', 'electron/core/ must not depend on the shell, the CLI, the page or the tests: they depend on it.'),
+            reaching(
+              '(?:app|cli|renderer|test)',
+              'electron/core/ must not depend on the shell, the CLI, the page or the tests: they depend on it.',
+            ),
             {
               regex: '^(?:\\./|(?:\\.\\./)+)(?:main|preload|serve|serve-socket|serve-lifecycle|core-relay-entry)\\.js$',
               message: 'electron/core/ must not depend on the entry points that start it.',
@@ -94,16 +118,31 @@ const boundaries = [
         'error',
         {
           paths: [
-            ...nodeBuiltins.map((name) => ({ name, message: 'renderer/ runs in a sandboxed browser page: no Node builtins.' })),
+            ...nodeBuiltins.map((name) => ({
+              name,
+              message: 'renderer/ runs in a sandboxed browser page: no Node builtins.',
+            })),
             { name: 'ws', message: 'renderer/ uses the browser WebSocket, not the Node ws package.' },
-            { name: 'node-pty', message: 'Terminals live in electron/core/; the page talks to them through shared/client.ts.' },
+            {
+              name: 'node-pty',
+              message: 'Terminals live in electron/core/; the page talks to them through shared/client.ts.',
+            },
             { name: 'sql.js', message: 'Vendor stores are read by electron/core/, not by the page.' },
-            { name: 'electron', message: 'The page reaches Electron only through window.baton (shared/bridge-contract.ts).' },
+            {
+              name: 'electron',
+              message: 'The page reaches Electron only through window.baton (shared/bridge-contract.ts).',
+            },
           ],
           patterns: [
             { group: ['node:*'], message: 'renderer/ runs in a sandboxed browser page: no Node builtins.' },
-            { group: ['electron/*'], message: 'The page reaches Electron only through window.baton (shared/bridge-contract.ts).' },
-            reaching('(?:electron|test)', 'renderer/ imports only shared/ and itself; types both sides need belong in shared/.'),
+            {
+              group: ['electron/*'],
+              message: 'The page reaches Electron only through window.baton (shared/bridge-contract.ts).',
+            },
+            reaching(
+              '(?:electron|test)',
+              'renderer/ imports only shared/ and itself; types both sides need belong in shared/.',
+            ),
           ],
         },
       ],
@@ -122,10 +161,14 @@ const boundaries = [
           patterns: [
             {
               regex: '^(?:\\./|(?:\\.\\./)+)core/(?!(?:host|public)\\.js$)',
-              message: 'The Electron shell reaches the core only through electron/core/host.ts or electron/core/public.ts; export what it needs there.',
+              message:
+                'The Electron shell reaches the core only through electron/core/host.ts or electron/core/public.ts; export what it needs there.',
             },
             browserOnly,
-            reaching('(?:renderer|cli|test)', 'The Electron shell shares types with the page through shared/, not by importing renderer/ (nor the CLI or the tests).'),
+            reaching(
+              '(?:renderer|cli|test)',
+              'The Electron shell shares types with the page through shared/, not by importing renderer/ (nor the CLI or the tests).',
+            ),
           ],
         },
       ],
@@ -143,7 +186,8 @@ const boundaries = [
           patterns: [
             {
               regex: '^(?:\\./|(?:\\.\\./)+)core/(?!(?:paths|public)\\.js$)',
-              message: 'The CLI is a client of `baton serve`: it reaches the core through shared/client.ts, plus electron/core/paths.ts or public.ts.',
+              message:
+                'The CLI is a client of `baton serve`: it reaches the core through shared/client.ts, plus electron/core/paths.ts or public.ts.',
             },
             browserOnly,
             reaching('(?:app|renderer|test)', 'The CLI must not depend on the desktop shell, the page or the tests.'),

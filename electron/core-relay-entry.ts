@@ -42,7 +42,9 @@ export function pipe(port: RelayPort, address: CoreAddress, open: (address: Core
     ws = open(address);
   } catch (err) {
     // The socket failed its checks (gone, someone else's): the page sees its port close and asks again.
-    process.stderr.write(`baton relay: cannot connect to the core: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      `baton relay: cannot connect to the core: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     port.close();
     return;
   }

@@ -49,9 +49,15 @@ ipcRenderer.on(CHANNELS.resume, (_event, value: unknown) => {
 const bridge: BatonBridge = {
   requestPort: () => ipcRenderer.send(CHANNELS.connect),
   writeClipboard: async (text, options) => {
-    await ipcRenderer.invoke(CHANNELS.clipboardWrite, text, ...(options ? [{ ...(options.clearAfterSeconds ? { clearAfterSeconds: options.clearAfterSeconds } : {}) }] : []));
+    await ipcRenderer.invoke(
+      CHANNELS.clipboardWrite,
+      text,
+      ...(options ? [{ ...(options.clearAfterSeconds ? { clearAfterSeconds: options.clearAfterSeconds } : {}) }] : []),
+    );
   },
-  pickDirectory: async (defaultPath) => (await ipcRenderer.invoke(CHANNELS.pickDirectory, ...(defaultPath !== undefined ? [defaultPath] : []))) as string | null,
+  pickDirectory: async (defaultPath) =>
+    (await ipcRenderer.invoke(CHANNELS.pickDirectory, ...(defaultPath !== undefined ? [defaultPath] : []))) as
+      string | null,
   appVersion: async () => String(await ipcRenderer.invoke(CHANNELS.appVersion)),
   onMenuCommand: (listener) => {
     menuListeners.add(listener);

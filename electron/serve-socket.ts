@@ -30,7 +30,9 @@ export interface SocketCore {
  * Opens the core on its socket and writes server.json. The process hosting it decides when it ends; the desktop
  * tests host one in their own process this way, behind the fake Electron.
  */
-export async function startSocketCore(options: SocketServeOptions & { env: VendorEnv; version: string }): Promise<SocketCore> {
+export async function startSocketCore(
+  options: SocketServeOptions & { env: VendorEnv; version: string },
+): Promise<SocketCore> {
   const token = options.token ?? newToken();
   const weak = weakTokenReason(token);
   if (weak) throw new Error(weak);
@@ -46,7 +48,13 @@ export async function startSocketCore(options: SocketServeOptions & { env: Vendo
     await core.close();
     throw err;
   }
-  const info: SocketServerInfo = { socket: socketPath, token, pid: process.pid, version: options.version, protocolVersion: PROTOCOL_VERSION };
+  const info: SocketServerInfo = {
+    socket: socketPath,
+    token,
+    pid: process.pid,
+    version: options.version,
+    protocolVersion: PROTOCOL_VERSION,
+  };
   await writeServerInfo(options.dataDir, info);
   return { core, info, closeTransport: () => server.close() };
 }
@@ -55,5 +63,7 @@ export async function serveSocket(options: SocketServeOptions): Promise<void> {
   const running = await startSocketCore({ ...options, env: process.env, version: packageVersion() });
   stopOnSignalsAndShutdown(running.core, running.closeTransport);
   // Never the token: this goes to the core's log (core.log when the desktop app started it).
-  process.stdout.write(`Baton core ${running.info.version} (pid ${process.pid}) is serving ${options.dataDir} on ${running.info.socket}\n`);
+  process.stdout.write(
+    `Baton core ${running.info.version} (pid ${process.pid}) is serving ${options.dataDir} on ${running.info.socket}\n`,
+  );
 }

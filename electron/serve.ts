@@ -41,7 +41,13 @@ export async function serve(options: ServeOptions): Promise<void> {
     staticDir: join(packageRoot(), 'dist', 'renderer'),
     fallbackPage: FALLBACK_PAGE,
   });
-  await writeServerInfo(options.dataDir, { url: web.url, token, pid: process.pid, version, protocolVersion: PROTOCOL_VERSION });
+  await writeServerInfo(options.dataDir, {
+    url: web.url,
+    token,
+    pid: process.pid,
+    version,
+    protocolVersion: PROTOCOL_VERSION,
+  });
   if (!isLoopbackHost(options.host)) process.stderr.write(remoteWarning(options.host, web.port));
   // The fragment never leaves the browser: the page reads the token from it and no request carries it in its URL.
   process.stdout.write(`Baton is serving ${options.dataDir}\nOpen ${web.url}/#token=${encodeURIComponent(token)}\n`);

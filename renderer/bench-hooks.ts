@@ -44,7 +44,12 @@ export interface BatonBench {
    * Types `trigger` into the pane (as the user would, through xterm's onData) and resolves once `bytes` more bytes
    * are in the pane, parsed, and an animation frame has passed: the time from the trigger, and the bytes that came.
    */
-  timePaneOutput(agentId: string, trigger: string, bytes: number, timeoutMs?: number): Promise<{ ms: number; bytes: number }>;
+  timePaneOutput(
+    agentId: string,
+    trigger: string,
+    bytes: number,
+    timeoutMs?: number,
+  ): Promise<{ ms: number; bytes: number }>;
   /**
    * The echo baseline: a fresh xterm of the same size, options and renderer as `like`'s pane, laid over that pane and
    * focused, that echoes its own input (onData → write, a line break every 40 characters, as the echo agent does):
@@ -161,7 +166,12 @@ async function xtermWriteRate(bytes: number, like?: string): Promise<number> {
   }
 }
 
-function timePaneOutput(agentId: string, trigger: string, bytes: number, timeoutMs = 120_000): Promise<{ ms: number; bytes: number }> {
+function timePaneOutput(
+  agentId: string,
+  trigger: string,
+  bytes: number,
+  timeoutMs = 120_000,
+): Promise<{ ms: number; bytes: number }> {
   const pane = existing(agentId);
   if (!pane) return Promise.reject(new Error(`no pane for ${agentId}`));
   const start = pane.offset;
@@ -192,8 +202,19 @@ function echoed(term: Terminal, letter: string): boolean {
   const buffer = term.buffer.active;
   const y = buffer.baseY + buffer.cursorY;
   const x = buffer.cursorX;
-  if (x > 0) return buffer.getLine(y)?.getCell(x - 1)?.getChars() === letter;
-  return buffer.getLine(y - 1)?.translateToString(true).endsWith(letter) ?? false;
+  if (x > 0)
+    return (
+      buffer
+        .getLine(y)
+        ?.getCell(x - 1)
+        ?.getChars() === letter
+    );
+  return (
+    buffer
+      .getLine(y - 1)
+      ?.translateToString(true)
+      .endsWith(letter) ?? false
+  );
 }
 
 let echo: { result: Promise<EchoSample> } | null = null;
@@ -244,7 +265,9 @@ function armEcho(agentId: string | null, letter: string, timeoutMs = 10_000): vo
     };
     const timer = setTimeout(() => {
       finish();
-      reject(new Error(`no echo of '${letter}' within ${timeoutMs / 1000} s${t0 === null ? ' (no keydown seen)' : ''}`));
+      reject(
+        new Error(`no echo of '${letter}' within ${timeoutMs / 1000} s${t0 === null ? ' (no keydown seen)' : ''}`),
+      );
     }, timeoutMs);
     const sub = term.onWriteParsed(() => {
       if (t0 === null || parsed !== null || !echoed(term, letter)) return;

@@ -13,7 +13,10 @@ function benchEntry(): Plugin {
       order: 'pre',
       handler(html) {
         const entry = '<script type="module" src="./main.tsx"></script>';
-        if (!html.includes(entry)) throw new Error(`renderer/index.html no longer loads ${entry}: update the bench entry in renderer/vite.config.ts`);
+        if (!html.includes(entry))
+          throw new Error(
+            `renderer/index.html no longer loads ${entry}: update the bench entry in renderer/vite.config.ts`,
+          );
         return html.replace(entry, '<script type="module" src="./bench-main.ts"></script>');
       },
     },

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const config = JSON.parse(readFileSync(join(root, '.electronegativity.json'), 'utf8'));
-const electronVersion = JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version;
+const electronVersion = JSON.parse(
+  readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8'),
+).version;
 // Its programmatic entry (the CLI's CSV writer races its header against its rows, so the file can come out torn).
 const electronegativity = createRequire(import.meta.url)('@doyensec/electronegativity');
 
@@ -25,7 +27,15 @@ try {
   let result;
   try {
     result = await electronegativity(
-      { input: stage, isRelative: true, isVerbose: false, customScan: [], excludeFromScan: [], parserPlugins: [], electronVersionOverride: electronVersion },
+      {
+        input: stage,
+        isRelative: true,
+        isVerbose: false,
+        customScan: [],
+        excludeFromScan: [],
+        parserPlugins: [],
+        electronVersionOverride: electronVersion,
+      },
       false,
     );
   } finally {
@@ -48,15 +58,24 @@ try {
   const accepted = findings.filter((f) => failing.has(f.severity) && allowance(f));
   const unused = config.allowances.filter((a) => !accepted.some((f) => allowance(f) === a));
 
-  for (const f of findings.filter((x) => !failing.has(x.severity))) console.log(`note     ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${f.description}`);
-  for (const f of accepted) console.log(`allowed  ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${allowance(f).reason}`);
+  for (const f of findings.filter((x) => !failing.has(x.severity)))
+    console.log(`note     ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${f.description}`);
+  for (const f of accepted)
+    console.log(`allowed  ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${allowance(f).reason}`);
   for (const x of config.ignoredChecks ?? []) console.log(`ignored  ${x.check} — ${x.reason}`);
-  for (const a of unused) console.log(`unused   allowance for ${a.check} in ${a.file}: nothing matches it any more; remove it`);
+  for (const a of unused)
+    console.log(`unused   allowance for ${a.check} in ${a.file}: nothing matches it any more; remove it`);
   const unparsed = result.errors.filter((e) => !e.tolerable);
-  for (const e of result.errors.filter((x) => x.tolerable)) console.log(`note     parsed ${relative(stage, e.file ?? '')} with a warning: ${e.message}`);
+  for (const e of result.errors.filter((x) => x.tolerable))
+    console.log(`note     parsed ${relative(stage, e.file ?? '')} with a warning: ${e.message}`);
   for (const e of unparsed) console.log(`FAILED   could not parse ${relative(stage, e.file ?? '')}: ${e.message}`);
-  for (const f of blocking) console.log(`FAILED   ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${f.description}\n         ${f.sample}`);
-  const counts = ['HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL'].map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`).join(', ');
+  for (const f of blocking)
+    console.log(
+      `FAILED   ${f.severity.padEnd(13)} ${f.check} ${f.file}:${f.at} — ${f.description}\n         ${f.sample}`,
+    );
+  const counts = ['HIGH', 'MEDIUM', 'LOW', 'INFORMATIONAL']
+    .map((s) => `${findings.filter((f) => f.severity === s).length} ${s}`)
+    .join(', ');
   console.log(
     `electronegativity (Electron ${electronVersion}, ${result.atomicChecks} atomic + ${result.globalChecks} global checks): ${counts}; ` +
       `${accepted.length} allowed with a reason; ${blocking.length + unparsed.length} failing`,

@@ -22,7 +22,9 @@ function electronBinary() {
 /** No desktop here: say why in one line and run web mode (`baton serve`) instead, so `npm start` always runs Baton. */
 function webMode(reason) {
   console.log(`${reason}: starting web mode instead (\`baton serve\`; \`npm run serve\` does the same)`);
-  const server = spawn(process.execPath, [join(root, 'bin', 'baton.js'), 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const server = spawn(process.execPath, [join(root, 'bin', 'baton.js'), 'serve', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 }
@@ -32,7 +34,8 @@ function webMode(reason) {
  * install. In the second case try once more now, quietly, and say in one line what happened instead of a stack trace.
  */
 function downloadElectron() {
-  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return 'No Electron binary here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)';
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD)
+    return 'No Electron binary here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)';
   let installer;
   try {
     installer = createRequire(import.meta.url).resolve('electron/install.js');
@@ -42,7 +45,11 @@ function downloadElectron() {
   console.log("Electron's binary is missing: downloading it once (set ELECTRON_SKIP_BINARY_DOWNLOAD=1 to skip)…");
   const result = spawnSync(process.execPath, [installer], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 300_000 });
   if (result.status === 0 && electronBinary()) return null;
-  const why = String(result.stderr ?? '').split('\n').find((l) => /error|ENOTFOUND|ECONN|timed? ?out/i.test(l))?.trim() ?? 'no network?';
+  const why =
+    String(result.stderr ?? '')
+      .split('\n')
+      .find((l) => /error|ENOTFOUND|ECONN|timed? ?out/i.test(l))
+      ?.trim() ?? 'no network?';
   return `Electron's binary could not be downloaded (${why.slice(0, 160)}); install with ELECTRON_SKIP_BINARY_DOWNLOAD=1 npm ci to skip it for good`;
 }
 
@@ -57,7 +64,6 @@ else if (!electron) {
 } else launchDesktop(electron);
 
 function launchDesktop(electron) {
-
   const env = { ...process.env };
   delete env.ELECTRON_RUN_AS_NODE; // Set, it would make Electron a plain Node.
   const app = spawn(electron, [root, ...process.argv.slice(2)], { stdio: 'inherit', env });

@@ -97,12 +97,19 @@ export class RpcClient implements BatonClient {
   }
 
   call<M extends Method>(method: M, params: Params<M>): Promise<Result<M>> {
-    if (this.closedReason !== null) return Promise.reject(new BatonError({ code: 'failed', message: `not connected: ${this.closedReason}` }));
+    if (this.closedReason !== null)
+      return Promise.reject(new BatonError({ code: 'failed', message: `not connected: ${this.closedReason}` }));
     const checked = requests[method].params.safeParse(params);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       const field = issue?.path.map(String).join('.') ?? '';
-      return Promise.reject(new BatonError({ code: 'invalid', message: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`, ...(field ? { field } : {}) }));
+      return Promise.reject(
+        new BatonError({
+          code: 'invalid',
+          message: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid'}`,
+          ...(field ? { field } : {}),
+        }),
+      );
     }
     const id = this.nextId++;
     return new Promise<Result<M>>((resolve, reject) => {
@@ -139,7 +146,8 @@ export class RpcClient implements BatonClient {
       throw err;
     }
     state.terminalId = result.terminalId;
-    const ack = (offset: number) => this.wire.send(JSON.stringify({ t: 'ack', agentId, terminalId: state.terminalId, offset }));
+    const ack = (offset: number) =>
+      this.wire.send(JSON.stringify({ t: 'ack', agentId, terminalId: state.terminalId, offset }));
     if (result.mode === 'bytes') {
       const data = decodeBase64(result.data);
       if (data.length > 0) handlers.onData(data, result.offset);
@@ -191,7 +199,12 @@ export class RpcClient implements BatonClient {
         const state = this.streams.get(message.agentId);
         if (!state) return;
         if (state.early) state.early.push(message);
-        else this.deliver(state, message, (offset) => this.wire.send(JSON.stringify({ t: 'ack', agentId: message.agentId, terminalId: state.terminalId, offset })));
+        else
+          this.deliver(state, message, (offset) =>
+            this.wire.send(
+              JSON.stringify({ t: 'ack', agentId: message.agentId, terminalId: state.terminalId, offset }),
+            ),
+          );
       }
     }
   }
@@ -215,14 +228,18 @@ export class RpcClient implements BatonClient {
     this.pending.delete(message.id);
     if (!message.ok) return pending.reject(new BatonError(message.error));
     const result = requests[pending.method].result.safeParse(message.result);
-    if (!result.success) return pending.reject(new BatonError({ code: 'internal', message: `the core sent a malformed reply to ${pending.method}` }));
+    if (!result.success)
+      return pending.reject(
+        new BatonError({ code: 'internal', message: `the core sent a malformed reply to ${pending.method}` }),
+      );
     pending.resolve(result.data);
   }
 
   private closed(reason: string): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
-    for (const p of this.pending.values()) p.reject(new BatonError({ code: 'failed', message: `connection lost: ${reason}` }));
+    for (const p of this.pending.values())
+      p.reject(new BatonError({ code: 'failed', message: `connection lost: ${reason}` }));
     this.pending.clear();
     this.streams.clear();
     for (const l of this.closeListeners) l(reason);

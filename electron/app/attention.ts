@@ -19,12 +19,20 @@ export class Attention {
     return this.count;
   }
 
-  agentEnded(run: Pick<RunView, 'name'>, agent: Pick<AgentView, 'label' | 'vendor'>, status: EndedStatus, exitCode: number | null): void {
+  agentEnded(
+    run: Pick<RunView, 'name'>,
+    agent: Pick<AgentView, 'label' | 'vendor'>,
+    status: EndedStatus,
+    exitCode: number | null,
+  ): void {
     if (this.deps.isFocused()) return;
     this.count++;
     this.deps.setBadge(this.count);
     const how = status === 'failed' ? 'could not start' : exitCode === null ? 'exited' : `exited with code ${exitCode}`;
-    this.deps.notify(`${agent.label} ${how}`, `${agent.vendor} agent in the run ${run.name}. Open Baton to read its screen or resume it.`);
+    this.deps.notify(
+      `${agent.label} ${how}`,
+      `${agent.vendor} agent in the run ${run.name}. Open Baton to read its screen or resume it.`,
+    );
   }
 
   /** The window has focus again: everything is in view. */

@@ -49,7 +49,8 @@ export async function connectToCore(dataDir: string, timeoutMs = 2000): Promise<
   const read = readServerInfo(dataDir);
   if (!read.ok) return null;
   const { info } = read;
-  const address: CoreAddress = 'socket' in info ? { socket: info.socket, token: info.token } : { url: info.url, token: info.token };
+  const address: CoreAddress =
+    'socket' in info ? { socket: info.socket, token: info.token } : { url: info.url, token: info.token };
   if ('socket' in address && !socketExists(address.socket)) return null; // A clean stop removed it; a kill leaves it.
   let client: RpcClient;
   try {
@@ -99,7 +100,9 @@ export async function ensureCore(options: LaunchOptions): Promise<CoreConnection
     if (ended !== null || Date.now() > deadline) {
       const why = ended ?? `it did not answer within ${Math.round((options.startTimeoutMs ?? 20_000) / 1000)} s`;
       const last = lastLogLine(options.dataDir);
-      throw new Error(`the Baton core did not start: ${why}${last ? `: ${last}` : ''} (its log: ${join(options.dataDir, CORE_LOG)})`);
+      throw new Error(
+        `the Baton core did not start: ${why}${last ? `: ${last}` : ''} (its log: ${join(options.dataDir, CORE_LOG)})`,
+      );
     }
   }
 }
@@ -128,7 +131,11 @@ export function openCoreLog(dataDir: string): number | null {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null;
   }
   try {
-    return openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
+    return openSync(
+      path,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0),
+      0o600,
+    );
   } catch (err) {
     process.stderr.write(`baton: not logging the core to ${path}: ${(err as Error).message}\n`);
     return null;
@@ -147,7 +154,11 @@ function lastLogLine(dataDir: string): string {
     const buf = Buffer.alloc(4096);
     const size = lstatSync(join(dataDir, CORE_LOG)).size;
     const n = readSync(fd, buf, 0, buf.length, Math.max(0, size - buf.length));
-    const lines = buf.toString('utf8', 0, n).split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = buf
+      .toString('utf8', 0, n)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return (lines.at(-1) ?? '').replace(/^baton: /, '').slice(0, 300);
   } finally {
     closeSync(fd);
@@ -156,6 +167,8 @@ function lastLogLine(dataDir: string): string {
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  const timeout = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)),
+  );
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

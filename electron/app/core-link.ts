@@ -97,7 +97,9 @@ export class CoreLink {
     client.onClose(() => {
       if (this.current !== client || this.closed) return;
       this.current = null;
-      this.options.onLost('The Baton core stopped. Baton is starting it again; agents it was running come back as the next core finds them.');
+      this.options.onLost(
+        'The Baton core stopped. Baton is starting it again; agents it was running come back as the next core finds them.',
+      );
       this.schedule(0);
     });
     this.options.onConnected(client, connection.info);

@@ -23,7 +23,17 @@ import { loadWindowState, trackWindowState, windowStateFile } from './window-sta
 
 export type ElectronApi = Pick<
   typeof import('electron'),
-  'app' | 'BrowserWindow' | 'ipcMain' | 'utilityProcess' | 'MessageChannelMain' | 'dialog' | 'clipboard' | 'Menu' | 'Notification' | 'session' | 'screen'
+  | 'app'
+  | 'BrowserWindow'
+  | 'ipcMain'
+  | 'utilityProcess'
+  | 'MessageChannelMain'
+  | 'dialog'
+  | 'clipboard'
+  | 'Menu'
+  | 'Notification'
+  | 'session'
+  | 'screen'
 >;
 
 /** Electron's API plus the one thing main does to the system outside Electron: starting the background core. */
@@ -183,11 +193,14 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
   function handPort(contents: WebContents): void {
     const port = relay.openPort();
     if (port) return contents.postMessage(CHANNELS.port, { state: 'ready' } satisfies PortMessage, [port]);
-    if (core.givenUp) contents.postMessage(CHANNELS.port, { state: 'lost', reason: core.givenUp } satisfies PortMessage, []);
+    if (core.givenUp)
+      contents.postMessage(CHANNELS.port, { state: 'lost', reason: core.givenUp } satisfies PortMessage, []);
   }
 
   function setMenu(): void {
-    electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, devTools, send, status })));
+    electron.Menu.setApplicationMenu(
+      electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, devTools, send, status })),
+    );
   }
 
   function showWindow(): void {
@@ -221,7 +234,9 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
     // The page crashed: the agents live in the core and keep running; a reloaded page reattaches to them.
     w.webContents.on('render-process-gone', (_event, details) => {
       if (details.reason === 'clean-exit') return;
-      process.stderr.write(`baton: the window's page stopped (${details.reason}); reloading it. The agents keep running.\n`);
+      process.stderr.write(
+        `baton: the window's page stopped (${details.reason}); reloading it. The agents keep running.\n`,
+      );
       setTimeout(() => !w.isDestroyed() && w.reload(), 500);
     });
     // Rejects when the load fails or a reload cuts it short: the window stays open either way, so it is only reported.
@@ -241,7 +256,10 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
         electron.clipboard.writeText(text);
         if (!clearAfterSeconds) return;
         // Clear only what we wrote: a later copy by the user stays.
-        setTimeout(() => electron.clipboard.readText() === text && electron.clipboard.clear(), clearAfterSeconds * 1000);
+        setTimeout(
+          () => electron.clipboard.readText() === text && electron.clipboard.clear(),
+          clearAfterSeconds * 1000,
+        );
       },
       pickDirectory: async (contents, defaultPath) => {
         const owner = electron.BrowserWindow.fromWebContents(contents);
@@ -250,7 +268,9 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
           properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[],
           ...(defaultPath && isAbsolute(defaultPath) ? { defaultPath } : {}),
         };
-        const result = owner ? await electron.dialog.showOpenDialog(owner, dialogOptions) : await electron.dialog.showOpenDialog(dialogOptions);
+        const result = owner
+          ? await electron.dialog.showOpenDialog(owner, dialogOptions)
+          : await electron.dialog.showOpenDialog(dialogOptions);
         return result.canceled ? null : (result.filePaths[0] ?? null);
       },
       appVersion: () => app.getVersion(),

@@ -9,7 +9,11 @@ export const ipcSchemas = {
   [CHANNELS.connect]: z.tuple([]),
   [CHANNELS.clipboardWrite]: z.tuple([
     z.string().max(BRIDGE_LIMITS.clipboardMaxChars),
-    z.strictObject({ clearAfterSeconds: z.number().int().min(1).max(BRIDGE_LIMITS.clipboardClearMaxSeconds).optional() }).optional(),
+    z
+      .strictObject({
+        clearAfterSeconds: z.number().int().min(1).max(BRIDGE_LIMITS.clipboardClearMaxSeconds).optional(),
+      })
+      .optional(),
   ]),
   [CHANNELS.pickDirectory]: z.tuple([z.string().max(BRIDGE_LIMITS.pathMaxChars).optional()]),
   [CHANNELS.appVersion]: z.tuple([]),
@@ -33,7 +37,12 @@ export interface IpcGuard {
 type Event = Pick<IpcMainEvent | IpcMainInvokeEvent, 'senderFrame' | 'sender'>;
 
 /** Refusal reason, or null when the message may be handled. */
-export function checkMessage(channel: keyof typeof ipcSchemas, event: Event, args: unknown[], guard: IpcGuard): string | null {
+export function checkMessage(
+  channel: keyof typeof ipcSchemas,
+  event: Event,
+  args: unknown[],
+  guard: IpcGuard,
+): string | null {
   if (!isTrustedSender(event, guard.index) || !guard.isOurWindow(event.sender)) return 'not from the Baton window';
   if (!ipcSchemas[channel].safeParse(args).success) return 'malformed';
   return null;

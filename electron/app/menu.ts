@@ -34,7 +34,8 @@ export function commandItem(id: CommandId, send: (command: CommandId) => void): 
 export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[] {
   const mac = options.platform === 'darwin';
   const action = (id: CommandId) => commandItem(id, options.send);
-  const quiet = (item: MenuItemConstructorOptions): MenuItemConstructorOptions => (mac ? item : { ...item, registerAccelerator: false });
+  const quiet = (item: MenuItemConstructorOptions): MenuItemConstructorOptions =>
+    mac ? item : { ...item, registerAccelerator: false };
   return [
     ...(mac ? [{ role: 'appMenu' } as const] : []),
     {
@@ -54,7 +55,9 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
       label: 'View',
       submenu: [
         quiet({ role: 'togglefullscreen' }),
-        ...(options.devTools ? [{ type: 'separator' } as const, quiet({ role: 'reload' }), quiet({ role: 'toggleDevTools' })] : []),
+        ...(options.devTools
+          ? [{ type: 'separator' } as const, quiet({ role: 'reload' }), quiet({ role: 'toggleDevTools' })]
+          : []),
       ],
     },
     { role: 'help', submenu: [action('help.open')] },

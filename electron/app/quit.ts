@@ -97,7 +97,11 @@ export function quitQuestion(liveAgents: number): MessageBoxOptions {
 }
 
 /** Asks with the native dialog (over the window, when there is one). */
-export async function askWithDialog(dialog: Pick<Dialog, 'showMessageBox'>, owner: BrowserWindow | null, liveAgents: number) {
+export async function askWithDialog(
+  dialog: Pick<Dialog, 'showMessageBox'>,
+  owner: BrowserWindow | null,
+  liveAgents: number,
+) {
   const options = quitQuestion(liveAgents);
   const answer = owner ? await dialog.showMessageBox(owner, options) : await dialog.showMessageBox(options);
   return { choice: answer.response === 1 ? ('stop' as const) : ('keep' as const), remember: answer.checkboxChecked };
@@ -110,6 +114,8 @@ export async function shutdownCore(client: RpcClient, timeoutMs: number): Promis
   const result = await Promise.race([client.call('core.shutdown', { resumeOnStart: false }), timeout]);
   clearTimeout(timer);
   if (result === 'timeout') {
-    process.stderr.write(`baton: the core is still stopping its agents after ${Math.round(timeoutMs / 1000)} s; it finishes on its own\n`);
+    process.stderr.write(
+      `baton: the core is still stopping its agents after ${Math.round(timeoutMs / 1000)} s; it finishes on its own\n`,
+    );
   }
 }

@@ -39,7 +39,10 @@ export class RelayProcess {
 
   start(): void {
     if (this.child || this.stopping) return;
-    const child = this.deps.utilityProcess.fork(this.options.entry, [], { serviceName: 'Baton relay', stdio: 'inherit' });
+    const child = this.deps.utilityProcess.fork(this.options.entry, [], {
+      serviceName: 'Baton relay',
+      stdio: 'inherit',
+    });
     this.child = child;
     if (this.address) this.send({ type: 'core', address: this.address });
     child.once('exit', (code: number) => {
@@ -76,7 +79,9 @@ export class RelayProcess {
 
   private died(code: number): void {
     const delay = (this.options.restartDelaysMs ?? RESTART_DELAYS_MS)[this.restarts];
-    process.stderr.write(`baton: the relay to the core exited (code ${code})${delay === undefined ? '; not restarting it again' : '; restarting it'}\n`);
+    process.stderr.write(
+      `baton: the relay to the core exited (code ${code})${delay === undefined ? '; not restarting it again' : '; restarting it'}\n`,
+    );
     if (delay === undefined) return;
     this.restarts++;
     this.timer = setTimeout(() => {

@@ -41,7 +41,10 @@ type SessionLike = Pick<Session, 'setPermissionRequestHandler' | 'setPermissionC
 export function installSessionPolicy(session: SessionLike, options: { index: string; rendererDir: string }): void {
   session.webRequest.onBeforeRequest((details, callback) => {
     const allowed = isAllowedRequest(details.url, options.rendererDir);
-    if (!allowed) process.stderr.write(`baton: refused a request for a ${details.url.split(':')[0]}: URL (only the app's own files load)\n`);
+    if (!allowed)
+      process.stderr.write(
+        `baton: refused a request for a ${details.url.split(':')[0]}: URL (only the app's own files load)\n`,
+      );
     callback({ cancel: !allowed });
   });
   // No network for the page at all: it reaches the core over a MessagePort, which CSP does not govern.
@@ -74,7 +77,10 @@ export function hardenContents(contents: Pick<WebContents, 'on' | 'setWindowOpen
 }
 
 /** An IPC message is ours only from the top frame of our index page; a subframe or any other URL is refused. */
-export function isTrustedSender(event: { senderFrame: Pick<WebFrameMain, 'url' | 'parent'> | null }, index: string): boolean {
+export function isTrustedSender(
+  event: { senderFrame: Pick<WebFrameMain, 'url' | 'parent'> | null },
+  index: string,
+): boolean {
   try {
     const frame = event.senderFrame;
     return frame !== null && frame.parent === null && isIndexUrl(frame.url, index);

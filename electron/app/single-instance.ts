@@ -43,7 +43,8 @@ export function handoffFromLink(url: string, source: LinkSource): ResumeHandoff 
   const handle = parsed.searchParams.get('handle');
   if (!handle) return {};
   if (source === 'command-line') return { notice: NOT_FROM_COMMAND_LINE };
-  if (handle.length > BRIDGE_LIMITS.handoffMaxChars) return { notice: 'The link carries more than a handle can be; paste the handle instead.' };
+  if (handle.length > BRIDGE_LIMITS.handoffMaxChars)
+    return { notice: 'The link carries more than a handle can be; paste the handle instead.' };
   return { handle };
 }
 
@@ -78,7 +79,10 @@ export async function handoffsFromArgs(args: readonly string[], cwd: string): Pr
 }
 
 /** Takes the single-instance lock; a later launch calls `onLaunch` here with its arguments and quits itself. */
-export function claimSingleInstance(app: Pick<App, 'requestSingleInstanceLock' | 'on' | 'quit'>, onLaunch: (args: string[], cwd: string) => void): boolean {
+export function claimSingleInstance(
+  app: Pick<App, 'requestSingleInstanceLock' | 'on' | 'quit'>,
+  onLaunch: (args: string[], cwd: string) => void,
+): boolean {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return false;

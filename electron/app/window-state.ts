@@ -22,7 +22,10 @@ export const DEFAULT_SIZE = { width: 1280, height: 820 } as const;
 export const windowStateFile = (userData: string) => join(userData, 'window-state.json');
 
 /** The saved placement if it is readable and at least partly on one of `displays` (work areas); else the default. */
-export function loadWindowState(file: string, displays: readonly Rectangle[]): { bounds: Partial<Rectangle> & { width: number; height: number }; maximized: boolean } {
+export function loadWindowState(
+  file: string,
+  displays: readonly Rectangle[],
+): { bounds: Partial<Rectangle> & { width: number; height: number }; maximized: boolean } {
   let saved: WindowState;
   try {
     saved = stateSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -49,7 +52,13 @@ export function trackWindowState(win: TrackedWindow, file: string, debounceMs = 
   const capture = () => {
     if (win.isDestroyed()) return;
     const b = win.getNormalBounds();
-    last = { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height), maximized: win.isMaximized() };
+    last = {
+      x: Math.round(b.x),
+      y: Math.round(b.y),
+      width: Math.round(b.width),
+      height: Math.round(b.height),
+      maximized: win.isMaximized(),
+    };
   };
   const flush = async () => {
     if (timer) clearTimeout(timer);
@@ -57,9 +66,13 @@ export function trackWindowState(win: TrackedWindow, file: string, debounceMs = 
     const state = last;
     if (!state) return writing;
     last = null;
-    writing = writing.then(() => saveWindowState(file, state)).catch((err: unknown) => {
-      process.stderr.write(`baton: could not save the window's placement: ${err instanceof Error ? err.message : String(err)}\n`);
-    });
+    writing = writing
+      .then(() => saveWindowState(file, state))
+      .catch((err: unknown) => {
+        process.stderr.write(
+          `baton: could not save the window's placement: ${err instanceof Error ? err.message : String(err)}\n`,
+        );
+      });
     return writing;
   };
   // flush reports a failed write itself; this catch keeps anything else from becoming an unhandled rejection.

@@ -91,7 +91,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env
     } else {
       const next = argv[i + 1];
       // `--cwd --json` is a forgotten value, not a directory named --json (write --cwd=--json for that).
-      if (next === undefined || next.startsWith('--')) throw new UsageError(`--${name} needs a value (${option.value})`);
+      if (next === undefined || next.startsWith('--'))
+        throw new UsageError(`--${name} needs a value (${option.value})`);
       value = next;
       i++;
     }
@@ -120,7 +121,9 @@ function namePositionals(
   const extra = positionals[expected.length];
   if (extra !== undefined) {
     const takes = expected.length === 0 ? 'no arguments' : expected.map((a) => `<${a.name}>`).join(' ');
-    throw new UsageError(`unexpected argument ${shownArgument(extra, env)}: ${spec.name} takes ${takes} (quote an argument that has spaces)`);
+    throw new UsageError(
+      `unexpected argument ${shownArgument(extra, env)}: ${spec.name} takes ${takes} (quote an argument that has spaces)`,
+    );
   }
   return byName;
 }

@@ -11,7 +11,8 @@ export class UsageError extends Error {
  */
 export function shownArgument(arg: string, env: NodeJS.ProcessEnv = process.env): string {
   const token = env.BATON_TOKEN;
-  if (looksLikeHandle(arg) || (token && arg.includes(token))) return 'an argument that looks like a handle or a token (not shown)';
+  if (looksLikeHandle(arg) || (token && arg.includes(token)))
+    return 'an argument that looks like a handle or a token (not shown)';
   if (arg.length > 60) return `'${arg.slice(0, 40)}…'`;
   return `'${arg}'`;
 }

@@ -24,7 +24,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     out(usageOfBaton());
     return EXIT_OK;
   }
-  if (name.startsWith('-')) throw new UnknownCommandError(`the command comes first (baton <command> [options]), not the option ${shownArgument(name, env)}`);
+  if (name.startsWith('-'))
+    throw new UnknownCommandError(
+      `the command comes first (baton <command> [options]), not the option ${shownArgument(name, env)}`,
+    );
   const command = commandNamed(name);
   // Before anything else: `baton delete demo --help` must explain delete, not delete the run.
   if (asksForHelp(rest)) {
@@ -57,7 +60,11 @@ async function runCommand(command: CommandSpec, argv: readonly string[], env: No
     return await command.run(ctx);
   } finally {
     // A failed connection has already been reported through the command's own await.
-    if (connection) await connection.then((client) => client.close(), () => undefined);
+    if (connection)
+      await connection.then(
+        (client) => client.close(),
+        () => undefined,
+      );
   }
 }
 

@@ -3,7 +3,14 @@ import type { CommandSpec } from './command.js';
 import { UsageError, shownArgument } from './errors.js';
 import { screenCommand, sendCommand, startCommand } from './commands/agents.js';
 import { handleCommand, inspectCommand, resumeCommand } from './commands/handles.js';
-import { deleteCommand, eventsCommand, lsCommand, renameCommand, snapshotCommand, stopCommand } from './commands/runs.js';
+import {
+  deleteCommand,
+  eventsCommand,
+  lsCommand,
+  renameCommand,
+  snapshotCommand,
+  stopCommand,
+} from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
@@ -14,7 +21,8 @@ const helpCommand: CommandSpec = {
   name: 'help',
   args: [{ name: 'command', optional: true, help: 'the command to explain; without it, every command' }],
   summary: "print a command's usage (or this list)",
-  details: "Prints a command's usage (its arguments, its options and an example); without a command, lists every command.",
+  details:
+    "Prints a command's usage (its arguments, its options and an example); without a command, lists every command.",
   options: [],
   example: 'help resume',
   async run({ args }) {

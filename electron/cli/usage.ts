@@ -51,8 +51,14 @@ const HELP_ROW: readonly [string, string] = ['-h, --help', 'print this help and 
 
 /** A command's own usage: synopsis, what it does, its arguments and options, one example. */
 export function commandUsage(spec: CommandSpec): string {
-  const parts = [`usage: baton ${synopsis(spec)}${spec.options.length > 0 ? ' [options]' : ''}`, wrap(spec.details ?? `${spec.summary}.`, 0)];
-  if (spec.args.length > 0) parts.push(`arguments:\n${table(spec.args.map((a) => [`<${a.name}>`, a.help + (a.optional ? ' (optional)' : '')]))}`);
+  const parts = [
+    `usage: baton ${synopsis(spec)}${spec.options.length > 0 ? ' [options]' : ''}`,
+    wrap(spec.details ?? `${spec.summary}.`, 0),
+  ];
+  if (spec.args.length > 0)
+    parts.push(
+      `arguments:\n${table(spec.args.map((a) => [`<${a.name}>`, a.help + (a.optional ? ' (optional)' : '')]))}`,
+    );
   const optionRows = spec.options.map((o): [string, string] => [optionSynopsis(o), o.help]);
   parts.push(`options:\n${table([...optionRows, HELP_ROW])}`);
   parts.push(`example:\n  baton ${spec.example}`);

@@ -2,7 +2,13 @@
 // a client session answers itself. Pure Node; no Electron, no transport.
 import { EventEmitter } from 'node:events';
 import { isAbsolute, join } from 'node:path';
-import { PROTOCOL_VERSION, type CoreSettings, type Method, type RequestTable, type SnapshotView } from '../../shared/contract.js';
+import {
+  PROTOCOL_VERSION,
+  type CoreSettings,
+  type Method,
+  type RequestTable,
+  type SnapshotView,
+} from '../../shared/contract.js';
 import { reportFailure } from './log.js';
 import { PtyHost } from './pty/pty-host.js';
 import { AgentLauncher } from './runs/agent-launcher.js';
@@ -57,7 +63,10 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   prepareDataDir(options.dataDir);
   const ptyHost = new PtyHost(join(options.dataDir, 'processes.json'));
   const swept = await ptyHost.sweep();
-  if (swept > 0) process.stderr.write(`baton: stopped ${swept} process${swept === 1 ? '' : 'es'} left running by a previous Baton\n`);
+  if (swept > 0)
+    process.stderr.write(
+      `baton: stopped ${swept} process${swept === 1 ? '' : 'es'} left running by a previous Baton\n`,
+    );
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
   const service = runService(runs, ptyHost, options.env, options.dataDir);
@@ -75,7 +84,11 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     requests: {
       ...service.requests,
       ...recovery.requests,
-      'host.info': async () => ({ version: options.version, dataDir: options.dataDir, vendors: await service.vendors.detect(options.env) }),
+      'host.info': async () => ({
+        version: options.version,
+        dataDir: options.dataDir,
+        vendors: await service.vendors.detect(options.env),
+      }),
       'core.info': async () => ({
         version: options.version,
         protocolVersion: PROTOCOL_VERSION,
@@ -113,7 +126,9 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   };
   if (recovery.resumeOnStart) {
     const count = recovery.state().interrupted?.runs.length ?? 0;
-    process.stderr.write(`baton: resuming ${count} run${count === 1 ? '' : 's'} that ${count === 1 ? 'was' : 'were'} running when the last core stopped\n`);
+    process.stderr.write(
+      `baton: resuming ${count} run${count === 1 ? '' : 's'} that ${count === 1 ? 'was' : 'were'} running when the last core stopped\n`,
+    );
     recovery.resumeAll().catch((err: unknown) => reportFailure('resuming the interrupted runs', err));
   }
   return host;
@@ -133,17 +148,39 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
   // commands get the agents' environment (never Baton's token); BATON_WORKTREES_DIR moves where new ones go.
   const gitEnv = inheritedEnv(env);
   const baseDir = env.BATON_WORKTREES_DIR && isAbsolute(env.BATON_WORKTREES_DIR) ? env.BATON_WORKTREES_DIR : undefined;
-  const worktrees = new AgentWorktrees(new Worktrees({ dataDir, env: gitEnv, ...(baseDir ? { baseDir } : {}) }), runs, gitEnv, announce);
+  const worktrees = new AgentWorktrees(
+    new Worktrees({ dataDir, env: gitEnv, ...(baseDir ? { baseDir } : {}) }),
+    runs,
+    gitEnv,
+    announce,
+  );
   // An agent that exits on its own is snapshotted; the supervisor calls this only once everything below exists.
   const snapshotAfterExit = (runId: string): Promise<SnapshotView> => snapshots.snapshot(runId, 'exit');
-  const supervisor = new AgentSupervisor(runs, new AgentLauncher(ptyHost, env), vendors, env, announce, snapshotAfterExit, worktrees);
+  const supervisor = new AgentSupervisor(
+    runs,
+    new AgentLauncher(ptyHost, env),
+    vendors,
+    env,
+    announce,
+    snapshotAfterExit,
+    worktrees,
+  );
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
   runs.onWriteProblem(({ runId, message }) => {
     const agentId = runs.get(runId)?.agents[0]?.id;
     if (agentId) announce('agent.warning', { runId, agentId, message });
   });
-  return new RunService(runs, new ResumePlanner(runs, vendors, env, worktrees), supervisor, snapshots, vendors, env, events, worktrees);
+  return new RunService(
+    runs,
+    new ResumePlanner(runs, vendors, env, worktrees),
+    supervisor,
+    snapshots,
+    vendors,
+    env,
+    events,
+    worktrees,
+  );
 }
 
 /** `{quitAction: undefined}` would overwrite a saved choice with nothing: only the keys given change. */

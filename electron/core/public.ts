@@ -6,6 +6,12 @@
 export { packageRoot, packageVersion, prepareDataDir } from './paths.js';
 export { writeFileAtomic } from './store/atomic-file.js';
 export { reportFailure } from './log.js';
-export { isSocketInfo, readServerInfo, type CoreAddress, type ServerInfo, type SocketServerInfo } from './store/server-info.js';
+export {
+  isSocketInfo,
+  readServerInfo,
+  type CoreAddress,
+  type ServerInfo,
+  type SocketServerInfo,
+} from './store/server-info.js';
 export { CoreRefusal, openCoreSocket, whenOpen, wsWire } from './transport/core-socket.js';
 export { defaultSocketPath } from './transport/socket-path.js';

@@ -1,7 +1,13 @@
 // The renderer's transport in the desktop app: the same RpcClient as in web mode, over a MessagePort that main
 // hands the page (through the preload) and that leads straight to the core host. Also the menu's commands and the
 // Resume hand-offs (a baton://resume link, a handle file) that main forwards.
-import { parseMenuMessage, type BatonBridge, type MenuMessage, type PageMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
+import {
+  parseMenuMessage,
+  type BatonBridge,
+  type MenuMessage,
+  type PageMessage,
+  type ResumeHandoff,
+} from '../../shared/bridge-contract.js';
 import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
 import { runCommand } from '../commands/registry.js';
 import { useBaton } from '../state/store.js';
@@ -77,7 +83,8 @@ export class DesktopConnection {
       if (event.source !== this.page) return;
       const data = event.data as Partial<PageMessage> | null;
       if (data?.baton === 'core-port' && event.ports[0]) this.adopt(event.ports[0]);
-      else if (data?.baton === 'core-lost') this.lost(String((data as { reason?: unknown }).reason ?? 'the Baton core stopped'));
+      else if (data?.baton === 'core-lost')
+        this.lost(String((data as { reason?: unknown }).reason ?? 'the Baton core stopped'));
     });
     this.bridge.requestPort();
   }
@@ -131,7 +138,10 @@ export function openResume(handoff: ResumeHandoff): void {
   if (handoff.notice) toast('warning', handoff.notice);
   // A half-filled New run or Rename is never thrown away (the same rule as pasting a handle on the page).
   if (dialog && dialog.kind !== 'resume') {
-    toast('warning', 'Baton was asked to resume from a handle: close the open dialog, then open the link or file again.');
+    toast(
+      'warning',
+      'Baton was asked to resume from a handle: close the open dialog, then open the link or file again.',
+    );
     return;
   }
   openDialog(handoff.handle ? { kind: 'resume', handle: handoff.handle } : { kind: 'resume' });

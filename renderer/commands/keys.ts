@@ -31,11 +31,14 @@ export function parseChord(text: string): Chord {
   const parts = text.split('+');
   const name = parts.pop() ?? '';
   const mods = new Set(parts);
-  for (const m of mods) if (m !== 'Alt' && m !== 'Shift' && m !== 'Ctrl') throw new Error(`key ${text}: unknown modifier ${m}`);
+  for (const m of mods)
+    if (m !== 'Alt' && m !== 'Shift' && m !== 'Ctrl') throw new Error(`key ${text}: unknown modifier ${m}`);
   const base = { alt: mods.has('Alt'), shift: mods.has('Shift'), ctrl: mods.has('Ctrl'), key: null, anyShift: false };
   const fKey = /^F([1-9]|1[0-2])$/.test(name);
-  if (!fKey && !base.alt && !(base.ctrl && name in SYMBOLS)) throw new Error(`key ${text}: it would take a key from the terminal`);
-  if (base.ctrl && base.shift) throw new Error(`key ${text}: Ctrl+Shift belongs to the browser and the terminal's copy and paste`);
+  if (!fKey && !base.alt && !(base.ctrl && name in SYMBOLS))
+    throw new Error(`key ${text}: it would take a key from the terminal`);
+  if (base.ctrl && base.shift)
+    throw new Error(`key ${text}: Ctrl+Shift belongs to the browser and the terminal's copy and paste`);
   if (/^[A-Z]$/.test(name)) return { ...base, code: `Key${name}` };
   if (/^[0-9]$/.test(name)) return { ...base, code: `Digit${name}` };
   if (fKey) return { ...base, code: name, key: name };
@@ -53,7 +56,9 @@ function matches(chord: Chord, e: KeyPress): boolean {
 }
 
 /** Every chord of every command, parsed once when the page loads: a bad chord in the list fails at once. */
-const BINDINGS: readonly { chord: Chord; id: CommandId }[] = COMMANDS.flatMap((c) => c.keys.map((k) => ({ chord: parseChord(k), id: c.id })));
+const BINDINGS: readonly { chord: Chord; id: CommandId }[] = COMMANDS.flatMap((c) =>
+  c.keys.map((k) => ({ chord: parseChord(k), id: c.id })),
+);
 
 /** The command a key press stands for, or null: the press then goes on to the page or the terminal. */
 export function commandForKey(e: KeyPress): CommandId | null {
@@ -61,7 +66,9 @@ export function commandForKey(e: KeyPress): CommandId | null {
 }
 
 /** The one keydown listener: a command's chord is taken from the terminal and runs the command. Returns its removal. */
-export function listenForCommandKeys(target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+export function listenForCommandKeys(
+  target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+): () => void {
   const onKeyDown = (e: KeyboardEvent) => {
     const id = commandForKey(e);
     if (!id) return;

@@ -28,16 +28,26 @@ const always = () => true;
 const hasRun = (s: Store) => s.selectedRunId !== null;
 /** One progress-showing command at a time, as the toolbar always had it (a snapshot while stopping, say). */
 const idle = (s: Store) => s.pending === null;
-const liveAgents = (s: Store) => selectedRun(s)?.agents.filter((a) => a.terminalId !== null && a.status === 'running').length ?? 0;
+const liveAgents = (s: Store) =>
+  selectedRun(s)?.agents.filter((a) => a.terminalId !== null && a.status === 'running').length ?? 0;
 /** Runs `fn` on the selected run, if there is one. */
-const onRun = (fn: (runId: string, s: Store) => Promise<void>) => (s: Store) => (s.selectedRunId ? fn(s.selectedRunId, s) : undefined);
+const onRun = (fn: (runId: string, s: Store) => Promise<void>) => (s: Store) =>
+  s.selectedRunId ? fn(s.selectedRunId, s) : undefined;
 
 const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
   'run.new': { when: always, run: (s) => s.openDialog({ kind: 'new-run' }) },
-  'run.snapshot': { when: (s) => hasRun(s) && idle(s), run: onRun((id, s) => s.snapshot(id)), progress: 'Snapshotting…' },
+  'run.snapshot': {
+    when: (s) => hasRun(s) && idle(s),
+    run: onRun((id, s) => s.snapshot(id)),
+    progress: 'Snapshotting…',
+  },
   'handle.copy': { when: hasRun, run: onRun((id, s) => s.copyHandle(id)) },
   'resume.open': { when: always, run: (s) => s.openDialog({ kind: 'resume' }) },
-  'run.stop': { when: (s) => idle(s) && liveAgents(s) > 0, run: onRun((id, s) => s.stopRun(id)), progress: 'Stopping…' },
+  'run.stop': {
+    when: (s) => idle(s) && liveAgents(s) > 0,
+    run: onRun((id, s) => s.stopRun(id)),
+    progress: 'Stopping…',
+  },
   'layout.toggle': {
     when: (s) => selectedRun(s) !== undefined,
     run: (s) => {
@@ -46,7 +56,11 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
     },
   },
   'pane.next': { when: (s) => (selectedRun(s)?.agents.length ?? 0) > 0, run: (s) => moveFocus(s, 1), repeats: true },
-  'pane.previous': { when: (s) => (selectedRun(s)?.agents.length ?? 0) > 0, run: (s) => moveFocus(s, -1), repeats: true },
+  'pane.previous': {
+    when: (s) => (selectedRun(s)?.agents.length ?? 0) > 0,
+    run: (s) => moveFocus(s, -1),
+    repeats: true,
+  },
   'pane.search': {
     when: (s) => selectedRun(s) !== undefined,
     run: (s) => s.setSearchAgent(focusedAgent() ?? selectedRun(s)?.agents[0]?.id ?? null),
@@ -69,7 +83,10 @@ function focusPaneN(id: PaneFocusId): Behaviour {
 }
 
 const REGISTRY: ReadonlyMap<CommandId, Command> = new Map(
-  COMMANDS.map((spec): [CommandId, Command] => [spec.id, { ...spec, ...(isPaneFocus(spec.id) ? focusPaneN(spec.id) : FIXED[spec.id]) }]),
+  COMMANDS.map((spec): [CommandId, Command] => [
+    spec.id,
+    { ...spec, ...(isPaneFocus(spec.id) ? focusPaneN(spec.id) : FIXED[spec.id]) },
+  ]),
 );
 
 export function command(id: CommandId): Command {

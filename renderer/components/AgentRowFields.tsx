@@ -47,7 +47,19 @@ function Hint({ id, error, rule }: { id: string; error: string | undefined; rule
   );
 }
 
-export function AgentRowFields({ index, row, errors, vendors, disabled, canRemove, status, children, onChange, onTouch, onRemove }: Props) {
+export function AgentRowFields({
+  index,
+  row,
+  errors,
+  vendors,
+  disabled,
+  canRemove,
+  status,
+  children,
+  onChange,
+  onTouch,
+  onRemove,
+}: Props) {
   const id = useId();
   const n = index + 1;
   return (
@@ -66,14 +78,20 @@ export function AgentRowFields({ index, row, errors, vendors, disabled, canRemov
             onTouch('vendor');
           }}
         >
-          {row.vendor === '' ? <option value="">{vendors ? 'Choose a vendor' : 'Detecting vendor CLIs…'}</option> : null}
+          {row.vendor === '' ? (
+            <option value="">{vendors ? 'Choose a vendor' : 'Detecting vendor CLIs…'}</option>
+          ) : null}
           {(vendors ?? []).map((v) => (
             <option key={v.vendor} value={v.vendor} disabled={!v.found}>
               {vendorOptionText(v)}
             </option>
           ))}
         </select>
-        <Hint id={`${id}-vendor-hint`} error={errors.vendor} rule={vendors?.find((v) => v.vendor === row.vendor)?.note ?? undefined} />
+        <Hint
+          id={`${id}-vendor-hint`}
+          error={errors.vendor}
+          rule={vendors?.find((v) => v.vendor === row.vendor)?.note ?? undefined}
+        />
       </div>
       <div className="bt-field bt-field-grow">
         <label htmlFor={`${id}-cwd`}>Working directory</label>
@@ -134,7 +152,13 @@ export function AgentRowFields({ index, row, errors, vendors, disabled, canRemov
       </div>
       <div className="bt-agent-row-end">
         {canRemove ? (
-          <button type="button" className="bt-small-button" aria-label={`Remove agent ${n}`} disabled={disabled} onClick={onRemove}>
+          <button
+            type="button"
+            className="bt-small-button"
+            aria-label={`Remove agent ${n}`}
+            disabled={disabled}
+            onClick={onRemove}
+          >
             Remove
           </button>
         ) : null}

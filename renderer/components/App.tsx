@@ -30,7 +30,9 @@ export function App() {
     <div className="bt-app">
       {status !== 'connected' ? (
         <div className="bt-banner" role="alert">
-          {status === 'connecting' ? 'Connecting to the Baton core…' : 'Disconnected from the Baton core — reconnecting. Typing is kept and sent once it is back.'}
+          {status === 'connecting'
+            ? 'Connecting to the Baton core…'
+            : 'Disconnected from the Baton core — reconnecting. Typing is kept and sent once it is back.'}
         </div>
       ) : (
         <div hidden />

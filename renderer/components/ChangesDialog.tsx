@@ -86,7 +86,11 @@ function ChangesView({ agentId }: { agentId: string }) {
   if (!agent || !worktree) {
     return (
       <Dialog title={title} onClose={close} footer={footer}>
-        <p>{agent ? 'This agent has no worktree of its own (it works in its directory, or its worktree was removed).' : 'This agent is no longer in a run.'}</p>
+        <p>
+          {agent
+            ? 'This agent has no worktree of its own (it works in its directory, or its worktree was removed).'
+            : 'This agent is no longer in a run.'}
+        </p>
       </Dialog>
     );
   }
@@ -94,10 +98,12 @@ function ChangesView({ agentId }: { agentId: string }) {
   return (
     <Dialog title={title} onClose={close} footer={footer} busy={busy} wide>
       <p className="bt-changes-summary">
-        Branch <code className="bt-mono">{worktree.branch}</code> from <code className="bt-mono">{worktree.baseCommit.slice(0, 10)}</code>
+        Branch <code className="bt-mono">{worktree.branch}</code> from{' '}
+        <code className="bt-mono">{worktree.baseCommit.slice(0, 10)}</code>
         {changes ? (
           <>
-            : <strong>{changedFilesText(changes.files)}</strong>, <span className="bt-ok-text">+{changes.insertions}</span>{' '}
+            : <strong>{changedFilesText(changes.files)}</strong>,{' '}
+            <span className="bt-ok-text">+{changes.insertions}</span>{' '}
             <span className="bt-danger-text">−{changes.deletions}</span>
           </>
         ) : null}
@@ -109,14 +115,24 @@ function ChangesView({ agentId }: { agentId: string }) {
           <button
             type="button"
             className="bt-small-button"
-            onClick={() => void copyPlain(worktree.worktreePath, 'Path').catch((err: unknown) => toast('error', `Could not copy the path: ${errorMessage(err)}`))}
+            onClick={() =>
+              void copyPlain(worktree.worktreePath, 'Path').catch((err: unknown) =>
+                toast('error', `Could not copy the path: ${errorMessage(err)}`),
+              )
+            }
           >
             Copy path
           </button>
         ) : null}
       </div>
       <div aria-live="polite" className="bt-muted bt-changes-status">
-        {!live ? 'This worktree was removed.' : loaded.state === 'loading' ? 'Reading the changes…' : refreshing ? 'Refreshing…' : ''}
+        {!live
+          ? 'This worktree was removed.'
+          : loaded.state === 'loading'
+            ? 'Reading the changes…'
+            : refreshing
+              ? 'Refreshing…'
+              : ''}
       </div>
       {live && loaded.state === 'error' ? (
         <p className="bt-error-box" role="alert">
@@ -137,8 +153,9 @@ function ChangesView({ agentId }: { agentId: string }) {
           ) : null}
           {changes.truncated ? (
             <p className="bt-warn-box" role="note">
-              The patch is truncated: only its beginning is shown. Run <code className="bt-mono">git diff {worktree.baseCommit.slice(0, 10)}</code> in
-              the worktree for all of it.
+              The patch is truncated: only its beginning is shown. Run{' '}
+              <code className="bt-mono">git diff {worktree.baseCommit.slice(0, 10)}</code> in the worktree for all of
+              it.
             </p>
           ) : null}
           <PatchView patch={changes.patch} label="Patch" />

@@ -20,7 +20,13 @@ export function CommandButton({ command: id, className, short = false, symbol }:
   const running = useBaton((s) => s.pending === id);
   const label = running && c.progress ? c.progress : short ? (c.short ?? c.title) : c.title;
   return (
-    <button type="button" className={className} disabled={!enabled} aria-label={symbol === undefined ? undefined : c.title} onClick={() => runCommand(id)}>
+    <button
+      type="button"
+      className={className}
+      disabled={!enabled}
+      aria-label={symbol === undefined ? undefined : c.title}
+      onClick={() => runCommand(id)}
+    >
       {symbol ?? label}
     </button>
   );

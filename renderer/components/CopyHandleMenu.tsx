@@ -88,7 +88,13 @@ export function CopyHandleMenu({ runId, agentLabel }: CopyHandleMenuProps) {
         Copy handle
       </button>
       {open ? (
-        <div id={`${id}-menu`} role="menu" className="bt-menu" aria-label={agentLabel ? `Copy handle of ${agentLabel}` : 'Copy handle'} onKeyDown={onMenuKey}>
+        <div
+          id={`${id}-menu`}
+          role="menu"
+          className="bt-menu"
+          aria-label={agentLabel ? `Copy handle of ${agentLabel}` : 'Copy handle'}
+          onKeyDown={onMenuKey}
+        >
           {items.map((item, i) => (
             <button
               key={item.label}

@@ -92,7 +92,12 @@ function RecoveryBanner() {
       {resuming ? (
         <p>Resuming the runs that were running when the core stopped…</p>
       ) : interrupted ? (
-        <Offer interrupted={interrupted} busy={busy} onResume={() => run(resumeInterrupted)} onDismiss={() => run(dismissRecovery)} />
+        <Offer
+          interrupted={interrupted}
+          busy={busy}
+          onResume={() => run(resumeInterrupted)}
+          onDismiss={() => run(dismissRecovery)}
+        />
       ) : null}
       {!resuming && !interrupted && last && (
         <>
@@ -100,7 +105,9 @@ function RecoveryBanner() {
           {last.runs.map((r) => (
             <div key={r.runId}>
               {r.error && <p className="bt-error-box">{`${r.name}: ${r.error}`}</p>}
-              {r.outcomes.length > 0 && <OutcomeTable outcomes={r.outcomes} caption={`Run ${r.name}: outcome per agent`} />}
+              {r.outcomes.length > 0 && (
+                <OutcomeTable outcomes={r.outcomes} caption={`Run ${r.name}: outcome per agent`} />
+              )}
             </div>
           ))}
           <button type="button" className="bt-button" disabled={busy} onClick={() => run(dismissRecovery)}>
@@ -124,14 +131,23 @@ function RecoveryBanner() {
   );
 }
 
-function Offer(props: { interrupted: NonNullable<RecoveryState['interrupted']>; busy: boolean; onResume(): void; onDismiss(): void }) {
+function Offer(props: {
+  interrupted: NonNullable<RecoveryState['interrupted']>;
+  busy: boolean;
+  onResume(): void;
+  onDismiss(): void;
+}) {
   const { interrupted } = props;
   const n = interrupted.runs.length;
-  const why = interrupted.reason === 'crash' ? 'The Baton core stopped without stopping its agents (it was killed, or the machine restarted).' : 'The Baton core was restarted.';
+  const why =
+    interrupted.reason === 'crash'
+      ? 'The Baton core stopped without stopping its agents (it was killed, or the machine restarted).'
+      : 'The Baton core was restarted.';
   return (
     <>
       <p>
-        {why} {n === 1 ? 'This run was' : 'These runs were'} running: {interrupted.runs.map((r) => `${r.name} (${plural(r.agents, 'agent')})`).join(', ')}.
+        {why} {n === 1 ? 'This run was' : 'These runs were'} running:{' '}
+        {interrupted.runs.map((r) => `${r.name} (${plural(r.agents, 'agent')})`).join(', ')}.
       </p>
       <div className="bt-row bt-gap">
         <button type="button" className="bt-button bt-primary" disabled={props.busy} onClick={props.onResume}>

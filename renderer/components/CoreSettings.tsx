@@ -21,7 +21,11 @@ export function CoreSettingsFields() {
       {window.baton && (
         <div className="bt-field">
           <label htmlFor={`${id}-quit`}>When Baton quits with agents running</label>
-          <select id={`${id}-quit`} value={settings.quitAction} onChange={(e) => change({ quitAction: e.target.value as CoreSettings['quitAction'] })}>
+          <select
+            id={`${id}-quit`}
+            value={settings.quitAction}
+            onChange={(e) => change({ quitAction: e.target.value as CoreSettings['quitAction'] })}
+          >
             {QUIT_CHOICES.map((c) => (
               <option key={c.value} value={c.value}>
                 {c.text}
@@ -31,7 +35,12 @@ export function CoreSettingsFields() {
         </div>
       )}
       <label className="bt-check" htmlFor={`${id}-auto`}>
-        <input id={`${id}-auto`} type="checkbox" checked={settings.resumeInterruptedOnStart} onChange={(e) => change({ resumeInterruptedOnStart: e.target.checked })} />
+        <input
+          id={`${id}-auto`}
+          type="checkbox"
+          checked={settings.resumeInterruptedOnStart}
+          onChange={(e) => change({ resumeInterruptedOnStart: e.target.checked })}
+        />
         Resume interrupted runs automatically when the core starts
       </label>
     </>

@@ -32,7 +32,10 @@ export function Dialog({ title, onClose, children, footer, busy = false, wide = 
     const body = bodyRef.current;
     if (dialog && body) {
       const first =
-        dialog.querySelector<HTMLElement>('[data-autofocus]') ?? focusables(body)[0] ?? focusables(dialog).find((el) => !el.dataset.dialogClose) ?? dialog;
+        dialog.querySelector<HTMLElement>('[data-autofocus]') ??
+        focusables(body)[0] ??
+        focusables(dialog).find((el) => !el.dataset.dialogClose) ??
+        dialog;
       first.focus();
     }
     // Focus that leaves the dialog (a click on the page behind it) comes back in.
@@ -102,7 +105,14 @@ export function Dialog({ title, onClose, children, footer, busy = false, wide = 
       >
         <header className="bt-dialog-head">
           <h2 id={titleId}>{title}</h2>
-          <button type="button" className="bt-icon-button" aria-label="Close dialog" data-dialog-close="true" onClick={onClose} disabled={busy}>
+          <button
+            type="button"
+            className="bt-icon-button"
+            aria-label="Close dialog"
+            data-dialog-close="true"
+            onClick={onClose}
+            disabled={busy}
+          >
             ×
           </button>
         </header>

@@ -42,10 +42,10 @@ export function FirstLaunch() {
     <section className="bt-first-launch" aria-labelledby="bt-first-launch-title">
       <h2 id="bt-first-launch-title">Welcome to Baton</h2>
       <p>
-        A <strong>run</strong> is a named group of coding agents, each a vendor CLI working in its own directory and terminal.
-        A <strong>snapshot</strong> records, at one moment, each agent's conversation id, directory and screen.
-        A <strong>handle</strong> is one string holding a snapshot's conversations: paste it back later to resume the whole
-        run, and keep it secret.
+        A <strong>run</strong> is a named group of coding agents, each a vendor CLI working in its own directory and
+        terminal. A <strong>snapshot</strong> records, at one moment, each agent's conversation id, directory and
+        screen. A <strong>handle</strong> is one string holding a snapshot's conversations: paste it back later to
+        resume the whole run, and keep it secret.
       </p>
       <div className="bt-row bt-gap">
         <CommandButton command="run.new" className="bt-button bt-primary" />
@@ -61,7 +61,9 @@ export function FirstLaunch() {
         <ul className="bt-vendor-list">
           {listed.map((v) => (
             <li key={v.vendor} className="bt-vendor">
-              <span className={`bt-badge ${v.found ? 'bt-health-resumable' : 'bt-health-missing'}`}>{v.found ? 'found' : 'not found'}</span>{' '}
+              <span className={`bt-badge ${v.found ? 'bt-health-resumable' : 'bt-health-missing'}`}>
+                {v.found ? 'found' : 'not found'}
+              </span>{' '}
               <strong>{v.displayName}</strong>{' '}
               {v.found ? (
                 <>

@@ -10,7 +10,15 @@ import { agentField, errorField, errorMessage, messageForField } from './format.
 import { useRepoInspections } from './repo-inspections.js';
 import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
 import { WorktreeFields } from './WorktreeFields.js';
-import { DEFAULT_WORKTREE_CHOICE, setupApprovedHere, setupsToApprove, toggleSetup, worktreeError, worktreeSpec, type RepoState } from './worktree-spec.js';
+import {
+  DEFAULT_WORKTREE_CHOICE,
+  setupApprovedHere,
+  setupsToApprove,
+  toggleSetup,
+  worktreeError,
+  worktreeSpec,
+  type RepoState,
+} from './worktree-spec.js';
 import './components.css';
 
 interface ServerError {
@@ -38,16 +46,30 @@ function rowErrors(row: AgentRow, rows: AgentRow[], vendors: VendorInfo[] | null
 
 function agentResult(agent: AgentView | undefined): ReactNode {
   if (!agent) return null;
-  if (agent.status === 'failed') return <span className="bt-danger-text">failed: {agent.warning ?? 'could not start'}</span>;
-  if (agent.status === 'exited') return <span className="bt-warn-text">exited{agent.exitCode !== null ? ` (code ${agent.exitCode})` : ''}{agent.warning ? `: ${agent.warning}` : ''}</span>;
-  return <span className="bt-ok-text">{agent.status}{agent.warning ? `: ${agent.warning}` : ''}</span>;
+  if (agent.status === 'failed')
+    return <span className="bt-danger-text">failed: {agent.warning ?? 'could not start'}</span>;
+  if (agent.status === 'exited')
+    return (
+      <span className="bt-warn-text">
+        exited{agent.exitCode !== null ? ` (code ${agent.exitCode})` : ''}
+        {agent.warning ? `: ${agent.warning}` : ''}
+      </span>
+    );
+  return (
+    <span className="bt-ok-text">
+      {agent.status}
+      {agent.warning ? `: ${agent.warning}` : ''}
+    </span>
+  );
 }
 
 /** Where an agent of an earlier run worked in the user's checkout: for one in a worktree, the same folder of its repository. */
 function checkoutDir(a: AgentView): string {
   const w = a.worktree;
   if (!w) return a.cwd;
-  return a.cwd === w.worktreePath || !a.cwd.startsWith(`${w.worktreePath}/`) ? w.repoRoot : `${w.repoRoot}${a.cwd.slice(w.worktreePath.length)}`;
+  return a.cwd === w.worktreePath || !a.cwd.startsWith(`${w.worktreePath}/`)
+    ? w.repoRoot
+    : `${w.repoRoot}${a.cwd.slice(w.worktreePath.length)}`;
 }
 
 export function NewRunDialog() {
@@ -70,7 +92,9 @@ function NewRunForm() {
   const nextKey = useRef(1);
 
   const [nameDraft, setNameDraft] = useState<string | null>(null);
-  const [rows, setRows] = useState<AgentRow[]>(() => [{ key: 0, vendor: defaultVendor(vendors), cwd: '', label: '', worktree: DEFAULT_WORKTREE_CHOICE }]);
+  const [rows, setRows] = useState<AgentRow[]>(() => [
+    { key: 0, vendor: defaultVendor(vendors), cwd: '', label: '', worktree: DEFAULT_WORKTREE_CHOICE },
+  ]);
   /** The setup commands the user approved here, by hash (a repository's, shared by its agents). */
   const [setupOk, setSetupOk] = useState<ReadonlySet<string>>(new Set());
   const repos = useRepoInspections(rows.map((r) => r.cwd));
@@ -83,7 +107,12 @@ function NewRunForm() {
 
   // Vendors arrive after the dialog opened: give rows without a vendor the default one.
   useEffect(() => {
-    if (vendors) setRows((rs) => (rs.some((r) => r.vendor === '') ? rs.map((r) => (r.vendor === '' ? { ...r, vendor: defaultVendor(vendors) } : r)) : rs));
+    if (vendors)
+      setRows((rs) =>
+        rs.some((r) => r.vendor === '')
+          ? rs.map((r) => (r.vendor === '' ? { ...r, vendor: defaultVendor(vendors) } : r))
+          : rs,
+      );
   }, [vendors]);
 
   useEffect(() => {
@@ -100,7 +129,8 @@ function NewRunForm() {
   const nameError = validateRunName(name, takenNames);
   const errors = rows.map((r) => rowErrors(r, rows, vendors));
   const worktreeErrors = rows.map((r) => worktreeError(r.worktree, repos.of(r.cwd)));
-  const valid = !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
+  const valid =
+    !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
   const shown = (field: string) => submits > 0 || touched.has(field);
   const serverRow = agentField(serverError?.field);
   const serverName = serverError?.field === 'name' ? messageForField(serverError.message, 'name') : undefined;
@@ -117,8 +147,19 @@ function NewRunForm() {
   const addRow = () => {
     const last = rows[rows.length - 1];
     // Same directory and isolation as the agent above; a branch or worktree to reuse is never the same twice.
-    const worktree = last ? { ...DEFAULT_WORKTREE_CHOICE, isolation: last.worktree.isolation, base: last.worktree.base } : DEFAULT_WORKTREE_CHOICE;
-    setRows((rs) => [...rs, { key: nextKey.current++, vendor: last?.vendor ?? defaultVendor(vendors), cwd: last?.cwd ?? '', label: '', worktree }]);
+    const worktree = last
+      ? { ...DEFAULT_WORKTREE_CHOICE, isolation: last.worktree.isolation, base: last.worktree.base }
+      : DEFAULT_WORKTREE_CHOICE;
+    setRows((rs) => [
+      ...rs,
+      {
+        key: nextKey.current++,
+        vendor: last?.vendor ?? defaultVendor(vendors),
+        cwd: last?.cwd ?? '',
+        label: '',
+        worktree,
+      },
+    ]);
   };
 
   const useLastRun = async () => {
@@ -164,12 +205,18 @@ function NewRunForm() {
         ...(r.label ? { label: r.label } : {}),
         ...worktreeSpec(r.worktree, stateOf(r.cwd)),
       }));
-      const approvals = setupsToApprove(rows.map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })), setupOk);
+      const approvals = setupsToApprove(
+        rows.map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })),
+        setupOk,
+      );
       for (const a of approvals) await approveSetup(a.repoRoot, a.hash);
       const run = await startRun(name, specs);
       const troubled = run.agents.filter((a) => a.status === 'failed' || a.status === 'exited').length;
       if (troubled === 0) {
-        toast('success', `Run “${run.name}” started with ${run.agents.length} agent${run.agents.length === 1 ? '' : 's'}`);
+        toast(
+          'success',
+          `Run “${run.name}” started with ${run.agents.length} agent${run.agents.length === 1 ? '' : 's'}`,
+        );
         openDialog(null);
         return;
       }
@@ -225,7 +272,12 @@ function NewRunForm() {
           </span>
         </div>
         <div className="bt-row bt-gap">
-          <button type="button" className="bt-button" disabled={busy || phase !== 'edit' || runs.length === 0 || !connected} onClick={() => void useLastRun()}>
+          <button
+            type="button"
+            className="bt-button"
+            disabled={busy || phase !== 'edit' || runs.length === 0 || !connected}
+            onClick={() => void useLastRun()}
+          >
             Use the last run's agents
           </button>
           {runs[0] ? <span className="bt-muted">from {runs[0].name}</span> : null}
@@ -275,10 +327,17 @@ function NewRunForm() {
           );
         })}
         <div className="bt-row bt-gap">
-          <button type="button" className="bt-button" disabled={phase !== 'edit' || rows.length >= LIMITS.agentsPerRun} onClick={addRow}>
+          <button
+            type="button"
+            className="bt-button"
+            disabled={phase !== 'edit' || rows.length >= LIMITS.agentsPerRun}
+            onClick={addRow}
+          >
             Add agent
           </button>
-          {rows.length >= LIMITS.agentsPerRun ? <span className="bt-muted">A run holds at most {LIMITS.agentsPerRun} agents.</span> : null}
+          {rows.length >= LIMITS.agentsPerRun ? (
+            <span className="bt-muted">A run holds at most {LIMITS.agentsPerRun} agents.</span>
+          ) : null}
         </div>
         {general ? (
           <p className="bt-error-box" role="alert">
@@ -287,7 +346,8 @@ function NewRunForm() {
         ) : null}
         {phase === 'done' && result ? (
           <p className="bt-warn-box" role="alert">
-            Run “{result.name}” started, but not every agent is running: see each agent above. Its pane shows what happened.
+            Run “{result.name}” started, but not every agent is running: see each agent above. Its pane shows what
+            happened.
           </p>
         ) : null}
       </form>

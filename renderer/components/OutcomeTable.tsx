@@ -1,9 +1,19 @@
 // What a resume (or an adoption) did, per agent: resumed, fresh with its warning, or failed with its reason.
 import type { ResumeOutcome } from '../../shared/contract.js';
 
-const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = { resumed: 'bt-ok-text', fresh: 'bt-warn-text', failed: 'bt-danger-text' };
+const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = {
+  resumed: 'bt-ok-text',
+  fresh: 'bt-warn-text',
+  failed: 'bt-danger-text',
+};
 
-export function OutcomeTable({ outcomes, caption = 'Resume outcome per agent' }: { outcomes: ResumeOutcome[]; caption?: string }) {
+export function OutcomeTable({
+  outcomes,
+  caption = 'Resume outcome per agent',
+}: {
+  outcomes: ResumeOutcome[];
+  caption?: string;
+}) {
   return (
     <div className="bt-table-wrap" role="status">
       <table className="bt-table">

@@ -20,7 +20,8 @@ export function RepoMapFields({ roots, mapped, disabled, onChange }: Props) {
     <fieldset className="bt-repo-map">
       <legend>Repositories</legend>
       <p className="bt-field-hint">
-        A worktree above was not found where the handle says its repository is. If that repository moved, say where it is now: every agent of it follows, and the preview is checked again.
+        A worktree above was not found where the handle says its repository is. If that repository moved, say where it
+        is now: every agent of it follows, and the preview is checked again.
       </p>
       {roots.map((root, i) => {
         const value = mapped[root] ?? '';

@@ -11,7 +11,11 @@ import { PreviewTable, ShellConfirmations, shellIndexes } from './ResumePreview.
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
 
-type Inspection = { state: 'empty' } | { state: 'checking' } | { state: 'error'; message: string } | { state: 'ok'; preview: HandlePreview };
+type Inspection =
+  | { state: 'empty' }
+  | { state: 'checking' }
+  | { state: 'error'; message: string }
+  | { state: 'ok'; preview: HandlePreview };
 
 export function ResumeDialog() {
   const dialog = useBaton((s) => s.dialog);
@@ -61,13 +65,18 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   useEffect(() => {
     if (phase !== 'edit') return;
     if (!text) return setInspection({ state: 'empty' });
-    if (!connected) return setInspection({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
+    if (!connected)
+      return setInspection({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
     let current = true;
     setInspection({ state: 'checking' });
     const timer = setTimeout(() => {
       inspectHandle(text, cwdParam, JSON.parse(repoMapKey) as Record<string, string>)
         .then((preview) => current && setInspection({ state: 'ok', preview }))
-        .catch((err: unknown) => current && setInspection({ state: 'error', message: `${errorMessage(err)}. ${handleAdvice(errorField(err))}` }));
+        .catch(
+          (err: unknown) =>
+            current &&
+            setInspection({ state: 'error', message: `${errorMessage(err)}. ${handleAdvice(errorField(err))}` }),
+        );
     }, 200);
     return () => {
       current = false;
@@ -77,7 +86,14 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
 
   const preview = inspection.state === 'ok' ? inspection.preview : null;
   useEffect(() => {
-    if (preview) setMapRoots(reposToMap(handleRepoRoots(text), preview.agents.map((a) => a.worktree?.state ?? null), repoPaths));
+    if (preview)
+      setMapRoots(
+        reposToMap(
+          handleRepoRoots(text),
+          preview.agents.map((a) => a.worktree?.state ?? null),
+          repoPaths,
+        ),
+      );
     // Only a new preview changes the list (a path being typed keeps its field): text and repoPaths are read as they are.
   }, [preview]);
   // A caw handle carries no directory; once one is given, the preview stops asking, but resume still needs it.
@@ -88,14 +104,24 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   const blocked = preview?.agents.find((a) => a.cwdProblem !== null && !(needsCwd && cwdParam === undefined)) ?? null;
   // Only unconfirmed shell agents: Resume would start nothing.
   const nothingToStart = preview !== null && shells.length === preview.agents.length && confirmShell.length === 0;
-  const ready = preview !== null && (!needsCwd || cwdParam !== undefined) && blocked === null && !nothingToStart && phase === 'edit';
+  const ready =
+    preview !== null &&
+    (!needsCwd || cwdParam !== undefined) &&
+    blocked === null &&
+    !nothingToStart &&
+    phase === 'edit';
 
   const submit = async () => {
     if (!ready) return;
     setPhase('resuming');
     setResumeError(null);
     try {
-      const result = await resume(text, needsCwd ? cwdParam : undefined, confirmShell, JSON.parse(repoMapKey) as Record<string, string>);
+      const result = await resume(
+        text,
+        needsCwd ? cwdParam : undefined,
+        confirmShell,
+        JSON.parse(repoMapKey) as Record<string, string>,
+      );
       setHandle(''); // The secret is not kept once it has done its job.
       setOutcomes(result.outcomes);
       setPhase('done');
@@ -216,7 +242,8 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       ) : null}
       {blocked ? (
         <p className="bt-warn-box" role="status">
-          Agent {blocked.label} cannot start in its directory (the reason is above): fix the directory, or resume that agent's own handle elsewhere, then paste the handle again.
+          Agent {blocked.label} cannot start in its directory (the reason is above): fix the directory, or resume that
+          agent's own handle elsewhere, then paste the handle again.
         </p>
       ) : nothingToStart ? (
         <p className="bt-muted" role="status">

@@ -38,7 +38,11 @@ function WorktreeCell({ worktree }: { worktree: PreviewAgent['worktree'] }) {
 
 /** The command as the user would read it, with the session id shortened (it is a secret). */
 function commandText(a: PreviewAgent): string {
-  return a.command.map((word) => (a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word))).join(' ');
+  return a.command
+    .map((word) =>
+      a.sessionId && word.includes(a.sessionId) ? word.replace(a.sessionId, shortId(a.sessionId)) : shellQuote(word),
+    )
+    .join(' ');
 }
 
 export function PreviewTable({ preview }: { preview: HandlePreview }) {
@@ -48,7 +52,9 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
     <>
       <p>
         Run <strong>{preview.runName}</strong>:{' '}
-        {preview.knownRun ? 'known here — its history and screens come back with it.' : 'not in this Baton store — a new run is created from the handle.'}
+        {preview.knownRun
+          ? 'known here — its history and screens come back with it.'
+          : 'not in this Baton store — a new run is created from the handle.'}
       </p>
       <div className="bt-table-wrap">
         <table className="bt-table">
@@ -74,7 +80,10 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
                   {a.newDirectory && a.cwd !== null ? (
                     <>
                       {' '}
-                      <span className="bt-badge bt-warn-text" title="No run in this Baton has used this directory: the handle chose it. Make sure it is yours.">
+                      <span
+                        className="bt-badge bt-warn-text"
+                        title="No run in this Baton has used this directory: the handle chose it. Make sure it is yours."
+                      >
                         new directory
                       </span>
                     </>
@@ -82,7 +91,17 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
                   {a.cwdProblem ? <span className="bt-field-error bt-block">{a.cwdProblem}</span> : null}
                 </td>
                 <td className="bt-mono">{shortId(a.sessionId)}</td>
-                <td className={a.check === 'found' ? 'bt-ok-text' : a.check === 'cwd-missing' || a.check === 'cwd-unsafe' ? 'bt-danger-text' : 'bt-warn-text'}>{CHECK_TEXT[a.check]}</td>
+                <td
+                  className={
+                    a.check === 'found'
+                      ? 'bt-ok-text'
+                      : a.check === 'cwd-missing' || a.check === 'cwd-unsafe'
+                        ? 'bt-danger-text'
+                        : 'bt-warn-text'
+                  }
+                >
+                  {CHECK_TEXT[a.check]}
+                </td>
                 {worktrees ? <WorktreeCell worktree={a.worktree} /> : null}
                 <td>
                   <code className="bt-mono">{commandText(a)}</code>
@@ -120,16 +139,23 @@ export function ShellConfirmations({
     <fieldset className="bt-shell-confirm" aria-describedby={`${id}-why`}>
       <legend>Shell agents</legend>
       <p id={`${id}-why`} className="bt-field-hint">
-        A shell agent runs a command in the directory the handle names. Check each one you trust; an unchecked one is not started.
+        A shell agent runs a command in the directory the handle names. Check each one you trust; an unchecked one is
+        not started.
       </p>
       {shells.map((i) => {
         const a = preview.agents[i]!;
         const usable = a.cwdProblem === null;
         return (
           <label key={i} className="bt-check">
-            <input type="checkbox" checked={confirmed.has(i)} disabled={disabled || !usable} onChange={(e) => onChange(i, e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={confirmed.has(i)}
+              disabled={disabled || !usable}
+              onChange={(e) => onChange(i, e.target.checked)}
+            />
             <span>
-              Start shell agent <strong>{a.label}</strong>: runs <code className="bt-mono">{commandText(a) || '(nothing)'}</code> in{' '}
+              Start shell agent <strong>{a.label}</strong>: runs{' '}
+              <code className="bt-mono">{commandText(a) || '(nothing)'}</code> in{' '}
               <span className="bt-mono">{a.cwd ?? '—'}</span>
               {a.newDirectory ? ' (a new directory)' : ''}
             </span>

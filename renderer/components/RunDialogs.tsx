@@ -85,7 +85,11 @@ function RenameForm({ runId, current }: { runId: string; current: string }) {
               setServerError(null);
             }}
           />
-          <span id={`${id}-hint`} className={error ? 'bt-field-error' : 'bt-field-hint'} role={serverError ? 'alert' : undefined}>
+          <span
+            id={`${id}-hint`}
+            className={error ? 'bt-field-error' : 'bt-field-hint'}
+            role={serverError ? 'alert' : undefined}
+          >
             {error ?? RUN_NAME_RULE}
           </span>
         </div>
@@ -141,8 +145,8 @@ export function DeleteDialog() {
   return (
     <Dialog title={`Delete “${run.name}”?`} onClose={() => openDialog(null)} footer={footer} busy={busy}>
       <p>
-        Deleting the run <strong>{run.name}</strong> stops its agents ({run.liveAgents} of {run.agentCount} live now) and
-        removes its history and saved screens from Baton.
+        Deleting the run <strong>{run.name}</strong> stops its agents ({run.liveAgents} of {run.agentCount} live now)
+        and removes its history and saved screens from Baton.
       </p>
       <p className="bt-muted">
         The vendors keep their own conversations: a handle you copied earlier can still resume them.
@@ -150,13 +154,18 @@ export function DeleteDialog() {
       {worktrees > 0 ? (
         <div className="bt-field">
           <label className="bt-check">
-            <input type="checkbox" checked={removeWorktrees} disabled={busy} aria-describedby={`${id}-wt`} onChange={(e) => setRemoveWorktrees(e.target.checked)} />
-            <span>
-              Also remove its {worktrees === 1 ? 'worktree' : `${worktrees} worktrees`}
-            </span>
+            <input
+              type="checkbox"
+              checked={removeWorktrees}
+              disabled={busy}
+              aria-describedby={`${id}-wt`}
+              onChange={(e) => setRemoveWorktrees(e.target.checked)}
+            />
+            <span>Also remove its {worktrees === 1 ? 'worktree' : `${worktrees} worktrees`}</span>
           </label>
           <span id={`${id}-wt`} className="bt-field-hint">
-            Their directories are deleted; merged branches go too, others are kept. Worktrees left behind are listed under Leftover worktrees.
+            Their directories are deleted; merged branches go too, others are kept. Worktrees left behind are listed
+            under Leftover worktrees.
           </span>
         </div>
       ) : null}

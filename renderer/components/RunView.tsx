@@ -21,7 +21,8 @@ export function RunView({ run }: { run: Run }) {
   // Again after a reconnect: the panes' registry draws the recorded screens with the client the store gave it
   // (docs/architecture.md §6).
   useEffect(() => {
-    if (connected && run.agents.some((a) => a.terminalId === null)) void showStoredScreens(run.id).catch(() => undefined);
+    if (connected && run.agents.some((a) => a.terminalId === null))
+      void showStoredScreens(run.id).catch(() => undefined);
   }, [connected, run.id, run.agents]);
 
   return (

@@ -15,9 +15,7 @@ const TITLE = 'Sessions found on this machine';
 const PAGE = 200;
 
 type Listing =
-  | { state: 'loading' }
-  | { state: 'error'; message: string }
-  | { state: 'ok'; result: Result<'sessions.list'> };
+  { state: 'loading' } | { state: 'error'; message: string } | { state: 'ok'; result: Result<'sessions.list'> };
 
 const keyOf = (s: Pick<FoundSession, 'vendor' | 'sessionId'>) => `${s.vendor}\n${s.sessionId}`;
 
@@ -55,16 +53,20 @@ function SessionsFoundDialog() {
 
   // List (again) as the search and filter change, a moment after the last keystroke.
   useEffect(() => {
-    if (!connected) return setListing({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
+    if (!connected)
+      return setListing({ state: 'error', message: 'Not connected to the Baton core; waiting to reconnect.' });
     let current = true;
     setScanning(true);
     const q = query.trim();
-    const timer = setTimeout(() => {
-      listSessions({ limit: PAGE, ...(q ? { query: q.slice(0, 200) } : {}), ...(vendor !== 'all' ? { vendor } : {}) })
-        .then((result) => current && setListing({ state: 'ok', result }))
-        .catch((err: unknown) => current && setListing({ state: 'error', message: errorMessage(err) }))
-        .finally(() => current && setScanning(false));
-    }, q ? 200 : 0);
+    const timer = setTimeout(
+      () => {
+        listSessions({ limit: PAGE, ...(q ? { query: q.slice(0, 200) } : {}), ...(vendor !== 'all' ? { vendor } : {}) })
+          .then((result) => current && setListing({ state: 'ok', result }))
+          .catch((err: unknown) => current && setListing({ state: 'error', message: errorMessage(err) }))
+          .finally(() => current && setScanning(false));
+      },
+      q ? 200 : 0,
+    );
     return () => {
       current = false;
       clearTimeout(timer);
@@ -193,7 +195,12 @@ function SessionsFoundDialog() {
             ))}
           </select>
         </div>
-        <button type="button" className="bt-button bt-sessions-rescan" onClick={() => setScan((n) => n + 1)} disabled={scanning}>
+        <button
+          type="button"
+          className="bt-button bt-sessions-rescan"
+          onClick={() => setScan((n) => n + 1)}
+          disabled={scanning}
+        >
           Rescan
         </button>
       </div>
@@ -298,7 +305,11 @@ function SessionRow({
   onToggle(on: boolean): void;
   onShowRun(runId: string): void;
 }) {
-  const why = s.adoptedBy ? `already in run ${s.adoptedBy.runName}` : s.cwd === null ? 'its directory is unknown' : null;
+  const why = s.adoptedBy
+    ? `already in run ${s.adoptedBy.runName}`
+    : s.cwd === null
+      ? 'its directory is unknown'
+      : null;
   const prompt = s.firstPrompt ?? s.title ?? '';
   const described = `${s.vendor} session in ${dirName(s.cwd)}${prompt ? `: ${prompt.slice(0, 80)}` : ''}`;
   return (
@@ -329,7 +340,12 @@ function SessionRow({
       </td>
       <td>
         {s.adoptedBy ? (
-          <button type="button" className="bt-small-button" aria-label={`In run ${s.adoptedBy.runName}: show that run`} onClick={() => onShowRun(s.adoptedBy!.runId)}>
+          <button
+            type="button"
+            className="bt-small-button"
+            aria-label={`In run ${s.adoptedBy.runName}: show that run`}
+            onClick={() => onShowRun(s.adoptedBy!.runId)}
+          >
             in run {s.adoptedBy.runName}
           </button>
         ) : null}

@@ -24,7 +24,12 @@ function useNow(ms: number): number {
   return now;
 }
 
-function matches(run: RunSummary, query: string, status: 'all' | 'live' | 'stopped', vendor: VendorName | 'all'): boolean {
+function matches(
+  run: RunSummary,
+  query: string,
+  status: 'all' | 'live' | 'stopped',
+  vendor: VendorName | 'all',
+): boolean {
   if (status === 'live' && run.liveAgents === 0) return false;
   if (status === 'stopped' && run.liveAgents > 0) return false;
   if (vendor !== 'all' && !run.vendors.includes(vendor)) return false;
@@ -75,14 +80,20 @@ export function Sidebar() {
           <option value="stopped">stopped</option>
         </select>
         <label htmlFor={`${ids}-vendor`}>Vendor</label>
-        <select id={`${ids}-vendor`} value={vendorFilter} onChange={(e) => setVendorFilter(e.target.value as VendorName | 'all')}>
+        <select
+          id={`${ids}-vendor`}
+          value={vendorFilter}
+          onChange={(e) => setVendorFilter(e.target.value as VendorName | 'all')}
+        >
           <option value="all">all</option>
           {vendors.map((v) => (
             <option key={v} value={v}>
               {v}
             </option>
           ))}
-          {vendorFilter !== 'all' && !vendors.includes(vendorFilter) ? <option value={vendorFilter}>{vendorFilter}</option> : null}
+          {vendorFilter !== 'all' && !vendors.includes(vendorFilter) ? (
+            <option value={vendorFilter}>{vendorFilter}</option>
+          ) : null}
         </select>
       </div>
       {!runsLoaded ? (
@@ -154,7 +165,12 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
         </span>
       </button>
       <div className="bt-run-actions">
-        <button type="button" className="bt-small-button" aria-label={`Rename ${run.name}`} onClick={() => openDialog({ kind: 'rename', runId: run.id })}>
+        <button
+          type="button"
+          className="bt-small-button"
+          aria-label={`Rename ${run.name}`}
+          onClick={() => openDialog({ kind: 'rename', runId: run.id })}
+        >
           Rename
         </button>
         <button

@@ -10,7 +10,13 @@ export function Toasts() {
       {toasts.map((t) => (
         <div key={t.id} className={`bt-toast bt-toast-${t.kind}`} role={t.kind === 'error' ? 'alert' : 'status'}>
           <span className="bt-toast-text">{t.text}</span>
-          <button type="button" className="bt-icon-button" aria-label="Dismiss" title="Dismiss" onClick={() => dismiss(t.id)}>
+          <button
+            type="button"
+            className="bt-icon-button"
+            aria-label="Dismiss"
+            title="Dismiss"
+            onClick={() => dismiss(t.id)}
+          >
             ×
           </button>
         </div>

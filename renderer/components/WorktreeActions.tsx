@@ -66,7 +66,8 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
     } catch (err) {
       // Uncommitted changes: the core refuses unless forced; offer that, never do it unasked. The contract has no
       // reason code for it, so the core's message tells this refusal from the others (docs/worktrees.md, `dirty`).
-      if (err instanceof BatonError && err.code === 'conflict' && !force && /uncommitted/i.test(err.message)) setRemoval({ step: 'dirty', message: err.message, deleteBranch });
+      if (err instanceof BatonError && err.code === 'conflict' && !force && /uncommitted/i.test(err.message))
+        setRemoval({ step: 'dirty', message: err.message, deleteBranch });
       else setRemoval({ step: 'error', message: errorMessage(err) });
     } finally {
       setBusy(null);
@@ -78,13 +79,23 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
     <section className="bt-worktree-actions" aria-label="Worktree actions">
       {removed ? null : (
         <div className="bt-row bt-gap">
-          <button type="button" className="bt-button" disabled={busy !== null || !connected} onClick={() => void doMerge()}>
+          <button
+            type="button"
+            className="bt-button"
+            disabled={busy !== null || !connected}
+            onClick={() => void doMerge()}
+          >
             {busy === 'merge' ? 'Merging…' : mergeLabel}
           </button>
           {!worktree.created ? (
             <span className="bt-field-hint">An existing worktree, used as it was: Baton never removes it.</span>
           ) : removal.step === 'idle' || removal.step === 'error' ? (
-            <button type="button" className="bt-button bt-danger-text" disabled={busy !== null || !connected} onClick={() => setRemoval({ step: 'confirm', deleteBranch: false })}>
+            <button
+              type="button"
+              className="bt-button bt-danger-text"
+              disabled={busy !== null || !connected}
+              onClick={() => setRemoval({ step: 'confirm', deleteBranch: false })}
+            >
               Remove worktree
             </button>
           ) : null}
@@ -100,18 +111,34 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
         <div className="bt-confirm" role="group" aria-labelledby={`${id}-confirm`}>
           <p id={`${id}-confirm`}>
             Remove the worktree <code className="bt-mono">{worktree.worktreePath}</code>?{' '}
-            {running ? `The agent ${agent.label} still runs in it: it is stopped first. ` : ''}Its directory is deleted. The branch <code className="bt-mono">{worktree.branch}</code> is
-            deleted too if it is merged, and kept if not.
+            {running ? `The agent ${agent.label} still runs in it: it is stopped first. ` : ''}Its directory is deleted.
+            The branch <code className="bt-mono">{worktree.branch}</code> is deleted too if it is merged, and kept if
+            not.
           </p>
           <label className="bt-check">
-            <input type="checkbox" checked={removal.deleteBranch} disabled={busy !== null} onChange={(e) => setRemoval({ step: 'confirm', deleteBranch: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={removal.deleteBranch}
+              disabled={busy !== null}
+              onChange={(e) => setRemoval({ step: 'confirm', deleteBranch: e.target.checked })}
+            />
             <span>Also delete the branch if it has commits not merged</span>
           </label>
           <div className="bt-row bt-gap">
-            <button type="button" className="bt-button bt-danger" disabled={busy !== null} onClick={() => void doRemove(false, removal.deleteBranch)}>
+            <button
+              type="button"
+              className="bt-button bt-danger"
+              disabled={busy !== null}
+              onClick={() => void doRemove(false, removal.deleteBranch)}
+            >
               {busy === 'remove' ? 'Removing…' : 'Remove'}
             </button>
-            <button type="button" className="bt-button" disabled={busy !== null} onClick={() => setRemoval({ step: 'idle' })}>
+            <button
+              type="button"
+              className="bt-button"
+              disabled={busy !== null}
+              onClick={() => setRemoval({ step: 'idle' })}
+            >
               Keep it
             </button>
           </div>
@@ -121,10 +148,20 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
         <div className="bt-warn-box" role="alert">
           <p>{removal.message}</p>
           <div className="bt-row bt-gap">
-            <button type="button" className="bt-button bt-danger" disabled={busy !== null} onClick={() => void doRemove(true, removal.deleteBranch)}>
+            <button
+              type="button"
+              className="bt-button bt-danger"
+              disabled={busy !== null}
+              onClick={() => void doRemove(true, removal.deleteBranch)}
+            >
               {busy === 'remove' ? 'Removing…' : 'Remove anyway (discard changes)'}
             </button>
-            <button type="button" className="bt-button" disabled={busy !== null} onClick={() => setRemoval({ step: 'idle' })}>
+            <button
+              type="button"
+              className="bt-button"
+              disabled={busy !== null}
+              onClick={() => setRemoval({ step: 'idle' })}
+            >
               Keep it
             </button>
           </div>
@@ -144,11 +181,16 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
               {/unmerged/i.test(removal.result.message) ? (
                 <>
                   {' '}
-                  Its commits are in no other branch; to delete it anyway: <code className="bt-mono">{branchDeleteCommand(worktree)}</code>{' '}
+                  Its commits are in no other branch; to delete it anyway:{' '}
+                  <code className="bt-mono">{branchDeleteCommand(worktree)}</code>{' '}
                   <button
                     type="button"
                     className="bt-small-button"
-                    onClick={() => void copyPlain(branchDeleteCommand(worktree), 'Command').catch((err: unknown) => toast('error', errorMessage(err)))}
+                    onClick={() =>
+                      void copyPlain(branchDeleteCommand(worktree), 'Command').catch((err: unknown) =>
+                        toast('error', errorMessage(err)),
+                      )
+                    }
                   >
                     Copy command
                   </button>

@@ -29,7 +29,11 @@ export function WorktreeBadge({ agent }: { agent: AgentView }) {
         <bdi>{worktree.branch}</bdi>
       </span>
       <span className="bt-pane-changes">{files === undefined ? 'changes…' : changedFilesText(files)}</span>
-      <button type="button" className="bt-small-button" onClick={() => openDialog({ kind: 'changes', agentId: agent.id })}>
+      <button
+        type="button"
+        className="bt-small-button"
+        onClick={() => openDialog({ kind: 'changes', agentId: agent.id })}
+      >
         Changes
       </button>
     </>

@@ -81,7 +81,12 @@ function CleanupForm() {
       <button ref={closeRef} type="button" className="bt-button" disabled={busy} onClick={() => openDialog(null)}>
         Close
       </button>
-      <button type="button" className="bt-button bt-danger" disabled={busy || chosen.size === 0 || !connected} onClick={() => void clean()}>
+      <button
+        type="button"
+        className="bt-button bt-danger"
+        disabled={busy || chosen.size === 0 || !connected}
+        onClick={() => void clean()}
+      >
         {busy ? 'Cleaning up…' : 'Clean up'}
       </button>
     </>
@@ -89,14 +94,19 @@ function CleanupForm() {
 
   return (
     <Dialog title="Leftover worktrees" onClose={() => openDialog(null)} footer={footer} busy={busy} wide>
-      <p className="bt-muted">Worktrees Baton made for agents of runs that are gone. Only worktrees Baton created are listed: never one of your own.</p>
+      <p className="bt-muted">
+        Worktrees Baton made for agents of runs that are gone. Only worktrees Baton created are listed: never one of
+        your own.
+      </p>
       {listing.state === 'loading' ? <p role="status">Looking for leftover worktrees…</p> : null}
       {listing.state === 'error' ? (
         <p className="bt-error-box" role="alert">
           Could not list them: {listing.message}
         </p>
       ) : null}
-      {listing.state === 'ok' && orphans.length === 0 ? <p role="status">No leftover worktrees: every worktree Baton made belongs to a run.</p> : null}
+      {listing.state === 'ok' && orphans.length === 0 ? (
+        <p role="status">No leftover worktrees: every worktree Baton made belongs to a run.</p>
+      ) : null}
       {orphans.length > 0 ? (
         <div className="bt-table-wrap">
           <table className="bt-table">
@@ -109,7 +119,9 @@ function CleanupForm() {
                     aria-label="Choose all"
                     checked={chosen.size === orphans.length}
                     disabled={busy}
-                    onChange={(e) => setChosen(e.target.checked ? new Set(orphans.map((o) => o.worktreePath)) : new Set())}
+                    onChange={(e) =>
+                      setChosen(e.target.checked ? new Set(orphans.map((o) => o.worktreePath)) : new Set())
+                    }
                   />
                 </th>
                 <th scope="col">Worktree</th>
@@ -144,7 +156,8 @@ function CleanupForm() {
       ) : null}
       {dirtyChosen > 0 ? (
         <p id={`${id}-dirty`} className="bt-warn-box" role="note">
-          {dirtyChosen === 1 ? 'A chosen worktree has' : `${dirtyChosen} chosen worktrees have`} uncommitted changes: cleaning up discards them.
+          {dirtyChosen === 1 ? 'A chosen worktree has' : `${dirtyChosen} chosen worktrees have`} uncommitted changes:
+          cleaning up discards them.
         </p>
       ) : null}
       {error ? (

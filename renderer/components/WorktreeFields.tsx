@@ -19,10 +19,30 @@ interface Props {
   onApproveSetup(on: boolean): void;
 }
 
-export function WorktreeFields({ agentName, choice, state, disabled, showErrors, setupApproved, onChange, onApproveSetup }: Props) {
+export function WorktreeFields({
+  agentName,
+  choice,
+  state,
+  disabled,
+  showErrors,
+  setupApproved,
+  onChange,
+  onApproveSetup,
+}: Props) {
   const id = useId();
-  if (state?.state === 'checking') return <p className="bt-worktree-note bt-muted" role="status">Checking for a git repository…</p>;
-  if (state?.state === 'error') return <p className="bt-worktree-note bt-warn-text" role="status">Could not tell whether this directory is in a git repository ({state.message}): the agent works in the directory itself.</p>;
+  if (state?.state === 'checking')
+    return (
+      <p className="bt-worktree-note bt-muted" role="status">
+        Checking for a git repository…
+      </p>
+    );
+  if (state?.state === 'error')
+    return (
+      <p className="bt-worktree-note bt-warn-text" role="status">
+        Could not tell whether this directory is in a git repository ({state.message}): the agent works in the directory
+        itself.
+      </p>
+    );
   if (state?.state !== 'repo') return null;
   const { repo } = state;
   const own = choice.isolation === 'own';
@@ -34,15 +54,28 @@ export function WorktreeFields({ agentName, choice, state, disabled, showErrors,
     <fieldset className="bt-worktree" aria-describedby={`${id}-repo`}>
       <legend>Isolation</legend>
       <p id={`${id}-repo`} className="bt-field-hint">
-        In the git repository <span className="bt-mono">{repo.repoRoot}</span>, on {repo.currentBranch ? <strong>{repo.currentBranch}</strong> : current}.
+        In the git repository <span className="bt-mono">{repo.repoRoot}</span>, on{' '}
+        {repo.currentBranch ? <strong>{repo.currentBranch}</strong> : current}.
       </p>
       <div className="bt-row bt-gap" role="radiogroup" aria-label={`Isolation of ${agentName}`}>
         <label className="bt-check">
-          <input type="radio" name={`${id}-isolation`} checked={own} disabled={disabled} onChange={() => onChange({ isolation: 'own' })} />
+          <input
+            type="radio"
+            name={`${id}-isolation`}
+            checked={own}
+            disabled={disabled}
+            onChange={() => onChange({ isolation: 'own' })}
+          />
           <span>Own worktree</span>
         </label>
         <label className="bt-check">
-          <input type="radio" name={`${id}-isolation`} checked={!own} disabled={disabled} onChange={() => onChange({ isolation: 'share' })} />
+          <input
+            type="radio"
+            name={`${id}-isolation`}
+            checked={!own}
+            disabled={disabled}
+            onChange={() => onChange({ isolation: 'share' })}
+          />
           <span>Share the directory</span>
         </label>
       </div>
@@ -56,7 +89,12 @@ export function WorktreeFields({ agentName, choice, state, disabled, showErrors,
           {choice.reuse === 'none' ? (
             <div className="bt-field">
               <label htmlFor={`${id}-base`}>Base branch</label>
-              <select id={`${id}-base`} value={choice.base || (repo.currentBranch ?? '')} disabled={disabled} onChange={(e) => onChange({ base: e.target.value })}>
+              <select
+                id={`${id}-base`}
+                value={choice.base || (repo.currentBranch ?? '')}
+                disabled={disabled}
+                onChange={(e) => onChange({ base: e.target.value })}
+              >
                 {repo.currentBranch ? null : <option value="">{current}</option>}
                 {repo.branches.map((b) => (
                   <option key={b} value={b}>
@@ -75,19 +113,36 @@ export function WorktreeFields({ agentName, choice, state, disabled, showErrors,
             />
             <span>Use an existing branch or worktree</span>
           </label>
-          {choice.reuse !== 'none' ? <ReuseFields id={id} choice={choice} branches={repo.branches} disabled={disabled} error={error} onChange={onChange} /> : null}
+          {choice.reuse !== 'none' ? (
+            <ReuseFields
+              id={id}
+              choice={choice}
+              branches={repo.branches}
+              disabled={disabled}
+              error={error}
+              onChange={onChange}
+            />
+          ) : null}
         </div>
       ) : null}
       {setup ? (
         <div className="bt-setup">
           <p className="bt-field-hint">
-            This repository asks to run a setup command in each new worktree: <code className="bt-mono">{setup.command.map(shellQuote).join(' ')}</code>
+            This repository asks to run a setup command in each new worktree:{' '}
+            <code className="bt-mono">{setup.command.map(shellQuote).join(' ')}</code>
           </p>
           <label className="bt-check">
-            <input type="checkbox" checked={setupApproved} disabled={disabled} onChange={(e) => onApproveSetup(e.target.checked)} />
+            <input
+              type="checkbox"
+              checked={setupApproved}
+              disabled={disabled}
+              onChange={(e) => onApproveSetup(e.target.checked)}
+            />
             <span>Approve and run it in new worktrees</span>
           </label>
-          <p className="bt-field-hint">Without your approval the agent starts without it. Baton asks again if the command changes.</p>
+          <p className="bt-field-hint">
+            Without your approval the agent starts without it. Baton asks again if the command changes.
+          </p>
         </div>
       ) : null}
     </fieldset>
@@ -113,7 +168,12 @@ function ReuseFields({
     <>
       <div className="bt-field">
         <label htmlFor={`${id}-reuse`}>Use</label>
-        <select id={`${id}-reuse`} value={choice.reuse} disabled={disabled} onChange={(e) => onChange({ reuse: e.target.value as WorktreeChoice['reuse'] })}>
+        <select
+          id={`${id}-reuse`}
+          value={choice.reuse}
+          disabled={disabled}
+          onChange={(e) => onChange({ reuse: e.target.value as WorktreeChoice['reuse'] })}
+        >
           <option value="branch">a branch, in a new worktree</option>
           <option value="worktree">a worktree, as it is</option>
         </select>
@@ -155,7 +215,10 @@ function ReuseFields({
         </div>
       )}
       <span id={`${id}-reuse-hint`} className={error ? 'bt-field-error bt-block' : 'bt-field-hint bt-block'}>
-        {error ?? (choice.reuse === 'branch' ? 'Checked out in a new worktree; not one checked out elsewhere.' : 'A worktree of this repository, used as it is: Baton never removes it.')}
+        {error ??
+          (choice.reuse === 'branch'
+            ? 'Checked out in a new worktree; not one checked out elsewhere.'
+            : 'A worktree of this repository, used as it is: Baton never removes it.')}
       </span>
     </>
   );

@@ -30,8 +30,10 @@ export function messageForField(message: string, field: string | undefined): str
 /** What to do about a handle the core refused, by the field it names: the message says what failed, this says what next. */
 export function handleAdvice(field: string | undefined): string {
   const agent = agentField(field);
-  if (agent?.key === 'cwd') return `Agent ${agent.row + 1}'s working directory must exist on this machine, be yours and be writable by you alone: fix it, or resume that agent's own handle elsewhere.`;
-  if (agent?.key === 'sessionId') return `Agent ${agent.row + 1}'s session id is damaged: copy the handle again from where you kept it.`;
+  if (agent?.key === 'cwd')
+    return `Agent ${agent.row + 1}'s working directory must exist on this machine, be yours and be writable by you alone: fix it, or resume that agent's own handle elsewhere.`;
+  if (agent?.key === 'sessionId')
+    return `Agent ${agent.row + 1}'s session id is damaged: copy the handle again from where you kept it.`;
   if (agent?.key === 'vendor') return `This Baton cannot run agent ${agent.row + 1}'s vendor.`;
   if (field === 'v') return 'The handle comes from a newer Baton: update this one.';
   return 'Copy the whole handle again (it starts with baton1.) and paste it here.';

@@ -14,14 +14,19 @@ function decodeBase64Url(text: string): string {
 export function handleRepoRoots(handle: string): (string | null)[] {
   const text = handle.trim();
   try {
-    const json = text.startsWith('baton1.') ? decodeBase64Url(text.slice('baton1.'.length)) : text.startsWith('{') ? text : null;
+    const json = text.startsWith('baton1.')
+      ? decodeBase64Url(text.slice('baton1.'.length))
+      : text.startsWith('{')
+        ? text
+        : null;
     if (json === null) return [];
     const body: unknown = JSON.parse(json);
     const agents = typeof body === 'object' && body !== null ? (body as { agents?: unknown }).agents : undefined;
     if (!Array.isArray(agents)) return [];
     return agents.map((a: unknown) => {
       const worktree = typeof a === 'object' && a !== null ? (a as { worktree?: unknown }).worktree : undefined;
-      const root = typeof worktree === 'object' && worktree !== null ? (worktree as { repoRoot?: unknown }).repoRoot : undefined;
+      const root =
+        typeof worktree === 'object' && worktree !== null ? (worktree as { repoRoot?: unknown }).repoRoot : undefined;
       return typeof root === 'string' ? root : null;
     });
   } catch {
@@ -30,7 +35,11 @@ export function handleRepoRoots(handle: string): (string | null)[] {
 }
 
 /** The repositories to offer a new path for: those of agents whose worktree failed, and any the user already mapped. */
-export function reposToMap(roots: readonly (string | null)[], states: readonly ('existing' | 'recreate' | 'failed' | null)[], mapped: Readonly<Record<string, string>>): string[] {
+export function reposToMap(
+  roots: readonly (string | null)[],
+  states: readonly ('existing' | 'recreate' | 'failed' | null)[],
+  mapped: Readonly<Record<string, string>>,
+): string[] {
   const out = new Set<string>();
   roots.forEach((root, i) => {
     if (root !== null && (states[i] === 'failed' || root in mapped)) out.add(root);
@@ -41,6 +50,7 @@ export function reposToMap(roots: readonly (string | null)[], states: readonly (
 /** The `repoMap` param: only entries with a usable absolute path, different from the root itself. */
 export function usableRepoMap(mapped: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [root, path] of Object.entries(mapped)) if (path !== '' && path !== root && validateCwd(path) === null) out[root] = path;
+  for (const [root, path] of Object.entries(mapped))
+    if (path !== '' && path !== root && validateCwd(path) === null) out[root] = path;
   return out;
 }

@@ -8,7 +8,8 @@ export interface PatchLine {
   text: string;
 }
 
-const META = /^(index |--- |\+\+\+ |new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|rename from|rename to|copy from|copy to|Binary files )/;
+const META =
+  /^(index |--- |\+\+\+ |new file mode|deleted file mode|old mode|new mode|similarity index|dissimilarity index|rename from|rename to|copy from|copy to|Binary files )/;
 
 /** Classifies every line; inside a hunk a line starting `+++` or `---` is content, not a header. */
 export function patchLines(patch: string): PatchLine[] {
@@ -43,7 +44,13 @@ export function widestLine(lines: readonly PatchLine[], cap = 2000): number {
 }
 
 /** The rows to draw for a scroll position: those in view plus `overscan` on each side. */
-export function visibleRange(total: number, scrollTop: number, viewHeight: number, lineHeight: number, overscan = 30): { first: number; last: number } {
+export function visibleRange(
+  total: number,
+  scrollTop: number,
+  viewHeight: number,
+  lineHeight: number,
+  overscan = 30,
+): { first: number; last: number } {
   const first = Math.max(0, Math.floor(scrollTop / lineHeight) - overscan);
   const last = Math.min(total, Math.ceil((scrollTop + viewHeight) / lineHeight) + overscan);
   return { first, last: Math.max(first, last) };

@@ -9,8 +9,10 @@ function firstIssue(schema: z.ZodType, value: string, from: string, to: string):
   return message.startsWith(from) ? `${to}${message.slice(from.length)}` : message;
 }
 
-export const RUN_NAME_RULE = 'Required, at most 100 characters, no control or invisible formatting characters, no edge spaces, not used by another run.';
-export const CWD_RULE = 'An absolute path on the Baton host, like /home/you/project: a directory of yours that no one else can write.';
+export const RUN_NAME_RULE =
+  'Required, at most 100 characters, no control or invisible formatting characters, no edge spaces, not used by another run.';
+export const CWD_RULE =
+  'An absolute path on the Baton host, like /home/you/project: a directory of yours that no one else can write.';
 export const LABEL_RULE = 'Optional; unique within this run.';
 
 export function validateRunName(name: string, takenNames: readonly string[]): string | null {

@@ -22,20 +22,32 @@ export interface WorktreeChoice {
   existingWorktree: string;
 }
 
-export const DEFAULT_WORKTREE_CHOICE: WorktreeChoice = { isolation: 'own', base: '', reuse: 'none', existingBranch: '', existingWorktree: '' };
+export const DEFAULT_WORKTREE_CHOICE: WorktreeChoice = {
+  isolation: 'own',
+  base: '',
+  reuse: 'none',
+  existingBranch: '',
+  existingWorktree: '',
+};
 
 /** The repository, when the directory is known to be in one. */
-export const repoOf = (state: RepoState | undefined): RepoInspection | null => (state?.state === 'repo' ? state.repo : null);
+export const repoOf = (state: RepoState | undefined): RepoInspection | null =>
+  state?.state === 'repo' ? state.repo : null;
 
 /** The spec's `worktree` and `base` for this choice; nothing (the API's 'none') outside a repository. */
-export function worktreeSpec(choice: WorktreeChoice, state: RepoState | undefined): Pick<AgentSpec, 'worktree' | 'base'> {
+export function worktreeSpec(
+  choice: WorktreeChoice,
+  state: RepoState | undefined,
+): Pick<AgentSpec, 'worktree' | 'base'> {
   const repo = repoOf(state);
   if (!repo) return {};
   if (choice.isolation === 'share') return { worktree: 'none' };
   if (choice.reuse === 'branch') return { worktree: { existingBranch: choice.existingBranch } };
   if (choice.reuse === 'worktree') return { worktree: { existingWorktree: choice.existingWorktree } };
   // The default base is the current branch: say nothing, so the core takes HEAD as it is when the agent starts.
-  return choice.base && choice.base !== repo.currentBranch ? { worktree: 'new', base: choice.base } : { worktree: 'new' };
+  return choice.base && choice.base !== repo.currentBranch
+    ? { worktree: 'new', base: choice.base }
+    : { worktree: 'new' };
 }
 
 /** What must be fixed before Start, or null. */
@@ -77,7 +89,11 @@ export function setupApprovedHere(approved: ReadonlySet<string>, state: RepoStat
 }
 
 /** The approved set with this directory's repository's setup command checked or unchecked (all its agents follow). */
-export function toggleSetup(approved: ReadonlySet<string>, state: RepoState | undefined, on: boolean): ReadonlySet<string> {
+export function toggleSetup(
+  approved: ReadonlySet<string>,
+  state: RepoState | undefined,
+  on: boolean,
+): ReadonlySet<string> {
   const hash = repoOf(state)?.setup?.hash;
   if (!hash) return approved;
   const next = new Set(approved);

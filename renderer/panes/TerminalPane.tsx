@@ -77,15 +77,25 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
 
   const shortId = agent.sessionId ? `${agent.sessionId.slice(0, 8)}…` : '—';
   return (
-    <section className={`bt-pane bt-status-${agent.status}`} role="region" aria-label={agent.label} data-agent-id={agent.id} hidden={!visible}>
+    <section
+      className={`bt-pane bt-status-${agent.status}`}
+      role="region"
+      aria-label={agent.label}
+      data-agent-id={agent.id}
+      hidden={!visible}
+    >
       <header className="bt-pane-header">
-        <span className="bt-pane-index" aria-hidden="true">{index + 1}</span>
+        <span className="bt-pane-index" aria-hidden="true">
+          {index + 1}
+        </span>
         <strong className="bt-pane-label">{agent.label}</strong>
         <span className="bt-chip">{agent.vendor}</span>
         <span className="bt-pane-cwd" title={agent.cwd}>
           <bdi>{agent.cwd}</bdi>
         </span>
-        <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">{shortId}</span>
+        <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">
+          {shortId}
+        </span>
         <WorktreeBadge agent={agent} />
         <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
           {statusText(agent, running && idle)}
@@ -102,10 +112,20 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
       {!running && agent.status !== 'starting' && (
         <div className="bt-pane-ended" role="status">
           <span>This terminal has ended ({statusText(agent)}); it does not take input.</span>
-          <button type="button" disabled={busy} onClick={() => void act(() => resumeAgent(runId, agent.label))} aria-label={`Resume ${agent.label}`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act(() => resumeAgent(runId, agent.label))}
+            aria-label={`Resume ${agent.label}`}
+          >
             Resume
           </button>
-          <button type="button" disabled={busy} onClick={() => void act(() => restartAgent(agent.id))} aria-label={`Restart ${agent.label}`}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act(() => restartAgent(agent.id))}
+            aria-label={`Restart ${agent.label}`}
+          >
             Restart
           </button>
         </div>
@@ -135,9 +155,15 @@ function PaneSearch({ agentId, onClose }: { agentId: string; onClose(): void }) 
           if (e.key === 'Escape') onClose();
         }}
       />
-      <button type="button" onClick={() => find(false)}>Previous</button>
-      <button type="button" onClick={() => find(true)}>Next</button>
-      <button type="button" onClick={onClose} aria-label="Close search">×</button>
+      <button type="button" onClick={() => find(false)}>
+        Previous
+      </button>
+      <button type="button" onClick={() => find(true)}>
+        Next
+      </button>
+      <button type="button" onClick={onClose} aria-label="Close search">
+        ×
+      </button>
     </div>
   );
 }

@@ -32,8 +32,18 @@ const panes = new Map<string, PaneTerminal>();
 let client: BatonClient | null = null;
 let parkingLot: HTMLDivElement | null = null;
 
-const DARK: ITheme = { background: '#14161a', foreground: '#d8dee9', cursor: '#d8dee9', selectionBackground: '#3b4252' };
-const LIGHT: ITheme = { background: '#fbfbfc', foreground: '#1f2328', cursor: '#1f2328', selectionBackground: '#c8d1dc' };
+const DARK: ITheme = {
+  background: '#14161a',
+  foreground: '#d8dee9',
+  cursor: '#d8dee9',
+  selectionBackground: '#3b4252',
+};
+const LIGHT: ITheme = {
+  background: '#fbfbfc',
+  foreground: '#1f2328',
+  cursor: '#1f2328',
+  selectionBackground: '#c8d1dc',
+};
 const darkQuery = typeof window !== 'undefined' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
 export const terminalTheme = (): ITheme => (darkQuery?.matches ? DARK : LIGHT);
 darkQuery?.addEventListener('change', () => {
@@ -117,7 +127,10 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
     return false;
   }
   if (e.code === 'KeyV') {
-    void navigator.clipboard.readText().then((text) => pane.term.paste(text), () => undefined);
+    void navigator.clipboard.readText().then(
+      (text) => pane.term.paste(text),
+      () => undefined,
+    );
     return false;
   }
   return true;
@@ -244,7 +257,8 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   const queued = pane.pendingInput.splice(0);
   for (const data of queued) sendInput(pane, data);
   const { cols, rows } = pane.term;
-  if (pane.visible && pane.accepting) void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
+  if (pane.visible && pane.accepting)
+    void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
 }
 
 /** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */
@@ -282,8 +296,17 @@ export async function showStoredScreens(runId: string): Promise<void> {
       // The recorded cursor may sit above the screen's last lines (a TUI footer): mark below them, not over them.
       const buffer = pane.term.buffer.active;
       let last = pane.term.rows - 1;
-      while (last > 0 && buffer.getLine(buffer.viewportY + last)?.translateToString(true).trim() === '') last--;
-      pane.term.write(`\x1b[${last + 1};1H\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n`);
+      while (
+        last > 0 &&
+        buffer
+          .getLine(buffer.viewportY + last)
+          ?.translateToString(true)
+          .trim() === ''
+      )
+        last--;
+      pane.term.write(
+        `\x1b[${last + 1};1H\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n`,
+      );
     });
   }
 }

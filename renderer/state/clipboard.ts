@@ -43,7 +43,9 @@ export async function copyText(
   const current = () => generation === copies;
   if (where.desktop) {
     // Main owns the desktop clipboard; it compares before it clears and needs no focus to read.
-    const seconds = clearAfterSeconds ? Math.min(DESKTOP_MAX_SECONDS, Math.max(1, Math.round(clearAfterSeconds))) : undefined;
+    const seconds = clearAfterSeconds
+      ? Math.min(DESKTOP_MAX_SECONDS, Math.max(1, Math.round(clearAfterSeconds)))
+      : undefined;
     await where.desktop.writeClipboard(text, seconds ? { clearAfterSeconds: seconds } : undefined);
     return;
   }

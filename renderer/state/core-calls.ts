@@ -1,7 +1,15 @@
 // The store's actions that ask the core (docs/architecture.md §12): the only place in the page, beside the panes'
 // byte path (§6) and the core store, that calls the client. Components call these actions, never the client.
 import type { BatonClient } from '../../shared/client.js';
-import type { AdoptSession, AgentSpec, HandlePreview, Params, Result, ResumeOutcome, RunView } from '../../shared/contract.js';
+import type {
+  AdoptSession,
+  AgentSpec,
+  HandlePreview,
+  Params,
+  Result,
+  ResumeOutcome,
+  RunView,
+} from '../../shared/contract.js';
 import { shellQuote } from './shell-quote.js';
 import type { Store } from './store.js';
 
@@ -20,7 +28,12 @@ export interface CoreCalls {
    */
   inspectHandle(handle: string, cwd?: string, repoMap?: RepoMap): Promise<HandlePreview>;
   /** `confirmShell`: the handle indexes of the shell agents the user confirmed (run.resume). */
-  resume(handle: string, cwd?: string, confirmShell?: number[], repoMap?: RepoMap): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
+  resume(
+    handle: string,
+    cwd?: string,
+    confirmShell?: number[],
+    repoMap?: RepoMap,
+  ): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   /** Conversations the vendors' own stores hold on this machine (sessions.list). */
   listSessions(params: Params<'sessions.list'>): Promise<Result<'sessions.list'>>;
   /** A new run resuming conversations found on this machine (sessions.adopt); selects it, like resume. */
@@ -97,27 +110,45 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       const snap = await client().call('run.snapshot', { run: runId });
       const time = new Date(snap.at).toLocaleTimeString();
       const ids = snap.agents.filter((a) => a.sessionId).length;
-      get().toast('success', `Snapshot at ${time}: ${plural(snap.agents.length, 'agent')}, ${plural(ids, 'session id')} and their screens`);
+      get().toast(
+        'success',
+        `Snapshot at ${time}: ${plural(snap.agents.length, 'agent')}, ${plural(ids, 'session id')} and their screens`,
+      );
     },
 
     async copyHandle(runId, agentLabel) {
-      const { handle } = await client().call('run.handle', { run: runId, ...(agentLabel ? { agent: agentLabel } : {}) });
+      const { handle } = await client().call('run.handle', {
+        run: runId,
+        ...(agentLabel ? { agent: agentLabel } : {}),
+      });
       await copy(handle);
       const clear = get().settings.clipboardClearSeconds;
-      get().toast('success', `${agentLabel ? `Handle of ${agentLabel}` : 'Run handle'} copied${clear ? `; the clipboard clears in ${clear} s` : ''}. Keep it secret: it names your conversations.`);
+      get().toast(
+        'success',
+        `${agentLabel ? `Handle of ${agentLabel}` : 'Run handle'} copied${clear ? `; the clipboard clears in ${clear} s` : ''}. Keep it secret: it names your conversations.`,
+      );
     },
 
     async copyShellCommands(runId, agentLabel) {
-      const commands = await client().call('run.commands', { run: runId, ...(agentLabel ? { agent: agentLabel } : {}) });
+      const commands = await client().call('run.commands', {
+        run: runId,
+        ...(agentLabel ? { agent: agentLabel } : {}),
+      });
       await copy(commands.map((c) => `cd ${shellQuote(c.cwd)} && ${c.argv.map(shellQuote).join(' ')}`).join('\n'));
       get().toast('success', `Copied ${plural(commands.length, 'shell command')}`);
     },
 
-    inspectHandle: (handle, cwd, repoMap) => client().call('handle.inspect', { handle, ...(cwd ? { cwd } : {}), ...repoMapParam(repoMap) }),
+    inspectHandle: (handle, cwd, repoMap) =>
+      client().call('handle.inspect', { handle, ...(cwd ? { cwd } : {}), ...repoMapParam(repoMap) }),
 
     async resume(handle, cwd, confirmShell, repoMap) {
       return adopted(
-        await client().call('run.resume', { handle, ...(cwd ? { cwd } : {}), ...(confirmShell ? { confirmShell } : {}), ...repoMapParam(repoMap) }),
+        await client().call('run.resume', {
+          handle,
+          ...(cwd ? { cwd } : {}),
+          ...(confirmShell ? { confirmShell } : {}),
+          ...repoMapParam(repoMap),
+        }),
       );
     },
 
@@ -145,7 +176,12 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       const { handle } = await client().call('run.handle', { run: runId, agent: agentLabel });
       // The user's own agent, from this store (typed here or confirmed when it came in): the click confirms it.
       const result = await get().resume(handle, undefined, [0]);
-      for (const o of result.outcomes) if (o.outcome !== 'resumed') get().toast(o.outcome === 'failed' ? 'error' : 'warning', `${o.label}: ${o.outcome}${o.message ? ` — ${o.message}` : ''}`);
+      for (const o of result.outcomes)
+        if (o.outcome !== 'resumed')
+          get().toast(
+            o.outcome === 'failed' ? 'error' : 'warning',
+            `${o.label}: ${o.outcome}${o.message ? ` — ${o.message}` : ''}`,
+          );
     },
 
     async renameRun(runId, name) {

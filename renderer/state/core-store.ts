@@ -4,7 +4,13 @@
 // page's one client: it hands that client over here (`connected`), and only this store's actions use it.
 import { create } from 'zustand';
 import type { BatonClient } from '../../shared/client.js';
-import { BatonError, PROTOCOL_VERSION, type CoreInfo, type CoreSettings, type RecoveryState } from '../../shared/contract.js';
+import {
+  BatonError,
+  PROTOCOL_VERSION,
+  type CoreInfo,
+  type CoreSettings,
+  type RecoveryState,
+} from '../../shared/contract.js';
 
 export interface CoreState {
   /** Null until the core answered, and for a core that predates `core.info` (`legacy`). */
@@ -58,7 +64,9 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
       });
       void get()
         .refreshInfo()
-        .then(() => Promise.all([get().refreshRecovery(), client.call('settings.get', {}).then((settings) => set({ settings }))]))
+        .then(() =>
+          Promise.all([get().refreshRecovery(), client.call('settings.get', {}).then((settings) => set({ settings }))]),
+        )
         .catch(fail);
     },
 
@@ -127,17 +135,24 @@ export const useCore = create<CoreState & CoreActions>()((set, get) => {
  * from the core it talks to), so without an app version only the protocol counts.
  */
 export function olderCoreReason(state: Pick<CoreState, 'info' | 'legacy' | 'appVersion'>): string | null {
-  if (state.legacy) return `The background core predates this app's protocol (it speaks 1; this app speaks ${PROTOCOL_VERSION}).`;
+  if (state.legacy)
+    return `The background core predates this app's protocol (it speaks 1; this app speaks ${PROTOCOL_VERSION}).`;
   const { info, appVersion } = state;
   if (!info) return null;
-  if (info.protocolVersion < PROTOCOL_VERSION) return `The background core runs Baton ${info.version} (protocol ${info.protocolVersion}), older than this app (protocol ${PROTOCOL_VERSION}).`;
-  if (appVersion && compareVersions(appVersion, info.version) > 0) return `The background core runs Baton ${info.version}, older than this app (${appVersion}).`;
+  if (info.protocolVersion < PROTOCOL_VERSION)
+    return `The background core runs Baton ${info.version} (protocol ${info.protocolVersion}), older than this app (protocol ${PROTOCOL_VERSION}).`;
+  if (appVersion && compareVersions(appVersion, info.version) > 0)
+    return `The background core runs Baton ${info.version}, older than this app (${appVersion}).`;
   return null;
 }
 
 /** Dotted numeric versions compared part by part (1.10.0 > 1.9.3); a pre-release tail is ignored. */
 export function compareVersions(a: string, b: string): number {
-  const parts = (v: string) => v.split(/[-+]/)[0]!.split('.').map((p) => Number.parseInt(p, 10) || 0);
+  const parts = (v: string) =>
+    v
+      .split(/[-+]/)[0]!
+      .split('.')
+      .map((p) => Number.parseInt(p, 10) || 0);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
     const d = (x[i] ?? 0) - (y[i] ?? 0);

@@ -85,8 +85,13 @@ const PREFS_KEY = 'baton.prefs.v1';
 
 function loadPrefs(): Pick<BatonState, 'layouts' | 'settings'> {
   try {
-    const raw = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{}') as Partial<Pick<BatonState, 'layouts' | 'settings'>>;
-    return { layouts: raw.layouts ?? {}, settings: { clipboardClearSeconds: raw.settings?.clipboardClearSeconds ?? null } };
+    const raw = JSON.parse(localStorage.getItem(PREFS_KEY) ?? '{}') as Partial<
+      Pick<BatonState, 'layouts' | 'settings'>
+    >;
+    return {
+      layouts: raw.layouts ?? {},
+      settings: { clipboardClearSeconds: raw.settings?.clipboardClearSeconds ?? null },
+    };
   } catch {
     return { layouts: {}, settings: { clipboardClearSeconds: null } };
   }
@@ -118,11 +123,19 @@ export const useBaton = create<Store>()((set, get) => {
 
   /** Copies text; with the auto-clear setting, empties the clipboard after N seconds if it still holds it. */
   const copy = (text: string) =>
-    copyText(text, get().settings.clipboardClearSeconds, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () =>
-      get().toast('warning', 'Baton could not read the clipboard to check it still held what it copied, so it left it as it was: clear it yourself if it still holds a handle.'),
+    copyText(
+      text,
+      get().settings.clipboardClearSeconds,
+      { desktop: window.baton, web: navigator.clipboard, focus: pageFocus },
+      () =>
+        get().toast(
+          'warning',
+          'Baton could not read the clipboard to check it still held what it copied, so it left it as it was: clear it yourself if it still holds a handle.',
+        ),
     );
   /** Copies what is no secret (a path): never cleared. */
-  const copyPlain = (text: string) => copyText(text, null, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () => undefined);
+  const copyPlain = (text: string) =>
+    copyText(text, null, { desktop: window.baton, web: navigator.clipboard, focus: pageFocus }, () => undefined);
 
   return {
     status: 'connecting',

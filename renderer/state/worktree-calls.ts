@@ -31,7 +31,8 @@ export interface RemovedWorktree {
 export function shownWorktree(s: Pick<Store, 'removedWorktrees'>, agent: AgentView): WorktreeInfo | null {
   const worktree = agent.worktree;
   const removed = s.removedWorktrees[agent.id];
-  if (!worktree || (removed && removed.path === worktree.worktreePath && removed.terminalId === agent.terminalId)) return null;
+  if (!worktree || (removed && removed.path === worktree.worktreePath && removed.terminalId === agent.terminalId))
+    return null;
   return worktree;
 }
 

@@ -39,7 +39,9 @@ export type CoreInfo = z.infer<typeof coreInfoSchema>;
 /** What a resume of the interrupted runs did, per run: its agents' outcomes, or why the run could not be tried. */
 export const recoveryResultSchema = z.strictObject({
   at: isoTime,
-  runs: z.array(z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() })),
+  runs: z.array(
+    z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() }),
+  ),
 });
 export type RecoveryResult = z.infer<typeof recoveryResultSchema>;
 

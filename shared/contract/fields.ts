@@ -11,4 +11,7 @@ export const offset = z.number().int().nonnegative();
 export const terminalId = z.string().regex(/^trm_[0-9a-z]{16}$/);
 export const isoTime = z.string();
 /** The handle text travels only inside requests; it is a secret, never echoed back. */
-export const handleText = z.string().min(1).max(LIMITS.handleMaxBytes * 2);
+export const handleText = z
+  .string()
+  .min(1)
+  .max(LIMITS.handleMaxBytes * 2);

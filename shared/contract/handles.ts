@@ -31,7 +31,11 @@ export const handlePreviewSchema = z.strictObject({
       command: z.array(z.string()),
       /** The agent's worktree: still there (`existing`), re-created from its branch (`recreate`), or `failed` (why). */
       worktree: z
-        .strictObject({ branch: z.string(), state: z.enum(['existing', 'recreate', 'failed']), reason: z.string().nullable() })
+        .strictObject({
+          branch: z.string(),
+          state: z.enum(['existing', 'recreate', 'failed']),
+          reason: z.string().nullable(),
+        })
         .nullable(),
     }),
   ),

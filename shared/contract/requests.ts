@@ -1,8 +1,23 @@
 // Every request a client may send, with its params and result schemas.
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, runNameSchema, vendorNameSchema } from '../words.js';
-import { agentSpecSchema, agentViewSchema, attachResultSchema, runEventSchema, runSummarySchema, runViewSchema, screenSchema, snapshotViewSchema } from './agents.js';
-import { coreInfoSchema, coreSettingsSchema, recoveryResultSchema, recoveryStateSchema, vendorInfoSchema } from './core.js';
+import {
+  agentSpecSchema,
+  agentViewSchema,
+  attachResultSchema,
+  runEventSchema,
+  runSummarySchema,
+  runViewSchema,
+  screenSchema,
+  snapshotViewSchema,
+} from './agents.js';
+import {
+  coreInfoSchema,
+  coreSettingsSchema,
+  recoveryResultSchema,
+  recoveryStateSchema,
+  vendorInfoSchema,
+} from './core.js';
 import { agentId, runId, snapshotId, runRef, offset, terminalId, handleText } from './fields.js';
 import { handlePreviewSchema, resumeCommandSchema, resumeOutcomeSchema } from './handles.js';
 import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
@@ -55,7 +70,16 @@ export const requests = {
        * agent runs a command in a directory the handle chose: one not listed is not started (nor added to the store
        * when it is new to it).
        */
-      confirmShell: z.array(z.number().int().min(0).max(LIMITS.agentsPerRun - 1)).max(LIMITS.agentsPerRun).optional(),
+      confirmShell: z
+        .array(
+          z
+            .number()
+            .int()
+            .min(0)
+            .max(LIMITS.agentsPerRun - 1),
+        )
+        .max(LIMITS.agentsPerRun)
+        .optional(),
       /** A repository root that is missing here → another path; every agent of that repository follows. */
       repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
     }),
@@ -107,7 +131,12 @@ export const requests = {
   /** Merges the agent's branch into the base branch its worktree was made from, in the main checkout. */
   'agent.merge': {
     params: z.strictObject({ agentId }),
-    result: z.strictObject({ merged: z.boolean(), into: z.string(), conflicts: z.array(z.string()), message: z.string() }),
+    result: z.strictObject({
+      merged: z.boolean(),
+      into: z.string(),
+      conflicts: z.array(z.string()),
+      message: z.string(),
+    }),
   },
   /** Removes the agent's worktree; `conflict` while it has uncommitted changes and force is not set. */
   'agent.removeWorktree': {
@@ -136,7 +165,9 @@ export const requests = {
   /** Worktrees Baton created that no run owns any more. */
   'worktrees.orphans': {
     params: z.strictObject({}),
-    result: z.array(z.strictObject({ worktreePath: z.string(), repoRoot: z.string(), branch: z.string(), dirty: z.boolean() })),
+    result: z.array(
+      z.strictObject({ worktreePath: z.string(), repoRoot: z.string(), branch: z.string(), dirty: z.boolean() }),
+    ),
   },
   /** Removes the given worktrees, only those Baton created; per path what happened. */
   'worktrees.cleanup': {
@@ -159,7 +190,10 @@ export const requests = {
   },
   /** A new run resuming the chosen conversations, through the same validation and outcomes as run.resume. */
   'sessions.adopt': {
-    params: z.strictObject({ name: runNameSchema, sessions: z.array(adoptSessionSchema).min(1).max(LIMITS.agentsPerRun) }),
+    params: z.strictObject({
+      name: runNameSchema,
+      sessions: z.array(adoptSessionSchema).min(1).max(LIMITS.agentsPerRun),
+    }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
   /** The core's own version and state: the protocol version handshake (see PROTOCOL_VERSION). */
@@ -168,7 +202,10 @@ export const requests = {
    * Snapshot every live run, stop every agent, then end the core. With `resumeOnStart` the live runs are recorded
    * first and the next core resumes them (a core restart). Kept stable across versions: an older core gets it.
    */
-  'core.shutdown': { params: z.strictObject({ resumeOnStart: z.boolean() }), result: z.strictObject({ liveRuns: z.number().int().nonnegative() }) },
+  'core.shutdown': {
+    params: z.strictObject({ resumeOnStart: z.boolean() }),
+    result: z.strictObject({ liveRuns: z.number().int().nonnegative() }),
+  },
   'recovery.get': { params: z.strictObject({}), result: recoveryStateSchema },
   /** Resume every interrupted run's agents that were running; per run, its outcomes. */
   'recovery.resume': { params: z.strictObject({}), result: recoveryResultSchema },

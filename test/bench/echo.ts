@@ -72,13 +72,20 @@ export async function echoOverWebSocket(iterations: number): Promise<EchoResult>
   const server = await startWebServer({ core, host: '127.0.0.1', port: 0, token, staticDir: dir, fallbackPage: '' });
   const client = await connect({ url: server.url, token });
   try {
-    const run = await client.call('run.start', { name: 'bench', agents: [{ vendor: 'shell', cwd: dir, command: [process.execPath, echoScript] }] });
+    const run = await client.call('run.start', {
+      name: 'bench',
+      agents: [{ vendor: 'shell', cwd: dir, command: [process.execPath, echoScript] }],
+    });
     const agentId = run.agents[0]!.id;
     const waiter = new Waiter();
-    const stream = await client.attach(agentId, { autoAck: true, visible: true }, {
-      onData: (data) => waiter.feed(Buffer.from(data.buffer, data.byteOffset, data.length).toString('latin1')),
-      onReset: (screen) => waiter.feed(screen),
-    });
+    const stream = await client.attach(
+      agentId,
+      { autoAck: true, visible: true },
+      {
+        onData: (data) => waiter.feed(Buffer.from(data.buffer, data.byteOffset, data.length).toString('latin1')),
+        onReset: (screen) => waiter.feed(screen),
+      },
+    );
     await waiter.next((s) => s.includes('READY'), 'the echo agent to start');
     await sleep(200); // let the spawn's bookkeeping settle
 
@@ -115,7 +122,14 @@ export async function echoOverRawPty(iterations: number): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-'));
   const echoScript = join(dir, 'echo.cjs');
   writeFileSync(echoScript, ECHO_SCRIPT);
-  const p = pty.spawn(process.execPath, [echoScript], { name: 'xterm-256color', cols: SIZE.cols, rows: SIZE.rows, cwd: dir, env: childEnv(), encoding: null });
+  const p = pty.spawn(process.execPath, [echoScript], {
+    name: 'xterm-256color',
+    cols: SIZE.cols,
+    rows: SIZE.rows,
+    cwd: dir,
+    env: childEnv(),
+    encoding: null,
+  });
   const waiter = new Waiter();
   p.onData((d: string | Buffer) => waiter.feed(typeof d === 'string' ? d : d.toString('latin1')));
   const exited = new Promise<void>((r) => p.onExit(() => r()));

@@ -15,7 +15,13 @@ const ACK_DELAY_MS = 400;
 let lostRuns = 0;
 for (let bytes = 524_000; bytes <= 540_000; bytes += 4000) {
   const host = new PtyHost(null);
-  const t = host.spawn({ argv: [process.execPath, '-e', WRITER, String(bytes)], cwd: tmpdir(), env: childEnv(), cols: SIZE.cols, rows: SIZE.rows });
+  const t = host.spawn({
+    argv: [process.execPath, '-e', WRITER, String(bytes)],
+    cwd: tmpdir(),
+    env: childEnv(),
+    cols: SIZE.cols,
+    rows: SIZE.rows,
+  });
   let got = 0;
   const a = await t.attach(0, true, (f) => {
     if (f.kind !== 'bytes') return;
@@ -27,7 +33,9 @@ for (let bytes = 524_000; bytes <= 540_000; bytes += 4000) {
   await new Promise((r) => setTimeout(r, ACK_DELAY_MS * 4));
   const lost = bytes - t.endOffset;
   if (lost > 0) lostRuns++;
-  console.log(`wrote ${bytes} B, terminal received ${t.endOffset} B, client got ${got} B${lost > 0 ? `   LOST ${lost} B` : ''}`);
+  console.log(
+    `wrote ${bytes} B, terminal received ${t.endOffset} B, client got ${got} B${lost > 0 ? `   LOST ${lost} B` : ''}`,
+  );
   await host.stopAll();
   host.release(t.id);
   host.close();

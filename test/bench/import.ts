@@ -50,7 +50,10 @@ function transcript(sessionId: string, cwd: string, i: number, filler: string): 
       parentUuid: null,
       isSidechain: false,
       type: 'user',
-      message: { role: 'user', content: `task ${i}: refactor the module number ${i} and remember the number ${i % 997}` },
+      message: {
+        role: 'user',
+        content: `task ${i}: refactor the module number ${i} and remember the number ${i % 997}`,
+      },
       uuid: randomUUID(),
       timestamp: new Date().toISOString(),
       ...envelope,
@@ -61,7 +64,11 @@ function transcript(sessionId: string, cwd: string, i: number, filler: string): 
     const l = JSON.stringify({
       parentUuid: null,
       type: 'assistant',
-      message: { role: 'assistant', model: 'claude-fake', content: [{ type: 'text', text: `turn ${turn}: ${filler}` }] },
+      message: {
+        role: 'assistant',
+        model: 'claude-fake',
+        content: [{ type: 'text', text: `turn ${turn}: ${filler}` }],
+      },
       uuid: randomUUID(),
       ...envelope,
     });
@@ -139,7 +146,9 @@ interface Round {
 
 export async function importBench(): Promise<{ ok: boolean }> {
   console.log(
-    `Session import bench  (node ${process.version}, ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`,
+    `Session import bench  (node ${process.version}, ${availableParallelism()} cores, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
   );
   const root = mkdtempSync(join(tmpdir(), 'baton-bench-import-'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
@@ -155,7 +164,9 @@ export async function importBench(): Promise<{ ok: boolean }> {
     const { files, bytes } = generate(home);
     console.log(
       `(store: ${files.length} Claude transcripts of ~${FILE_BYTES / 1024} KiB in ${PROJECTS} projects = ${fmt(bytes / 1e6)} MB, written in ${fmt((performance.now() - t0) / 1000, 1)} s; ` +
-        (FULL ? 'BENCH_FULL=1: the full-size store' : 'the reduced store: BENCH_FULL=1 writes ~300 KiB files (~3 GB), the issue\'s "several GB"') +
+        (FULL
+          ? 'BENCH_FULL=1: the full-size store'
+          : 'the reduced store: BENCH_FULL=1 writes ~300 KiB files (~3 GB), the issue\'s "several GB"') +
         '; files are in the page cache, as after any recent use)',
     );
 
@@ -172,7 +183,9 @@ export async function importBench(): Promise<{ ok: boolean }> {
       page = listed.sessions.length;
       const { reads } = claudeSessionsCacheStats();
       if (listed.total !== FILES || reads !== FILES) {
-        console.log(`  ! first listing found ${listed.total} sessions and read ${reads} files; expected ${FILES} and ${FILES}`);
+        console.log(
+          `  ! first listing found ${listed.total} sessions and read ${reads} files; expected ${FILES} and ${FILES}`,
+        );
         ok = false;
       }
     }
@@ -186,7 +199,9 @@ export async function importBench(): Promise<{ ok: boolean }> {
       refresh.push({ ms: performance.now() - t, base });
       const read = claudeSessionsCacheStats().reads - before;
       if (listed.total !== FILES || read !== 0) {
-        console.log(`  ! an unchanged refresh found ${listed.total} sessions and read ${read} files; expected ${FILES} and none`);
+        console.log(
+          `  ! an unchanged refresh found ${listed.total} sessions and read ${read} files; expected ${FILES} and none`,
+        );
         ok = false;
       }
     }
@@ -195,7 +210,10 @@ export async function importBench(): Promise<{ ok: boolean }> {
     for (let r = 0; r < TOUCH_ROUNDS; r++) {
       const step = Math.floor(FILES / TOUCHED);
       for (let k = 0; k < TOUCHED; k++) {
-        appendFileSync(files[k * step + r]!, `${JSON.stringify({ type: 'last-prompt', lastPrompt: 'more', sessionId: 'x' })}\n`);
+        appendFileSync(
+          files[k * step + r]!,
+          `${JSON.stringify({ type: 'last-prompt', lastPrompt: 'more', sessionId: 'x' })}\n`,
+        );
       }
       const base = statAll(files);
       const before = claudeSessionsCacheStats().reads;

@@ -41,7 +41,9 @@ async function main(): Promise<void> {
     const processes = (await scanProcesses()).length;
     const envBytes = Object.entries(process.env).reduce((n, [k, v]) => n + k.length + (v?.length ?? 0) + 2, 0);
     const row = (label: string, xs: { wall: number; cpu: number }[]) =>
-      console.log(`${label.padEnd(44)} wall ${median(xs.map((x) => x.wall)).toFixed(1)} ms, cpu ${median(xs.map((x) => x.cpu)).toFixed(1)} ms`);
+      console.log(
+        `${label.padEnd(44)} wall ${median(xs.map((x) => x.wall)).toFixed(1)} ms, cpu ${median(xs.map((x) => x.cpu)).toFixed(1)} ms`,
+      );
     console.log(`${processes} processes (each added sleep: ${envBytes} bytes of environment); median of ${ROUNDS}:`);
     row('stat lines only (tracking tick)', s);
     row('stat + owner + environ (marks, per stop)', m);

@@ -13,7 +13,15 @@ import { ROOT, type ServerProcess } from '../helpers/server.js';
  */
 export const BENCH_RENDERER = join(ROOT, 'dist', 'renderer-bench');
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const MEMORY_ARGS = ['--enable-precise-memory-info', '--js-flags=--expose-gc'];
 /**
  * The bench page's files are answered by the bench (serveBenchBuild), so Chromium cannot tell they came from
@@ -44,7 +52,12 @@ export interface BatonBench {
   paneBytes(agentId: string): number;
   paneText(agentId: string): string;
   pane(agentId: string): PaneInfo | null;
-  timePaneOutput(agentId: string, trigger: string, bytes: number, timeoutMs?: number): Promise<{ ms: number; bytes: number }>;
+  timePaneOutput(
+    agentId: string,
+    trigger: string,
+    bytes: number,
+    timeoutMs?: number,
+  ): Promise<{ ms: number; bytes: number }>;
   openLocalEcho(like: string): void;
   closeLocalEcho(): void;
   armEcho(agentId: string | null, letter: string, timeoutMs?: number): void;
@@ -78,7 +91,11 @@ export interface BenchPage {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
 
 /**
  * The server's files replaced by the bench build's, everything else as the server answers: the page keeps the
@@ -86,7 +103,9 @@ const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.j
  */
 async function serveBenchBuild(context: BrowserContext, server: ServerProcess): Promise<void> {
   if (!existsSync(join(BENCH_RENDERER, 'index.html'))) {
-    throw new Error(`no bench build in ${BENCH_RENDERER}: run \`npm run build:renderer-bench\` (npm run bench:renderer does)`);
+    throw new Error(
+      `no bench build in ${BENCH_RENDERER}: run \`npm run build:renderer-bench\` (npm run bench:renderer does)`,
+    );
   }
   const origin = new URL(server.url).origin;
   await context.route(
@@ -96,8 +115,14 @@ async function serveBenchBuild(context: BrowserContext, server: ServerProcess): 
       const file = normalize(join(BENCH_RENDERER, path === '/' ? 'index.html' : decodeURIComponent(path.slice(1))));
       const served = await route.fetch();
       if (!file.startsWith(BENCH_RENDERER + sep) || !existsSync(file)) return route.fulfill({ response: served });
-      const headers = Object.fromEntries(Object.entries(served.headers()).filter(([name]) => !['content-length', 'content-type'].includes(name)));
-      await route.fulfill({ status: 200, headers: { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }, body: readFileSync(file) });
+      const headers = Object.fromEntries(
+        Object.entries(served.headers()).filter(([name]) => !['content-length', 'content-type'].includes(name)),
+      );
+      await route.fulfill({
+        status: 200,
+        headers: { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
+        body: readFileSync(file),
+      });
     },
   );
 }
@@ -115,7 +140,9 @@ export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Pro
   });
   await page.goto(`${server.url}/#token=${server.token}`);
   try {
-    await page.waitForFunction(() => (globalThis as BenchGlobal).__batonBench !== undefined, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (globalThis as BenchGlobal).__batonBench !== undefined, undefined, {
+      timeout: 30_000,
+    });
   } catch (err) {
     await context.close().catch(() => undefined);
     throw new Error(
@@ -129,9 +156,12 @@ export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Pro
 
 /** Waits until the agent's pane exists, is attached and takes input, and its size has settled (fit → resize). */
 export async function paneReady(page: Page, agentId: string, timeoutMs = 60_000): Promise<PaneInfo> {
-  await page.waitForFunction((id) => (globalThis as BenchGlobal).__batonBench.pane(id)?.ready === true, agentId, { timeout: timeoutMs, polling: 50 });
+  await page.waitForFunction((id) => (globalThis as BenchGlobal).__batonBench.pane(id)?.ready === true, agentId, {
+    timeout: timeoutMs,
+    polling: 50,
+  });
   let last = '';
-  for (let stable = 0; stable < 3; ) {
+  for (let stable = 0; stable < 3;) {
     await page.waitForTimeout(150);
     const info = await page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.pane(id), agentId);
     const key = `${info?.cols}x${info?.rows}`;
@@ -207,7 +237,9 @@ export async function memory(b: BenchBrowser, p: BenchPage): Promise<MemorySampl
     await p.cdp.send('HeapProfiler.collectGarbage');
   }
   await p.page.waitForTimeout(200);
-  const usedJSHeapSize = await p.page.evaluate(() => (globalThis as BenchGlobal).performance.memory?.usedJSHeapSize ?? Number.NaN);
+  const usedJSHeapSize = await p.page.evaluate(
+    () => (globalThis as BenchGlobal).performance.memory?.usedJSHeapSize ?? Number.NaN,
+  );
   const heap = await p.cdp.send('Runtime.getHeapUsage');
   await p.cdp.send('Performance.enable');
   const { metrics } = await p.cdp.send('Performance.getMetrics');

@@ -62,9 +62,13 @@ const line = (label: string, rest: string) => console.log(`${label.padEnd(LABEL)
 const rate = (v: number) => fmt(v, Math.abs(v) < 10 ? 1 : 0);
 const list = (values: number[]) => values.map(rate).join(' / ');
 const mark = (good: boolean) => (good ? '✓' : '✗');
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const sleep = (msec: number) => new Promise<void>((r) => setTimeout(r, msec));
-const mbText = (bytes: number | null) => (bytes === null || !Number.isFinite(bytes) ? '–' : `${(bytes / MB).toFixed(1)} MB`);
+const mbText = (bytes: number | null) =>
+  bytes === null || !Number.isFinite(bytes) ? '–' : `${(bytes / MB).toFixed(1)} MB`;
 
 // ---------------------------------------------------------------- servers, clients, cleanup
 
@@ -111,19 +115,33 @@ async function stopServer(s: ServerProcess): Promise<void> {
   }
 }
 
-async function startAgents(client: RpcClient, scene: Scene, name: string, commands: { label: string; argv: string[] }[]): Promise<string[]> {
+async function startAgents(
+  client: RpcClient,
+  scene: Scene,
+  name: string,
+  commands: { label: string; argv: string[] }[],
+): Promise<string[]> {
   const run = await client.call('run.start', {
     name,
     agents: commands.map((c) => ({ vendor: 'shell' as const, label: c.label, cwd: scene.work, command: c.argv })),
   });
   const ids = run.agents.map((a) => a.id);
   for (const agentId of ids) {
-    await waitFor(async () => / ready/.test((await client.call('agent.screen', { agentId })).text), `agent ${agentId} to start`, 30_000);
+    await waitFor(
+      async () => / ready/.test((await client.call('agent.screen', { agentId })).text),
+      `agent ${agentId} to start`,
+      30_000,
+    );
   }
   return ids;
 }
 
-async function withPage<T>(b: BenchBrowser, server: ServerProcess, fn: (p: BenchPage) => Promise<T>, viewport?: { width: number; height: number }): Promise<T> {
+async function withPage<T>(
+  b: BenchBrowser,
+  server: ServerProcess,
+  fn: (p: BenchPage) => Promise<T>,
+  viewport?: { width: number; height: number },
+): Promise<T> {
   const p = await openBenchPage(b, server);
   try {
     if (viewport) await p.page.setViewportSize(viewport);
@@ -152,7 +170,8 @@ interface ThroughputResult {
   problems: string[];
 }
 
-const paneBytes = (p: BenchPage, agentId: string) => p.page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.paneBytes(id), agentId);
+const paneBytes = (p: BenchPage, agentId: string) =>
+  p.page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.paneBytes(id), agentId);
 
 /** The same trigger and bytes through the core into a plain client (no page): what the core alone delivers. */
 async function coreOnly(client: RpcClient, agentId: string, lines: number): Promise<number> {
@@ -161,21 +180,30 @@ async function coreOnly(client: RpcClient, agentId: string, lines: number): Prom
   let finish: (t: number) => void = () => undefined;
   const done = new Promise<number>((r) => (finish = r));
   let counting = false;
-  const stream = await client.attach(agentId, { autoAck: true, visible: true }, {
-    onData: (data) => {
-      if (!counting) return;
-      got += data.length;
-      if (got >= bytes) finish(performance.now());
+  const stream = await client.attach(
+    agentId,
+    { autoAck: true, visible: true },
+    {
+      onData: (data) => {
+        if (!counting) return;
+        got += data.length;
+        if (got >= bytes) finish(performance.now());
+      },
+      onReset: () => undefined,
     },
-    onReset: () => undefined,
-  });
+  );
   try {
     await sleep(200);
     counting = true;
     const t0 = performance.now();
     await client.call('agent.write', { agentId, data: `${lines}\r` });
     let timer: NodeJS.Timeout | undefined;
-    const t1 = await Promise.race([done, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the core-only run got stuck')), 120_000)))]).finally(() => clearTimeout(timer));
+    const t1 = await Promise.race([
+      done,
+      new Promise<never>(
+        (_, reject) => (timer = setTimeout(() => reject(new Error('the core-only run got stuck')), 120_000)),
+      ),
+    ]).finally(() => clearTimeout(timer));
     if (got !== bytes) throw new Error(`the core delivered ${got} bytes, expected ${bytes}`);
     return mbps(bytes, t1 - t0);
   } finally {
@@ -187,16 +215,24 @@ async function coreOnly(client: RpcClient, agentId: string, lines: number): Prom
 async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResult> {
   const { server, client } = await scene.server();
   const maxLines = Math.ceil((MAX_MIB << 20) / LINE_BYTES);
-  const [agentId] = await startAgents(client, scene, 'bench-throughput', [{ label: 'out', argv: [process.execPath, scene.scripts.writer, String(maxLines)] }]);
+  const [agentId] = await startAgents(client, scene, 'bench-throughput', [
+    { label: 'out', argv: [process.execPath, scene.scripts.writer, String(maxLines)] },
+  ]);
   const id = agentId!;
   const problems: string[] = [];
   const result = await withPage(b, server, async (p) => {
     const info = await paneReady(p.page, id);
     const baselineRate = (lines: number) =>
-      p.page.evaluate(([aid, n]) => (globalThis as BenchGlobal).__batonBench.xtermWriteRate(n, aid), [id, lines * LINE_BYTES] as const);
+      p.page.evaluate(([aid, n]) => (globalThis as BenchGlobal).__batonBench.xtermWriteRate(n, aid), [
+        id,
+        lines * LINE_BYTES,
+      ] as const);
     const paneRun = async (lines: number) => {
       const bytes = lines * LINE_BYTES;
-      const r = await p.page.evaluate(([aid, n, trigger]) => (globalThis as BenchGlobal).__batonBench.timePaneOutput(aid, trigger, n), [id, bytes, `${lines}\r`] as const);
+      const r = await p.page.evaluate(
+        ([aid, n, trigger]) => (globalThis as BenchGlobal).__batonBench.timePaneOutput(aid, trigger, n),
+        [id, bytes, `${lines}\r`] as const,
+      );
       if (r.bytes !== bytes) problems.push(`a round brought ${r.bytes} bytes into the pane, expected ${bytes}`);
       return mbps(bytes, r.ms);
     };
@@ -204,7 +240,10 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
     // Warm up both paths (JIT, xterm's parser, the renderer) and size the workload from the baseline's rate.
     const warm = await baselineRate(WARMUP_LINES);
     await paneRun(WARMUP_LINES);
-    const mib = Math.min(MAX_MIB, Math.max(MIN_MIB, Math.round((warm * MB * (TARGET_BASELINE_MS / 1000)) / (1 << 20) / 4) * 4));
+    const mib = Math.min(
+      MAX_MIB,
+      Math.max(MIN_MIB, Math.round((warm * MB * (TARGET_BASELINE_MS / 1000)) / (1 << 20) / 4) * 4),
+    );
     const lines = Math.min(maxLines, Math.floor((mib << 20) / LINE_BYTES));
     const baseline: number[] = [];
     const pane: number[] = [];
@@ -227,14 +266,30 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
     const total = (await paneBytes(p, id)) - start;
     const expected = (WARMUP_LINES + ROUNDS * lines) * LINE_BYTES;
     if (total !== expected) problems.push(`the pane got ${total} bytes in all, expected ${expected}`);
-    const paneTail = (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.paneText(aid), id)).split('\n').slice(-TAIL_LINES);
+    const paneTail = (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.paneText(aid), id))
+      .split('\n')
+      .slice(-TAIL_LINES);
     const mirrorTail = (await client.call('agent.screen', { agentId: id })).text.split('\n').slice(-TAIL_LINES);
     const workloadTail = Array.from({ length: TAIL_LINES }, (_, k) => workloadLine(lines - TAIL_LINES + k));
     const firstDiff = (a: string[], b2: string[]) => a.findIndex((l, k) => l !== b2[k]);
     if (paneTail.join('\n') !== workloadTail.join('\n'))
-      problems.push(`the pane's last ${TAIL_LINES} lines differ from the workload (first at ${firstDiff(paneTail, workloadTail)}: ${JSON.stringify(paneTail[firstDiff(paneTail, workloadTail)]?.slice(0, 40))})`);
-    if (paneTail.join('\n') !== mirrorTail.join('\n')) problems.push(`the pane's last ${TAIL_LINES} lines differ from the core's mirror (first at ${firstDiff(paneTail, mirrorTail)})`);
-    return { renderer: info.renderer, size: `${info.cols}×${info.rows}`, mib: (lines * LINE_BYTES) / (1 << 20), baseline, pane, lines, busyBaseline, busyPane };
+      problems.push(
+        `the pane's last ${TAIL_LINES} lines differ from the workload (first at ${firstDiff(paneTail, workloadTail)}: ${JSON.stringify(paneTail[firstDiff(paneTail, workloadTail)]?.slice(0, 40))})`,
+      );
+    if (paneTail.join('\n') !== mirrorTail.join('\n'))
+      problems.push(
+        `the pane's last ${TAIL_LINES} lines differ from the core's mirror (first at ${firstDiff(paneTail, mirrorTail)})`,
+      );
+    return {
+      renderer: info.renderer,
+      size: `${info.cols}×${info.rows}`,
+      mib: (lines * LINE_BYTES) / (1 << 20),
+      baseline,
+      pane,
+      lines,
+      busyBaseline,
+      busyPane,
+    };
   });
   // The core alone, with no page attached: where the pane's rate is lost, if it is.
   const core: number[] = [];
@@ -303,14 +358,26 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
 
     await client.call('agent.write', { agentId: floodId!, data: 'f' });
     const floodStart = await paneBytes(p, floodId!);
-    await waitFor(async () => (await paneBytes(p, floodId!)) - floodStart > 1 << 20, 'the flood to reach its pane', 60_000);
+    await waitFor(
+      async () => (await paneBytes(p, floodId!)) - floodStart > 1 << 20,
+      'the flood to reach its pane',
+      60_000,
+    );
     const b0 = await paneBytes(p, floodId!);
     const t0 = performance.now();
     const flood = await baton(ECHO_SAMPLES);
     const floodRate = mbps((await paneBytes(p, floodId!)) - b0, performance.now() - t0);
     const localFlood = await local(ECHO_SAMPLES);
     await client.call('agent.write', { agentId: floodId!, data: 's' });
-    return { renderer: info.renderer, size: `${info.cols}×${info.rows}`, localIdle, idle, flood, localFlood, floodRate };
+    return {
+      renderer: info.renderer,
+      size: `${info.cols}×${info.rows}`,
+      localIdle,
+      idle,
+      flood,
+      localFlood,
+      floodRate,
+    };
   });
   await client.call('run.stop', { run: 'bench-echo' });
   return result;
@@ -345,7 +412,10 @@ async function memoryPerPane(b: BenchBrowser, scene: Scene): Promise<MemoryResul
         client,
         scene,
         'bench-memory',
-        Array.from({ length: MEMORY_PANES }, (_, i) => ({ label: `m${i + 1}`, argv: [process.execPath, scene.scripts.writer, String(FILL_LINES)] })),
+        Array.from({ length: MEMORY_PANES }, (_, i) => ({
+          label: `m${i + 1}`,
+          argv: [process.execPath, scene.scripts.writer, String(FILL_LINES)],
+        })),
       );
       // The page shows the new run on its own (it is the only one).
       const infos = [];
@@ -353,13 +423,21 @@ async function memoryPerPane(b: BenchBrowser, scene: Scene): Promise<MemoryResul
       await sleep(500);
       const empty = await memory(b, p);
       await p.page.evaluate(
-        ([all, n, bytes]) => Promise.all(all.map((id) => (globalThis as BenchGlobal).__batonBench.timePaneOutput(id, `${n}\r`, bytes))),
+        ([all, n, bytes]) =>
+          Promise.all(all.map((id) => (globalThis as BenchGlobal).__batonBench.timePaneOutput(id, `${n}\r`, bytes))),
         [ids, FILL_LINES, FILL_LINES * LINE_BYTES] as const,
       );
       await sleep(500);
       const filled = await memory(b, p);
       const after = (await p.page.evaluate((id) => (globalThis as BenchGlobal).__batonBench.pane(id), ids[0]!))!;
-      return { renderer: infos[0]!.renderer, size: `${after.cols}×${after.rows}`, bufferLines: after.bufferLines, none, empty, filled };
+      return {
+        renderer: infos[0]!.renderer,
+        size: `${after.cols}×${after.rows}`,
+        bufferLines: after.bufferLines,
+        none,
+        empty,
+        filled,
+      };
     },
     MEMORY_VIEWPORT,
   );
@@ -381,26 +459,38 @@ function reportThroughput(t: ThroughputResult): void {
   );
   const pct = (b: { task: number; script: number }) => `${fmt(b.task * 100)}% (script ${fmt(b.script * 100)}%)`;
   line(`  page main thread busy: baseline / pane rounds`, `${pct(t.busyBaseline)} / ${pct(t.busyPane)}`);
-  line(`  core → WebSocket → plain client (no page)`, `${rate(median(t.core)).padStart(5)} MB/s   = ${fmt(median(t.core) / base, 2)} × baseline   (runs ${list(t.core)})`);
-  console.log(`  (${fmt(t.mib, 1)} MiB of 100-character lines + CRLF per round, 64 KiB writes, pane ${t.size}, ${ROUNDS} rounds alternating baseline / pane)`);
+  line(
+    `  core → WebSocket → plain client (no page)`,
+    `${rate(median(t.core)).padStart(5)} MB/s   = ${fmt(median(t.core) / base, 2)} × baseline   (runs ${list(t.core)})`,
+  );
+  console.log(
+    `  (${fmt(t.mib, 1)} MiB of 100-character lines + CRLF per round, 64 KiB writes, pane ${t.size}, ${ROUNDS} rounds alternating baseline / pane)`,
+  );
   for (const problem of t.problems) console.log(`  ! ${problem}`);
 }
 
 function reportEcho(e: EchoResult): void {
   const painted = (s: EchoSample[]) => s.map((x) => x.painted);
-  const spread = (v: number[]) => `p50 ${ms(quantile(v, 0.5)).padStart(8)}  p99 ${ms(quantile(v, 0.99)).padStart(8)}  max ${ms(max(v)).padStart(8)}`;
+  const spread = (v: number[]) =>
+    `p50 ${ms(quantile(v, 0.5)).padStart(8)}  p99 ${ms(quantile(v, 0.99)).padStart(8)}  max ${ms(max(v)).padStart(8)}`;
   const row = (label: string, s: EchoSample[], goal: number, base: EchoSample[]) => {
     const p99 = quantile(painted(s), 0.99);
-    line(label, `${spread(painted(s))}  (goal p99 ≤ ${goal} ms) ${mark(p99 <= goal)}  p99 = ${fmt(p99 / quantile(painted(base), 0.99), 2)} × baseline  n=${s.length}`);
+    line(
+      label,
+      `${spread(painted(s))}  (goal p99 ≤ ${goal} ms) ${mark(p99 <= goal)}  p99 = ${fmt(p99 / quantile(painted(base), 0.99), 2)} × baseline  n=${s.length}`,
+    );
     const q = (f: (x: EchoSample) => number, at: number) => ms(quantile(s.map(f), at));
-    const parts = (at: number) => `${q((x) => x.queued, at)} / ${q((x) => x.parsed, at)} / ${q((x) => x.painted - x.parsed, at)}`;
+    const parts = (at: number) =>
+      `${q((x) => x.queued, at)} / ${q((x) => x.parsed, at)} / ${q((x) => x.painted - x.parsed, at)}`;
     line('  of it: key queued / → parsed / parsed → frame', `p50 ${parts(0.5)}   p99 ${parts(0.99)}`);
   };
   line('xterm local echo, idle (baseline)', spread(painted(e.localIdle)));
   row('keystroke → painted echo, idle', e.idle, GOAL_IDLE_P99_MS, e.localIdle);
   line('xterm local echo, other pane flooding (baseline)', spread(painted(e.localFlood)));
   row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_P99_MS, e.localFlood);
-  console.log(`  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`);
+  console.log(
+    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
+  );
 }
 
 function reportMemory(m: MemoryResult): void {
@@ -410,11 +500,25 @@ function reportMemory(m: MemoryResult): void {
     `${fmt(per, 1).padStart(5)} MB     (goal ≤ ${GOAL_MEMORY_MB} MB) ${mark(per <= GOAL_MEMORY_MB)}   = (${MEMORY_PANES} filled panes − no pane) / ${MEMORY_PANES}, page total ${mbText(pageBytes(m.none))} → ${mbText(pageBytes(m.filled))}`,
   );
   const d = (f: (s: MemorySample) => number | null, a: MemorySample, b: MemorySample) => mbText(perPane(f(a), f(b)));
-  line('  of it: JS heap / ArrayBuffers / DOM (Blink heap)', `${d((s) => s.v8Used, m.none, m.filled)} / ${d((s) => s.backing, m.none, m.filled)} / ${d((s) => s.embedder, m.none, m.filled)}`);
-  line('  usedJSHeapSize (performance.memory) per pane', `${d((s) => s.usedJSHeapSize, m.none, m.filled)}   (JS heap and ArrayBuffers, not the DOM)`);
-  line('  an empty pane / its filled scrollback', `${mbText(perPane(pageBytes(m.none), pageBytes(m.empty)))} / ${mbText(perPane(pageBytes(m.empty), pageBytes(m.filled)))}`);
-  line('  RSS per pane: renderer / GPU process', `${d((s) => s.rendererRss, m.none, m.filled)} / ${d((s) => s.gpuRss, m.none, m.filled)}   (DOM nodes ${fmt(m.none.nodes)} → ${fmt(m.filled.nodes)})`);
-  console.log(`  (panes ${m.size}, buffer ${m.bufferLines} rows each after ${FILL_LINES.toLocaleString('en')} lines of 100 characters; after a full GC)`);
+  line(
+    '  of it: JS heap / ArrayBuffers / DOM (Blink heap)',
+    `${d((s) => s.v8Used, m.none, m.filled)} / ${d((s) => s.backing, m.none, m.filled)} / ${d((s) => s.embedder, m.none, m.filled)}`,
+  );
+  line(
+    '  usedJSHeapSize (performance.memory) per pane',
+    `${d((s) => s.usedJSHeapSize, m.none, m.filled)}   (JS heap and ArrayBuffers, not the DOM)`,
+  );
+  line(
+    '  an empty pane / its filled scrollback',
+    `${mbText(perPane(pageBytes(m.none), pageBytes(m.empty)))} / ${mbText(perPane(pageBytes(m.empty), pageBytes(m.filled)))}`,
+  );
+  line(
+    '  RSS per pane: renderer / GPU process',
+    `${d((s) => s.rendererRss, m.none, m.filled)} / ${d((s) => s.gpuRss, m.none, m.filled)}   (DOM nodes ${fmt(m.none.nodes)} → ${fmt(m.filled.nodes)})`,
+  );
+  console.log(
+    `  (panes ${m.size}, buffer ${m.bufferLines} rows each after ${FILL_LINES.toLocaleString('en')} lines of 100 characters; after a full GC)`,
+  );
 }
 
 // ---------------------------------------------------------------- the bench
@@ -446,7 +550,8 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         reportEcho(e);
         const m = await memoryPerPane(b, scene);
         reportMemory(m);
-        if (e.renderer !== t.renderer || m.renderer !== t.renderer) console.log(`  ! renderers differed between scenarios: ${t.renderer} / ${e.renderer} / ${m.renderer}`);
+        if (e.renderer !== t.renderer || m.renderer !== t.renderer)
+          console.log(`  ! renderers differed between scenarios: ${t.renderer} / ${e.renderer} / ${m.renderer}`);
         console.log(`(load at the end: ${load()})`);
       } finally {
         await b.close();

@@ -23,7 +23,11 @@ const list = (values: number[]) => values.map((v) => fmt(v)).join(' / ');
 
 async function main(): Promise<void> {
   const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
-  console.log(`Baton bench  (node ${process.version}, ${availableParallelism()} cores, ${cpu}, load ${loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(
+    `Baton bench  (node ${process.version}, ${availableParallelism()} cores, ${cpu}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
 
   // ---- throughput ----
   // Warm up both paths (JIT, xterm's parser), and size the workload from the baseline's warm-up rate.
@@ -31,7 +35,9 @@ async function main(): Promise<void> {
   await viaPtyHost(WARMUP_MIB);
   const sized = Math.round((rate(warm) * 1e6 * (TARGET_BASELINE_MS / 1000)) / (1 << 20) / 16) * 16;
   const mib = Math.min(256, Math.max(64, sized));
-  console.log(`(workload: ${mib} MiB of printable bytes, no newlines, 64 KiB writes, ${ROUNDS} rounds alternating baseline / PtyHost)`);
+  console.log(
+    `(workload: ${mib} MiB of printable bytes, no newlines, 64 KiB writes, ${ROUNDS} rounds alternating baseline / PtyHost)`,
+  );
 
   const raw: ThroughputSample[] = [];
   const host: ThroughputSample[] = [];
@@ -48,9 +54,12 @@ async function main(): Promise<void> {
     'PtyHost + mirror throughput',
     `${fmt(hostRate).padStart(5)} MB/s   ratio ${fmt(ratio, 2)}  (goal ≥ ${fmt(THROUGHPUT_GOAL, 2)})  ${exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(host.map(rate))})`,
   );
-  const describe = (s: ThroughputSample) => (s.lost > 0 ? `the last ${s.lost} bytes never arrived (dropped by node-pty at exit)` : 'offsets or content differ');
-  for (const [i, s] of raw.entries()) if (!s.exact) console.log(`  ! baseline run ${i + 1} was not byte-exact: ${describe(s)}`);
-  for (const [i, s] of host.entries()) if (!s.exact) console.log(`  ! PtyHost run ${i + 1} was not byte-exact: ${describe(s)}`);
+  const describe = (s: ThroughputSample) =>
+    s.lost > 0 ? `the last ${s.lost} bytes never arrived (dropped by node-pty at exit)` : 'offsets or content differ';
+  for (const [i, s] of raw.entries())
+    if (!s.exact) console.log(`  ! baseline run ${i + 1} was not byte-exact: ${describe(s)}`);
+  for (const [i, s] of host.entries())
+    if (!s.exact) console.log(`  ! PtyHost run ${i + 1} was not byte-exact: ${describe(s)}`);
   if (!exact) process.exitCode = 1;
   const avgChunk = (s: ThroughputSample[]) => median(s.map((x) => x.bytes / Math.max(1, x.chunks)));
   console.log(`  (mean PTY read ${fmt(avgChunk(raw))} B; mean PtyHost frame ${fmt(avgChunk(host))} B)`);
@@ -64,8 +73,14 @@ async function main(): Promise<void> {
     }
     const parseRate = median(parse);
     const serial = 1 / (1 / rawRate + 1 / parseRate);
-    line('  why: mirror parse alone (same bytes, 4 KiB)', `${fmt(parseRate).padStart(5)} MB/s   = ${fmt(parseRate / rawRate, 2)} × baseline   (runs ${list(parse)})`);
-    line('       serial model 1/(1/raw + 1/parse)', `${fmt(serial).padStart(5)} MB/s   = ${fmt(serial / rawRate, 2)} × baseline   (measured PtyHost: ${fmt(ratio, 2)})`);
+    line(
+      '  why: mirror parse alone (same bytes, 4 KiB)',
+      `${fmt(parseRate).padStart(5)} MB/s   = ${fmt(parseRate / rawRate, 2)} × baseline   (runs ${list(parse)})`,
+    );
+    line(
+      '       serial model 1/(1/raw + 1/parse)',
+      `${fmt(serial).padStart(5)} MB/s   = ${fmt(serial / rawRate, 2)} × baseline   (measured PtyHost: ${fmt(ratio, 2)})`,
+    );
   }
 
   // ---- keystroke echo ----
@@ -76,10 +91,16 @@ async function main(): Promise<void> {
   const request50 = quantile(ws.request, 0.5);
   const bare50 = quantile(bare, 0.5);
   const spread = (v: number[]) => `p50 ${ms(quantile(v, 0.5))}  p99 ${ms(quantile(v, 0.99))}  max ${ms(max(v))}`;
-  line('keystroke echo over WebSocket', `${spread(ws.echo)}  (goal p99 ≤ ${ECHO_P99_GOAL_MS} ms)  ${p99 <= ECHO_P99_GOAL_MS ? '✓' : '✗'}  n=${ws.echo.length}`);
+  line(
+    'keystroke echo over WebSocket',
+    `${spread(ws.echo)}  (goal p99 ≤ ${ECHO_P99_GOAL_MS} ms)  ${p99 <= ECHO_P99_GOAL_MS ? '✓' : '✗'}  n=${ws.echo.length}`,
+  );
   line('  plain request round trip (agent.resize, no-op)', spread(ws.request));
   line('  bare PTY echo (node-pty alone, no core/socket)', spread(bare));
-  line('  echo p50 − request p50 − bare echo p50', `${ms(p50 - request50 - bare50)}   (output coalescing timer: FLOW.coalesceMs = ${FLOW.coalesceMs} ms)`);
+  line(
+    '  echo p50 − request p50 − bare echo p50',
+    `${ms(p50 - request50 - bare50)}   (output coalescing timer: FLOW.coalesceMs = ${FLOW.coalesceMs} ms)`,
+  );
 }
 
 main().catch((err: unknown) => {

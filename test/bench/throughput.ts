@@ -66,8 +66,17 @@ export async function rawPty(mib: number): Promise<ThroughputSample> {
     bytes += b.length;
   });
   const stuck = stuckAfter(STUCK_MS, 'the raw node-pty run', () => p.kill('SIGKILL'));
-  const ms = await Promise.race([new Promise<number>((r) => p.onExit(() => r(performance.now() - t0))), stuck.promise]).finally(stuck.cancel);
-  return { bytes, ms, chunks: chunks.length, exact: bytes === totalBytes(mib) && sameBytes(chunks, want), lost: Math.max(0, totalBytes(mib) - bytes) };
+  const ms = await Promise.race([
+    new Promise<number>((r) => p.onExit(() => r(performance.now() - t0))),
+    stuck.promise,
+  ]).finally(stuck.cancel);
+  return {
+    bytes,
+    ms,
+    chunks: chunks.length,
+    exact: bytes === totalBytes(mib) && sameBytes(chunks, want),
+    lost: Math.max(0, totalBytes(mib) - bytes),
+  };
 }
 
 /** The same writer through PtyHost: ring, mirror, flow control, and a visible subscriber that acks each frame at once. */
@@ -133,5 +142,11 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
     host.release(terminal.id);
     host.close();
   }
-  return { bytes, ms, chunks: chunks.length, exact: contiguous && bytes === total && sameBytes(chunks, want), lost: Math.max(0, total - bytes) };
+  return {
+    bytes,
+    ms,
+    chunks: chunks.length,
+    exact: contiguous && bytes === total && sameBytes(chunks, want),
+    lost: Math.max(0, total - bytes),
+  };
 }

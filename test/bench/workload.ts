@@ -31,7 +31,8 @@ export function sameBytes(chunks: readonly Uint8Array[], expected: Buffer): bool
   let at = 0;
   for (const c of chunks) {
     if (at + c.length > expected.length) return false;
-    if (Buffer.compare(Buffer.from(c.buffer, c.byteOffset, c.length), expected.subarray(at, at + c.length)) !== 0) return false;
+    if (Buffer.compare(Buffer.from(c.buffer, c.byteOffset, c.length), expected.subarray(at, at + c.length)) !== 0)
+      return false;
     at += c.length;
   }
   return at === expected.length;

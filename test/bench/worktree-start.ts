@@ -25,7 +25,14 @@ const GOAL_EXTRA_MS = 1000;
 
 const root = mkdtempSync(join(process.env.BENCH_DIR ?? tmpdir(), 'baton-bench-wt-start-'));
 const env = testEnv(join(root, 'home'), { ...GIT_ENV });
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
 
 function makeRepo(): string {
   const repo = join(root, 'big-repo');
@@ -53,7 +60,13 @@ interface Timing {
 }
 
 /** agent.add of one shell agent; the time to its `running` status and to its first output at an attached client. */
-async function addAgent(client: RpcClient, run: string, label: string, cwd: string, isolated: boolean): Promise<Timing> {
+async function addAgent(
+  client: RpcClient,
+  run: string,
+  label: string,
+  cwd: string,
+  isolated: boolean,
+): Promise<Timing> {
   // The agent's id is known only from the reply; the status event that comes first is matched by being new.
   const before = new Set((await client.call('run.get', { run })).agents.map((a) => a.id));
   const t0 = performance.now();
@@ -70,22 +83,35 @@ async function addAgent(client: RpcClient, run: string, label: string, cwd: stri
     attached = true;
     runningMs = performance.now() - t0;
     client
-      .attach(e.agentId, { fromOffset: 0, autoAck: true }, {
-        onData: (data) => {
-          if (data.length > 0) resolveOutput(performance.now() - t0);
+      .attach(
+        e.agentId,
+        { fromOffset: 0, autoAck: true },
+        {
+          onData: (data) => {
+            if (data.length > 0) resolveOutput(performance.now() - t0);
+          },
+          onReset: () => resolveOutput(performance.now() - t0),
         },
-        onReset: () => resolveOutput(performance.now() - t0),
-      })
+      )
       .catch(rejectOutput);
   });
   const view = await client.call('agent.add', {
     run,
-    agent: { vendor: 'shell', label, cwd, command: ['/bin/sh', '-c', 'echo ready; exec sleep 600'], ...(isolated ? { worktree: 'new' as const } : {}) },
+    agent: {
+      vendor: 'shell',
+      label,
+      cwd,
+      command: ['/bin/sh', '-c', 'echo ready; exec sleep 600'],
+      ...(isolated ? { worktree: 'new' as const } : {}),
+    },
   });
   const agent = view.agents.find((a) => a.label === label)!;
   if (agent.status !== 'running') throw new Error(`${label} did not start: ${agent.warning ?? agent.status}`);
   if (isolated && !agent.worktree) throw new Error(`${label} has no worktree`);
-  const output = await Promise.race([firstOutput, new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`no output from ${label}`)), 20_000))]);
+  const output = await Promise.race([
+    firstOutput,
+    new Promise<number>((_, reject) => setTimeout(() => reject(new Error(`no output from ${label}`)), 20_000)),
+  ]);
   off();
   return { runningMs, firstOutputMs: output };
 }
@@ -97,7 +123,9 @@ async function main(): Promise<void> {
   // The disk's own part: a worktree is a full checkout, so writing the same files once is the floor.
   const copy = join(root, 'copy');
   mkdirSync(copy);
-  const folders = Array.from({ length: Math.min(DIRS, FILES) }, (_, i) => join(repo, `pkg${String(i).padStart(3, '0')}`));
+  const folders = Array.from({ length: Math.min(DIRS, FILES) }, (_, i) =>
+    join(repo, `pkg${String(i).padStart(3, '0')}`),
+  );
   const c0 = performance.now();
   let copyMs = Number.NaN;
   try {
@@ -110,7 +138,10 @@ async function main(): Promise<void> {
   const server = await startServer(join(root, 'data'), env);
   const client = await server.connect();
   try {
-    await client.call('run.start', { name: 'bench', agents: [{ vendor: 'shell', label: 'warm', cwd: repo, command: ['/bin/sh', '-c', 'exec sleep 600'] }] });
+    await client.call('run.start', {
+      name: 'bench',
+      agents: [{ vendor: 'shell', label: 'warm', cwd: repo, command: ['/bin/sh', '-c', 'exec sleep 600'] }],
+    });
     // One of each first, not counted: the server's first spawn and git's first reads of the repository.
     await addAgent(client, 'bench', 'warm-shared', repo, false);
     await addAgent(client, 'bench', 'warm-wt', repo, true);

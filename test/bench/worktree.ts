@@ -31,7 +31,14 @@ const env: NodeJS.ProcessEnv = {
   GIT_COMMITTER_NAME: 'Bench',
   GIT_COMMITTER_EMAIL: 'bench@baton.invalid',
 };
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 256 * 1024 * 1024,
+  });
 
 async function timed<T>(fn: () => T | Promise<T>): Promise<[number, T]> {
   const t0 = performance.now();
@@ -110,7 +117,9 @@ async function main(): Promise<void> {
     createMs.push(ms);
     const files = git(made.worktreePath, 'ls-files').split('\n').filter(Boolean).length;
     if (files !== tracked || readFileSync(join(made.worktreePath, '.env'), 'utf8') !== 'API_KEY=bench\n') {
-      throw new Error(`worktree ${made.worktreePath} is wrong: ${files} files of ${tracked}, .env ${existsSync(join(made.worktreePath, '.env')) ? 'differs' : 'missing'}`);
+      throw new Error(
+        `worktree ${made.worktreePath} is wrong: ${files} files of ${tracked}, .env ${existsSync(join(made.worktreePath, '.env')) ? 'differs' : 'missing'}`,
+      );
     }
     const [cms, changes] = await timed(() => wt.changes(made.worktreePath, made.baseCommit));
     changesMs.push(cms);
@@ -125,12 +134,22 @@ async function main(): Promise<void> {
   const raw = median(rawMs);
   const copy = median(copyMs);
   console.log(`worktree bench: ${tracked} committed files (${DIRS} folders), ${ROUNDS} rounds, medians`);
-  console.log(`  machine: ${availableParallelism()} cores, load ${loadavg().map((l) => fmt(l, 2)).join(' ')}; ${root}; generating and committing took ${fmt(genMs)} ms`);
+  console.log(
+    `  machine: ${availableParallelism()} cores, load ${loadavg()
+      .map((l) => fmt(l, 2))
+      .join(' ')}; ${root}; generating and committing took ${fmt(genMs)} ms`,
+  );
   console.log(`  git status (baseline)          ${fmt(status, 1).padStart(8)} ms`);
   console.log(`  cp -r of the files (baseline)  ${fmt(copy, 1).padStart(8)} ms   ${fmt(copy / status, 1)}× git status`);
-  console.log(`  git worktree add (baseline)    ${fmt(raw, 1).padStart(8)} ms   ${fmt(raw / status, 1)}× git status, ${fmt(raw / copy, 2)}× cp -r`);
-  console.log(`  Worktrees.create               ${fmt(create, 1).padStart(8)} ms   ${fmt(create / status, 1)}× git status, ${fmt(create / copy, 2)}× cp -r, ${fmt(create / raw, 2)}× git worktree add  (goal: < 1000 ms per agent)`);
-  console.log(`  Baton's own work per agent     ${fmt(own.create - own.raw, 1).padStart(8)} ms   (10-file repository: create ${fmt(own.create, 1)} ms − git worktree add ${fmt(own.raw, 1)} ms)`);
+  console.log(
+    `  git worktree add (baseline)    ${fmt(raw, 1).padStart(8)} ms   ${fmt(raw / status, 1)}× git status, ${fmt(raw / copy, 2)}× cp -r`,
+  );
+  console.log(
+    `  Worktrees.create               ${fmt(create, 1).padStart(8)} ms   ${fmt(create / status, 1)}× git status, ${fmt(create / copy, 2)}× cp -r, ${fmt(create / raw, 2)}× git worktree add  (goal: < 1000 ms per agent)`,
+  );
+  console.log(
+    `  Baton's own work per agent     ${fmt(own.create - own.raw, 1).padStart(8)} ms   (10-file repository: create ${fmt(own.create, 1)} ms − git worktree add ${fmt(own.raw, 1)} ms)`,
+  );
   console.log(`  Worktrees.changes (untouched)  ${fmt(median(changesMs), 1).padStart(8)} ms`);
   console.log(`  Worktrees.remove               ${fmt(median(removeMs), 1).padStart(8)} ms`);
   console.log(`  all create rounds: ${createMs.map((m) => fmt(m)).join(', ')} ms`);

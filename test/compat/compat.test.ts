@@ -17,8 +17,22 @@ import type { AgentContext, VendorAdapter } from '../../electron/core/vendors/ad
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import { descendants, markOf, readProc, waitAllGone, killMarks, type ProcMark } from '../helpers/processes.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
-import { PINS, cacheRoot, ensureInstalled, run as runCommand, type CompatVendor, type InstallResult } from './install.js';
-import { DONT_KNOW, recallReply, rememberReply, startMockModel, type LoggedRequest, type MockModel } from './mock-model.js';
+import {
+  PINS,
+  cacheRoot,
+  ensureInstalled,
+  run as runCommand,
+  type CompatVendor,
+  type InstallResult,
+} from './install.js';
+import {
+  DONT_KNOW,
+  recallReply,
+  rememberReply,
+  startMockModel,
+  type LoggedRequest,
+  type MockModel,
+} from './mock-model.js';
 import { declareVendor, recordCheck, recordInstall, writeReport, type Status } from './report.js';
 import { HOME_OF, ORDER, SPECS, baseEnv, type CompatVendorSpec } from './vendors.js';
 
@@ -87,9 +101,15 @@ function installed(vendor: CompatVendor): Promise<InstallResult> {
 }
 
 /** Records a check's result in the report, turning skips into vitest skips and failures into thrown errors. */
-async function check(ctx: TestContext, vendor: CompatVendor, name: string, body: (skip: (why: string) => never) => Promise<string | null>): Promise<void> {
+async function check(
+  ctx: TestContext,
+  vendor: CompatVendor,
+  name: string,
+  body: (skip: (why: string) => never) => Promise<string | null>,
+): Promise<void> {
   const t0 = Date.now();
-  const done = (status: Status, detail: string | null) => recordCheck(vendor, { name, status, detail, seconds: seconds(t0) });
+  const done = (status: Status, detail: string | null) =>
+    recordCheck(vendor, { name, status, detail, seconds: seconds(t0) });
   class Skip extends Error {}
   const skip = (why: string): never => {
     throw new Skip(why);
@@ -111,7 +131,10 @@ async function check(ctx: TestContext, vendor: CompatVendor, name: string, body:
   done('pass', note);
 }
 
-async function requireInstalled(vendor: CompatVendor, skip: (why: string) => never): Promise<{ bin: string; versionText: string; adapter: VendorAdapter }> {
+async function requireInstalled(
+  vendor: CompatVendor,
+  skip: (why: string) => never,
+): Promise<{ bin: string; versionText: string; adapter: VendorAdapter }> {
   const inst = await installed(vendor);
   if (!inst.ok) skip(`${PINS[vendor].pkg}@${PINS[vendor].version} could not be installed or started: ${inst.reason}`);
   const adapter = createVendors().get(vendor as VendorName);
@@ -124,7 +147,13 @@ async function screenOf(client: RpcClient, agentId: string): Promise<string> {
 }
 
 /** Waits until the screen matches any of `patterns`; the error carries the last screen seen. */
-async function waitScreen(client: RpcClient, agentId: string, patterns: readonly RegExp[], ms: number, what: string): Promise<string> {
+async function waitScreen(
+  client: RpcClient,
+  agentId: string,
+  patterns: readonly RegExp[],
+  ms: number,
+  what: string,
+): Promise<string> {
   const deadline = Date.now() + ms;
   let last = '';
   for (;;) {
@@ -134,7 +163,8 @@ async function waitScreen(client: RpcClient, agentId: string, patterns: readonly
     } catch (err) {
       last = `(no screen: ${String(err)})`;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}; the screen showed:\n${trimScreen(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms / 1000} s waiting for ${what}; the screen showed:\n${trimScreen(last)}`);
     await sleep(250);
   }
 }
@@ -164,7 +194,13 @@ interface Said {
  * reach the mock and for `expected` on the screen. A CLI under load may still take Enter as part of a paste
  * (docs/vendors.md §12.3): if no request came within 10 s, Enter is pressed again, at most twice, and that is reported.
  */
-async function say(client: RpcClient, agentId: string, text: string, expected: RegExp, spec: CompatVendorSpec): Promise<Said> {
+async function say(
+  client: RpcClient,
+  agentId: string,
+  text: string,
+  expected: RegExp,
+  spec: CompatVendorSpec,
+): Promise<Said> {
   const mark = mock.mark();
   await client.call('agent.send', { agentId, text });
   let extraEnters = 0;
@@ -174,12 +210,20 @@ async function say(client: RpcClient, agentId: string, text: string, expected: R
   const deadline = Date.now() + spec.answerMs;
   while (!reached()) {
     if (Date.now() > deadline) {
-      throw new Error(`'${text}' never reached the mock model (${extraEnters} extra Enter); the screen showed:\n${trimScreen(await screenOf(client, agentId))}`);
+      throw new Error(
+        `'${text}' never reached the mock model (${extraEnters} extra Enter); the screen showed:\n${trimScreen(await screenOf(client, agentId))}`,
+      );
     }
     if (Date.now() - lastEnter > 10_000 && extraEnters < 2) {
       if (stuck === null) {
-        const bottom = (await screenOf(client, agentId)).split('\n').map((l) => l.trim()).filter(Boolean).slice(-8);
-        stuck = bottom.some((l) => l.includes(text)) ? 'the text sat in the input box' : 'the text was not in the input box';
+        const bottom = (await screenOf(client, agentId))
+          .split('\n')
+          .map((l) => l.trim())
+          .filter(Boolean)
+          .slice(-8);
+        stuck = bottom.some((l) => l.includes(text))
+          ? 'the text sat in the input box'
+          : 'the text was not in the input box';
       }
       await client.call('agent.write', { agentId, data: '\r' });
       extraEnters++;
@@ -187,7 +231,13 @@ async function say(client: RpcClient, agentId: string, text: string, expected: R
     }
     await sleep(200);
   }
-  const screen = await waitScreen(client, agentId, [expected], Math.max(5000, deadline - Date.now()), `${expected} on the screen`);
+  const screen = await waitScreen(
+    client,
+    agentId,
+    [expected],
+    Math.max(5000, deadline - Date.now()),
+    `${expected} on the screen`,
+  );
   return { extraEnters, stuck, screen, requests: mock.log().filter((e) => e.seq > mark) };
 }
 
@@ -213,7 +263,10 @@ function cmdlineOf(pid: number): string {
  * Every live process whose environment has this journey's HOME (so: started by its `baton serve` or by an agent
  * of it, daemons and re-parented helpers included), except the given pids.
  */
-function processesWithHome(home: string, except: readonly number[]): { pid: number; comm: string; cmdline: string; mark: ProcMark }[] {
+function processesWithHome(
+  home: string,
+  except: readonly number[],
+): { pid: number; comm: string; cmdline: string; mark: ProcMark }[] {
   const out: { pid: number; comm: string; cmdline: string; mark: ProcMark }[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -236,9 +289,18 @@ function agentTree(pid: number | null): ProcMark[] {
 }
 
 /** After a stop: the agent's whole tree is gone, and nothing else with this HOME outlives it but the server. */
-async function expectNoOrphans(vendor: CompatVendor, tree: readonly ProcMark[], home: string, serverPid: number, when: string): Promise<void> {
+async function expectNoOrphans(
+  vendor: CompatVendor,
+  tree: readonly ProcMark[],
+  home: string,
+  serverPid: number,
+  when: string,
+): Promise<void> {
   const alive = await waitAllGone(tree, 10_000);
-  expect(alive.map((m) => `${m.pid} ${m.comm ?? ''}`), `${vendor}: processes of the agent still alive ${when}`).toEqual([]);
+  expect(
+    alive.map((m) => `${m.pid} ${m.comm ?? ''}`),
+    `${vendor}: processes of the agent still alive ${when}`,
+  ).toEqual([]);
   let left = processesWithHome(home, [serverPid]);
   const deadline = Date.now() + 10_000;
   while (left.length > 0 && Date.now() < deadline) {
@@ -246,8 +308,15 @@ async function expectNoOrphans(vendor: CompatVendor, tree: readonly ProcMark[], 
     left = processesWithHome(home, [serverPid]);
   }
   const daemons = left.filter((p) => /app-server|pid-update-loop/.test(p.cmdline));
-  if (vendor === 'codex') expect(daemons.map((p) => `${p.pid} ${p.cmdline}`), `codex app-server daemon left ${when}`).toEqual([]);
-  expect(left.map((p) => `${p.pid} ${p.comm}: ${p.cmdline}`), `processes started for the ${vendor} agent still alive ${when}`).toEqual([]);
+  if (vendor === 'codex')
+    expect(
+      daemons.map((p) => `${p.pid} ${p.cmdline}`),
+      `codex app-server daemon left ${when}`,
+    ).toEqual([]);
+  expect(
+    left.map((p) => `${p.pid} ${p.comm}: ${p.cmdline}`),
+    `processes started for the ${vendor} agent still alive ${when}`,
+  ).toEqual([]);
 }
 
 // ---------- flags ----------
@@ -330,7 +399,13 @@ function agentOf(run: RunView): AgentView {
   return a;
 }
 
-async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string, versionText: string, adapter: VendorAdapter): Promise<string> {
+async function journey(
+  vendor: CompatVendor,
+  spec: CompatVendorSpec,
+  bin: string,
+  versionText: string,
+  adapter: VendorAdapter,
+): Promise<string> {
   const j = prepare(vendor, spec, bin, versionText);
   const n = String(10_000 + Math.floor(Math.random() * 90_000));
   const notes: string[] = [];
@@ -348,13 +423,17 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
     j.clients.push(client);
 
     // 1. A run with one agent of this vendor; tell it the number.
-    const started = await client.call('run.start', { name: `compat-${vendor}`, agents: [{ vendor, label: 'agent', cwd: j.cwd, args: [...spec.args] }] });
+    const started = await client.call('run.start', {
+      name: `compat-${vendor}`,
+      agents: [{ vendor, label: 'agent', cwd: j.cwd, args: [...spec.args] }],
+    });
     const first = agentOf(started);
     expect(first.status, `the ${vendor} agent did not start: ${first.warning ?? ''}`).toBe('running');
     await waitScreen(client, first.id, spec.ready, spec.readyMs, `the ${vendor} prompt (${spec.ready.join(' or ')})`);
     lap('start');
     const told = await say(client, first.id, `remember the number ${n}`, new RegExp(escapeRe(rememberReply(n))), spec);
-    if (told.extraEnters > 0) notes.push(`the first prompt needed ${told.extraEnters} extra Enter(s) after agent.send (${told.stuck})`);
+    if (told.extraEnters > 0)
+      notes.push(`the first prompt needed ${told.extraEnters} extra Enter(s) after agent.send (${told.stuck})`);
     lap('remember');
 
     // 2. Snapshot once Baton knows the vendor's session (Codex: discovered; the others: chosen and confirmed).
@@ -375,7 +454,10 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
     const treeOne = agentTree(known.pid);
     expect(treeOne.length, 'the agent process tree was found').toBeGreaterThan(0);
     // The orphan check below finds processes by this journey's HOME: it must see the live agent now.
-    expect(processesWithHome(j.home, [serverPid]).map((p) => p.pid), 'the HOME scan sees the live agent').toContain(known.pid);
+    expect(
+      processesWithHome(j.home, [serverPid]).map((p) => p.pid),
+      'the HOME scan sees the live agent',
+    ).toContain(known.pid);
     const stopped = await client.call('run.stop', { run: started.id });
     expect(agentOf(stopped).pid).toBeNull();
     await expectNoOrphans(vendor, treeOne, j.home, serverPid, 'after run.stop');
@@ -383,7 +465,11 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
 
     // What Baton would run to resume, as the flag check will verify against --help.
     const ctx: AgentContext = { runName: `compat-${vendor}`, label: 'agent', cwd: j.cwd, args: [], command: null };
-    const resumePlan = await adapter.planResume(ctx, { sessionId, chosenBy: known.sessionIds.at(-1)!.chosenBy, confirmed: true }, j.env);
+    const resumePlan = await adapter.planResume(
+      ctx,
+      { sessionId, chosenBy: known.sessionIds.at(-1)!.chosenBy, confirmed: true },
+      j.env,
+    );
     expect(resumePlan.outcome, `${vendor}: the adapter plans to resume the session it just had`).toBe('resumed');
     resumeArgvSeen.set(vendor, resumePlan.argv);
 
@@ -395,11 +481,22 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
     await waitScreen(client, second.id, spec.ready, spec.readyMs, `the resumed ${vendor} prompt`);
     lap('resume');
     const asked = await say(client, second.id, QUESTION, new RegExp(escapeRe(recallReply(n))), spec);
-    if (asked.extraEnters > 0) notes.push(`the question after resume needed ${asked.extraEnters} extra Enter(s) after agent.send (${asked.stuck})`);
+    if (asked.extraEnters > 0)
+      notes.push(
+        `the question after resume needed ${asked.extraEnters} extra Enter(s) after agent.send (${asked.stuck})`,
+      );
     const fromHistory = asked.requests.filter(
-      (e) => e.lastUser.includes(QUESTION) && !e.lastUser.includes(n) && e.historyNumber === n && e.fromHistory && e.reply === recallReply(n),
+      (e) =>
+        e.lastUser.includes(QUESTION) &&
+        !e.lastUser.includes(n) &&
+        e.historyNumber === n &&
+        e.fromHistory &&
+        e.reply === recallReply(n),
     );
-    expect(fromHistory.length, `the mock saw the resumed ${vendor} send N=${n} in its history: ${summarise(asked.requests)}`).toBeGreaterThan(0);
+    expect(
+      fromHistory.length,
+      `the mock saw the resumed ${vendor} send N=${n} in its history: ${summarise(asked.requests)}`,
+    ).toBeGreaterThan(0);
     lap('recall');
 
     const treeTwo = agentTree(agentOf(await client.call('run.get', { run: started.id })).pid);
@@ -407,17 +504,32 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
     await expectNoOrphans(vendor, treeTwo, j.home, serverPid, 'after stopping the resumed agent');
 
     // 5. Control: a run that was not resumed, in the same directory, does not know the number.
-    const control = await client.call('run.start', { name: `compat-${vendor}-control`, agents: [{ vendor, label: 'control', cwd: j.cwd, args: [...spec.args] }] });
+    const control = await client.call('run.start', {
+      name: `compat-${vendor}-control`,
+      agents: [{ vendor, label: 'control', cwd: j.cwd, args: [...spec.args] }],
+    });
     const fresh = agentOf(control);
     expect(fresh.status).toBe('running');
-    expect(fresh.sessionId === null || fresh.sessionId !== sessionId, 'the control agent has a session of its own').toBe(true);
+    expect(
+      fresh.sessionId === null || fresh.sessionId !== sessionId,
+      'the control agent has a session of its own',
+    ).toBe(true);
     await waitScreen(client, fresh.id, spec.ready, spec.readyMs, `the control ${vendor} prompt`);
     const unknown = await say(client, fresh.id, QUESTION, new RegExp(escapeRe(DONT_KNOW)), spec);
-    if (unknown.extraEnters > 0) notes.push(`the control question needed ${unknown.extraEnters} extra Enter(s) after agent.send (${unknown.stuck})`);
+    if (unknown.extraEnters > 0)
+      notes.push(
+        `the control question needed ${unknown.extraEnters} extra Enter(s) after agent.send (${unknown.stuck})`,
+      );
     expect(unknown.screen).not.toContain(recallReply(n));
     const controlTurns = unknown.requests.filter((e) => e.lastUser.includes(QUESTION));
-    expect(controlTurns.some((e) => e.reply === DONT_KNOW), summarise(unknown.requests)).toBe(true);
-    expect(controlTurns.filter((e) => e.historyNumber === n), 'the control run sent no history with N').toEqual([]);
+    expect(
+      controlTurns.some((e) => e.reply === DONT_KNOW),
+      summarise(unknown.requests),
+    ).toBe(true);
+    expect(
+      controlTurns.filter((e) => e.historyNumber === n),
+      'the control run sent no history with N',
+    ).toEqual([]);
     lap('control');
 
     const treeThree = agentTree(agentOf(await client.call('run.get', { run: control.id })).pid);
@@ -433,7 +545,8 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
     failed = false;
     return [`N=${n}`, times.join(', '), ...notes].join('; ');
   } catch (err) {
-    if (j.server && err instanceof Error) err.message += `\n--- baton serve output (tail) ---\n${j.server.output().slice(-3000)}`;
+    if (j.server && err instanceof Error)
+      err.message += `\n--- baton serve output (tail) ---\n${j.server.output().slice(-3000)}`;
     if (err instanceof Error) err.message += `\n--- mock log (last 12) ---\n${summarise(mock.log().slice(-12))}`;
     throw err;
   } finally {
@@ -443,13 +556,22 @@ async function journey(vendor: CompatVendor, spec: CompatVendorSpec, bin: string
 
 function summarise(entries: readonly LoggedRequest[]): string {
   return entries
-    .map((e) => `#${e.seq} ${e.method} ${e.path} ${e.api} users=${e.userMessages} hist=${e.historyNumber ?? '-'} last="${e.lastUser.slice(-60).replace(/\s+/g, ' ')}" -> ${e.status} "${e.reply.slice(0, 40)}"`)
+    .map(
+      (e) =>
+        `#${e.seq} ${e.method} ${e.path} ${e.api} users=${e.userMessages} hist=${e.historyNumber ?? '-'} last="${e.lastUser.slice(-60).replace(/\s+/g, ' ')}" -> ${e.status} "${e.reply.slice(0, 40)}"`,
+    )
     .join('\n');
 }
 
 // ---------- the flag check ----------
 
-async function flagCheck(vendor: CompatVendor, spec: CompatVendorSpec, bin: string, versionText: string, adapter: VendorAdapter): Promise<string> {
+async function flagCheck(
+  vendor: CompatVendor,
+  spec: CompatVendorSpec,
+  bin: string,
+  versionText: string,
+  adapter: VendorAdapter,
+): Promise<string> {
   const j = prepare(vendor, spec, bin, versionText);
   try {
     const ctx: AgentContext = { runName: 'compat', label: 'agent', cwd: j.cwd, args: [], command: null };
@@ -470,7 +592,10 @@ async function flagCheck(vendor: CompatVendor, spec: CompatVendorSpec, bin: stri
       if (text === undefined) {
         const r = await runCommand([bin, ...(sub ? [sub] : []), '--help'], { cwd: j.cwd, env: j.env, ms: 60_000 });
         text = r.out;
-        if (r.timedOut || text.trim() === '') throw new Error(`${bin} ${sub ?? ''} --help printed nothing (exit ${r.code}${r.timedOut ? ', timed out' : ''})`);
+        if (r.timedOut || text.trim() === '')
+          throw new Error(
+            `${bin} ${sub ?? ''} --help printed nothing (exit ${r.code}${r.timedOut ? ', timed out' : ''})`,
+          );
         helps.set(key, text);
       }
       return text;
@@ -480,13 +605,15 @@ async function flagCheck(vendor: CompatVendor, spec: CompatVendorSpec, bin: stri
     const checked = new Set<string>();
     for (const argv of plans) {
       const sub = subcommandOf(argv);
-      if (sub && !helpMentions(await helpOf(null), sub)) missing.push(`subcommand '${sub}' (in ${argv.slice(1).join(' ')})`);
+      if (sub && !helpMentions(await helpOf(null), sub))
+        missing.push(`subcommand '${sub}' (in ${argv.slice(1).join(' ')})`);
       const help = await helpOf(sub);
       for (const flag of flagsOf(argv)) {
         const key = `${sub ?? ''} ${flag}`;
         if (checked.has(key)) continue;
         checked.add(key);
-        if (!helpMentions(help, flag)) missing.push(`${flag} (${sub ? `${sub} --help` : '--help'}; in ${argv.slice(1).join(' ')})`);
+        if (!helpMentions(help, flag))
+          missing.push(`${flag} (${sub ? `${sub} --help` : '--help'}; in ${argv.slice(1).join(' ')})`);
       }
     }
     expect(missing, `flags Baton's ${vendor} adapter passes that \`${vendor} --help\` does not mention`).toEqual([]);
@@ -531,7 +658,7 @@ for (const vendor of ORDER) {
   });
 }
 
-describe('the developer\'s own HOME', () => {
+describe("the developer's own HOME", () => {
   it('gains nothing from installing and running the real CLIs', () => {
     const added = [...homeEntries()].filter((e) => !homeBefore.has(e));
     expect(added, `entries the compat suite created in ${homedir()}`).toEqual([]);

@@ -25,16 +25,54 @@ export interface Pin {
  * npm silently pick an old Claude (2.1.197) and Qwen (0.15.10). These are the versions docs/vendors.md was checked against.
  */
 export const PINS: Record<CompatVendor, Pin> = {
-  claude: { vendor: 'claude', pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'node_modules/.bin/claude', installTimeoutMs: 300_000 },
-  codex: { vendor: 'codex', pkg: '@openai/codex', version: '0.169.0', bin: 'node_modules/.bin/codex', installTimeoutMs: 400_000 },
-  gemini: { vendor: 'gemini', pkg: '@google/gemini-cli', version: '0.61.0', bin: 'node_modules/.bin/gemini', installTimeoutMs: 300_000 },
-  copilot: { vendor: 'copilot', pkg: '@github/copilot', version: '1.0.102', bin: 'node_modules/.bin/copilot', installTimeoutMs: 300_000 },
-  opencode: { vendor: 'opencode', pkg: 'opencode-ai', version: '1.18.33', bin: 'node_modules/.bin/opencode', installTimeoutMs: 400_000 },
+  claude: {
+    vendor: 'claude',
+    pkg: '@anthropic-ai/claude-code',
+    version: '2.1.332',
+    bin: 'node_modules/.bin/claude',
+    installTimeoutMs: 300_000,
+  },
+  codex: {
+    vendor: 'codex',
+    pkg: '@openai/codex',
+    version: '0.169.0',
+    bin: 'node_modules/.bin/codex',
+    installTimeoutMs: 400_000,
+  },
+  gemini: {
+    vendor: 'gemini',
+    pkg: '@google/gemini-cli',
+    version: '0.61.0',
+    bin: 'node_modules/.bin/gemini',
+    installTimeoutMs: 300_000,
+  },
+  copilot: {
+    vendor: 'copilot',
+    pkg: '@github/copilot',
+    version: '1.0.102',
+    bin: 'node_modules/.bin/copilot',
+    installTimeoutMs: 300_000,
+  },
+  opencode: {
+    vendor: 'opencode',
+    pkg: 'opencode-ai',
+    version: '1.18.33',
+    bin: 'node_modules/.bin/opencode',
+    installTimeoutMs: 400_000,
+  },
   // Qwen's `.bin/qwen` is fine on Node 22+; on Node 20 it must start through cli-entry.js: a wrapper of ours does.
   qwen: { vendor: 'qwen', pkg: '@qwen-code/qwen-code', version: '0.24.4', bin: 'qwen', installTimeoutMs: 300_000 },
 };
 
-export type Installed = { ok: true; vendor: CompatVendor; version: string; dir: string; bin: string; versionText: string; seconds: number };
+export type Installed = {
+  ok: true;
+  vendor: CompatVendor;
+  version: string;
+  dir: string;
+  bin: string;
+  versionText: string;
+  seconds: number;
+};
 export type NotInstalled = { ok: false; vendor: CompatVendor; version: string; reason: string; seconds: number };
 export type InstallResult = Installed | NotInstalled;
 
@@ -99,9 +137,11 @@ export function sandboxEnv(home: string): NodeJS.ProcessEnv {
   const realHome = homedir();
   const env = { ...process.env };
   for (const k of Object.keys(env)) {
-    if (/^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|COPILOT_|GH_|GITHUB_|QWEN_|OPENCODE_|CLAUDE|XDG_)/.test(k)) delete env[k];
+    if (/^(ANTHROPIC_|OPENAI_|CODEX_|GEMINI_|GOOGLE_|COPILOT_|GH_|GITHUB_|QWEN_|OPENCODE_|CLAUDE|XDG_)/.test(k))
+      delete env[k];
   }
-  for (const dir of ['.config', '.cache', join('.local', 'share'), join('.local', 'state')]) mkdirSync(join(home, dir), { recursive: true });
+  for (const dir of ['.config', '.cache', join('.local', 'share'), join('.local', 'state')])
+    mkdirSync(join(home, dir), { recursive: true });
   return {
     ...env,
     HOME: home,
@@ -136,7 +176,10 @@ function npmError(out: string): string {
 async function versionOf(pin: Pin, bin: string): Promise<{ ok: boolean; text: string }> {
   const r = await run([bin, '--version'], { ms: 60_000, env: sandboxEnv(installHome(pin)) });
   const first = r.out.trim().split('\n')[0] ?? '';
-  return { ok: r.code === 0 && r.out.includes(pin.version), text: r.timedOut ? `timed out: ${tail(r.out)}` : r.code === 0 ? first : tail(r.out) };
+  return {
+    ok: r.code === 0 && r.out.includes(pin.version),
+    text: r.timedOut ? `timed out: ${tail(r.out)}` : r.code === 0 ? first : tail(r.out),
+  };
 }
 
 /** Qwen on Node 20: `node <pkg>/cli-entry.js`, wrapped as one executable (absolute node, so PATH does not matter). */
@@ -154,7 +197,13 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
   const pin = PINS[vendor];
   const dir = installDir(pin);
   const seconds = () => Math.round((Date.now() - started) / 100) / 10;
-  const skip = (reason: string): NotInstalled => ({ ok: false, vendor, version: pin.version, reason, seconds: seconds() });
+  const skip = (reason: string): NotInstalled => ({
+    ok: false,
+    vendor,
+    version: pin.version,
+    reason,
+    seconds: seconds(),
+  });
   const bin = join(dir, pin.bin);
   const marker = join(dir, '.baton-compat-installed');
 
@@ -169,16 +218,20 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
     mkdirSync(dir, { recursive: true });
     // A package.json of our own keeps npm from walking up into a parent project.
     const pkgJson = join(dir, 'package.json');
-    if (!existsSync(pkgJson)) writeFileSync(pkgJson, JSON.stringify({ name: `baton-compat-${vendor}`, private: true }) + '\n');
+    if (!existsSync(pkgJson))
+      writeFileSync(pkgJson, JSON.stringify({ name: `baton-compat-${vendor}`, private: true }) + '\n');
     const npm = await run(
       ['npm', 'install', '--prefix', dir, `${pin.pkg}@${pin.version}`, '--no-audit', '--no-fund', '--loglevel=error'],
       { cwd: dir, env: sandboxEnv(installHome(pin)), ms: pin.installTimeoutMs },
     );
-    if (npm.timedOut) return skip(`npm install ${pin.pkg}@${pin.version} did not finish within ${pin.installTimeoutMs / 1000} s`);
-    if (npm.code !== 0) return skip(`npm install ${pin.pkg}@${pin.version} failed (exit ${npm.code}): ${npmError(npm.out)}`);
+    if (npm.timedOut)
+      return skip(`npm install ${pin.pkg}@${pin.version} did not finish within ${pin.installTimeoutMs / 1000} s`);
+    if (npm.code !== 0)
+      return skip(`npm install ${pin.pkg}@${pin.version} failed (exit ${npm.code}): ${npmError(npm.out)}`);
 
     const installedVersion = readInstalledVersion(dir, pin);
-    if (installedVersion !== pin.version) return skip(`npm installed ${pin.pkg}@${installedVersion ?? '?'} instead of ${pin.version}`);
+    if (installedVersion !== pin.version)
+      return skip(`npm installed ${pin.pkg}@${installedVersion ?? '?'} instead of ${pin.version}`);
 
     if (vendor === 'qwen') writeQwenWrapper(dir);
     if (!existsSync(bin)) return skip(`${pin.pkg}@${pin.version} installed no ${pin.bin}`);
@@ -186,8 +239,13 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
     if (!v.ok && vendor === 'claude') {
       // npm skipped the postinstall that swaps in the native binary (docs/vendors.md §1): run it by hand.
       const pkgDir = join(dir, 'node_modules', ...pin.pkg.split('/'));
-      const fix = await run([process.execPath, 'install.cjs'], { cwd: pkgDir, env: sandboxEnv(installHome(pin)), ms: 120_000 });
-      if (fix.code !== 0) return skip(`claude --version failed (${tail(v.text)}) and node install.cjs failed: ${tail(fix.out)}`);
+      const fix = await run([process.execPath, 'install.cjs'], {
+        cwd: pkgDir,
+        env: sandboxEnv(installHome(pin)),
+        ms: 120_000,
+      });
+      if (fix.code !== 0)
+        return skip(`claude --version failed (${tail(v.text)}) and node install.cjs failed: ${tail(fix.out)}`);
       v = await versionOf(pin, bin);
     }
     if (!v.ok) return skip(`${pin.bin} --version did not print ${pin.version}: ${tail(v.text)}`);
@@ -200,7 +258,9 @@ export async function ensureInstalled(vendor: CompatVendor): Promise<InstallResu
 
 function readInstalledVersion(dir: string, pin: Pin): string | null {
   try {
-    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', ...pin.pkg.split('/'), 'package.json'), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(join(dir, 'node_modules', ...pin.pkg.split('/'), 'package.json'), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? null;
   } catch {
     return null;

@@ -67,7 +67,8 @@ export function answer(userTexts: readonly string[]): Answer {
     if (m) historyNumber = m[1]!;
   }
   if (lastNumber !== null) return { reply: rememberReply(lastNumber), fromHistory: false, lastNumber, historyNumber };
-  if (historyNumber !== null) return { reply: recallReply(historyNumber), fromHistory: true, lastNumber, historyNumber };
+  if (historyNumber !== null)
+    return { reply: recallReply(historyNumber), fromHistory: true, lastNumber, historyNumber };
   return { reply: DONT_KNOW, fromHistory: false, lastNumber, historyNumber };
 }
 
@@ -83,7 +84,13 @@ function contentText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter(isObj)
-    .filter((b) => b.type === 'text' || b.type === 'input_text' || b.type === 'output_text' || (b.type === undefined && typeof b.text === 'string'))
+    .filter(
+      (b) =>
+        b.type === 'text' ||
+        b.type === 'input_text' ||
+        b.type === 'output_text' ||
+        (b.type === undefined && typeof b.text === 'string'),
+    )
     .map((b) => str(b.text))
     .join('\n');
 }
@@ -128,7 +135,11 @@ function geminiUserTexts(contents: unknown): string[] {
 function systemText(system: unknown): string {
   if (typeof system === 'string') return system;
   if (Array.isArray(system)) return contentText(system);
-  if (isObj(system) && Array.isArray(system.parts)) return system.parts.filter(isObj).map((p) => str(p.text)).join('\n');
+  if (isObj(system) && Array.isArray(system.parts))
+    return system.parts
+      .filter(isObj)
+      .map((p) => str(p.text))
+      .join('\n');
   return '';
 }
 
@@ -216,15 +227,28 @@ function anthropic(res: ServerResponse, body: Json, reply: string, inputText: st
     return;
   }
   sseHeaders(res);
-  const send = (event: string, data: Json) => res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
+  const send = (event: string, data: Json) =>
+    res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
   send('message_start', {
-    message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usageIn, output_tokens: 1 } },
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usageIn, output_tokens: 1 },
+    },
   });
   send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
   send('ping', {});
   for (const p of pieces(reply)) send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: p } });
   send('content_block_stop', { index: 0 });
-  send('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: tokens(reply) } });
+  send('message_delta', {
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: tokens(reply) },
+  });
   send('message_stop', {});
   res.end();
 }
@@ -241,7 +265,15 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: tokens(inputText) + tokens(reply),
   };
-  const base = { id: respId, object: 'response', created_at: created, model, error: null, incomplete_details: null, store: false };
+  const base = {
+    id: respId,
+    object: 'response',
+    created_at: created,
+    model,
+    error: null,
+    incomplete_details: null,
+    store: false,
+  };
   const doneItem = {
     id: itemId,
     type: 'message',
@@ -256,14 +288,29 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
   }
   sseHeaders(res);
   let seq = 0;
-  const send = (type: string, data: Json) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+  const send = (type: string, data: Json) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
   send('response.created', { response: { ...base, status: 'in_progress', output: [], usage: null } });
   send('response.in_progress', { response: { ...base, status: 'in_progress', output: [], usage: null } });
-  send('response.output_item.added', { output_index: 0, item: { id: itemId, type: 'message', role: 'assistant', status: 'in_progress', content: [] } });
-  send('response.content_part.added', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-  for (const p of pieces(reply)) send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: p });
+  send('response.output_item.added', {
+    output_index: 0,
+    item: { id: itemId, type: 'message', role: 'assistant', status: 'in_progress', content: [] },
+  });
+  send('response.content_part.added', {
+    item_id: itemId,
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [] },
+  });
+  for (const p of pieces(reply))
+    send('response.output_text.delta', { item_id: itemId, output_index: 0, content_index: 0, delta: p });
   send('response.output_text.done', { item_id: itemId, output_index: 0, content_index: 0, text: reply });
-  send('response.content_part.done', { item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: reply, annotations: [] } });
+  send('response.content_part.done', {
+    item_id: itemId,
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: reply, annotations: [] },
+  });
   send('response.output_item.done', { output_index: 0, item: doneItem });
   send('response.completed', { response: { ...base, status: 'completed', output: [doneItem], usage } });
   res.end();
@@ -273,7 +320,11 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
   const model = str(body.model) || 'mock-model';
   const id = newId('chatcmpl-mock');
   const created = Math.floor(Date.now() / 1000);
-  const usage = { prompt_tokens: tokens(inputText), completion_tokens: tokens(reply), total_tokens: tokens(inputText) + tokens(reply) };
+  const usage = {
+    prompt_tokens: tokens(inputText),
+    completion_tokens: tokens(reply),
+    total_tokens: tokens(inputText) + tokens(reply),
+  };
   if (body.stream !== true) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -290,7 +341,9 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
   }
   sseHeaders(res);
   const chunk = (delta: Json, finish: string | null, extra: Json = {}) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
+    );
   chunk({ role: 'assistant', content: '' }, null);
   for (const p of pieces(reply)) chunk({ content: p }, null);
   chunk({}, 'stop', { usage });
@@ -304,10 +357,17 @@ function geminiStream(res: ServerResponse, model: string, reply: string, inputTe
   parts.forEach((p, i) => {
     const last = i === parts.length - 1;
     const data: Json = {
-      candidates: [{ content: { role: 'model', parts: [{ text: p }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],
+      candidates: [
+        { content: { role: 'model', parts: [{ text: p }] }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) },
+      ],
       modelVersion: model,
     };
-    if (last) data.usageMetadata = { promptTokenCount: tokens(inputText), candidatesTokenCount: tokens(reply), totalTokenCount: tokens(inputText) + tokens(reply) };
+    if (last)
+      data.usageMetadata = {
+        promptTokenCount: tokens(inputText),
+        candidatesTokenCount: tokens(reply),
+        totalTokenCount: tokens(inputText) + tokens(reply),
+      };
     res.write(`data: ${JSON.stringify(data)}\n\n`);
   });
   res.end();
@@ -318,7 +378,11 @@ function geminiJson(res: ServerResponse, model: string, text: string, inputText:
   res.end(
     JSON.stringify({
       candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: tokens(inputText), candidatesTokenCount: tokens(text), totalTokenCount: tokens(inputText) + tokens(text) },
+      usageMetadata: {
+        promptTokenCount: tokens(inputText),
+        candidatesTokenCount: tokens(text),
+        totalTokenCount: tokens(inputText) + tokens(text),
+      },
       modelVersion: model,
     }),
   );
@@ -388,13 +452,18 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     }
     if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) {
       const msgs = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
-      const sys = msgs.filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
+      const sys = msgs
+        .filter((m) => m.role === 'system')
+        .map((m) => contentText(m.content))
+        .join('\n');
       const reply = converse('chat', roleMessages(msgs), sys);
       return chat(res, body, reply, raw);
     }
     if (req.method === 'GET' && /^\/(v1\/)?models\/?$/.test(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }));
+      return res.end(
+        JSON.stringify({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'mock' }] }),
+      );
     }
     const g = /^\/v1(?:beta|alpha)?\/models\/([^/:]+):([A-Za-z]+)$/.exec(path);
     if (req.method === 'POST' && g) {
@@ -402,7 +471,8 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       entry.model = model;
       const users = geminiUserTexts(body.contents);
       const sys = systemText(body.systemInstruction ?? body.system_instruction);
-      if (method === 'streamGenerateContent') return geminiStream(res, model, converse('gemini-stream', users, sys), raw);
+      if (method === 'streamGenerateContent')
+        return geminiStream(res, model, converse('gemini-stream', users, sys), raw);
       if (method === 'generateContent') {
         const cfg = isObj(body.generationConfig) ? body.generationConfig : {};
         const schema = cfg.responseJsonSchema ?? cfg.responseSchema ?? cfg.response_json_schema;
@@ -423,7 +493,9 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     }
     entry.status = 404;
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: { type: 'not_found', message: `mock model: no route for ${req.method} ${path}` } }));
+    res.end(
+      JSON.stringify({ error: { type: 'not_found', message: `mock model: no route for ${req.method} ${path}` } }),
+    );
   };
 
   const server: Server = createServer((req, res) => {
@@ -435,7 +507,10 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       .finally(() => {
         if (opts.verbose) {
           const e = entries.at(-1);
-          if (e) process.stderr.write(`[mock] ${e.seq} ${e.method} ${e.path} ${e.api} ${e.model ?? ''} users=${e.userMessages} -> ${e.status} ${e.reply.slice(0, 60)}\n`);
+          if (e)
+            process.stderr.write(
+              `[mock] ${e.seq} ${e.method} ${e.path} ${e.api} ${e.model ?? ''} users=${e.userMessages} -> ${e.status} ${e.reply.slice(0, 60)}\n`,
+            );
         }
       });
   });

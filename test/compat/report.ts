@@ -34,9 +34,11 @@ const startedAt = new Date();
 /** A vendor's overall result: any failure fails it; any skip (and no failure) skips it; pass only if all passed. */
 export function overall(r: VendorReport): { status: Status | 'not run'; reason: string | null } {
   const failed = r.checks.filter((c) => c.status === 'fail');
-  if (failed.length > 0) return { status: 'fail', reason: failed.map((c) => `${c.name}: ${c.detail ?? ''}`).join('; ') };
+  if (failed.length > 0)
+    return { status: 'fail', reason: failed.map((c) => `${c.name}: ${c.detail ?? ''}`).join('; ') };
   const skipped = r.checks.filter((c) => c.status === 'skip');
-  if (skipped.length > 0) return { status: 'skip', reason: [...new Set(skipped.map((c) => c.detail ?? ''))].join('; ') };
+  if (skipped.length > 0)
+    return { status: 'skip', reason: [...new Set(skipped.map((c) => c.detail ?? ''))].join('; ') };
   if (r.checks.length === 0) return { status: 'not run', reason: null };
   return { status: 'pass', reason: null };
 }
@@ -88,7 +90,8 @@ export function renderReport(): string {
   for (const r of vendors.values()) {
     if (r.checks.length === 0) continue;
     lines.push('', `## ${r.vendor}`, '');
-    for (const c of r.checks) lines.push(`- ${c.name}: **${c.status}** (${c.seconds}s)${c.detail ? ` — ${c.detail}` : ''}`);
+    for (const c of r.checks)
+      lines.push(`- ${c.name}: **${c.status}** (${c.seconds}s)${c.detail ? ` — ${c.detail}` : ''}`);
   }
   const counts = { pass: 0, skip: 0, fail: 0, 'not run': 0 };
   for (const r of vendors.values()) counts[overall(r).status]++;
@@ -103,5 +106,8 @@ export function writeReport(): void {
   mkdirSync(REPORT_DIR, { recursive: true });
   writeFileSync(REPORT_MD, renderReport());
   const json = [...vendors.values()].map((r) => ({ ...r, result: overall(r) }));
-  writeFileSync(join(REPORT_DIR, 'compat-report.json'), JSON.stringify({ startedAt: startedAt.toISOString(), vendors: json }, null, 2) + '\n');
+  writeFileSync(
+    join(REPORT_DIR, 'compat-report.json'),
+    JSON.stringify({ startedAt: startedAt.toISOString(), vendors: json }, null, 2) + '\n',
+  );
 }

@@ -81,7 +81,9 @@ const claude: CompatVendorSpec = {
         lastOnboardingVersion: /^[\d.]+/.exec(version)?.[0] ?? version,
         theme: 'dark',
         customApiKeyResponses: { approved: [CLAUDE_KEY.slice(-20)], rejected: [] },
-        projects: { [cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, projectOnboardingSeenCount: 1 } },
+        projects: {
+          [cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, projectOnboardingSeenCount: 1 },
+        },
       }),
     );
     return {
@@ -233,7 +235,10 @@ const copilot: CompatVendorSpec = {
   setup({ root, cwd, mockUrl }) {
     const home = HOME_OF(root);
     const copilotHome = join(home, '.copilot');
-    write(join(copilotHome, 'config.json'), json({ banner: 'never', autoUpdate: false, trustedFolders: [cwd], trusted_folders: [cwd] }));
+    write(
+      join(copilotHome, 'config.json'),
+      json({ banner: 'never', autoUpdate: false, trustedFolders: [cwd], trusted_folders: [cwd] }),
+    );
     return {
       COPILOT_HOME: copilotHome,
       COPILOT_OFFLINE: 'true',

@@ -8,7 +8,15 @@ import { ROOT } from '../helpers/server.js';
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /**
  * Even with --disable-gpu, Chromium gives pages WebGL through its software rasterizer, and the panes then draw their
  * text on a canvas that no test (and no screen reader) can read. Without 3D APIs the panes fall back to xterm's DOM

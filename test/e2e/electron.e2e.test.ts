@@ -44,7 +44,8 @@ describe('the desktop app', () => {
 
   const pane = (label: string): Locator => page.getByRole('region', { name: label, exact: true });
   const toolbar = (): Locator => page.getByRole('toolbar', { name: 'Run actions' });
-  const paneText = async (label: string) => (await pane(label).locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ');
+  const paneText = async (label: string) =>
+    (await pane(label).locator('.xterm-rows').innerText()).replace(/\u00a0/g, ' ');
   /** Clicks a menu item by label, as a person would from the menu bar. */
   const clickMenu = (label: string) =>
     app.evaluate(({ Menu }, wanted) => {
@@ -73,7 +74,8 @@ describe('the desktop app', () => {
     const args = [join(ROOT, 'dist', 'electron', 'main.js')];
     // Chromium refuses its sandbox as root; without a display, Chromium's headless platform draws off-screen.
     if (process.getuid?.() === 0) args.push('--no-sandbox');
-    if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) args.push('--ozone-platform=headless', '--disable-gpu');
+    if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+      args.push('--ozone-platform=headless', '--disable-gpu');
     app = await _electron.launch({ executablePath: binary, args, env, timeout: 30_000 });
     page = await app.firstWindow();
     page.setDefaultTimeout(WAIT_MS);
@@ -90,12 +92,26 @@ describe('the desktop app', () => {
     expect(page.url()).toBe(pathToFileURL(join(ROOT, 'dist', 'renderer', 'index.html')).href);
     expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
-    expect(await page.evaluate(() => Object.keys((window as unknown as { baton: object }).baton).sort())).toEqual(
-      ['appVersion', 'onMenuCommand', 'onResumeHandoff', 'pickDirectory', 'requestPort', 'writeClipboard'],
-    );
-    expect(await page.evaluate(() => (window as unknown as { baton: { appVersion(): Promise<string> } }).baton.appVersion())).toBe('0.1.0');
+    expect(await page.evaluate(() => Object.keys((window as unknown as { baton: object }).baton).sort())).toEqual([
+      'appVersion',
+      'onMenuCommand',
+      'onResumeHandoff',
+      'pickDirectory',
+      'requestPort',
+      'writeClipboard',
+    ]);
+    expect(
+      await page.evaluate(() => (window as unknown as { baton: { appVersion(): Promise<string> } }).baton.appVersion()),
+    ).toBe('0.1.0');
     // No remote content: a fetch of anything is refused by the CSP and the request filter.
-    expect(await page.evaluate(() => fetch('https://example.com/').then(() => 'loaded', () => 'refused'))).toBe('refused');
+    expect(
+      await page.evaluate(() =>
+        fetch('https://example.com/').then(
+          () => 'loaded',
+          () => 'refused',
+        ),
+      ),
+    ).toBe('refused');
   });
 
   it('2. a run started in the window answers in its pane, over the port to the core', async () => {
@@ -113,16 +129,26 @@ describe('the desktop app', () => {
     await page.keyboard.type(`remember the number ${number}`);
     await page.waitForTimeout(500);
     await page.keyboard.press('Enter');
-    await waitFor(async () => (await paneText('planner')).includes(`OK, I will remember ${number}.`), 'the answer', WAIT_MS);
+    await waitFor(
+      async () => (await paneText('planner')).includes(`OK, I will remember ${number}.`),
+      'the answer',
+      WAIT_MS,
+    );
     await screenshot(page, 'electron-2-live-run');
   });
 
   it('3. the menu snapshots the run, and Copy handle puts a baton1. handle on the clipboard', async () => {
     await clickMenu('Snapshot');
-    await page.getByRole('status').filter({ hasText: /Snapshot at .*: 1 agent, 1 session id and their screens/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Snapshot at .*: 1 agent, 1 session id and their screens/ })
+      .waitFor();
     await app.evaluate(({ clipboard }) => clipboard.writeText(''));
     await toolbar().getByRole('button', { name: 'Copy handle', exact: true }).click();
-    await toolbar().getByRole('menu', { name: 'Copy handle' }).getByRole('menuitem', { name: 'Copy handle', exact: true }).click();
+    await toolbar()
+      .getByRole('menu', { name: 'Copy handle' })
+      .getByRole('menuitem', { name: 'Copy handle', exact: true })
+      .click();
     await page.getByRole('status').filter({ hasText: 'Run handle copied' }).waitFor();
     const handle = await app.evaluate(({ clipboard }) => clipboard.readText());
     expect(handle).toMatch(/^baton1\./);
@@ -130,7 +156,9 @@ describe('the desktop app', () => {
   });
 
   it('4. a baton://resume link from a second launch opens the Resume dialog and resumes nothing', async () => {
-    await app.evaluate(({ app: a }) => a.emit('second-instance', { preventDefault() {} }, ['baton', 'baton://resume'], '/', {}));
+    await app.evaluate(({ app: a }) =>
+      a.emit('second-instance', { preventDefault() {} }, ['baton', 'baton://resume'], '/', {}),
+    );
     const resume = page.getByRole('dialog', { name: 'Resume from handle' });
     await resume.waitFor();
     expect(await resume.getByLabel('Handle').inputValue()).toBe('');

@@ -88,7 +88,12 @@ async function paneText(label: string): Promise<string> {
     .join('\n');
 }
 
-async function waitForPaneText(label: string, expected: string | RegExp, what: string, after?: string): Promise<string> {
+async function waitForPaneText(
+  label: string,
+  expected: string | RegExp,
+  what: string,
+  after?: string,
+): Promise<string> {
   return waitFor(
     async () => {
       let text = await paneText(label);
@@ -175,8 +180,10 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     expect(text).toMatch(/A handle is one string/);
     const vendors = welcome.locator('li');
     await expect.poll(() => vendors.count(), { timeout: WAIT_MS }).toBeGreaterThanOrEqual(5);
-    const line = async (name: string) => (await welcome.locator('li', { hasText: name }).innerText()).replace(/\s+/g, ' ');
-    for (const name of ['Claude Code', 'Gemini CLI', 'GitHub Copilot CLI', 'Qwen Code']) expect(await line(name)).toMatch(/^found /);
+    const line = async (name: string) =>
+      (await welcome.locator('li', { hasText: name }).innerText()).replace(/\s+/g, ' ');
+    for (const name of ['Claude Code', 'Gemini CLI', 'GitHub Copilot CLI', 'Qwen Code'])
+      expect(await line(name)).toMatch(/^found /);
     const codex = await line('Codex CLI');
     expect(codex).toMatch(/^not found /);
     expect(codex).toMatch(/npm install -g @openai\/codex/);
@@ -215,7 +222,8 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     for (const a of agents) {
       await waitForPaneText(a.label, `OK, I will remember ${a.number}.`, 'the answer');
       // Each pane holds only its own conversation.
-      for (const other of agents.filter((o) => o !== a)) expect(await paneText(a.label)).not.toMatch(new RegExp(`(number|number is|remember) ${other.number}\\b`));
+      for (const other of agents.filter((o) => o !== a))
+        expect(await paneText(a.label)).not.toMatch(new RegExp(`(number|number is|remember) ${other.number}\\b`));
     }
     await expect.poll(() => toolbar().innerText()).toContain('3/3 live');
     await screenshot(page, '2-live-run-3-panes');
@@ -223,11 +231,17 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
 
   it('3. Snapshot confirms with a toast; Copy handle puts a baton1. handle on the clipboard, never on the page', async () => {
     await toolbar().getByRole('button', { name: 'Snapshot', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: /Snapshot at .*: 3 agents, 3 session ids and their screens/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Snapshot at .*: 3 agents, 3 session ids and their screens/ })
+      .waitFor();
 
     await page.evaluate('navigator.clipboard.writeText("")');
     await toolbar().getByRole('button', { name: 'Copy handle', exact: true }).click();
-    await toolbar().getByRole('menu', { name: 'Copy handle' }).getByRole('menuitem', { name: 'Copy handle', exact: true }).click();
+    await toolbar()
+      .getByRole('menu', { name: 'Copy handle' })
+      .getByRole('menuitem', { name: 'Copy handle', exact: true })
+      .click();
     await page.getByRole('status').filter({ hasText: 'Run handle copied' }).waitFor();
     handle = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(handle.startsWith('baton1.')).toBe(true);
@@ -295,8 +309,14 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     for (const a of agents) await waitForPaneText(a.label, a.ready, `the resumed ${a.vendor} prompt`, 'new terminal');
     for (const a of agents) await typeInto(a.label, QUESTION);
     for (const a of agents) {
-      const after = await waitForPaneText(a.label, `The number is ${a.number}.`, 'the remembered number', 'new terminal');
-      for (const other of agents.filter((o) => o !== a)) expect(after).not.toMatch(new RegExp(`(number|number is|remember) ${other.number}\\b`));
+      const after = await waitForPaneText(
+        a.label,
+        `The number is ${a.number}.`,
+        'the remembered number',
+        'new terminal',
+      );
+      for (const other of agents.filter((o) => o !== a))
+        expect(after).not.toMatch(new RegExp(`(number|number is|remember) ${other.number}\\b`));
     }
     await screenshot(page, '4d-resumed-run');
   });
@@ -325,7 +345,11 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     await history().getByRole('button', { name: 'reload', exact: true }).click();
     // The first lines the reloaded page shows were replayed by the core from its ring; keep going until a few more
     // arrived live, so the replay → live boundary is on screen when the output ends.
-    const replayedUpTo = await waitFor(async () => lastLineNumber(await paneText('counter')), 'numbered lines in the pane after the reload', WAIT_MS);
+    const replayedUpTo = await waitFor(
+      async () => lastLineNumber(await paneText('counter')),
+      'numbered lines in the pane after the reload',
+      WAIT_MS,
+    );
     await waitFor(
       async () => (lastLineNumber(await paneText('counter')) ?? 0) >= replayedUpTo + 3,
       `lines after line ${replayedUpTo} arriving live after the reload`,
@@ -342,10 +366,14 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     // Every "line N" on screen is followed by "line N+1" (none lost, none doubled), across the line where the replay
     // ended, up to the last line before END; and the pane shows what the core's own mirror holds.
     const numbers = lineNumbers(shown);
-    expect(numbers, `the pane shows line ${replayedUpTo}, where the replay after the reload ended`).toContain(replayedUpTo);
+    expect(numbers, `the pane shows line ${replayedUpTo}, where the replay after the reload ended`).toContain(
+      replayedUpTo,
+    );
     numbers.forEach((n, i) => i > 0 && expect(n, `the line after line ${numbers[i - 1]}`).toBe(numbers[i - 1]! + 1));
     expect(numbers.at(-1), 'the pane ends with the last line the loop printed').toBe(mirrorNumbers.at(-1));
-    expect(nonEmptyLines(shown).slice(-10), 'the pane\'s last rows equal the core mirror\'s').toEqual(nonEmptyLines(mirror).slice(-10));
+    expect(nonEmptyLines(shown).slice(-10), "the pane's last rows equal the core mirror's").toEqual(
+      nonEmptyLines(mirror).slice(-10),
+    );
     await screenshot(page, '5-after-reload');
   });
 
@@ -354,7 +382,9 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     const before = (await client.call('run.list', {})).map((r) => r.id).sort();
 
     // A handle whose first agent's directory is relative: the copied handle with one field changed.
-    const body = JSON.parse(Buffer.from(handle.slice('baton1.'.length), 'base64url').toString('utf8')) as { agents: { cwd: string }[] };
+    const body = JSON.parse(Buffer.from(handle.slice('baton1.'.length), 'base64url').toString('utf8')) as {
+      agents: { cwd: string }[];
+    };
     body.agents[0]!.cwd = 'relative/project';
     const relative = `baton1.${Buffer.from(JSON.stringify(body), 'utf8').toString('base64url')}`;
     const cases = [

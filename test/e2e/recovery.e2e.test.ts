@@ -37,12 +37,18 @@ const clients: RpcClient[] = [];
 
 /** `baton serve` on `port` (0: any) with the fixed token; resolves once it prints its address. */
 async function serve(port: number): Promise<Served> {
-  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', String(port), '--data-dir', dataDir], { env: { ...env, BATON_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', String(port), '--data-dir', dataDir], {
+    env: { ...env, BATON_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise((r) => child.once('exit', r));
-  const url = await waitFor(() => /Open (http:\/\/[^/\s]+)\//.exec(output)?.[1], `baton serve to print its address (output so far: ${output})`);
+  const url = await waitFor(
+    () => /Open (http:\/\/[^/\s]+)\//.exec(output)?.[1],
+    `baton serve to print its address (output so far: ${output})`,
+  );
   const served = { url, pid: child.pid!, exited, kill: (signal: NodeJS.Signals) => child.kill(signal) };
   servers.push(served);
   return served;
@@ -73,79 +79,109 @@ async function typeInto(label: string, text: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
-describe.skipIf(skipReason !== null)(`recovery after the core is killed, in Chromium${skipReason ? ` — ${skipReason}` : ''}`, () => {
-  beforeAll(async () => {
-    root = realpathSync(tempDir('baton-e2e-recovery-'));
-    dataDir = join(root, 'data');
-    work = join(root, 'work');
-    mkdirSync(work, { recursive: true });
-    env = testEnv(join(root, 'home'));
-    session = await launchBrowser();
-    page = session.page;
-    page.setDefaultTimeout(WAIT_MS);
-  });
+describe.skipIf(skipReason !== null)(
+  `recovery after the core is killed, in Chromium${skipReason ? ` — ${skipReason}` : ''}`,
+  () => {
+    beforeAll(async () => {
+      root = realpathSync(tempDir('baton-e2e-recovery-'));
+      dataDir = join(root, 'data');
+      work = join(root, 'work');
+      mkdirSync(work, { recursive: true });
+      env = testEnv(join(root, 'home'));
+      session = await launchBrowser();
+      page = session.page;
+      page.setDefaultTimeout(WAIT_MS);
+    });
 
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && session) await screenshot(page, 'recovery-failed').catch(() => undefined);
-  });
+    afterEach(async (ctx) => {
+      if (ctx.task.result?.state === 'fail' && session)
+        await screenshot(page, 'recovery-failed').catch(() => undefined);
+    });
 
-  afterAll(async () => {
-    await session?.close();
-    for (const c of clients.splice(0)) c.close();
-    for (const s of servers.splice(0)) {
-      s.kill('SIGTERM');
-      await s.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await session?.close();
+      for (const c of clients.splice(0)) c.close();
+      for (const s of servers.splice(0)) {
+        s.kill('SIGTERM');
+        await s.exited;
+      }
+      if (root) rmSync(root, { recursive: true, force: true });
+    });
 
-  it('kill -9 the server, start it again: the page offers to resume the runs that were running, and one click brings the panes back live', async () => {
-    const first = await serve(0);
-    const port = Number(new URL(first.url).port);
-    const c1 = await rpc(first.url);
-    const number = randomNumber();
-    const demo = await c1.call('run.start', { name: 'demo', agents: [{ vendor: 'claude', label: 'planner', cwd: work }] });
-    const planner = demo.agents[0]!;
-    await waitFor(async () => (await screenText(c1, planner.id)).includes('? for shortcuts'), 'the Claude prompt');
-    await ask(c1, planner.id, `remember the number ${number}`, `OK, I will remember ${number}.`);
-    await c1.call('run.start', { name: 'side', agents: [{ vendor: 'shell', label: 'console', cwd: work, command: ['/bin/sh'] }] });
+    it('kill -9 the server, start it again: the page offers to resume the runs that were running, and one click brings the panes back live', async () => {
+      const first = await serve(0);
+      const port = Number(new URL(first.url).port);
+      const c1 = await rpc(first.url);
+      const number = randomNumber();
+      const demo = await c1.call('run.start', {
+        name: 'demo',
+        agents: [{ vendor: 'claude', label: 'planner', cwd: work }],
+      });
+      const planner = demo.agents[0]!;
+      await waitFor(async () => (await screenText(c1, planner.id)).includes('? for shortcuts'), 'the Claude prompt');
+      await ask(c1, planner.id, `remember the number ${number}`, `OK, I will remember ${number}.`);
+      await c1.call('run.start', {
+        name: 'side',
+        agents: [{ vendor: 'shell', label: 'console', cwd: work, command: ['/bin/sh'] }],
+      });
 
-    await page.goto(`${first.url}/#token=${TOKEN}`);
-    await page.getByRole('navigation', { name: 'Run history' }).getByRole('button', { name: 'demo', exact: true }).click();
-    await waitForPane('planner', `OK, I will remember ${number}.`, 'the conversation');
-    await page.locator('.bt-topbar').getByRole('status').filter({ hasText: '2 agents running in the core' }).waitFor();
+      await page.goto(`${first.url}/#token=${TOKEN}`);
+      await page
+        .getByRole('navigation', { name: 'Run history' })
+        .getByRole('button', { name: 'demo', exact: true })
+        .click();
+      await waitForPane('planner', `OK, I will remember ${number}.`, 'the conversation');
+      await page
+        .locator('.bt-topbar')
+        .getByRole('status')
+        .filter({ hasText: '2 agents running in the core' })
+        .waitFor();
 
-    first.kill('SIGKILL');
-    await first.exited;
-    await page.getByRole('alert').filter({ hasText: 'Disconnected from the Baton core' }).waitFor();
+      first.kill('SIGKILL');
+      await first.exited;
+      await page.getByRole('alert').filter({ hasText: 'Disconnected from the Baton core' }).waitFor();
 
-    await serve(port);
-    // The same page, reconnected on its own: no reload, no new link.
-    const resume = banner().getByRole('button', { name: 'Resume the 2 runs that were running' });
-    await resume.waitFor();
-    expect(await banner().innerText()).toMatch(/demo \(1 agent\), side \(1 agent\)/);
-    await page.locator('.bt-topbar').getByRole('status').filter({ hasText: '0 agents running in the core' }).waitFor();
-    await screenshot(page, 'recovery-1-offer');
+      await serve(port);
+      // The same page, reconnected on its own: no reload, no new link.
+      const resume = banner().getByRole('button', { name: 'Resume the 2 runs that were running' });
+      await resume.waitFor();
+      expect(await banner().innerText()).toMatch(/demo \(1 agent\), side \(1 agent\)/);
+      await page
+        .locator('.bt-topbar')
+        .getByRole('status')
+        .filter({ hasText: '0 agents running in the core' })
+        .waitFor();
+      await screenshot(page, 'recovery-1-offer');
 
-    await resume.click();
-    const demoOutcome = banner().getByRole('table', { name: 'Run demo: outcome per agent' });
-    await demoOutcome.waitFor();
-    expect((await demoOutcome.innerText()).replace(/\s+/g, ' ')).toMatch(/planner claude resumed/);
-    const sideOutcome = (await banner().getByRole('table', { name: 'Run side: outcome per agent' }).innerText()).replace(/\s+/g, ' ');
-    expect(sideOutcome).toMatch(/console shell fresh: a shell has no conversation to resume/);
-    expect(await banner().innerText()).toMatch(/1 resumed, 1 started fresh, 0 failed/);
-    await page.locator('.bt-topbar').getByRole('status').filter({ hasText: '2 agents running in the core' }).waitFor();
+      await resume.click();
+      const demoOutcome = banner().getByRole('table', { name: 'Run demo: outcome per agent' });
+      await demoOutcome.waitFor();
+      expect((await demoOutcome.innerText()).replace(/\s+/g, ' ')).toMatch(/planner claude resumed/);
+      const sideOutcome = (
+        await banner().getByRole('table', { name: 'Run side: outcome per agent' }).innerText()
+      ).replace(/\s+/g, ' ');
+      expect(sideOutcome).toMatch(/console shell fresh: a shell has no conversation to resume/);
+      expect(await banner().innerText()).toMatch(/1 resumed, 1 started fresh, 0 failed/);
+      await page
+        .locator('.bt-topbar')
+        .getByRole('status')
+        .filter({ hasText: '2 agents running in the core' })
+        .waitFor();
 
-    // The pane is live again, in its own conversation.
-    await waitForPane('planner', '? for shortcuts', 'the resumed prompt');
-    await typeInto('planner', 'what number did I ask you to remember');
-    await waitForPane('planner', `The number is ${number}.`, 'the remembered number');
-    await page.getByRole('navigation', { name: 'Run history' }).getByRole('button', { name: 'side', exact: true }).click();
-    await typeInto('console', 'echo recovered-$((6*7))');
-    await waitForPane('console', 'recovered-42', 'the shell answering');
-    await screenshot(page, 'recovery-2-resumed');
+      // The pane is live again, in its own conversation.
+      await waitForPane('planner', '? for shortcuts', 'the resumed prompt');
+      await typeInto('planner', 'what number did I ask you to remember');
+      await waitForPane('planner', `The number is ${number}.`, 'the remembered number');
+      await page
+        .getByRole('navigation', { name: 'Run history' })
+        .getByRole('button', { name: 'side', exact: true })
+        .click();
+      await typeInto('console', 'echo recovered-$((6*7))');
+      await waitForPane('console', 'recovered-42', 'the shell answering');
+      await screenshot(page, 'recovery-2-resumed');
 
-    await banner().getByRole('button', { name: 'Dismiss' }).click();
-    await banner().waitFor({ state: 'detached' });
-  });
-});
+      await banner().getByRole('button', { name: 'Dismiss' }).click();
+      await banner().waitFor({ state: 'detached' });
+    });
+  },
+);

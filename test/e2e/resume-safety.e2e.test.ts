@@ -72,7 +72,10 @@ describe.skipIf(skipReason !== null)(`resume safety in Chromium${skipReason ? ` 
   });
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail' && session) await screenshot(page, `failed-resume-safety-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(() => undefined);
+    if (ctx.task.result?.state === 'fail' && session)
+      await screenshot(page, `failed-resume-safety-${ctx.task.name.slice(0, 40).replace(/\W+/g, '-')}`).catch(
+        () => undefined,
+      );
   });
 
   afterAll(async () => {
@@ -94,11 +97,16 @@ describe.skipIf(skipReason !== null)(`resume safety in Chromium${skipReason ? ` 
     await openWith(handleOf(run, [alpha, beta]));
 
     await dialog().getByText('not in this Baton store').waitFor();
-    for (const [label, cwd] of [['alpha', alphaDir], ['beta', betaDir]] as const) {
+    for (const [label, cwd] of [
+      ['alpha', alphaDir],
+      ['beta', betaDir],
+    ] as const) {
       expect(await text(previewRow(label).getByRole('cell').nth(1))).toBe(`${cwd} new directory`);
       // Each shell agent has its own box, unchecked, naming what it runs and where.
       expect(await shellBox(label).isChecked()).toBe(false);
-      expect(await text(dialog().locator('label', { has: page.getByRole('checkbox', shellBoxName(label)) }))).toBe(`Start shell agent ${label}: runs /bin/bash in ${cwd} (a new directory)`);
+      expect(await text(dialog().locator('label', { has: page.getByRole('checkbox', shellBoxName(label)) }))).toBe(
+        `Start shell agent ${label}: runs /bin/bash in ${cwd} (a new directory)`,
+      );
     }
     // Nothing checked: nothing would start, and Resume says so by being unavailable.
     expect(await resumeButton().isDisabled()).toBe(true);
@@ -109,7 +117,9 @@ describe.skipIf(skipReason !== null)(`resume safety in Chromium${skipReason ? ` 
     await expect.poll(() => resumeButton().isEnabled()).toBe(true);
     await resumeButton().click();
     await outcomeRow('beta').waitFor();
-    expect(await text(outcomeRow('alpha'))).toMatch(/^alpha shell failed: not started: .*starts only once you confirm it$/);
+    expect(await text(outcomeRow('alpha'))).toMatch(
+      /^alpha shell failed: not started: .*starts only once you confirm it$/,
+    );
     expect(await text(outcomeRow('beta'))).toMatch(/^beta shell fresh/);
     // Only beta is in the run and running; alpha was neither added nor started.
     const after = await client!.call('run.get', { run: 'safety' });
@@ -141,14 +151,33 @@ describe.skipIf(skipReason !== null)(`resume safety in Chromium${skipReason ? ` 
   it('a directory others can write is refused in the preview with its reason, and Resume stays unavailable', async () => {
     const open = dir('open-dir', 0o777);
     const handle = handleOf({ name: 'opened', id: id('run') }, [
-      { id: id('agt'), label: 'planner', vendor: 'claude', sessionId: '3f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: open },
+      {
+        id: id('agt'),
+        label: 'planner',
+        vendor: 'claude',
+        sessionId: '3f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f',
+        cwd: open,
+      },
     ]);
     await openWith(handle);
     const cells = previewRow('planner').getByRole('cell');
-    await expect.poll(() => cells.nth(3).innerText().catch(() => '')).toBe('directory refused → cannot start');
-    expect(await text(cells.nth(1))).toMatch(new RegExp(`^${open.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} new directory directory is writable by other users \\(mode 0777\\)`));
+    await expect
+      .poll(() =>
+        cells
+          .nth(3)
+          .innerText()
+          .catch(() => ''),
+      )
+      .toBe('directory refused → cannot start');
+    expect(await text(cells.nth(1))).toMatch(
+      new RegExp(
+        `^${open.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} new directory directory is writable by other users \\(mode 0777\\)`,
+      ),
+    );
     expect(await resumeButton().isDisabled()).toBe(true);
-    expect(await text(dialog().getByRole('status').filter({ hasText: 'cannot start' }))).toMatch(/^Agent planner cannot start in its directory \(the reason is above\)/);
+    expect(await text(dialog().getByRole('status').filter({ hasText: 'cannot start' }))).toMatch(
+      /^Agent planner cannot start in its directory \(the reason is above\)/,
+    );
     await screenshot(page, 'resume-safety-3-refused-directory');
     await dialog().getByRole('button', { name: 'Cancel', exact: true }).click();
     expect((await client!.call('run.list', {})).map((r) => r.name)).not.toContain('opened');

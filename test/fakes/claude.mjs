@@ -7,9 +7,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { UUID, envMs, fail, parseArgs, resumeOrPicker } from './lib/args.mjs';
-import { appendJsonLine as append, listDir, readJsonLines as readLines, realCwd, removeFile, writeJsonAtomic } from './lib/fsutil.mjs';
+import {
+  appendJsonLine as append,
+  listDir,
+  readJsonLines as readLines,
+  realCwd,
+  removeFile,
+  writeJsonAtomic,
+} from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
-import { createTui, oneLine, out, pressTwiceToExit, printLine, printLines, printReply, printTurns, slashCommand } from './lib/tui.mjs';
+import {
+  createTui,
+  oneLine,
+  out,
+  pressTwiceToExit,
+  printLine,
+  printLines,
+  printReply,
+  printTurns,
+  slashCommand,
+} from './lib/tui.mjs';
 
 const VERSION = '2.1.332';
 const DELAY_MS = envMs('FAKE_CLAUDE_DELAY_MS', 50);
@@ -262,7 +279,11 @@ const tui = createTui({
   mark: '❯',
   footer: '? for shortcuts',
   onPrompt: handlePrompt,
-  keys: pressTwiceToExit({ labels: ['Ctrl-C', 'Ctrl-D'], message: (key) => `Press ${key} again to exit`, redraw: () => !state.picker }),
+  keys: pressTwiceToExit({
+    labels: ['Ctrl-C', 'Ctrl-D'],
+    message: (key) => `Press ${key} again to exit`,
+    redraw: () => !state.picker,
+  }),
   typing: () => !state.picker, // the picker has no matches to choose from
   pasteReaches: () => !state.picker,
   beforeExit: removeRegistry,
@@ -270,7 +291,8 @@ const tui = createTui({
 
 const printHeader = () => printLines('Claude Code (fake) v' + VERSION, cwd, '');
 
-const showPicker = () => printLines('Resume session', `  Search: ${opts.resume ?? ''}`, '  No sessions match', '', 'Esc to cancel');
+const showPicker = () =>
+  printLines('Resume session', `  Search: ${opts.resume ?? ''}`, '  No sessions match', '', 'Esc to cancel');
 
 // ---------------------------------------------------------------- prompts
 async function handlePrompt(text) {

@@ -87,7 +87,28 @@ async function main() {
     cd: null,
   };
   {
-    const withValue = new Set(['-c', '--config', '--enable', '--disable', '-m', '--model', '-p', '--profile', '-s', '--sandbox', '-a', '--ask-for-approval', '-C', '--cd', '-i', '--image', '--add-dir', '--remote', '--remote-auth-token-env', '--local-provider']);
+    const withValue = new Set([
+      '-c',
+      '--config',
+      '--enable',
+      '--disable',
+      '-m',
+      '--model',
+      '-p',
+      '--profile',
+      '-s',
+      '--sandbox',
+      '-a',
+      '--ask-for-approval',
+      '-C',
+      '--cd',
+      '-i',
+      '--image',
+      '--add-dir',
+      '--remote',
+      '--remote-auth-token-env',
+      '--local-provider',
+    ]);
     const positionals = [];
     parseArgs(
       process.argv.slice(2),
@@ -139,7 +160,9 @@ async function main() {
     }
     return v;
   };
-  const daemonAutoStart = !(configValue('features.daemon_auto_start') === 'false' || opts.disable.includes('daemon_auto_start'));
+  const daemonAutoStart = !(
+    configValue('features.daemon_auto_start') === 'false' || opts.disable.includes('daemon_auto_start')
+  );
   const useDaemon = !opts.noDaemon && daemonAutoStart;
 
   // ---------------------------------------------------------------- store helpers
@@ -181,7 +204,14 @@ async function main() {
   }
 
   const textOf = (content) =>
-    Array.isArray(content) ? content.filter((c) => c && typeof c.text === 'string').map((c) => c.text).join('\n') : typeof content === 'string' ? content : '';
+    Array.isArray(content)
+      ? content
+          .filter((c) => c && typeof c.text === 'string')
+          .map((c) => c.text)
+          .join('\n')
+      : typeof content === 'string'
+        ? content
+        : '';
 
   /** session_meta, the conversation and the next ordinal of a rollout. */
   function loadRollout(file) {
@@ -258,7 +288,18 @@ async function main() {
     const self = fileURLToPath(import.meta.url);
     const child = spawn(
       process.execPath,
-      [self, '--fake-daemon-launch', 'app-server', '--listen', 'unix://', '--managed-daemon', '--codex-home', home, '--hold', lockPath],
+      [
+        self,
+        '--fake-daemon-launch',
+        'app-server',
+        '--listen',
+        'unix://',
+        '--managed-daemon',
+        '--codex-home',
+        home,
+        '--hold',
+        lockPath,
+      ],
       { detached: true, stdio: 'ignore', env: process.env },
     );
     child.unref();
@@ -304,7 +345,9 @@ async function main() {
       if (UUID.test(opts.sessionArg)) found = findById(opts.sessionArg.toLowerCase());
       if (!found) {
         await new Promise((r) => setTimeout(r, 150));
-        fail(`ERROR: No saved session found with ID ${opts.sessionArg}. Run \`codex resume\` without an ID to choose from existing sessions.`);
+        fail(
+          `ERROR: No saved session found with ID ${opts.sessionArg}. Run \`codex resume\` without an ID to choose from existing sessions.`,
+        );
       }
     } else if (opts.last) {
       found = allRollouts().find((r) => loadRollout(r.path).meta?.cwd === cwd) ?? null;
@@ -349,7 +392,8 @@ async function main() {
     tui.pressAgainToExit('c', 'ctrl + c again to quit');
   }
 
-  const printHeader = () => printLines(`>_ OpenAI Codex (v${VERSION}) (fake)`, 'model:     fake-codex', `directory: ${cwd}`, '');
+  const printHeader = () =>
+    printLines(`>_ OpenAI Codex (v${VERSION}) (fake)`, 'model:     fake-codex', `directory: ${cwd}`, '');
 
   function quit() {
     tui.clearPrompt();
@@ -379,18 +423,43 @@ async function main() {
     ensureRollout();
     const turnId = uuidv7();
     const started = Math.floor(Date.now() / 1000);
-    line('event_msg', { type: 'task_started', turn_id: turnId, root_turn_id: turnId, started_at: started, model_context_window: 258400, collaboration_mode_kind: 'default' });
-    line('turn_context', { turn_id: turnId, root_turn_id: turnId, cwd, approval_policy: 'on-request', model: 'fake-codex', effort: 'medium', summary: 'auto' });
+    line('event_msg', {
+      type: 'task_started',
+      turn_id: turnId,
+      root_turn_id: turnId,
+      started_at: started,
+      model_context_window: 258400,
+      collaboration_mode_kind: 'default',
+    });
+    line('turn_context', {
+      turn_id: turnId,
+      root_turn_id: turnId,
+      cwd,
+      approval_policy: 'on-request',
+      model: 'fake-codex',
+      effort: 'medium',
+      summary: 'auto',
+    });
     if (!thread.envSent) {
       line('response_item', {
         type: 'message',
         id: `msg_${uuidv7()}`,
         role: 'user',
-        content: [{ type: 'input_text', text: `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>bash</shell>\n</environment_context>` }],
+        content: [
+          {
+            type: 'input_text',
+            text: `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>bash</shell>\n</environment_context>`,
+          },
+        ],
       });
       thread.envSent = true;
     }
-    line('response_item', { type: 'message', id: `msg_${uuidv7()}`, role: 'user', content: [{ type: 'input_text', text }] });
+    line('response_item', {
+      type: 'message',
+      id: `msg_${uuidv7()}`,
+      role: 'user',
+      content: [{ type: 'input_text', text }],
+    });
     line('event_msg', {
       type: 'item_completed',
       thread_id: thread.id,
@@ -405,8 +474,19 @@ async function main() {
 
     const answer = answerTurns(thread.turns);
     const msgId = `msg_${crypto.randomBytes(8).toString('hex')}`;
-    line('event_msg', { type: 'item_completed', thread_id: thread.id, turn_id: turnId, item: { type: 'AgentMessage', id: msgId, content: [{ type: 'Text', text: answer }] } });
-    line('response_item', { type: 'message', status: 'completed', id: msgId, role: 'assistant', content: [{ type: 'output_text', text: answer, annotations: [] }] });
+    line('event_msg', {
+      type: 'item_completed',
+      thread_id: thread.id,
+      turn_id: turnId,
+      item: { type: 'AgentMessage', id: msgId, content: [{ type: 'Text', text: answer }] },
+    });
+    line('response_item', {
+      type: 'message',
+      status: 'completed',
+      id: msgId,
+      role: 'assistant',
+      content: [{ type: 'output_text', text: answer, annotations: [] }],
+    });
     line('event_msg', {
       type: 'task_complete',
       turn_id: turnId,

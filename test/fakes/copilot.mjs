@@ -21,11 +21,32 @@ let cwd = realCwd();
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set([
-  '--model', '--reasoning-effort', '--context', '--auto-tier', '--agent', '--log-dir', '--extension-sdk-path',
-  '--log-level', '--stream', '--output-format', '--add-dir', '--attachment', '--disable-mcp-server',
-  '--add-github-mcp-toolset', '--add-github-mcp-tool', '--plugin-dir', '--additional-mcp-config', '--mcp-github-auth',
-  '--max-autopilot-continues', '--mode', '--environment-host', '--environment-compute-id', '--dynamic-retrieval',
-  '--enable-mcp-server', '--max-ai-credits', '--usage-output-file',
+  '--model',
+  '--reasoning-effort',
+  '--context',
+  '--auto-tier',
+  '--agent',
+  '--log-dir',
+  '--extension-sdk-path',
+  '--log-level',
+  '--stream',
+  '--output-format',
+  '--add-dir',
+  '--attachment',
+  '--disable-mcp-server',
+  '--add-github-mcp-toolset',
+  '--add-github-mcp-tool',
+  '--plugin-dir',
+  '--additional-mcp-config',
+  '--mcp-github-auth',
+  '--max-autopilot-continues',
+  '--mode',
+  '--environment-host',
+  '--environment-compute-id',
+  '--dynamic-retrieval',
+  '--enable-mcp-server',
+  '--max-ai-credits',
+  '--usage-output-file',
 ]);
 const opts = {
   version: false,
@@ -95,11 +116,31 @@ function readWorkspace(id) {
   return out;
 }
 
-const yamlValue = (v) => (v === null || v === undefined ? '' : /^[\w./@+-][\w ./@+:-]*$/.test(String(v)) && !/:\s/.test(String(v)) ? String(v) : JSON.stringify(String(v)));
+const yamlValue = (v) =>
+  v === null || v === undefined
+    ? ''
+    : /^[\w./@+-][\w ./@+:-]*$/.test(String(v)) && !/:\s/.test(String(v))
+      ? String(v)
+      : JSON.stringify(String(v));
 
 function writeWorkspace(ws) {
-  const keys = ['id', 'cwd', 'git_root', 'branch', 'client_name', 'name', 'user_named', 'summary_count', 'fork_count', 'created_at', 'updated_at'];
-  const text = keys.filter((k) => ws[k] !== undefined && ws[k] !== null).map((k) => `${k}: ${yamlValue(ws[k])}`).join('\n');
+  const keys = [
+    'id',
+    'cwd',
+    'git_root',
+    'branch',
+    'client_name',
+    'name',
+    'user_named',
+    'summary_count',
+    'fork_count',
+    'created_at',
+    'updated_at',
+  ];
+  const text = keys
+    .filter((k) => ws[k] !== undefined && ws[k] !== null)
+    .map((k) => `${k}: ${yamlValue(ws[k])}`)
+    .join('\n');
   writeAtomic(path.join(stateDir, ws.id, 'workspace.yaml'), `${text}\n`);
 }
 
@@ -132,8 +173,10 @@ function loadSession(id) {
   state.workspace = readWorkspace(id);
   for (const e of readJsonLines(path.join(stateDir, id, 'events.jsonl'), { missingOk: true })) {
     if (typeof e.id === 'string') state.lastEventId = e.id;
-    if (e.type === 'user.message' && typeof e.data?.content === 'string') state.turns.push({ role: 'user', text: e.data.content });
-    if (e.type === 'assistant.message' && typeof e.data?.content === 'string') state.turns.push({ role: 'assistant', text: e.data.content });
+    if (e.type === 'user.message' && typeof e.data?.content === 'string')
+      state.turns.push({ role: 'user', text: e.data.content });
+    if (e.type === 'assistant.message' && typeof e.data?.content === 'string')
+      state.turns.push({ role: 'assistant', text: e.data.content });
   }
   state.resumed = true;
 }
@@ -141,7 +184,8 @@ function loadSession(id) {
 if (opts.sessionId !== null) {
   if (!UUID.test(opts.sessionId)) fail('The value is not a valid UUID, so a new session cannot be created.');
   const id = opts.sessionId.toLowerCase();
-  if (readWorkspace(id) !== null) loadSession(id); // "Resume an existing session or task by ID, or set the UUID for a new session"
+  if (readWorkspace(id) !== null)
+    loadSession(id); // "Resume an existing session or task by ID, or set the UUID for a new session"
   else state.sessionId = id;
 } else if (opts.resume !== null) {
   const id = matchResume(opts.resume);
@@ -160,7 +204,11 @@ if (opts.sessionId !== null) {
   state.sessionId = crypto.randomUUID();
 }
 
-if (opts.prompt !== null && !opts.allowAllTools && !/^(true|1|yes|on|y)$/i.test((process.env.COPILOT_ALLOW_ALL ?? '').trim())) {
+if (
+  opts.prompt !== null &&
+  !opts.allowAllTools &&
+  !/^(true|1|yes|on|y)$/i.test((process.env.COPILOT_ALLOW_ALL ?? '').trim())
+) {
   fail('Error: non-interactive mode requires --allow-all-tools (or COPILOT_ALLOW_ALL).');
 }
 
@@ -188,7 +236,10 @@ function startWorkspace() {
   const logDir = opts.logDir ?? path.join(home, 'logs');
   try {
     fs.mkdirSync(logDir, { recursive: true });
-    fs.appendFileSync(path.join(logDir, `process-${Date.now()}-${process.pid}.log`), `${new Date().toISOString()} [INFO] Workspace initialized: ${state.sessionId}\n`);
+    fs.appendFileSync(
+      path.join(logDir, `process-${Date.now()}-${process.pid}.log`),
+      `${new Date().toISOString()} [INFO] Workspace initialized: ${state.sessionId}\n`,
+    );
   } catch {
     /* logging is best effort */
   }
@@ -276,7 +327,11 @@ tui.listen({ sigint: true });
 
 printLines(`GitHub Copilot CLI (fake) ${VERSION}`, cwd, '');
 if (state.sessionId === null) {
-  printLines('Resume a session', allSessions().length === 0 ? '  No sessions found' : `  ${allSessions().length} sessions`, 'Esc to cancel');
+  printLines(
+    'Resume a session',
+    allSessions().length === 0 ? '  No sessions found' : `  ${allSessions().length} sessions`,
+    'Esc to cancel',
+  );
 } else {
   startWorkspace();
   printTurns(state.turns, MARKS);

@@ -40,7 +40,8 @@ parseArgs(
     other: (a, arg) => {
       if (VALUE_FLAGS.has(a)) arg.value();
       else if (!a.startsWith('-')) {
-        if (opts.command === null && opts.words.length === 0 && (a === 'create-chat' || a === 'resume')) opts.command = a;
+        if (opts.command === null && opts.words.length === 0 && (a === 'create-chat' || a === 'resume'))
+          opts.command = a;
         else opts.words.push(a);
       } // other flags (--trust, --force, …) are ignored
     },
@@ -93,7 +94,8 @@ function rootBlob(ids) {
 
 function parseRoot(buf) {
   const ids = [];
-  for (let i = 0; i + 34 <= buf.length && buf[i] === 0x0a && buf[i + 1] === 0x20; i += 34) ids.push(buf.subarray(i + 2, i + 34).toString('hex'));
+  for (let i = 0; i + 34 <= buf.length && buf[i] === 0x0a && buf[i + 1] === 0x20; i += 34)
+    ids.push(buf.subarray(i + 2, i + 34).toString('hex'));
   return ids;
 }
 
@@ -143,14 +145,19 @@ function saveChat(id, meta, messages) {
   writeAtomic(path.join(chatDir(id), 'store.db'), db.export());
   db.close();
   const old = readJson(path.join(chatDir(id), 'meta.json')) ?? {};
-  writeJsonAtomic(path.join(chatDir(id), 'meta.json'), { createdAtMs: old.createdAtMs ?? meta.createdAt, updatedAtMs: Date.now(), hasConversation: true });
+  writeJsonAtomic(path.join(chatDir(id), 'meta.json'), {
+    createdAtMs: old.createdAtMs ?? meta.createdAt,
+    updatedAtMs: Date.now(),
+    hasConversation: true,
+  });
 }
 
 // ---------------------------------------------------------------- the chat to start with
 const state = { id: null, meta: null, messages: [] };
 if (opts.resume !== null) {
   const id = opts.resume;
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) || !fs.existsSync(chatDir(id))) fail(`Error: chat not found: ${id}`);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id) || !fs.existsSync(chatDir(id)))
+    fail(`Error: chat not found: ${id}`);
   state.id = id;
   const chat = loadChat(id);
   if (chat) {
@@ -159,7 +166,13 @@ if (opts.resume !== null) {
   }
 }
 
-const textOf = (m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'text').map((p) => p.text).join('\n') : String(m.content ?? ''));
+const textOf = (m) =>
+  Array.isArray(m.content)
+    ? m.content
+        .filter((p) => p.type === 'text')
+        .map((p) => p.text)
+        .join('\n')
+    : String(m.content ?? '');
 
 async function converse(text) {
   if (state.id === null) {

@@ -10,7 +10,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { envMs, fail, parseArgs } from './lib/args.mjs';
-import { appendJsonLine as append, listDir, readJson, readJsonLines, realCwd, writeAtomic, writeJsonAtomic } from './lib/fsutil.mjs';
+import {
+  appendJsonLine as append,
+  listDir,
+  readJson,
+  readJsonLines,
+  realCwd,
+  writeAtomic,
+  writeJsonAtomic,
+} from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
 import { chatPrompt, createTui, pressTwiceToExit, printLine, printLines, printTurns } from './lib/tui.mjs';
 
@@ -28,9 +36,29 @@ const cwd = realCwd();
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set([
-  '-m', '--model', '-p', '--prompt', '-i', '--prompt-interactive', '-w', '--worktree', '--approval-mode', '--policy',
-  '--admin-policy', '--allowed-mcp-server-names', '--allowed-tools', '-e', '--extensions', '-r', '--resume',
-  '--session-file', '--session-id', '--delete-session', '--include-directories', '-o', '--output-format',
+  '-m',
+  '--model',
+  '-p',
+  '--prompt',
+  '-i',
+  '--prompt-interactive',
+  '-w',
+  '--worktree',
+  '--approval-mode',
+  '--policy',
+  '--admin-policy',
+  '--allowed-mcp-server-names',
+  '--allowed-tools',
+  '-e',
+  '--extensions',
+  '-r',
+  '--resume',
+  '--session-file',
+  '--session-id',
+  '--delete-session',
+  '--include-directories',
+  '-o',
+  '--output-format',
 ]);
 const opts = { version: false, sessionId: null, resume: null, list: false, prompt: null, interactive: null, query: [] };
 parseArgs(
@@ -85,9 +113,14 @@ function registerProject() {
     const taken = new Set(Object.values(projects));
     const base = baseSlug(cwd);
     slug = base;
-    for (let n = 1; taken.has(slug) || (markerOwner(slug) !== null && markerOwner(slug) !== cwd); n++) slug = `${base}-${n}`;
+    for (let n = 1; taken.has(slug) || (markerOwner(slug) !== null && markerOwner(slug) !== cwd); n++)
+      slug = `${base}-${n}`;
     const latest = readJson(projectsJson) ?? {};
-    writeJsonAtomic(projectsJson, { ...latest, projects: { ...(latest.projects ?? {}), [cwd]: slug } }, { space: 2, eol: '\n' });
+    writeJsonAtomic(
+      projectsJson,
+      { ...latest, projects: { ...(latest.projects ?? {}), [cwd]: slug } },
+      { space: 2, eol: '\n' },
+    );
   }
   for (const kind of ['tmp', 'history']) {
     const marker = path.join(geminiDir, kind, slug, '.project_root');
@@ -103,7 +136,11 @@ const projectHash = crypto.createHash('sha256').update(cwd).digest('hex');
 // ---------------------------------------------------------------- store helpers
 function textOf(content) {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter((p) => p && typeof p.text === 'string').map((p) => p.text).join('\n');
+  if (Array.isArray(content))
+    return content
+      .filter((p) => p && typeof p.text === 'string')
+      .map((p) => p.text)
+      .join('\n');
   return '';
 }
 
@@ -116,7 +153,8 @@ function loadChat(file) {
   let summary = null;
   for (const l of lines.slice(1)) {
     if (l.$set) {
-      if (Array.isArray(l.$set.messages)) messages = l.$set.messages.filter((m) => m.type === 'user' || m.type === 'gemini');
+      if (Array.isArray(l.$set.messages))
+        messages = l.$set.messages.filter((m) => m.type === 'user' || m.type === 'gemini');
       if (typeof l.$set.summary === 'string') summary = l.$set.summary;
     } else if (typeof l.$rewindTo === 'string') {
       const at = messages.findIndex((m) => m.id === l.$rewindTo);
@@ -140,7 +178,9 @@ function projectSessions() {
 }
 
 function anyFileFor(id) {
-  return listDir(chatsDir).some((n) => /^session-.+\.jsonl$/.test(n) && loadChat(path.join(chatsDir, n))?.meta.sessionId === id);
+  return listDir(chatsDir).some(
+    (n) => /^session-.+\.jsonl$/.test(n) && loadChat(path.join(chatsDir, n))?.meta.sessionId === id,
+  );
 }
 
 // ---------------------------------------------------------------- decide the session
@@ -162,7 +202,8 @@ const state = { sessionId: null, file: null, turns: [], summarised: false };
 
 if (opts.resume !== null) {
   const sessions = projectSessions();
-  if (sessions.length === 0) fail('Error resuming session: No previous sessions found for this project.', SESSION_ERROR);
+  if (sessions.length === 0)
+    fail('Error resuming session: No previous sessions found for this project.', SESSION_ERROR);
   let chosen = null;
   const r = opts.resume;
   if (r === 'latest' || r === '') chosen = [...sessions].sort((a, b) => b.mtime - a.mtime)[0];
@@ -203,7 +244,13 @@ function ensureFile() {
   const now = new Date();
   const name = `session-${now.toISOString().slice(0, 16).replace(/:/g, '-')}-${state.sessionId.slice(0, 8)}.jsonl`;
   const file = path.join(chatsDir, name);
-  append(file, { sessionId: state.sessionId, projectHash, startTime: now.toISOString(), lastUpdated: now.toISOString(), kind: 'main' });
+  append(file, {
+    sessionId: state.sessionId,
+    projectHash,
+    startTime: now.toISOString(),
+    lastUpdated: now.toISOString(),
+    kind: 'main',
+  });
   state.file = file;
   return file;
 }

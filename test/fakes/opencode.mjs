@@ -23,12 +23,23 @@ import { createTui, oneLine, printLine, printLines, printReply, printTurns } fro
 
 const VERSION = '1.18.33';
 const DELAY_MS = envMs('FAKE_OPENCODE_DELAY_MS', 50);
-const SCHEMA_DB = fileURLToPath(new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url));
+const SCHEMA_DB = fileURLToPath(
+  new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url),
+);
 const SQL_JS = new URL('../../node_modules/sql.js/dist/sql-wasm.js', import.meta.url);
 const SQL_WASM = fileURLToPath(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url));
 
 // ---------------------------------------------------------------- arguments
-const VALUE_FLAGS = new Set(['--log-level', '--hostname', '--mdns-domain', '--cors', '-m', '--model', '--agent', '--replay-limit']);
+const VALUE_FLAGS = new Set([
+  '--log-level',
+  '--hostname',
+  '--mdns-domain',
+  '--cors',
+  '-m',
+  '--model',
+  '--agent',
+  '--replay-limit',
+]);
 const opts = { version: false, port: 0, session: null, cont: false, prompt: null, project: null };
 parseArgs(
   process.argv.slice(2),
@@ -104,7 +115,10 @@ async function withLock(fn) {
 /** A new database with the schema (tables, then indexes) of the sample opencode.db. */
 function freshDb() {
   const schema = new SQL.Database(fs.readFileSync(SCHEMA_DB));
-  const stmts = schema.exec("SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid")[0]?.values ?? [];
+  const stmts =
+    schema.exec(
+      "SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid",
+    )[0]?.values ?? [];
   schema.close();
   const db = new SQL.Database();
   for (const [, sql] of stmts) db.run(sql);
@@ -218,7 +232,10 @@ async function createSession() {
   const id = newId('ses', true);
   const row = await store((db) => {
     if (all(db, "SELECT id FROM project WHERE id = 'global'").length === 0) {
-      db.run("INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES ('global', '/', NULL, ?, ?, '[]')", [now, now]);
+      db.run(
+        "INSERT INTO project (id, worktree, vcs, time_created, time_updated, sandboxes) VALUES ('global', '/', NULL, ?, ?, '[]')",
+        [now, now],
+      );
     }
     const slug = `fake-${crypto.randomBytes(3).toString('hex')}`;
     db.run(
@@ -247,20 +264,38 @@ async function addMessage(sessionId, role, text, extra = {}) {
   const data =
     role === 'user'
       ? { role, time: { created: now }, agent: 'build', model: { providerID: 'mock', modelID: 'mock-model' } }
-      : { role, mode: 'build', agent: 'build', path: { cwd, root: cwd }, cost: 0, modelID: 'mock-model', providerID: 'mock', time: { created: now, completed: now }, finish: 'stop', ...extra };
+      : {
+          role,
+          mode: 'build',
+          agent: 'build',
+          path: { cwd, root: cwd },
+          cost: 0,
+          modelID: 'mock-model',
+          providerID: 'mock',
+          time: { created: now, completed: now },
+          finish: 'stop',
+          ...extra,
+        };
   const row = await store((db) => {
-    db.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [msgId, sessionId, now, now, JSON.stringify(data)]);
-    db.run('INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)', [
-      partId,
+    db.run('INSERT INTO message (id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?)', [
       msgId,
       sessionId,
       now,
       now,
-      JSON.stringify({ type: 'text', text }),
+      JSON.stringify(data),
     ]);
+    db.run(
+      'INSERT INTO part (id, message_id, session_id, time_created, time_updated, data) VALUES (?, ?, ?, ?, ?, ?)',
+      [partId, msgId, sessionId, now, now, JSON.stringify({ type: 'text', text })],
+    );
     if (role === 'assistant') {
-      const first = all(db, "SELECT title FROM session WHERE id = ? AND title LIKE 'New session - %'", [sessionId]).length > 0;
-      if (first) db.run('UPDATE session SET title = ? WHERE id = ?', [state.turns.find((t) => t.role === 'user')?.text.slice(0, 50) ?? 'Untitled', sessionId]);
+      const first =
+        all(db, "SELECT title FROM session WHERE id = ? AND title LIKE 'New session - %'", [sessionId]).length > 0;
+      if (first)
+        db.run('UPDATE session SET title = ? WHERE id = ?', [
+          state.turns.find((t) => t.role === 'user')?.text.slice(0, 50) ?? 'Untitled',
+          sessionId,
+        ]);
       db.run('UPDATE session SET time_updated = ? WHERE id = ?', [now, sessionId]);
     }
     return getSession(db, sessionId);
@@ -278,7 +313,14 @@ if (opts.session !== null) {
   state.session = row;
   state.turns = await store((db) => loadTurns(db, row.id));
 } else if (opts.cont) {
-  const row = await store((db) => all(db, `SELECT ${SESSION_COLUMNS} FROM session WHERE directory = ? AND parent_id IS NULL ORDER BY time_updated DESC LIMIT 1`, [cwd])[0] ?? null);
+  const row = await store(
+    (db) =>
+      all(
+        db,
+        `SELECT ${SESSION_COLUMNS} FROM session WHERE directory = ? AND parent_id IS NULL ORDER BY time_updated DESC LIMIT 1`,
+        [cwd],
+      )[0] ?? null,
+  );
   if (row) {
     state.session = row;
     state.turns = await store((db) => loadTurns(db, row.id));
@@ -295,7 +337,8 @@ function checkAuth(req, res) {
   return false;
 }
 
-const json = (res, status, body) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+const json = (res, status, body) =>
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 async function route(req, res) {
   if (!checkAuth(req, res)) return;
@@ -308,7 +351,9 @@ async function route(req, res) {
     return;
   }
   if (req.method === 'GET' && url.pathname === '/session') {
-    const list = await store((db) => all(db, `SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_updated DESC`).map(sessionInfo));
+    const list = await store((db) =>
+      all(db, `SELECT ${SESSION_COLUMNS} FROM session ORDER BY time_updated DESC`).map(sessionInfo),
+    );
     return json(res, 200, list);
   }
   if (req.method === 'POST' && url.pathname === '/session') {
@@ -332,7 +377,9 @@ if (opts.port > 0) {
     });
   });
   await new Promise((resolve) => {
-    server.once('error', (err) => fail(`Error: Failed to start server on port ${opts.port}: ${err.code ?? err.message}`));
+    server.once('error', (err) =>
+      fail(`Error: Failed to start server on port ${opts.port}: ${err.code ?? err.message}`),
+    );
     server.listen(opts.port, '127.0.0.1', resolve);
   });
 }

@@ -28,15 +28,58 @@ const chatsDir = path.join(qwenHome, 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set([
-  '--telemetry-target', '--telemetry-otlp-endpoint', '--telemetry-otlp-protocol', '--telemetry-outfile', '--proxy',
-  '-m', '--model', '--fallback-model', '--system-prompt', '--append-system-prompt', '--output-style', '--sandbox-image',
-  '--approval-mode', '--channel', '--allowed-mcp-server-names', '--mcp-config', '--allowed-tools', '-e', '--extensions',
-  '--include-directories', '--add-dir', '--openai-logging-dir', '--openai-api-key', '--openai-base-url', '--input-format',
-  '-o', '--output-format', '--json-fd', '--json-file', '--json-schema', '--input-file', '--max-session-turns',
-  '--max-wall-time', '--max-tool-calls', '--max-subagent-depth', '--core-tools', '--exclude-tools',
-  '--disabled-slash-commands', '--auth-type',
+  '--telemetry-target',
+  '--telemetry-otlp-endpoint',
+  '--telemetry-otlp-protocol',
+  '--telemetry-outfile',
+  '--proxy',
+  '-m',
+  '--model',
+  '--fallback-model',
+  '--system-prompt',
+  '--append-system-prompt',
+  '--output-style',
+  '--sandbox-image',
+  '--approval-mode',
+  '--channel',
+  '--allowed-mcp-server-names',
+  '--mcp-config',
+  '--allowed-tools',
+  '-e',
+  '--extensions',
+  '--include-directories',
+  '--add-dir',
+  '--openai-logging-dir',
+  '--openai-api-key',
+  '--openai-base-url',
+  '--input-format',
+  '-o',
+  '--output-format',
+  '--json-fd',
+  '--json-file',
+  '--json-schema',
+  '--input-file',
+  '--max-session-turns',
+  '--max-wall-time',
+  '--max-tool-calls',
+  '--max-subagent-depth',
+  '--core-tools',
+  '--exclude-tools',
+  '--disabled-slash-commands',
+  '--auth-type',
 ]);
-const opts = { version: false, sessionId: null, resume: null, picker: false, cont: false, fork: false, prompt: null, interactive: null, query: [], record: true };
+const opts = {
+  version: false,
+  sessionId: null,
+  resume: null,
+  picker: false,
+  cont: false,
+  fork: false,
+  prompt: null,
+  interactive: null,
+  query: [],
+  record: true,
+};
 parseArgs(
   process.argv.slice(2),
   {
@@ -71,14 +114,21 @@ if (opts.version) {
 const transcriptOf = (id) => path.join(chatsDir, `${id}.jsonl`);
 const runtimeOf = (id) => path.join(chatsDir, `${id}.runtime.json`);
 
-const partsText = (m) => (Array.isArray(m?.parts) ? m.parts.filter((p) => typeof p?.text === 'string').map((p) => p.text).join('\n') : '');
+const partsText = (m) =>
+  Array.isArray(m?.parts)
+    ? m.parts
+        .filter((p) => typeof p?.text === 'string')
+        .map((p) => p.text)
+        .join('\n')
+    : '';
 
 function loadTurns(id) {
   const turns = [];
   let leaf = null;
   for (const l of readJsonLines(transcriptOf(id), { missingOk: true })) {
     if (typeof l.uuid === 'string') leaf = l.uuid;
-    if (l.type === 'user' && (l.provenance === undefined || l.provenance === 'real_user')) turns.push({ role: 'user', text: partsText(l.message) });
+    if (l.type === 'user' && (l.provenance === undefined || l.provenance === 'real_user'))
+      turns.push({ role: 'user', text: partsText(l.message) });
     if (l.type === 'assistant') turns.push({ role: 'model', text: partsText(l.message) });
   }
   return { turns, leaf };
@@ -97,7 +147,9 @@ if (opts.sessionId !== null && (opts.resume !== null || opts.cont || opts.picker
   fail('Cannot use --session-id with --continue or --resume. Use --fork-session to continue under a new session id.');
 }
 if (opts.sessionId !== null && !UUID.test(opts.sessionId)) {
-  fail(`Invalid --session-id: "${opts.sessionId}". Must be a valid UUID (e.g., "123e4567-e89b-12d3-a456-426614174000").`);
+  fail(
+    `Invalid --session-id: "${opts.sessionId}". Must be a valid UUID (e.g., "123e4567-e89b-12d3-a456-426614174000").`,
+  );
 }
 if (opts.sessionId !== null && fs.existsSync(transcriptOf(opts.sessionId.toLowerCase()))) {
   fail(`Error: Session Id ${opts.sessionId} already exists (active or archived). Delete or unarchive it first.`);
@@ -109,7 +161,9 @@ if (opts.resume !== null) {
   if (!UUID.test(opts.resume)) fail(`No saved session found with title "${opts.resume}".`);
   const id = opts.resume.toLowerCase();
   if (!fs.existsSync(transcriptOf(id))) {
-    fail(`No saved session found with ID ${opts.resume}. Run \`qwen --resume\` without an ID to choose from existing sessions.`);
+    fail(
+      `No saved session found with ID ${opts.resume}. Run \`qwen --resume\` without an ID to choose from existing sessions.`,
+    );
   }
   const loaded = loadTurns(id);
   state.turns = loaded.turns;
@@ -220,7 +274,12 @@ const tui = createTui({
       quit();
     },
   }),
-  keys: pressTwiceToExit({ labels: ['Ctrl+C', 'Ctrl+D'], message: (key) => `Press ${key} again to exit.`, redraw: () => !state.picker, exit: quit }),
+  keys: pressTwiceToExit({
+    labels: ['Ctrl+C', 'Ctrl+D'],
+    message: (key) => `Press ${key} again to exit.`,
+    redraw: () => !state.picker,
+    exit: quit,
+  }),
   typing: () => !state.picker,
   pasteEnter: { windowMs: PASTE_WINDOW_MS, mode: 'newline' },
 });

@@ -33,20 +33,40 @@ export function readServerJson(dataDir: string): SocketInfo | null {
 }
 
 /** Starts `baton serve --socket` and waits until its server.json names it and it says it serves. */
-export async function startCore(dataDir: string, env: Record<string, string>, extraArgs: string[] = []): Promise<CoreProcess> {
-  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--socket', ...extraArgs, '--data-dir', dataDir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startCore(
+  dataDir: string,
+  env: Record<string, string>,
+  extraArgs: string[] = [],
+): Promise<CoreProcess> {
+  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--socket', ...extraArgs, '--data-dir', dataDir], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   try {
-    await waitFor(() => output.includes('is serving') && readServerJson(dataDir)?.pid === child.pid, 'the core to serve and write its server.json', 20_000);
+    await waitFor(
+      () => output.includes('is serving') && readServerJson(dataDir)?.pid === child.pid,
+      'the core to serve and write its server.json',
+      20_000,
+    );
   } catch (err) {
     if (child.exitCode === null) child.kill('SIGKILL');
     throw new Error(`baton serve --socket did not start (${String(err)}):\n${output}`);
   }
   const info = readServerJson(dataDir)!;
-  return { child, dataDir, info, output: () => output, connect: () => connect({ socket: info.socket, token: info.token }), exited };
+  return {
+    child,
+    dataDir,
+    info,
+    output: () => output,
+    connect: () => connect({ socket: info.socket, token: info.token }),
+    exited,
+  };
 }
 
 /** Ends a core the way a user would (SIGTERM: every agent snapshotted and stopped), killing it if it hangs. */

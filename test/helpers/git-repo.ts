@@ -48,8 +48,4 @@ export function makeRepo(path: string): string {
 export const gitStatus = (cwd: string): string => git(cwd, 'status', '--porcelain').trim();
 
 export const branchesOf = (cwd: string): string[] =>
-  git(cwd, 'branch', '--format=%(refname:short)')
-    .trim()
-    .split('\n')
-    .filter(Boolean)
-    .sort();
+  git(cwd, 'branch', '--format=%(refname:short)').trim().split('\n').filter(Boolean).sort();

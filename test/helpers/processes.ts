@@ -36,7 +36,13 @@ export function readProc(pid: number): Proc | null {
   const ppid = rest[1];
   const startTime = rest[19];
   if (state === undefined || ppid === undefined || startTime === undefined) return null;
-  return { pid: Number(stat.slice(0, open).trim()), ppid: Number(ppid), state, startTime, comm: stat.slice(open + 1, close) };
+  return {
+    pid: Number(stat.slice(0, open).trim()),
+    ppid: Number(ppid),
+    state,
+    startTime,
+    comm: stat.slice(open + 1, close),
+  };
 }
 
 export function listProcs(): Proc[] {
@@ -108,7 +114,10 @@ export function killMarks(marks: readonly ProcMark[]): void {
 }
 
 /** Live descendants of `rootPid` as a sorted list of `pid@startTime` keys, for before/after comparisons. */
-export const descendantKeys = (rootPid: number) => descendants(rootPid).map((p) => markKey(p)).sort();
+export const descendantKeys = (rootPid: number) =>
+  descendants(rootPid)
+    .map((p) => markKey(p))
+    .sort();
 
 /** A `sleep 60` child of the test process and its mark, for tests about who gets signalled. Kill it with `killMarks`. */
 export function startSleeper(options: { detached?: boolean } = {}): ProcMark {
@@ -155,7 +164,12 @@ export function killWithEnv(name: string, value: string, except: readonly number
 }
 
 /** Waits until no process carries `name=value`; returns those still alive at the deadline (empty on success). */
-export async function waitEnvGone(name: string, value: string, ms: number, except: readonly number[] = []): Promise<Proc[]> {
+export async function waitEnvGone(
+  name: string,
+  value: string,
+  ms: number,
+  except: readonly number[] = [],
+): Promise<Proc[]> {
   const deadline = Date.now() + ms;
   let alive = procsWithEnv(name, value, except);
   while (alive.length > 0 && Date.now() < deadline) {

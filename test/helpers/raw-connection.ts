@@ -21,7 +21,9 @@ export class RawConnection {
   }
 
   static open(server: ServerProcess): Promise<RawConnection> {
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { Authorization: `Bearer ${server.token}` } });
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new RawConnection(ws)));
       ws.once('error', reject);

@@ -41,7 +41,11 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export async function startServer(dataDir: string, env: Record<string, string>, extraArgs: string[] = []): Promise<ServerProcess> {
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string>,
+  extraArgs: string[] = [],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,7 +53,9 @@ export async function startServer(dataDir: string, env: Record<string, string>, 
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once('exit', (code, signal) => r({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once('exit', (code, signal) => r({ code, signal })),
+  );
   const serverJson = join(dataDir, 'server.json');
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -76,7 +82,11 @@ export async function startServer(dataDir: string, env: Record<string, string>, 
 }
 
 /** Polls until `probe` returns a truthy value. */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 15_000): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -86,7 +96,8 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -97,12 +108,22 @@ export async function screenText(client: RpcClient, agentId: string): Promise<st
 }
 
 /** Types a prompt into an agent (agent.send: text, the vendor's pause, Enter) and waits until its screen shows `expected`. */
-export async function ask(client: RpcClient, agentId: string, text: string, expected: RegExp | string, ms = 15_000): Promise<string> {
+export async function ask(
+  client: RpcClient,
+  agentId: string,
+  text: string,
+  expected: RegExp | string,
+  ms = 15_000,
+): Promise<string> {
   await client.call('agent.send', { agentId, text });
-  return waitFor(async () => {
-    const text = await screenText(client, agentId);
-    return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;
-  }, `'${String(expected)}' on the screen of ${agentId}`, ms);
+  return waitFor(
+    async () => {
+      const text = await screenText(client, agentId);
+      return (typeof expected === 'string' ? text.includes(expected) : expected.test(text)) ? text : undefined;
+    },
+    `'${String(expected)}' on the screen of ${agentId}`,
+    ms,
+  );
 }
 
 export function agentByLabel(agents: readonly AgentView[], label: string): AgentView {

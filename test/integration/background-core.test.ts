@@ -4,7 +4,19 @@
 // every client; a new client sees exactly the bytes it missed; a killed core's runs are offered back and come back in
 // their own conversations; a core restart brings every run back with each agent's outcome.
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -94,7 +106,13 @@ describe('the background core on its socket', () => {
   it('listens only on a socket of its own (0600, in the 0700 data directory), with no TCP port, and the CLI works through it', async () => {
     const s = scene();
     const c = await core(s);
-    expect(c.info).toEqual({ socket: join(s.data, 'core.sock'), token: expect.any(String), pid: c.child.pid, version: expect.any(String), protocolVersion: PROTOCOL_VERSION });
+    expect(c.info).toEqual({
+      socket: join(s.data, 'core.sock'),
+      token: expect.any(String),
+      pid: c.child.pid,
+      version: expect.any(String),
+      protocolVersion: PROTOCOL_VERSION,
+    });
     expect(statSync(c.info.socket).isSocket()).toBe(true);
     expect(statSync(c.info.socket).mode & 0o777).toBe(0o600);
     expect(statSync(s.data).mode & 0o777).toBe(0o700);
@@ -139,22 +157,41 @@ describe('the background core on its socket', () => {
     const rpc = await client(c);
     const run = await rpc.call('run.start', {
       name: 'lines',
-      agents: [{ vendor: 'shell', label: 'counter', cwd: s.work, command: ['/bin/sh', '-c', 'i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo "line $i"; sleep 0.01; done; sleep 600'] }],
+      agents: [
+        {
+          vendor: 'shell',
+          label: 'counter',
+          cwd: s.work,
+          command: [
+            '/bin/sh',
+            '-c',
+            'i=0; while [ $i -lt 300 ]; do i=$((i+1)); echo "line $i"; sleep 0.01; done; sleep 600',
+          ],
+        },
+      ],
     });
     const agent = run.agents[0]!;
     pids.add(agent.pid!);
 
     // A witness attached from the start sees every byte.
     const witness: Buffer[] = [];
-    await rpc.attach(agent.id, { fromOffset: 0, autoAck: true }, { onData: (d) => witness.push(Buffer.from(d)), onReset: () => undefined });
+    await rpc.attach(
+      agent.id,
+      { fromOffset: 0, autoAck: true },
+      { onData: (d) => witness.push(Buffer.from(d)), onReset: () => undefined },
+    );
 
     // A first client reads the beginning, then goes away.
     const first = await c.connect();
     let firstBytes = Buffer.alloc(0);
-    const stream = await first.attach(agent.id, { fromOffset: 0, autoAck: true }, {
-      onData: (d) => (firstBytes = Buffer.concat([firstBytes, Buffer.from(d)])),
-      onReset: () => undefined,
-    });
+    const stream = await first.attach(
+      agent.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => (firstBytes = Buffer.concat([firstBytes, Buffer.from(d)])),
+        onReset: () => undefined,
+      },
+    );
     await waitFor(() => firstBytes.includes('line 20\r\n'), 'the first client to read line 20');
     const offset = firstBytes.length;
     first.close();
@@ -164,7 +201,10 @@ describe('the background core on its socket', () => {
       const c = await connect({ socket: ${JSON.stringify(c.info.socket)}, token: process.env.TOKEN });
       await c.attach(${JSON.stringify(agent.id)}, { autoAck: true }, { onData() {}, onReset() {} });
       console.log('attached');`;
-    const doomed = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...s.env, TOKEN: c.info.token }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const doomed = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...s.env, TOKEN: c.info.token },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let said = '';
     doomed.stdout.on('data', (d: Buffer) => (said += d.toString()));
     await waitFor(() => said.includes('attached'), 'the client process to attach');
@@ -177,15 +217,19 @@ describe('the background core on its socket', () => {
     // A new client asks for what it has not seen: exactly the bytes after its offset, nothing more, nothing less.
     const second = await client(c);
     let rest = Buffer.alloc(0);
-    await second.attach(agent.id, { terminalId: stream.terminalId, fromOffset: offset, autoAck: true }, {
-      onData: (d, at) => {
-        expect(at).toBe(offset + rest.length);
-        rest = Buffer.concat([rest, Buffer.from(d)]);
+    await second.attach(
+      agent.id,
+      { terminalId: stream.terminalId, fromOffset: offset, autoAck: true },
+      {
+        onData: (d, at) => {
+          expect(at).toBe(offset + rest.length);
+          rest = Buffer.concat([rest, Buffer.from(d)]);
+        },
+        onReset: () => {
+          throw new Error('a reset instead of the missed bytes');
+        },
       },
-      onReset: () => {
-        throw new Error('a reset instead of the missed bytes');
-      },
-    });
+    );
     const all = Buffer.concat(witness);
     await waitFor(() => offset + rest.length >= all.length, 'the new client to catch up');
     expect(Buffer.concat([firstBytes, rest]).equals(all.subarray(0, offset + rest.length))).toBe(true);
@@ -259,12 +303,18 @@ describe('the background core on its socket', () => {
 describe('runs a core ended without stopping them', () => {
   it('kill -9: the next core lists the runs that were running, and `baton resume-interrupted` brings each agent back in its own conversation', async () => {
     const s = scene();
-    const numbers: [number, number] = [1000 + Math.floor(Math.random() * 4000), 5000 + Math.floor(Math.random() * 4000)];
+    const numbers: [number, number] = [
+      1000 + Math.floor(Math.random() * 4000),
+      5000 + Math.floor(Math.random() * 4000),
+    ];
     const first = await core(s);
     const rpc = await client(first);
     await startDemo(rpc, s, numbers);
     // A run stopped before the kill is not "interrupted": it stays stopped.
-    await rpc.call('run.start', { name: 'done', agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }] });
+    await rpc.call('run.start', {
+      name: 'done',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }],
+    });
     await rpc.call('run.stop', { run: 'done' });
 
     await killCore(first);
@@ -274,7 +324,9 @@ describe('runs a core ended without stopping them', () => {
     expect(recovery.interrupted).toMatchObject({ reason: 'crash', runs: [{ name: 'demo', agents: 2 }] });
     const listed = await runCli(['ls', ...data(s)], s.env);
     expect(listed.stdout).toMatch(/^demo\t0\/2 live/m);
-    expect(listed.stderr).toContain('1 run was running when the core last stopped: `baton resume-interrupted` brings it back');
+    expect(listed.stderr).toContain(
+      '1 run was running when the core last stopped: `baton resume-interrupted` brings it back',
+    );
 
     const resumed = await runCli(['resume-interrupted', ...data(s)], s.env);
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -284,34 +336,53 @@ describe('runs a core ended without stopping them', () => {
 
     const after = await rpc2.call('recovery.get', {});
     expect(after.interrupted).toBeNull();
-    expect(after.last?.runs.map((r) => [r.name, r.outcomes.map((o) => o.outcome)])).toEqual([['demo', ['resumed', 'resumed']]]);
+    expect(after.last?.runs.map((r) => [r.name, r.outcomes.map((o) => o.outcome)])).toEqual([
+      ['demo', ['resumed', 'resumed']],
+    ]);
     const again = await runCli(['resume-interrupted', ...data(s)], s.env);
     expect(again.stderr).toMatch(/nothing left to resume/);
   });
 
   it('with the setting on, the next core resumes them by itself', async () => {
     const s = scene();
-    const numbers: [number, number] = [2000 + Math.floor(Math.random() * 3000), 6000 + Math.floor(Math.random() * 3000)];
+    const numbers: [number, number] = [
+      2000 + Math.floor(Math.random() * 3000),
+      6000 + Math.floor(Math.random() * 3000),
+    ];
     const first = await core(s);
     const rpc = await client(first);
-    expect(await rpc.call('settings.set', { resumeInterruptedOnStart: true })).toEqual({ quitAction: 'ask', resumeInterruptedOnStart: true });
+    expect(await rpc.call('settings.set', { resumeInterruptedOnStart: true })).toEqual({
+      quitAction: 'ask',
+      resumeInterruptedOnStart: true,
+    });
     await startDemo(rpc, s, numbers);
     await killCore(first);
 
     const second = await core(s);
     const rpc2 = await client(second);
-    const last = await waitFor(async () => (await rpc2.call('recovery.get', {})).last ?? undefined, 'the interrupted runs to be resumed');
-    expect(last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)])).toEqual([['demo', ['one: resumed', 'two: resumed']]]);
+    const last = await waitFor(
+      async () => (await rpc2.call('recovery.get', {})).last ?? undefined,
+      'the interrupted runs to be resumed',
+    );
+    expect(last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)])).toEqual([
+      ['demo', ['one: resumed', 'two: resumed']],
+    ]);
     await expectNumbers(rpc2, numbers);
   });
 
   it('a core restart (core.shutdown with resumeOnStart, as a newer app asks of an older core) snapshots, stops, and the next core resumes every run with outcomes', async () => {
     const s = scene();
-    const numbers: [number, number] = [1000 + Math.floor(Math.random() * 4000), 5000 + Math.floor(Math.random() * 4000)];
+    const numbers: [number, number] = [
+      1000 + Math.floor(Math.random() * 4000),
+      5000 + Math.floor(Math.random() * 4000),
+    ];
     const first = await core(s);
     const rpc = await client(first);
     const { one, two } = await startDemo(rpc, s, numbers);
-    await rpc.call('run.start', { name: 'shell', agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }] });
+    await rpc.call('run.start', {
+      name: 'shell',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }],
+    });
     const shellPid = (await rpc.call('run.get', { run: 'shell' })).agents[0]!.pid!;
     pids.add(shellPid);
     expect((await rpc.call('core.info', {})).liveAgents).toBe(3);
@@ -325,10 +396,17 @@ describe('runs a core ended without stopping them', () => {
     const rpc2 = await client(second);
     const events = await rpc2.call('run.events', { run: 'demo' });
     expect(events.some((e) => e.type === 'snapshot' && e.message?.startsWith('snapshot (quit)'))).toBe(true);
-    const last = await waitFor(async () => (await rpc2.call('recovery.get', {})).last ?? undefined, 'the new core to resume every run');
-    const outcomes = Object.fromEntries(last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)]));
+    const last = await waitFor(
+      async () => (await rpc2.call('recovery.get', {})).last ?? undefined,
+      'the new core to resume every run',
+    );
+    const outcomes = Object.fromEntries(
+      last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)]),
+    );
     expect(outcomes).toEqual({ demo: ['one: resumed', 'two: resumed'], shell: ['sh: fresh'] });
-    expect(last.runs.find((r) => r.name === 'shell')!.outcomes[0]!.message).toMatch(/a shell has no conversation to resume/);
+    expect(last.runs.find((r) => r.name === 'shell')!.outcomes[0]!.message).toMatch(
+      /a shell has no conversation to resume/,
+    );
     expect((await rpc2.call('core.info', {})).liveAgents).toBe(3);
     await expectNumbers(rpc2, numbers);
   });

@@ -68,9 +68,15 @@ beforeAll(async () => {
   server = await startServer(join(root, 'data'), testEnv(join(root, 'home'), { FAKE_CLAUDE_DELAY_MS: '10' }));
   client = await server.connect();
   raw = await RawConnection.open(server);
-  const run = await client.call('run.start', { name: 'valid', agents: [{ vendor: 'claude', label: 'planner', cwd: proj }] });
+  const run = await client.call('run.start', {
+    name: 'valid',
+    agents: [{ vendor: 'claude', label: 'planner', cwd: proj }],
+  });
   const agent = run.agents[0]!;
-  await waitFor(async () => (await client.call('agent.screen', { agentId: agent.id })).text.trim().length > 0, 'the fake claude to draw');
+  await waitFor(
+    async () => (await client.call('agent.screen', { agentId: agent.id })).text.trim().length > 0,
+    'the fake claude to draw',
+  );
   validHandle = (await client.call('run.handle', { run: 'valid' })).handle;
   handleTexts.push(validHandle);
   await client.call('run.stop', { run: 'valid' });
@@ -114,7 +120,13 @@ const agent0 = (change: (a: HandleBody['agents'][number]) => void) => mutate((b)
 
 const UUID_SHAPED = '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b';
 const cases: Case[] = [
-  { name: 'malformed base64', handle: () => 'baton1.***', field: 'handle', message: /handle is not valid base64url/, offending: ['***'] },
+  {
+    name: 'malformed base64',
+    handle: () => 'baton1.***',
+    field: 'handle',
+    message: /handle is not valid base64url/,
+    offending: ['***'],
+  },
   {
     name: 'malformed JSON inside the base64',
     handle: () => `baton1.${b64u('{"v":1,')}`,
@@ -122,9 +134,27 @@ const cases: Case[] = [
     message: /handle is not valid JSON/,
     offending: ['{"v":1,'],
   },
-  { name: 'unknown version in the prefix (baton2.)', handle: () => 'baton2.xxx', field: 'handle', message: /version 2 is not supported/, offending: ['xxx'] },
-  { name: 'unknown version in the JSON ("v":2)', handle: mutate((b) => (b.v = 2)), field: 'v', message: /version is not supported/, offending: [] },
-  { name: 'unknown vendor "evil"', handle: agent0((a) => (a.vendor = 'evil')), field: 'agents[0].vendor', message: /unknown vendor/, offending: ['evil'] },
+  {
+    name: 'unknown version in the prefix (baton2.)',
+    handle: () => 'baton2.xxx',
+    field: 'handle',
+    message: /version 2 is not supported/,
+    offending: ['xxx'],
+  },
+  {
+    name: 'unknown version in the JSON ("v":2)',
+    handle: mutate((b) => (b.v = 2)),
+    field: 'v',
+    message: /version is not supported/,
+    offending: [],
+  },
+  {
+    name: 'unknown vendor "evil"',
+    handle: agent0((a) => (a.vendor = 'evil')),
+    field: 'agents[0].vendor',
+    message: /unknown vendor/,
+    offending: ['evil'],
+  },
   {
     name: 'session id with a leading dash (-rf)',
     handle: agent0((a) => (a.sessionId = '-rf')),
@@ -153,7 +183,13 @@ const cases: Case[] = [
     message: /does not match the claude session id format/,
     offending: ['$(reboot)', 'reboot'],
   },
-  { name: 'relative cwd (proj)', handle: agent0((a) => (a.cwd = 'proj')), field: 'agents[0].cwd', message: /cwd must be an absolute path/, offending: ['proj'] },
+  {
+    name: 'relative cwd (proj)',
+    handle: agent0((a) => (a.cwd = 'proj')),
+    field: 'agents[0].cwd',
+    message: /cwd must be an absolute path/,
+    offending: ['proj'],
+  },
   {
     name: 'non-existent cwd (/nonexistent/dir)',
     handle: agent0((a) => (a.cwd = '/nonexistent/dir')),
@@ -309,7 +345,8 @@ async function refusal(promise: Promise<unknown>): Promise<BatonError> {
 function expectQuiet(err: { message: string }, handle: string, offending: readonly string[]): void {
   expect(err.message.includes(handle)).toBe(false);
   expect(err.message.includes(handle.slice(0, 40))).toBe(false);
-  for (const value of [...offending, sessionId, proj]) expect(err.message.includes(value), `message echoes ${JSON.stringify(value)}`).toBe(false);
+  for (const value of [...offending, sessionId, proj])
+    expect(err.message.includes(value), `message echoes ${JSON.stringify(value)}`).toBe(false);
 }
 
 describe('bad handles through the real WebSocket', () => {
@@ -328,7 +365,16 @@ describe('bad handles through the real WebSocket', () => {
     const offending = typeof c.offending === 'function' ? c.offending() : c.offending;
     // Where a `$(touch pwned)` run by some shell would leave its file: the server's cwd, /tmp, the agent's cwd.
     const serverCwd = readlinkSync(`/proc/${server.child.pid}/cwd`);
-    const pwnedPlaces = [serverCwd, process.cwd(), ROOT, tmpdir(), '/tmp', proj, server.dataDir, join(root, 'home')].map((d) => join(d, 'pwned'));
+    const pwnedPlaces = [
+      serverCwd,
+      process.cwd(),
+      ROOT,
+      tmpdir(),
+      '/tmp',
+      proj,
+      server.dataDir,
+      join(root, 'home'),
+    ].map((d) => join(d, 'pwned'));
     const pwnedBefore = pwnedPlaces.filter((p) => existsSync(p));
 
     const resumeErr = await withoutEffects(() => refusal(client.call('run.resume', { handle })));
@@ -377,7 +423,11 @@ describe('bad handles through the real WebSocket', () => {
 
 describe('run.start, run.rename and agent.add refusals through the real WebSocket', () => {
   const runNames = async () => ((await raw.call('run.list', {})).result as { name: string }[]).map((r) => r.name);
-  const shellAgent = () => ({ vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'] });
+  const shellAgent = () => ({
+    vendor: 'shell',
+    cwd: proj,
+    command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'],
+  });
 
   it('refuses 33 agents, before anything runs', async () => {
     const agents = Array.from({ length: 33 }, (_, i) => ({ ...shellAgent(), label: `s${i}` }));
@@ -405,9 +455,20 @@ describe('run.start, run.rename and agent.add refusals through the real WebSocke
 });
 
 describe('format characters are refused wherever a name, label or path enters', () => {
-  const shellAgent = (extra: Record<string, string> = {}) => ({ vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'], ...extra });
+  const shellAgent = (extra: Record<string, string> = {}) => ({
+    vendor: 'shell',
+    cwd: proj,
+    command: ['/bin/sh', '-c', 'echo should-not-run; sleep 30'],
+    ...extra,
+  });
   const cases: { name: string; method: string; params: () => unknown; field: string; offending: () => string }[] = [
-    { name: 'run.start: U+202E in the run name', method: 'run.start', params: () => ({ name: 'x\u202Eyz', agents: [shellAgent()] }), field: 'name', offending: () => 'x\u202Eyz' },
+    {
+      name: 'run.start: U+202E in the run name',
+      method: 'run.start',
+      params: () => ({ name: 'x\u202Eyz', agents: [shellAgent()] }),
+      field: 'name',
+      offending: () => 'x\u202Eyz',
+    },
     {
       name: 'run.start: a zero-width joiner (U+200D) in a label',
       method: 'run.start',
@@ -422,7 +483,13 @@ describe('format characters are refused wherever a name, label or path enters', 
       field: 'agents[0].cwd',
       offending: () => `${proj}\u2069`,
     },
-    { name: 'run.rename: U+FEFF in the new name', method: 'run.rename', params: () => ({ run: 'valid', name: '\uFEFFvalid2' }), field: 'name', offending: () => '\uFEFFvalid2' },
+    {
+      name: 'run.rename: U+FEFF in the new name',
+      method: 'run.rename',
+      params: () => ({ run: 'valid', name: '\uFEFFvalid2' }),
+      field: 'name',
+      offending: () => '\uFEFFvalid2',
+    },
     {
       name: 'agent.add: a right-to-left mark (U+200F) in the label',
       method: 'agent.add',

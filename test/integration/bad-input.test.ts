@@ -54,9 +54,17 @@ async function stillServing(): Promise<void> {
 
 /** A GET of `target` with our own Host and whatever extra header lines, as raw bytes. */
 const rawGet = (target: string, extra: string[] = []) =>
-  rawExchange(port, [`GET ${target} HTTP/1.1`, `Host: ${hostHeader}`, 'Connection: close', ...extra, '', ''].join('\r\n'));
+  rawExchange(
+    port,
+    [`GET ${target} HTTP/1.1`, `Host: ${hostHeader}`, 'Connection: close', ...extra, '', ''].join('\r\n'),
+  );
 
-const UPGRADE = ['Connection: Upgrade', 'Upgrade: websocket', 'Sec-WebSocket-Version: 13', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+const UPGRADE = [
+  'Connection: Upgrade',
+  'Upgrade: websocket',
+  'Sec-WebSocket-Version: 13',
+  'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+];
 
 const bodyOf = (reply: string) => reply.slice(reply.indexOf('\r\n\r\n') + 4);
 
@@ -94,7 +102,11 @@ describe('HTTP', () => {
     expect(statusOf(badHeader)).toBe(400);
     expect(bodyOf(badHeader)).toMatch(/malformed HTTP request/);
     expect(statusOf(await rawGet('/', [`X-Big: ${'v'.repeat(20_000)}`]))).toBe(431);
-    expect(statusOf(await rawExchange(port, Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0xff, 0x0d, 0x0a, 0x0d, 0x0a])))).toBe(400);
+    expect(
+      statusOf(
+        await rawExchange(port, Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0xff, 0x0d, 0x0a, 0x0d, 0x0a])),
+      ),
+    ).toBe(400);
     await stillServing();
   });
 
@@ -135,7 +147,9 @@ describe('WebSocket upgrade', () => {
 });
 
 function openSocket(): Promise<WebSocket> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { Authorization: `Bearer ${server.token}` } });
+  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, {
+    headers: { Authorization: `Bearer ${server.token}` },
+  });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
@@ -181,7 +195,12 @@ describe('WebSocket messages', () => {
     ws.send(JSON.stringify({ t: 'req', id: 9, method: 'handle.inspect', params: { handle: 'baton1.%%%' } }));
     ws.send(JSON.stringify({ t: 'req', id: 10, method: 'run.list', params: {} }));
     await expect.poll(() => replies.length).toBe(4);
-    expect(replies.map((r) => [r['id'], r['ok']])).toEqual([[7, false], [8, false], [9, false], [10, true]]);
+    expect(replies.map((r) => [r['id'], r['ok']])).toEqual([
+      [7, false],
+      [8, false],
+      [9, false],
+      [10, true],
+    ]);
     for (const r of replies.slice(0, 3)) expect((r['error'] as { code: string }).code).toBe('invalid');
     expect(JSON.stringify(replies)).not.toContain('baton1.%%%');
     expect(ws.readyState).toBe(WebSocket.OPEN);
@@ -244,7 +263,14 @@ describe('a failure inside one request (in process, a core that throws)', () => 
     const staticDir = join(root, 'no-dashboard');
     mkdirSync(staticDir, { recursive: true });
     // A fallback page that is not a string makes the file handler itself throw.
-    const web = await startWebServer({ core, host: '127.0.0.1', port: 0, token, staticDir, fallbackPage: undefined as unknown as string });
+    const web = await startWebServer({
+      core,
+      host: '127.0.0.1',
+      port: 0,
+      token,
+      staticDir,
+      fallbackPage: undefined as unknown as string,
+    });
     const logged: string[] = [];
     const escaped: unknown[] = [];
     const onRejection = (reason: unknown) => escaped.push(reason);
@@ -256,7 +282,10 @@ describe('a failure inside one request (in process, a core that throws)', () => 
     try {
       const rpc = await connect({ url: web.url, token });
       for (const call of [() => rpc.call('run.list', {}), () => rpc.call('run.get', { run: 'x' })]) {
-        const error = await call().then(() => null, (err: unknown) => err);
+        const error = await call().then(
+          () => null,
+          (err: unknown) => err,
+        );
         expect(error).toBeInstanceOf(BatonError);
         expect((error as BatonError).code).toBe('internal');
         expect((error as BatonError).message).toBe('internal error in the Baton core (see its log)');
@@ -264,7 +293,10 @@ describe('a failure inside one request (in process, a core that throws)', () => 
       // The connection that carried the failures still works.
       expect(await rpc.call('agent.detach', { agentId: 'agt_0000000000000000' })).toEqual({});
       rpc.close();
-      const page = await rawExchange(Number(new URL(web.url).port), `GET / HTTP/1.1\r\nHost: ${new URL(web.url).host}\r\nConnection: close\r\n\r\n`);
+      const page = await rawExchange(
+        Number(new URL(web.url).port),
+        `GET / HTTP/1.1\r\nHost: ${new URL(web.url).host}\r\nConnection: close\r\n\r\n`,
+      );
       expect(statusOf(page)).toBe(500);
       expect(bodyOf(page)).toMatch(/internal error in Baton/);
     } finally {
@@ -273,7 +305,11 @@ describe('a failure inside one request (in process, a core that throws)', () => 
       await web.close();
     }
     const failures = logged.filter((line) => line.startsWith('baton: internal error'));
-    expect(failures.map((line) => line.split(':')[1])).toEqual([' internal error in request run.list', ' internal error in request run.get', ' internal error in HTTP GET']);
+    expect(failures.map((line) => line.split(':')[1])).toEqual([
+      ' internal error in request run.list',
+      ' internal error in request run.get',
+      ' internal error in HTTP GET',
+    ]);
     const text = logged.join('');
     expect(text).toContain('TypeError: cannot read baton1.[handle] for [token]');
     expect(text).not.toContain(token);

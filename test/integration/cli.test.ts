@@ -9,10 +9,39 @@ import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  BATON_BIN,
+  agentByLabel,
+  ask,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 // Every command a user can type, as the README lists them; the overall usage must list exactly these.
-const COMMANDS = ['serve', 'ls', 'start', 'send', 'screen', 'changes', 'merge', 'snapshot', 'handle', 'inspect', 'resume', 'resume-interrupted', 'events', 'rename', 'stop', 'delete', 'worktrees', 'help'];
+const COMMANDS = [
+  'serve',
+  'ls',
+  'start',
+  'send',
+  'screen',
+  'changes',
+  'merge',
+  'snapshot',
+  'handle',
+  'inspect',
+  'resume',
+  'resume-interrupted',
+  'events',
+  'rename',
+  'stop',
+  'delete',
+  'worktrees',
+  'help',
+];
 
 interface CliResult {
   code: number | null;
@@ -65,9 +94,17 @@ function expectUsageError(result: CliResult, command: string, message: RegExp): 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A handle of a run no store has seen: a new run id and new agent ids. */
-function strangerHandle(name: string, agents: { label: string; vendor: string; sessionId: string | null; cwd: string }[]): string {
+function strangerHandle(
+  name: string,
+  agents: { label: string; vendor: string; sessionId: string | null; cwd: string }[],
+): string {
   const id = (prefix: string) => `${prefix}_${Array.from(randomBytes(16), (b) => (b % 36).toString(36)).join('')}`;
-  const body = { v: 1, run: { name, id: id('run') }, createdAt: new Date().toISOString(), agents: agents.map((a) => ({ id: id('agt'), ...a })) };
+  const body = {
+    v: 1,
+    run: { name, id: id('run') },
+    createdAt: new Date().toISOString(),
+    agents: agents.map((a) => ({ id: id('agt'), ...a })),
+  };
   return `baton1.${Buffer.from(JSON.stringify(body), 'utf8').toString('base64url')}`;
 }
 
@@ -75,7 +112,12 @@ function strangerHandle(name: string, agents: { label: string; vendor: string; s
  * `baton resume < file` with a terminal: the command runs in a PTY (its controlling terminal), standard input is
  * the file, and `answer` is typed at the terminal once the question shows.
  */
-function resumeAtTerminal(args: readonly string[], env: Record<string, string>, handleFile: string, answer: string): Promise<{ code: number; output: string }> {
+function resumeAtTerminal(
+  args: readonly string[],
+  env: Record<string, string>,
+  handleFile: string,
+  answer: string,
+): Promise<{ code: number; output: string }> {
   const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = `exec ${[process.execPath, BATON_BIN, 'resume', ...args].map(quote).join(' ')} < ${quote(handleFile)}`;
   const term = pty.spawn('/bin/sh', ['-c', command], { env, cols: 200, rows: 50, name: 'xterm' });
@@ -147,7 +189,10 @@ describe('baton help and usage, with no server at all', () => {
       expect(viaHelp.stdout).toContain('-h, --help');
       expect(viaHelp.stdout).toContain(`\nexample:\n  baton ${command}`);
       // After arguments that would otherwise act, anywhere before `--`.
-      for (const args of [[command, 'demo', '--help', ...noServer], [command, '-h', 'demo', 'planner', ...noServer]]) {
+      for (const args of [
+        [command, 'demo', '--help', ...noServer],
+        [command, '-h', 'demo', 'planner', ...noServer],
+      ]) {
         const result = await runCli(args, env);
         expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
         expect(result.stderr).toBe('');
@@ -180,7 +225,10 @@ describe('baton against a running server', () => {
     client = await server.connect();
     // `keep`: the run every "does nothing" check looks at afterwards.
     const run = await client.call('run.start', { name: 'keep', agents: [{ vendor: 'shell', label: 'sh', cwd: proj }] });
-    await waitFor(async () => /[$#] $/m.test(await screenText(client, agentByLabel(run.agents, 'sh').id)), 'the prompt of the shell agent of keep');
+    await waitFor(
+      async () => /[$#] $/m.test(await screenText(client, agentByLabel(run.agents, 'sh').id)),
+      'the prompt of the shell agent of keep',
+    );
   });
 
   afterAll(async () => {
@@ -251,7 +299,12 @@ describe('baton against a running server', () => {
     expect(agentByLabel((await client.call('run.get', { run: 'tilde' })).agents, 'home').cwd).toBe(proj);
 
     // A caw handle carries no directory: --cwd gives it, and the preview shows where it went.
-    const caw = JSON.stringify({ version: 1, provider: 'claude_code', session_id: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', resume_key: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f' });
+    const caw = JSON.stringify({
+      version: 1,
+      provider: 'claude_code',
+      session_id: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f',
+      resume_key: '7f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f',
+    });
     const inspected = await runCli(['inspect', '--cwd=~/proj', ...dataArgs], env, caw);
     expect(inspected.code, inspected.stderr).toBe(0);
     expect(inspected.stdout).toContain(`(claude) in ${proj}: `);
@@ -263,7 +316,11 @@ describe('baton against a running server', () => {
       await runCli(['start', 'other', '--agent', `claude:planner@~${me.username}/${missing}`, ...dataArgs], env),
       `baton: agent 'planner' (claude): directory ${join(me.homedir, missing)} does not exist\n`,
     );
-    expectUsageError(await runCli(['start', 'other', '--agent', `claude@~nosuchuser-${missing}/src`, ...dataArgs], env), 'start', new RegExp(`no user 'nosuchuser-${missing}'`));
+    expectUsageError(
+      await runCli(['start', 'other', '--agent', `claude@~nosuchuser-${missing}/src`, ...dataArgs], env),
+      'start',
+      new RegExp(`no user 'nosuchuser-${missing}'`),
+    );
   });
 
   it('a directory that does not exist is named with its agent', async () => {
@@ -272,13 +329,29 @@ describe('baton against a running server', () => {
       await runCli(['start', 'nodir', '--agent', `claude:planner@${missing}`, ...dataArgs], env),
       `baton: agent 'planner' (claude): directory ${missing} does not exist\n`,
     );
-    expectFailure(await runCli(['start', 'nodir', '--agent', `codex@${missing}`, ...dataArgs], env), `baton: codex agent: directory ${missing} does not exist\n`);
+    expectFailure(
+      await runCli(['start', 'nodir', '--agent', `codex@${missing}`, ...dataArgs], env),
+      `baton: codex agent: directory ${missing} does not exist\n`,
+    );
     expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('nodir');
   });
 
   it('a stopped shell agent: screen says it is stopped and shows its last screen; resume says a shell has no conversation', async () => {
-    const run = await client.call('run.start', { name: 'shells', agents: [{ vendor: 'shell', label: 'sh', cwd: proj, command: ['/bin/sh', '-c', 'echo marker-before-stop; exec sleep 600'] }] });
-    await waitFor(async () => (await screenText(client, agentByLabel(run.agents, 'sh').id)).includes('marker-before-stop'), 'the marker on the shell agent of shells');
+    const run = await client.call('run.start', {
+      name: 'shells',
+      agents: [
+        {
+          vendor: 'shell',
+          label: 'sh',
+          cwd: proj,
+          command: ['/bin/sh', '-c', 'echo marker-before-stop; exec sleep 600'],
+        },
+      ],
+    });
+    await waitFor(
+      async () => (await screenText(client, agentByLabel(run.agents, 'sh').id)).includes('marker-before-stop'),
+      'the marker on the shell agent of shells',
+    );
     const stopped = await runCli(['stop', 'shells', ...dataArgs], env);
     expect(stopped.code, stopped.stderr).toBe(0);
 
@@ -305,7 +378,10 @@ describe('baton against a running server', () => {
       ],
     });
     const talker = agentByLabel(run.agents, 'talker');
-    await waitFor(async () => (await screenText(client, talker.id)).includes('? for shortcuts'), 'the prompt of talker');
+    await waitFor(
+      async () => (await screenText(client, talker.id)).includes('? for shortcuts'),
+      'the prompt of talker',
+    );
     await ask(client, talker.id, 'remember the number 4321', 'OK, I will remember 4321.');
     await client.call('run.stop', { run: 'checks' });
     rmSync(gone, { recursive: true });
@@ -324,14 +400,24 @@ describe('baton against a running server', () => {
   it('resume of a run this Baton does not know prints the plan and, without --yes, starts nothing', async () => {
     const dir = join(root, 'stranger-dir');
     mkdirSync(dir, { recursive: true });
-    const handle = strangerHandle('stranger', [{ label: 'planner', vendor: 'claude', sessionId: '0f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: dir }]);
+    const handle = strangerHandle('stranger', [
+      { label: 'planner', vendor: 'claude', sessionId: '0f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: dir },
+    ]);
     const before = (await client.call('run.list', {})).map((r) => r.name);
 
     const refused = await runCli(['resume', ...dataArgs], env, `${handle}\n`);
-    expectFailure(refused, /this run is not in this Baton's history: check the plan above, then run again with --yes \(there is no terminal to ask on\)/);
+    expectFailure(
+      refused,
+      /this run is not in this Baton's history: check the plan above, then run again with --yes \(there is no terminal to ask on\)/,
+    );
     // The plan: per agent its label, vendor, directory (new here), check and command.
     expect(refused.stdout).toContain("run 'stranger' (new on this machine)");
-    expect(refused.stdout).toMatch(new RegExp(`^  planner \\(claude\\) in ${escapeRegExp(dir)} \\[new directory\\]: conversation missing: will start fresh — will run: \\S*claude`, 'm'));
+    expect(refused.stdout).toMatch(
+      new RegExp(
+        `^  planner \\(claude\\) in ${escapeRegExp(dir)} \\[new directory\\]: conversation missing: will start fresh — will run: \\S*claude`,
+        'm',
+      ),
+    );
     expect(refused.stdout + refused.stderr).not.toContain(handle);
     expect((await client.call('run.list', {})).map((r) => r.name)).toEqual(before);
 
@@ -346,7 +432,11 @@ describe('baton against a running server', () => {
 
   it('resume asks on the terminal when there is one: y resumes, anything else starts nothing', async () => {
     const handleFile = join(root, 'asked.handle');
-    writeFileSync(handleFile, `${strangerHandle('asked', [{ label: 'planner', vendor: 'claude', sessionId: '1f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: proj }])}\n`, { mode: 0o600 });
+    writeFileSync(
+      handleFile,
+      `${strangerHandle('asked', [{ label: 'planner', vendor: 'claude', sessionId: '1f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: proj }])}\n`,
+      { mode: 0o600 },
+    );
 
     const no = await resumeAtTerminal(dataArgs, env, handleFile, 'n');
     expect(no.code, no.output).toBe(1);
@@ -364,7 +454,10 @@ describe('baton against a running server', () => {
   it('a shell agent from a handle needs --allow-shell, even with --yes', async () => {
     const handle = strangerHandle('shelly', [{ label: 'sh', vendor: 'shell', sessionId: null, cwd: proj }]);
     const refused = await runCli(['resume', '--yes', ...dataArgs], env, `${handle}\n`);
-    expectFailure(refused, /the handle has 1 shell agent \(sh\), which runs a command in the directory the handle names: check the plan above, then add --allow-shell to start it/);
+    expectFailure(
+      refused,
+      /the handle has 1 shell agent \(sh\), which runs a command in the directory the handle names: check the plan above, then add --allow-shell to start it/,
+    );
     expect(refused.stdout).toMatch(/^  sh \(shell\) in .*: no conversation \(starts anew\) — will run: /m);
     expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('shelly');
 
@@ -379,18 +472,25 @@ describe('baton against a running server', () => {
     const open = join(root, 'open-dir');
     mkdirSync(open, { mode: 0o777 });
     chmodSync(open, 0o777);
-    const handle = strangerHandle('opened', [{ label: 'planner', vendor: 'claude', sessionId: '2f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: open }]);
+    const handle = strangerHandle('opened', [
+      { label: 'planner', vendor: 'claude', sessionId: '2f9d2c1e-4b5a-4c3d-9e8f-0a1b2c3d4e5f', cwd: open },
+    ]);
     const result = await runCli(['resume', '--yes', ...dataArgs], env, `${handle}\n`);
     expectFailure(result, /agent 'planner' cannot start: directory is writable by other users \(mode 0777\)/);
     expect(result.stderr).not.toContain(open);
     // The plan, for the user who pasted the handle, names the directory and the reason.
-    expect(result.stdout).toContain(`planner (claude) in ${open} [new directory]: cannot start: directory is writable by other users (mode 0777)`);
+    expect(result.stdout).toContain(
+      `planner (claude) in ${open} [new directory]: cannot start: directory is writable by other users (mode 0777)`,
+    );
     expect((await client.call('run.list', {})).map((r) => r.name)).not.toContain('opened');
   });
 
   it('BATON_URL without BATON_TOKEN (or the reverse) is an error saying what to set, not a fallback to server.json', async () => {
     expect(existsSync(join(data, 'server.json'))).toBe(true);
-    expectFailure(await runCli(['ls', ...dataArgs], { ...env, BATON_URL: server.url }), /BATON_URL is set but BATON_TOKEN is not: set BATON_TOKEN/);
+    expectFailure(
+      await runCli(['ls', ...dataArgs], { ...env, BATON_URL: server.url }),
+      /BATON_URL is set but BATON_TOKEN is not: set BATON_TOKEN/,
+    );
     const tokenOnly = await runCli(['ls', ...dataArgs], { ...env, BATON_TOKEN: server.token });
     expectFailure(tokenOnly, /BATON_TOKEN is set but BATON_URL is not: set BATON_URL/);
     expect(tokenOnly.stderr).not.toContain(server.token);
@@ -421,7 +521,12 @@ describe('baton against a running server', () => {
 
   it('a handle typed as an argument is refused and never echoed', async () => {
     const { handle } = await client.call('run.handle', { run: 'keep' });
-    for (const args of [['resume', handle], ['inspect', handle], ['delete', handle], ['frobnicate', handle]]) {
+    for (const args of [
+      ['resume', handle],
+      ['inspect', handle],
+      ['delete', handle],
+      ['frobnicate', handle],
+    ]) {
       const result = await runCli([...args, ...dataArgs], env);
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout + result.stderr).not.toContain(handle);

@@ -2,12 +2,30 @@
 // native child holds the thread's writer lock, as the real CLI does). The id is discovered, never chosen; a run is
 // snapshotted, stopped and resumed into the same conversation; a vanished rollout gives a fresh start with a warning;
 // two agents in one directory never swap or share a conversation; nothing (no daemon either) outlives a stop.
-import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunView } from '../../shared/contract.js';
-import { FAKES, agentByLabel, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  FAKES,
+  agentByLabel,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 import { descendants, killMarks, listProcs, markOf, waitAllGone, type ProcMark } from '../helpers/processes.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -81,7 +99,8 @@ async function serve(s: Scene, dataDir = s.data): Promise<{ server: ServerProces
   return { server, client };
 }
 
-const wait = <T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) => waitFor(probe, what, WAIT_MS);
+const wait = <T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string) =>
+  waitFor(probe, what, WAIT_MS);
 
 /** Types a prompt (the core pauses before Enter, as Codex needs) and waits until the screen shows `expected`. */
 async function ask(client: RpcClient, agentId: string, text: string, expected: string): Promise<string> {
@@ -97,7 +116,13 @@ async function promptShown(client: RpcClient, agentId: string): Promise<void> {
 }
 
 /** The agent as the server sees it once `ok` holds. */
-async function agentWhen(client: RpcClient, runName: string, label: string, ok: (a: AgentView) => boolean, what: string): Promise<AgentView> {
+async function agentWhen(
+  client: RpcClient,
+  runName: string,
+  label: string,
+  ok: (a: AgentView) => boolean,
+  what: string,
+): Promise<AgentView> {
   return wait(async () => {
     const run: RunView = await client.call('run.get', { run: runName });
     const a = agentByLabel(run.agents, label);
@@ -109,7 +134,9 @@ async function agentWhen(client: RpcClient, runName: string, label: string, ok: 
 
 function cmdline(pid: number): string[] {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((x) => x !== '');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((x) => x !== '');
   } catch {
     return [];
   }
@@ -159,7 +186,9 @@ function treeOf(pid: number): ProcMark[] {
 function rolloutsOf(codexHome: string, id: string): string[] {
   const root = join(codexHome, 'sessions');
   if (!existsSync(root)) return [];
-  return (readdirSync(root, { recursive: true }) as string[]).filter((p) => p.endsWith(`-${id}.jsonl`)).map((p) => join(root, p));
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((p) => p.endsWith(`-${id}.jsonl`))
+    .map((p) => join(root, p));
 }
 
 // ---------- the tests ----------
@@ -170,7 +199,10 @@ describe('codex agents through baton serve', () => {
     const n = randomNumber();
     const { client } = await serve(s);
 
-    const run = await client.call('run.start', { name: 'cx', agents: [{ vendor: 'codex', label: 'coder', cwd: s.proj }] });
+    const run = await client.call('run.start', {
+      name: 'cx',
+      agents: [{ vendor: 'codex', label: 'coder', cwd: s.proj }],
+    });
     const started = agentByLabel(run.agents, 'coder');
     expect(started.status).toBe('running');
     const pid = started.pid!;
@@ -215,7 +247,13 @@ describe('codex agents through baton serve', () => {
     await ask(client, again.id, QUESTION, `The number is ${n}.`);
 
     // The same thread, the same file, appended to.
-    const after = await agentWhen(client, 'cx', 'coder', (a) => a.sessionIds.at(-1)?.confirmed === true, 'the resumed session confirmed');
+    const after = await agentWhen(
+      client,
+      'cx',
+      'coder',
+      (a) => a.sessionIds.at(-1)?.confirmed === true,
+      'the resumed session confirmed',
+    );
     expect(after.sessionIds.map((x) => x.id)).toEqual([id]);
     const files = rolloutsOf(s.codexHome, id);
     expect(files).toHaveLength(1);
@@ -235,12 +273,21 @@ describe('codex agents through baton serve', () => {
     const n = randomNumber();
     const { client } = await serve(s);
 
-    const run = await client.call('run.start', { name: 'cx', agents: [{ vendor: 'codex', label: 'coder', cwd: s.proj }] });
+    const run = await client.call('run.start', {
+      name: 'cx',
+      agents: [{ vendor: 'codex', label: 'coder', cwd: s.proj }],
+    });
     const agent = agentByLabel(run.agents, 'coder');
     treeOf(agent.pid!);
     await promptShown(client, agent.id);
     await ask(client, agent.id, `remember the number ${n}`, `OK, I will remember ${n}.`);
-    const confirmed = await agentWhen(client, 'cx', 'coder', (a) => a.sessionIds.at(-1)?.confirmed === true, 'the session confirmed');
+    const confirmed = await agentWhen(
+      client,
+      'cx',
+      'coder',
+      (a) => a.sessionIds.at(-1)?.confirmed === true,
+      'the session confirmed',
+    );
     const oldId = confirmed.sessionId!;
     await client.call('run.snapshot', { run: 'cx' });
     const { handle } = await client.call('run.handle', { run: 'cx' });
@@ -259,16 +306,28 @@ describe('codex agents through baton serve', () => {
     const outcome = resumed.outcomes[0]!;
     expect(outcome.outcome).toBe('fresh');
     expect(outcome.sessionId).toBeNull();
-    expect(outcome.message).toBe(`codex: session ${oldId.slice(0, 8)}… is not in ~/.codex/sessions any more; starting a fresh conversation in ${s.proj}`);
+    expect(outcome.message).toBe(
+      `codex: session ${oldId.slice(0, 8)}… is not in ~/.codex/sessions any more; starting a fresh conversation in ${s.proj}`,
+    );
     expect(outcome.message).not.toContain(oldId);
     const fresh = agentByLabel(resumed.run.agents, 'coder');
     treeOf(fresh.pid!);
 
-    const rediscovered = await agentWhen(client, 'cx', 'coder', (a) => a.sessionId !== null && a.sessionId !== oldId, 'a new codex session id');
+    const rediscovered = await agentWhen(
+      client,
+      'cx',
+      'coder',
+      (a) => a.sessionId !== null && a.sessionId !== oldId,
+      'a new codex session id',
+    );
     expect(rediscovered.sessionId).toMatch(UUID);
     expect(rediscovered.warning).toContain('fresh');
     expect(locksHeldBelow(fresh.pid!, s.codexHome)).toEqual([rediscovered.sessionId]);
-    await wait(async () => (await screenText(client, fresh.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')), 'the warning in the pane');
+    await wait(
+      async () =>
+        (await screenText(client, fresh.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
+      'the warning in the pane',
+    );
     await wait(() => warnings.some((w) => w.agentId === fresh.id), 'an agent.warning event');
     const events = await client.call('run.events', { run: 'cx' });
     expect(events.filter((e) => e.type === 'fresh-fallback').map((e) => e.agentId)).toEqual([fresh.id]);

@@ -123,7 +123,11 @@ async function transcriptLines(id: string): Promise<Array<Record<string, unknown
   const dirs = await readdir(join(config, 'projects'));
   for (const d of dirs) {
     const p = join(config, 'projects', d, `${id}.jsonl`);
-    if (existsSync(p)) return (await readFile(p, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    if (existsSync(p))
+      return (await readFile(p, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
   }
   throw new Error('no transcript');
 }
@@ -140,7 +144,14 @@ describe('fake claude in a PTY', () => {
     const a = new Fake(['--session-id', id, '-n', 'run-1/agent', '--model', 'whatever']);
     await a.waitFor('? for shortcuts');
     const reg = await registry(a.pid);
-    expect(reg).toMatchObject({ pid: a.pid, sessionId: id, cwd, status: 'idle', kind: 'interactive', version: '2.1.332' });
+    expect(reg).toMatchObject({
+      pid: a.pid,
+      sessionId: id,
+      cwd,
+      status: 'idle',
+      kind: 'interactive',
+      version: '2.1.332',
+    });
     // No transcript before the first prompt, even with --session-id.
     expect(await claudeAdapter.exists(id, cwd, env)).toBe(false);
 
@@ -148,12 +159,32 @@ describe('fake claude in a PTY', () => {
     await a.waitFor('⏺ OK, I will remember 777.');
     expect(await claudeAdapter.exists(id, cwd, env)).toBe(true);
     const lines = await transcriptLines(id);
-    expect(lines.map((l) => l.type)).toEqual(['custom-title', 'agent-name', 'permission-mode', 'user', 'assistant', 'last-prompt']);
+    expect(lines.map((l) => l.type)).toEqual([
+      'custom-title',
+      'agent-name',
+      'permission-mode',
+      'user',
+      'assistant',
+      'last-prompt',
+    ]);
     expect(lines[0]).toMatchObject({ customTitle: 'run-1/agent', sessionId: id });
-    expect(lines[3]).toMatchObject({ parentUuid: null, cwd, sessionId: id, message: { role: 'user', content: 'remember the number 777' } });
-    expect(lines[4]).toMatchObject({ parentUuid: lines[3]!.uuid, message: { content: [{ type: 'text', text: 'OK, I will remember 777.' }] } });
-    const history = (await readFile(join(config, 'history.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(history).toEqual([expect.objectContaining({ display: 'remember the number 777', project: cwd, sessionId: id })]);
+    expect(lines[3]).toMatchObject({
+      parentUuid: null,
+      cwd,
+      sessionId: id,
+      message: { role: 'user', content: 'remember the number 777' },
+    });
+    expect(lines[4]).toMatchObject({
+      parentUuid: lines[3]!.uuid,
+      message: { content: [{ type: 'text', text: 'OK, I will remember 777.' }] },
+    });
+    const history = (await readFile(join(config, 'history.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(history).toEqual([
+      expect.objectContaining({ display: 'remember the number 777', project: cwd, sessionId: id }),
+    ]);
 
     await a.type('/exit');
     expect((await a.waitExit()).exitCode).toBe(0);

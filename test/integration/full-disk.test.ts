@@ -133,12 +133,16 @@ describe('a full disk', () => {
       () => null,
       (err: Error) => err,
     );
-    expect(snapshotError?.message).toMatch(/^could not save run 'full': the disk is full \(.*\/runs\/run_[0-9a-z]+\): free some space; Baton keeps running and will save again$/);
+    expect(snapshotError?.message).toMatch(
+      /^could not save run 'full': the disk is full \(.*\/runs\/run_[0-9a-z]+\): free some space; Baton keeps running and will save again$/,
+    );
     const startError = await client.call('run.start', { name: 'second', agents: [{ vendor: 'shell', cwd }] }).then(
       () => null,
       (err: Error) => err,
     );
-    expect(startError?.message).toMatch(/^could not create run 'second': the disk is full \(.*\/runs\/run_[0-9a-z]+\): free some space, then try again$/);
+    expect(startError?.message).toMatch(
+      /^could not create run 'second': the disk is full \(.*\/runs\/run_[0-9a-z]+\): free some space, then try again$/,
+    );
 
     // A change made meanwhile is kept in memory; the user is told once that it is not on disk yet.
     const renamed = await client.call('run.rename', { run: 'full', name: 'full-renamed' });
@@ -146,11 +150,19 @@ describe('a full disk', () => {
 
     // An agent added, then exiting on its own: its exit is recorded (in memory) and the failed exit snapshot
     // is caught, where before a rejected save there ended the whole process.
-    const added = await client.call('agent.add', { run: 'full-renamed', agent: { vendor: 'shell', label: 'sh2', cwd } });
+    const added = await client.call('agent.add', {
+      run: 'full-renamed',
+      agent: { vendor: 'shell', label: 'sh2', cwd },
+    });
     const sh2 = added.agents.find((a) => a.label === 'sh2')!;
     expect(sh2.status).toBe('running');
     await client.call('agent.send', { agentId: sh2.id, text: 'exit 3' });
-    await waitFor(async () => (await client.call('run.get', { run: 'full-renamed' })).agents.find((a) => a.id === sh2.id)?.status === 'exited', 'sh2 to exit');
+    await waitFor(
+      async () =>
+        (await client.call('run.get', { run: 'full-renamed' })).agents.find((a) => a.id === sh2.id)?.status ===
+        'exited',
+      'sh2 to exit',
+    );
     expect(warnings.map((w) => w.message)).toEqual([snapshotError?.message]);
     expect(warnings[0]?.runId).toBe(run.id);
 
@@ -174,7 +186,9 @@ describe('a full disk', () => {
     await stop(server);
     const fresh = await serve();
     const runs = await fresh.client.call('run.list', {});
-    expect(runs.map((r) => ({ id: r.id, name: r.name, agentCount: r.agentCount }))).toEqual([{ id: run.id, name: 'full-renamed', agentCount: 2 }]);
+    expect(runs.map((r) => ({ id: r.id, name: r.name, agentCount: r.agentCount }))).toEqual([
+      { id: run.id, name: 'full-renamed', agentCount: 2 },
+    ]);
     const whole = await fresh.client.call('run.get', { run: 'full-renamed' });
     expect(whole.agents.map((a) => [a.label, a.status, a.exitCode])).toEqual([
       ['sh', 'stopped', expect.any(Number)],

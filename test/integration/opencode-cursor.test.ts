@@ -16,7 +16,18 @@ import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
 import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
-import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  FAKES,
+  agentByLabel,
+  ask,
+  randomNumber,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
 const vendors = createVendors();
@@ -107,7 +118,8 @@ async function deleteOpencodeSession(home: string, sessionId: string): Promise<v
   db.close();
 }
 
-const cursorChat = (home: string, cwd: string, id: string) => join(home, '.cursor', 'chats', createHash('md5').update(cwd).digest('hex'), id);
+const cursorChat = (home: string, cwd: string, id: string) =>
+  join(home, '.cursor', 'chats', createHash('md5').update(cwd).digest('hex'), id);
 
 // ---------- the vendors, as the tests see them ----------
 
@@ -136,7 +148,8 @@ const CASES: VendorCase[] = [
     ready: 'ctrl+p',
     idAtStart: false,
     stored: async (home, cwd, id) =>
-      existsSync(opencodeDb(home)) && (await query(opencodeDb(home), 'SELECT id FROM session WHERE id = ? AND directory = ?', [id, cwd])).length === 1,
+      existsSync(opencodeDb(home)) &&
+      (await query(opencodeDb(home), 'SELECT id FROM session WHERE id = ? AND directory = ?', [id, cwd])).length === 1,
     remove: (home, _cwd, id) => deleteOpencodeSession(home, id),
     resumeArgv: (id) => ['opencode', '-s', id],
   },
@@ -184,9 +197,12 @@ async function serve(s: Scene): Promise<RpcClient> {
 }
 
 async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
-  await waitFor(async () => (await screenText(client, agentId)).includes(c.ready), `the prompt of ${c.vendor} agent ${agentId}`, WAIT_MS);
+  await waitFor(
+    async () => (await screenText(client, agentId)).includes(c.ready),
+    `the prompt of ${c.vendor} agent ${agentId}`,
+    WAIT_MS,
+  );
 }
-
 
 /** Waits until each agent's current session id is confirmed (and, if given, has `count` ids). */
 async function confirmed(client: RpcClient, run: string, labels: string[], count?: number): Promise<RunView> {
@@ -212,13 +228,17 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     const client = await serve(s);
     const n = randomNumber();
 
-    const started = track(await client.call('run.start', { name: 'demo', agents: [{ vendor: c.vendor, label: 'talker', cwd: s.work }] }));
+    const started = track(
+      await client.call('run.start', { name: 'demo', agents: [{ vendor: c.vendor, label: 'talker', cwd: s.work }] }),
+    );
     const talker = agentByLabel(started.agents, 'talker');
     expect(talker.status).toBe('running');
     if (c.idAtStart) {
       // Cursor: create-chat ran before the TUI; the CLI chose the id, Baton knew it before anything was typed.
       expect(talker.sessionId).toMatch(c.idPattern);
-      expect(talker.sessionIds).toEqual([expect.objectContaining({ id: talker.sessionId, chosenBy: 'vendor', confirmed: false })]);
+      expect(talker.sessionIds).toEqual([
+        expect.objectContaining({ id: talker.sessionId, chosenBy: 'vendor', confirmed: false }),
+      ]);
       expect(existsSync(cursorChat(s.home, s.work, talker.sessionId!))).toBe(true);
     } else {
       // opencode creates its session at the first prompt.
@@ -230,7 +250,9 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     const view = await confirmed(client, 'demo', ['talker'], 1);
     const id = agentByLabel(view.agents, 'talker').sessionId!;
     expect(id).toMatch(c.idPattern);
-    expect(agentByLabel(view.agents, 'talker').sessionIds).toEqual([expect.objectContaining({ id, chosenBy: 'vendor', confirmed: true })]);
+    expect(agentByLabel(view.agents, 'talker').sessionIds).toEqual([
+      expect.objectContaining({ id, chosenBy: 'vendor', confirmed: true }),
+    ]);
     if (c.idAtStart) expect(id).toBe(talker.sessionId);
     expect(await c.stored(s.home, s.work, id)).toBe(true);
     const commands = await client.call('run.commands', { run: 'demo' });
@@ -242,11 +264,15 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     expect(stopped.agents.every((a) => a.pid === null)).toBe(true);
 
     const preview = await client.call('handle.inspect', { handle });
-    expect(preview.agents.map((a) => [a.check, a.command.slice(1, 3)])).toEqual([['found', c.vendor === 'opencode' ? ['-s', id] : ['--resume', id]]]);
+    expect(preview.agents.map((a) => [a.check, a.command.slice(1, 3)])).toEqual([
+      ['found', c.vendor === 'opencode' ? ['-s', id] : ['--resume', id]],
+    ]);
 
     const resumed = await client.call('run.resume', { handle });
     track(resumed.run);
-    expect(resumed.outcomes.map((o) => [o.label, o.outcome, o.sessionId, o.message])).toEqual([['talker', 'resumed', id, null]]);
+    expect(resumed.outcomes.map((o) => [o.label, o.outcome, o.sessionId, o.message])).toEqual([
+      ['talker', 'resumed', id, null],
+    ]);
     await ready(client, talker.id, c);
     expect(await screenText(client, talker.id)).toContain(`remember the number ${n}`);
     const answer = await ask(client, talker.id, QUESTION, `The number is ${n}.`, WAIT_MS);
@@ -263,7 +289,9 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     const client = await serve(s);
     const n = randomNumber();
 
-    const started = track(await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }));
+    const started = track(
+      await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }),
+    );
     const one = agentByLabel(started.agents, 'one');
     await ready(client, one.id, c);
     await ask(client, one.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
@@ -290,7 +318,8 @@ describe.each(CASES)('$vendor through baton serve', (c) => {
     expect(outcome?.message).not.toContain(oldId);
 
     await waitFor(
-      async () => (await screenText(client, one.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
+      async () =>
+        (await screenText(client, one.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
       'the fresh-fallback warning in the pane',
       WAIT_MS,
     );
@@ -313,7 +342,9 @@ describe('cursor: an agent that never spoke', () => {
     const c = byVendor('cursor');
     const s = scene();
     const client = await serve(s);
-    const started = track(await client.call('run.start', { name: 'quiet', agents: [{ vendor: 'cursor', label: 'quiet', cwd: s.work }] }));
+    const started = track(
+      await client.call('run.start', { name: 'quiet', agents: [{ vendor: 'cursor', label: 'quiet', cwd: s.work }] }),
+    );
     const quiet = agentByLabel(started.agents, 'quiet');
     const id = quiet.sessionId!;
     await ready(client, quiet.id, c);
@@ -331,7 +362,7 @@ describe('cursor: an agent that never spoke', () => {
 });
 
 describe('opencode: two agents in one directory', () => {
-  it('through baton serve: the second waits for the first one\'s id, and each keeps its own conversation', async () => {
+  it("through baton serve: the second waits for the first one's id, and each keeps its own conversation", async () => {
     const c = byVendor('opencode');
     const s = scene();
     const client = await serve(s);
@@ -399,13 +430,28 @@ describe('opencode: two agents in one directory', () => {
     // event stream says which session is its.
     const s = scene();
     const spawn = async (): Promise<{ term: pty.IPty; seen: SessionObservation[]; screen: () => string }> => {
-      const plan = await opencodeAdapter.spawnFresh({ runName: 'r', label: 'x', cwd: s.work, args: [], command: null }, s.env);
-      const term = pty.spawn(process.execPath, [plan.argv[0]!, ...plan.argv.slice(1)], { name: 'xterm-256color', cols: 120, rows: 40, cwd: s.work, env: s.env });
+      const plan = await opencodeAdapter.spawnFresh(
+        { runName: 'r', label: 'x', cwd: s.work, args: [], command: null },
+        s.env,
+      );
+      const term = pty.spawn(process.execPath, [plan.argv[0]!, ...plan.argv.slice(1)], {
+        name: 'xterm-256color',
+        cols: 120,
+        rows: 40,
+        cwd: s.work,
+        env: s.env,
+      });
       terms.push(term);
       let out = '';
       term.onData((d) => (out += d));
       const seen: SessionObservation[] = [];
-      stops.push(opencodeAdapter.follow({ pid: term.pid, cwd: s.work, hints: plan.hints ?? {}, spawnedAt: Date.now() }, s.env, (o) => seen.push(o)));
+      stops.push(
+        opencodeAdapter.follow(
+          { pid: term.pid, cwd: s.work, hints: plan.hints ?? {}, spawnedAt: Date.now() },
+          s.env,
+          (o) => seen.push(o),
+        ),
+      );
       return { term, seen, screen: () => out };
     };
     const say = async (p: { term: pty.IPty; screen: () => string }, text: string, expected: string) => {
@@ -436,7 +482,13 @@ describe('opencode: two agents in one directory', () => {
 
 describe('the fake CLIs answer like the real ones', () => {
   function run(bin: string, args: string[], s: Scene, cwd = s.work): { code: number | null; out: string } {
-    const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], { cwd, env: s.env, input: '', encoding: 'utf8', timeout: 15_000 });
+    const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], {
+      cwd,
+      env: s.env,
+      input: '',
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     return { code: r.status, out: `${r.stdout}${r.stderr}` };
   }
   const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
@@ -456,13 +508,17 @@ describe('the fake CLIs answer like the real ones', () => {
     expect(made.code).toBe(0);
     const id = made.out.trim();
     expect(id).toMatch(UUID);
-    expect(JSON.parse(readFileSync(join(cursorChat(s.home, s.work, id), 'meta.json'), 'utf8'))).toMatchObject({ hasConversation: false });
+    expect(JSON.parse(readFileSync(join(cursorChat(s.home, s.work, id), 'meta.json'), 'utf8'))).toMatchObject({
+      hasConversation: false,
+    });
     const other = randomUUID();
     const missing = run('cursor-agent.mjs', ['--resume', other], s);
     expect(missing).toEqual({ code: 1, out: `Error: chat not found: ${other}\n` });
     expect(rejected(cursorAdapter, missing.out)).toBe(true);
     // Print mode remembers across runs, in the chat create-chat made.
-    expect(run('cursor-agent.mjs', ['-p', '--resume', id, 'remember the number 34'], s).out).toBe('OK, I will remember 34.\n');
+    expect(run('cursor-agent.mjs', ['-p', '--resume', id, 'remember the number 34'], s).out).toBe(
+      'OK, I will remember 34.\n',
+    );
     expect(run('cursor-agent.mjs', ['-p', `--resume=${id}`, QUESTION], s).out).toBe('The number is 34.\n');
   });
 });

@@ -8,7 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PtyHost } from '../../electron/core/pty/pty-host.js';
 import { terminateTree } from '../../electron/core/pty/process-tree.js';
 import type { Terminal } from '../../electron/core/pty/terminal.js';
-import { earlierHolder, isAlive, killMarks, markOf, readProc, startSleeper, waitAllGone, type ProcMark } from '../helpers/processes.js';
+import {
+  earlierHolder,
+  isAlive,
+  killMarks,
+  markOf,
+  readProc,
+  startSleeper,
+  waitAllGone,
+  type ProcMark,
+} from '../helpers/processes.js';
 
 const hosts: PtyHost[] = [];
 const dirs: string[] = [];
@@ -66,7 +75,10 @@ const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').tri
 
 /** A ledger as a core that has since died would have left it (host start time 0: every process is younger). */
 function writeLedger(path: string, terminals: { leader: ProcMark | null; processes: ProcMark[] }[]): void {
-  writeFileSync(path, JSON.stringify({ version: 1, bootId: bootId(), host: { pid: 999_999, startTime: '0' }, terminals }));
+  writeFileSync(
+    path,
+    JSON.stringify({ version: 1, bootId: bootId(), host: { pid: 999_999, startTime: '0' }, terminals }),
+  );
 }
 
 /** Root can choose the next pid (ns_last_pid): the only way to make a pid reuse happen on cue. */
@@ -140,29 +152,32 @@ describe('a pid that outlives its process', () => {
     expect(await waitAllGone([job], 3000)).toEqual([]);
   });
 
-  it.runIf(canChoosePids)('a new session given an exited agent’s pid is neither recorded nor stopped, at quit or by the next sweep', async () => {
-    const path = ledgerPath();
-    const host = newHost(path);
-    // Alive long enough for its start time to be read at spawn, even on a loaded machine: this test needs a leader.
-    const t = spawnShell(host, 'sleep 0.5; exit 0');
-    const leader = t.leader!;
-    expect(leader, 'the leader was read at spawn').not.toBeNull();
-    await exited(t);
-    const stranger = strangerWithPid(leader.pid);
-    expect(stranger, 'could not hand the exited leader’s pid to a new process').not.toBeNull();
-    // Two tracker ticks: a tracker that matched by pid would adopt the stranger's whole session here.
-    await new Promise((r) => setTimeout(r, 2500));
-    expect(host.isTracked(t.id)).toBe(false);
-    expect(t.recordedProcesses()).toEqual([]);
-    const ledger = JSON.parse(readFileSync(path, 'utf8')) as { terminals: { processes: ProcMark[] }[] };
-    expect(ledger.terminals.flatMap((e) => e.processes).filter((m) => m.pid === stranger!.pid)).toEqual([]);
+  it.runIf(canChoosePids)(
+    'a new session given an exited agent’s pid is neither recorded nor stopped, at quit or by the next sweep',
+    async () => {
+      const path = ledgerPath();
+      const host = newHost(path);
+      // Alive long enough for its start time to be read at spawn, even on a loaded machine: this test needs a leader.
+      const t = spawnShell(host, 'sleep 0.5; exit 0');
+      const leader = t.leader!;
+      expect(leader, 'the leader was read at spawn').not.toBeNull();
+      await exited(t);
+      const stranger = strangerWithPid(leader.pid);
+      expect(stranger, 'could not hand the exited leader’s pid to a new process').not.toBeNull();
+      // Two tracker ticks: a tracker that matched by pid would adopt the stranger's whole session here.
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(host.isTracked(t.id)).toBe(false);
+      expect(t.recordedProcesses()).toEqual([]);
+      const ledger = JSON.parse(readFileSync(path, 'utf8')) as { terminals: { processes: ProcMark[] }[] };
+      expect(ledger.terminals.flatMap((e) => e.processes).filter((m) => m.pid === stranger!.pid)).toEqual([]);
 
-    await host.stopAll();
-    expect(isAlive(stranger!)).toBe(true);
+      await host.stopAll();
+      expect(isAlive(stranger!)).toBe(true);
 
-    // A ledger written while the agent still ran, left by a core that then died: the next core sweeps it.
-    writeLedger(path, [{ leader, processes: [leader] }]);
-    expect(await newHost(path).sweep()).toBe(0);
-    expect(isAlive(stranger!)).toBe(true);
-  });
+      // A ledger written while the agent still ran, left by a core that then died: the next core sweeps it.
+      writeLedger(path, [{ leader, processes: [leader] }]);
+      expect(await newHost(path).sweep()).toBe(0);
+      expect(isAlive(stranger!)).toBe(true);
+    },
+  );
 });

@@ -81,7 +81,10 @@ describe('PtyHost', () => {
     }, 'the background jobs');
     // The grandchild that left the session, found by the test's own variable: re-parented (to init or a
     // subreaper) and leading a session of its own, so neither parent links nor the agent's session lead to it.
-    const escaped = await waitFor(() => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid), 'the job that left the session');
+    const escaped = await waitFor(
+      () => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid),
+      'the job that left the session',
+    );
     expect(escaped.ppid).not.toBe(t.pid);
     // The agent's mark reached it too: the product can find it the same way.
     expect(procsWithEnv('BATON_AGENT_MARK', t.mark.value).map((p) => p.pid)).toContain(escaped.pid);
@@ -100,7 +103,10 @@ describe('PtyHost', () => {
   it('a client that reattaches from its last offset gets exactly the missing bytes; one too far behind gets a reset', async () => {
     const host = newHost();
     // 6 MB of deterministic output without newlines (so the terminal passes it through unchanged).
-    const t = spawnShell(host, `node -e "const b=Buffer.alloc(1<<16); let n=0; for(let i=0;i<96;i++){for(let j=0;j<b.length;j++)b[j]=65+((i*7+j)%26); process.stdout.write(b)}"`);
+    const t = spawnShell(
+      host,
+      `node -e "const b=Buffer.alloc(1<<16); let n=0; for(let i=0;i<96;i++){for(let j=0;j<b.length;j++)b[j]=65+((i*7+j)%26); process.stdout.write(b)}"`,
+    );
     const received: Buffer[] = [];
     let got = 0;
     let sub = await t.attach(0, true, (f: StreamFrame) => {

@@ -47,7 +47,9 @@ const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 /** A client whose incoming wire messages are also kept, to read the raw attach result. */
 function connectTapped(server: ServerProcess): Promise<{ client: RpcClient; seen: Record<string, unknown>[] }> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { Authorization: `Bearer ${server.token}` } });
+  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, {
+    headers: { Authorization: `Bearer ${server.token}` },
+  });
   const seen: Record<string, unknown>[] = [];
   return new Promise((resolve, reject) => {
     ws.once('open', () => {
@@ -138,11 +140,18 @@ describe('reattach through the real WebSocket', () => {
     clients.push(c2);
     await more(c2);
     let mirrored = 0;
-    const probe: TerminalStreamHandlers = { onData: () => {}, onReset: (_s, offset) => void (mirrored = Math.max(mirrored, offset)) };
-    await waitFor(async () => {
-      await c2.attach(agentId, { visible: false }, probe);
-      return mirrored >= lastOffset + CHUNK;
-    }, 'the missed chunk to be produced', 20_000);
+    const probe: TerminalStreamHandlers = {
+      onData: () => {},
+      onReset: (_s, offset) => void (mirrored = Math.max(mirrored, offset)),
+    };
+    await waitFor(
+      async () => {
+        await c2.attach(agentId, { visible: false }, probe);
+        return mirrored >= lastOffset + CHUNK;
+      },
+      'the missed chunk to be produced',
+      20_000,
+    );
     c2.close();
 
     // Client 3: back from the last offset it had: the gap comes as bytes, then live output to the end.
@@ -150,7 +159,10 @@ describe('reattach through the real WebSocket', () => {
     clients.push(c3);
     const third = new Collector(lastOffset);
     await c3.attach(agentId, { terminalId, fromOffset: lastOffset, autoAck: true }, third);
-    const attachReply = seen3.find((m) => m['t'] === 'res') as { ok: boolean; result: { mode: string; offset: number; data: string } };
+    const attachReply = seen3.find((m) => m['t'] === 'res') as {
+      ok: boolean;
+      result: { mode: string; offset: number; data: string };
+    };
     expect(attachReply.ok).toBe(true);
     expect(attachReply.result.mode).toBe('bytes');
     expect(attachReply.result.offset).toBe(lastOffset);

@@ -10,7 +10,9 @@ import { ROOT } from '../helpers/server.js';
 const BENCH_ONLY = '__batonBench';
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 describe('the product dashboard bundle', () => {

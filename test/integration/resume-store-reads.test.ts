@@ -71,26 +71,45 @@ describe('store reads of one run.resume', () => {
     core = await openCoreHost({ dataDir: join(root, 'data'), env, version: '0.0.0-test' });
     const client = connectInProcess(core);
 
-    const run = await client.call('run.start', { name: 'reads', agents: [{ vendor: 'claude', label: 'c', cwd: proj }, { vendor: 'codex', label: 'x', cwd: proj }] });
+    const run = await client.call('run.start', {
+      name: 'reads',
+      agents: [
+        { vendor: 'claude', label: 'c', cwd: proj },
+        { vendor: 'codex', label: 'x', cwd: proj },
+      ],
+    });
     const n = randomNumber();
     for (const label of ['c', 'x']) {
       const agentId = agentByLabel(run.agents, label).id;
-      await waitFor(async () => /for shortcuts|>/.test(await screenText(client, agentId)), `the prompt of ${label}`, WAIT_MS);
+      await waitFor(
+        async () => /for shortcuts|>/.test(await screenText(client, agentId)),
+        `the prompt of ${label}`,
+        WAIT_MS,
+      );
       await ask(client, agentId, `remember the number ${n}`, `${n}`, WAIT_MS);
-      await waitFor(async () => {
-        const a: AgentView = agentByLabel((await client.call('run.get', { run: 'reads' })).agents, label);
-        return a.sessionIds.at(-1)?.confirmed === true;
-      }, `the session of ${label} confirmed`, WAIT_MS);
+      await waitFor(
+        async () => {
+          const a: AgentView = agentByLabel((await client.call('run.get', { run: 'reads' })).agents, label);
+          return a.sessionIds.at(-1)?.confirmed === true;
+        },
+        `the session of ${label} confirmed`,
+        WAIT_MS,
+      );
     }
     const { handle } = await client.call('run.handle', { run: 'reads' });
     await client.call('run.stop', { run: 'reads' });
 
     const vendors = core.service.vendors;
     const counters = new Map<VendorName, () => number>();
-    for (const vendor of ['claude', 'codex'] as const) counters.set(vendor, countCalls(vendors.get(vendor)!, ['exists', 'planResume', 'planResumeChecked']));
+    for (const vendor of ['claude', 'codex'] as const)
+      counters.set(vendor, countCalls(vendors.get(vendor)!, ['exists', 'planResume', 'planResumeChecked']));
     const claudeStoreReads = countCalls(vendors.context.state(CLAUDE_STORE), ['exists', 'held']);
 
-    const readsSoFar = () => ({ claude: counters.get('claude')!(), codex: counters.get('codex')!(), claudeStore: claudeStoreReads() });
+    const readsSoFar = () => ({
+      claude: counters.get('claude')!(),
+      codex: counters.get('codex')!(),
+      claudeStore: claudeStoreReads(),
+    });
 
     const preview = await client.call('handle.inspect', { handle });
     expect(preview.agents.map((a) => a.check)).toEqual(['found', 'found']);
@@ -101,7 +120,11 @@ describe('store reads of one run.resume', () => {
     const resumed = await client.call('run.resume', { handle });
     expect(resumed.outcomes.map((o) => o.outcome)).toEqual(['resumed', 'resumed']);
     const after = readsSoFar();
-    const resumeReads = { claude: after.claude - inspectReads.claude, codex: after.codex - inspectReads.codex, claudeStore: after.claudeStore - inspectReads.claudeStore };
+    const resumeReads = {
+      claude: after.claude - inspectReads.claude,
+      codex: after.codex - inspectReads.codex,
+      claudeStore: after.claudeStore - inspectReads.claudeStore,
+    };
     process.stdout.write(`store reads in one run.resume: ${JSON.stringify(resumeReads)}\n`);
     expect(resumeReads).toEqual({ claude: 1, codex: 1, claudeStore: 1 });
     // What the plan found is what the launch recorded: the resumed ids stay confirmed.

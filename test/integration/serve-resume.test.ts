@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunEvent } from '../../shared/contract.js';
-import { BATON_BIN, agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  BATON_BIN,
+  agentByLabel,
+  ask,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 // ---------- bookkeeping: everything a test starts is stopped and removed, pass or fail ----------
 
@@ -102,7 +112,10 @@ const QUESTION = 'what number did I ask you to remember';
 
 /** The CLI has drawn its prompt: typing now reaches it. */
 async function promptShown(client: RpcClient, agentId: string): Promise<void> {
-  await waitFor(async () => (await screenText(client, agentId)).includes('? for shortcuts'), `the prompt of ${agentId}`);
+  await waitFor(
+    async () => (await screenText(client, agentId)).includes('? for shortcuts'),
+    `the prompt of ${agentId}`,
+  );
 }
 
 /** Starts `demo` with agents `one` and `two`, tells each its number, and returns their ids and pids. */
@@ -339,7 +352,10 @@ describe('baton serve: runs survive their server', () => {
     const after = await c2.call('run.get', { run: 'demo' });
     expect(agentByLabel(after.agents, 'two').warning).toEqual(expect.stringContaining('fresh'));
     expect(agentByLabel(after.agents, 'one').warning).toBeNull();
-    await waitFor(() => warnings.some((w) => w.agentId === two.id && w.message.includes('fresh')), 'an agent.warning event for two');
+    await waitFor(
+      () => warnings.some((w) => w.agentId === two.id && w.message.includes('fresh')),
+      'an agent.warning event for two',
+    );
     expect(warnings.filter((w) => w.agentId === one.id)).toEqual([]);
 
     const events = await c2.call('run.events', { run: 'demo' });

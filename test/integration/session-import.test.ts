@@ -43,8 +43,19 @@ afterEach(async () => {
 });
 
 /** Talks to the fake claude directly, as a user would in a terminal of their own: no Baton involved. */
-async function conversationOutsideBaton(cwd: string, env: Record<string, string>, prompt: string, answer: string): Promise<void> {
-  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], { name: 'xterm-256color', cols: 120, rows: 40, cwd, env });
+async function conversationOutsideBaton(
+  cwd: string,
+  env: Record<string, string>,
+  prompt: string,
+  answer: string,
+): Promise<void> {
+  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 40,
+    cwd,
+    env,
+  });
   ptys.push(proc);
   let screen = '';
   let exited = false;
@@ -82,36 +93,68 @@ describe('session import through baton serve', () => {
     const listed = await client.call('sessions.list', { vendor: 'claude' });
     expect(listed.total).toBe(1);
     const found = listed.sessions[0]!;
-    expect(found).toMatchObject({ vendor: 'claude', cwd: work, firstPrompt: `remember the number ${n}`, title: null, adoptedBy: null });
+    expect(found).toMatchObject({
+      vendor: 'claude',
+      cwd: work,
+      firstPrompt: `remember the number ${n}`,
+      title: null,
+      adoptedBy: null,
+    });
     expect(Date.now() - Date.parse(found.lastActivity)).toBeLessThan(120_000);
-    expect((await client.call('sessions.list', { query: `number ${n}` })).sessions.map((s) => s.sessionId)).toEqual([found.sessionId]);
+    expect((await client.call('sessions.list', { query: `number ${n}` })).sessions.map((s) => s.sessionId)).toEqual([
+      found.sessionId,
+    ]);
     expect((await client.call('sessions.list', { query: 'nothing like this' })).total).toBe(0);
     expect((await client.call('sessions.list', { vendor: 'gemini' })).total).toBe(0);
 
     // Adopted: a new run whose agent resumes that very conversation.
-    const { run, outcomes } = await client.call('sessions.adopt', { name: 'adopted', sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }] });
+    const { run, outcomes } = await client.call('sessions.adopt', {
+      name: 'adopted',
+      sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }],
+    });
     expect(run.name).toBe('adopted');
-    expect(outcomes).toEqual([expect.objectContaining({ label: 'claude', vendor: 'claude', outcome: 'resumed', sessionId: found.sessionId })]);
+    expect(outcomes).toEqual([
+      expect.objectContaining({ label: 'claude', vendor: 'claude', outcome: 'resumed', sessionId: found.sessionId }),
+    ]);
     const agent = run.agents[0]!;
     if (agent.pid !== null) agentPids.add(agent.pid);
     expect(agent).toMatchObject({ vendor: 'claude', cwd: work, sessionId: found.sessionId, status: 'running' });
-    await waitFor(async () => (await client.call('agent.screen', { agentId: agent.id })).text.includes('? for shortcuts'), 'the adopted agent prompt');
+    await waitFor(
+      async () => (await client.call('agent.screen', { agentId: agent.id })).text.includes('? for shortcuts'),
+      'the adopted agent prompt',
+    );
     const text = await ask(client, agent.id, 'what number did I ask you to remember', `The number is ${n}.`);
     expect(text).toContain(`remember the number ${n}`); // the old turns came back with it
 
     // Now marked as held by that run; adopting it again is refused, and so is a name in use.
     const after = await client.call('sessions.list', {});
-    expect(after.sessions.find((s) => s.sessionId === found.sessionId)?.adoptedBy).toEqual({ runId: run.id, runName: 'adopted' });
-    await expect(client.call('sessions.adopt', { name: 'again', sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }] })).rejects.toMatchObject({
+    expect(after.sessions.find((s) => s.sessionId === found.sessionId)?.adoptedBy).toEqual({
+      runId: run.id,
+      runName: 'adopted',
+    });
+    await expect(
+      client.call('sessions.adopt', {
+        name: 'again',
+        sessions: [{ vendor: 'claude', sessionId: found.sessionId, cwd: work }],
+      }),
+    ).rejects.toMatchObject({
       code: 'conflict',
       field: 'sessions[0]',
     });
     await expect(
-      client.call('sessions.adopt', { name: 'adopted', sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: work }] }),
+      client.call('sessions.adopt', {
+        name: 'adopted',
+        sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: work }],
+      }),
     ).rejects.toMatchObject({ code: 'conflict', message: "a run named 'adopted' already exists" });
 
     // The usual resume validation, naming the request's fields.
-    const gone = await client.call('sessions.adopt', { name: 'bad dir', sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: join(root, 'gone') }] }).catch((e: unknown) => e);
+    const gone = await client
+      .call('sessions.adopt', {
+        name: 'bad dir',
+        sessions: [{ vendor: 'claude', sessionId: '00000000-0000-4000-8000-000000000000', cwd: join(root, 'gone') }],
+      })
+      .catch((e: unknown) => e);
     expect(gone).toBeInstanceOf(BatonError);
     expect(gone).toMatchObject({ code: 'invalid', field: 'sessions[0].cwd' });
     expect((await client.call('run.list', {})).map((r) => r.name)).toEqual(['adopted']);

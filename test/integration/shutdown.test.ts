@@ -9,7 +9,19 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentSpec } from '../../shared/contract.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { aliveOf, descendants, isAlive, killMarks, killWithEnv, markOf, procsWithEnv, readProc, waitAllGone, waitEnvGone, type ProcMark } from '../helpers/processes.js';
+import {
+  aliveOf,
+  descendants,
+  isAlive,
+  killMarks,
+  killWithEnv,
+  markOf,
+  procsWithEnv,
+  readProc,
+  waitAllGone,
+  waitEnvGone,
+  type ProcMark,
+} from '../helpers/processes.js';
 
 /**
  * A shell whose background job ignores HUP and TERM (only SIGKILL ends it), and a second such job that leaves the
@@ -65,7 +77,10 @@ async function newServer(dataDir: string): Promise<ServerProcess & { tag: string
 
 /** The job that left the session: found only by the server's tag, in a session it leads. */
 async function escapedJob(tag: string): Promise<ProcMark> {
-  const sh = await waitFor(() => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid), 'the job that left the session');
+  const sh = await waitFor(
+    () => procsWithEnv(TAG, tag).find((p) => p.comm === 'sh' && sessionOf(p.pid) === p.pid),
+    'the job that left the session',
+  );
   return markOf(sh);
 }
 
@@ -85,9 +100,15 @@ async function startStubbornRun(client: RpcClient, name: string, withClaude: boo
   const shell = run.agents.find((a) => a.label === 'stubborn')!;
   expect(shell.status).toBe('running');
   expect(shell.pid).not.toBeNull();
-  await waitFor(async () => (await client.call('agent.screen', { agentId: shell.id })).text.includes('started'), "'started' on the shell agent's screen");
+  await waitFor(
+    async () => (await client.call('agent.screen', { agentId: shell.id })).text.includes('started'),
+    "'started' on the shell agent's screen",
+  );
   // The background job: the subshell, a bash child of the agent's bash.
-  const job = await waitFor(() => descendants(shell.pid!).find((p) => p.ppid === shell.pid && p.comm === 'bash'), 'the background job');
+  const job = await waitFor(
+    () => descendants(shell.pid!).find((p) => p.ppid === shell.pid && p.comm === 'bash'),
+    'the background job',
+  );
   return { run, shell, job: markOf(job) };
 }
 
@@ -155,7 +176,9 @@ describe('process lifecycle of baton serve', () => {
     const tree = snapshotTree(first.child.pid!);
     // The ledger must have recorded the job before the host dies (it is written on a 1 s tick).
     await waitFor(() => {
-      const ledger = JSON.parse(readFileSync(join(dataDir, 'processes.json'), 'utf8')) as { terminals: { processes: ProcMark[] }[] };
+      const ledger = JSON.parse(readFileSync(join(dataDir, 'processes.json'), 'utf8')) as {
+        terminals: { processes: ProcMark[] }[];
+      };
       return ledger.terminals.some((t) => t.processes.some((p) => p.pid === job.pid && p.startTime === job.startTime));
     }, 'the process ledger to record the job');
     client.close();

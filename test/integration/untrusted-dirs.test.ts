@@ -11,7 +11,15 @@ import type { RpcClient } from '../../shared/client.js';
 import { BatonError } from '../../shared/contract.js';
 import { descendantKeys } from '../helpers/processes.js';
 import { RawConnection } from '../helpers/raw-connection.js';
-import { agentByLabel, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  agentByLabel,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 const NOBODY = 65534;
 const base36 = (n: number) => {
@@ -31,7 +39,13 @@ interface BodyAgent {
 }
 const handleOf = (run: { name: string; id: string }, agents: BodyAgent[], scope?: 'agent') =>
   `baton1.${Buffer.from(JSON.stringify({ v: 1, ...(scope ? { scope } : {}), run, createdAt: new Date().toISOString(), agents }), 'utf8').toString('base64url')}`;
-const shellIn = (cwd: string, label = 'sh'): BodyAgent => ({ id: newAgentId(), label, vendor: 'shell', sessionId: null, cwd });
+const shellIn = (cwd: string, label = 'sh'): BodyAgent => ({
+  id: newAgentId(),
+  label,
+  vendor: 'shell',
+  sessionId: null,
+  cwd,
+});
 
 let root: string;
 let server: ServerProcess;
@@ -89,28 +103,50 @@ const runNames = async () => (await client.call('run.list', {})).map((r) => r.na
 
 /** The refusals, with the reason a user needs to fix it. */
 const UNSAFE = [
-  { name: 'owned by another user', dir: () => dirs.foreign, reason: /is owned by another user \(uid 65534; Baton runs as uid \d+\)/ },
-  { name: 'a link to a directory owned by another user', dir: () => dirs.linkToForeign, reason: /is owned by another user \(uid 65534/ },
+  {
+    name: 'owned by another user',
+    dir: () => dirs.foreign,
+    reason: /is owned by another user \(uid 65534; Baton runs as uid \d+\)/,
+  },
+  {
+    name: 'a link to a directory owned by another user',
+    dir: () => dirs.linkToForeign,
+    reason: /is owned by another user \(uid 65534/,
+  },
   { name: 'writable by everyone (0777)', dir: () => dirs.world, reason: /is writable by other users \(mode 0777\)/ },
-  { name: 'writable by everyone with the sticky bit (1777, like /tmp)', dir: () => dirs.sticky, reason: /is writable by other users \(mode 1777\)/ },
+  {
+    name: 'writable by everyone with the sticky bit (1777, like /tmp)',
+    dir: () => dirs.sticky,
+    reason: /is writable by other users \(mode 1777\)/,
+  },
   { name: 'writable by its group (0775)', dir: () => dirs.group, reason: /is writable by its group \(mode 0775\)/ },
 ];
 
 describe('a directory that is not only the user’s is refused, with the reason', () => {
-  it.each(UNSAFE)('run.start in a directory $name names the path, the agent and the reason, and starts nothing', async (c) => {
-    const err = await refusal(client.call('run.start', { name: `typed-${c.name}`, agents: [{ vendor: 'shell', label: 'sh', cwd: c.dir() }] }));
-    expect(err).toMatchObject({ code: 'invalid', field: 'agents[0].cwd' });
-    // Typed by the user in this request: the path may be shown.
-    expect(err.message).toContain(`agent 'sh' (shell): directory ${c.dir()} `);
-    expect(err.message.replace(c.dir(), '<dir>')).toMatch(c.reason);
-    expect(err.message).toMatch(/project settings \(MCP servers, hooks\)/);
-    expect(await runNames()).not.toContain(`typed-${c.name}`);
-  });
+  it.each(UNSAFE)(
+    'run.start in a directory $name names the path, the agent and the reason, and starts nothing',
+    async (c) => {
+      const err = await refusal(
+        client.call('run.start', { name: `typed-${c.name}`, agents: [{ vendor: 'shell', label: 'sh', cwd: c.dir() }] }),
+      );
+      expect(err).toMatchObject({ code: 'invalid', field: 'agents[0].cwd' });
+      // Typed by the user in this request: the path may be shown.
+      expect(err.message).toContain(`agent 'sh' (shell): directory ${c.dir()} `);
+      expect(err.message.replace(c.dir(), '<dir>')).toMatch(c.reason);
+      expect(err.message).toMatch(/project settings \(MCP servers, hooks\)/);
+      expect(await runNames()).not.toContain(`typed-${c.name}`);
+    },
+  );
 
   it('agent.add refuses such a directory too, and the run keeps its agents', async () => {
-    const run = await client.call('run.start', { name: 'adds', agents: [{ vendor: 'shell', label: 'first', cwd: dirs.own, command: ['/bin/sh', '-c', 'exec sleep 300'] }] });
+    const run = await client.call('run.start', {
+      name: 'adds',
+      agents: [{ vendor: 'shell', label: 'first', cwd: dirs.own, command: ['/bin/sh', '-c', 'exec sleep 300'] }],
+    });
     for (const c of UNSAFE) {
-      const err = await refusal(client.call('agent.add', { run: 'adds', agent: { vendor: 'shell', label: 'second', cwd: c.dir() } }));
+      const err = await refusal(
+        client.call('agent.add', { run: 'adds', agent: { vendor: 'shell', label: 'second', cwd: c.dir() } }),
+      );
       expect(err.code).toBe('invalid');
       expect(err.message.replace(c.dir(), '<dir>')).toMatch(c.reason);
     }
@@ -119,42 +155,54 @@ describe('a directory that is not only the user’s is refused, with the reason'
   });
 
   it('a directory of the user’s own inside a world-writable sticky directory (as under /tmp) is accepted: parents are not checked', async () => {
-    const run = await client.call('run.start', { name: 'in-sticky', agents: [{ vendor: 'shell', label: 'sh', cwd: dirs.inSticky, command: ['/bin/sh', '-c', 'exec sleep 300'] }] });
+    const run = await client.call('run.start', {
+      name: 'in-sticky',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: dirs.inSticky, command: ['/bin/sh', '-c', 'exec sleep 300'] }],
+    });
     expect(agentByLabel(run.agents, 'sh').cwd).toBe(dirs.inSticky);
     await client.call('run.stop', { run: run.id });
   });
 
-  it.each(UNSAFE)('a handle naming a directory $name: the preview gives the reason, resume refuses without echoing the path', async (c) => {
-    const handle = handleOf({ name: `handle-${c.name}`, id: newRunId() }, [shellIn(c.dir())]);
-    handles.push(handle);
-    const procs = descendantKeys(server.child.pid!);
+  it.each(UNSAFE)(
+    'a handle naming a directory $name: the preview gives the reason, resume refuses without echoing the path',
+    async (c) => {
+      const handle = handleOf({ name: `handle-${c.name}`, id: newRunId() }, [shellIn(c.dir())]);
+      handles.push(handle);
+      const procs = descendantKeys(server.child.pid!);
 
-    const preview = await client.call('handle.inspect', { handle });
-    const [agent] = preview.agents;
-    expect(agent!.check).toBe('cwd-unsafe');
-    expect(agent!.cwdProblem).toMatch(c.reason);
-    expect(agent!.command).toEqual([]);
+      const preview = await client.call('handle.inspect', { handle });
+      const [agent] = preview.agents;
+      expect(agent!.check).toBe('cwd-unsafe');
+      expect(agent!.cwdProblem).toMatch(c.reason);
+      expect(agent!.command).toEqual([]);
 
-    const err = await refusal(client.call('run.resume', { handle, confirmShell: [0] }));
-    expect(err).toMatchObject({ code: 'invalid', field: 'agents[0].cwd' });
-    expect(err.message).toMatch(c.reason);
-    // From a handle (a secret): the reason only, never the path, which could end up in a log.
-    expect(err.message).not.toContain(c.dir());
-    expect(err.message).not.toContain(root);
-    expect(descendantKeys(server.child.pid!)).toEqual(procs);
-    expect(await runNames()).not.toContain(`handle-${c.name}`);
-  });
+      const err = await refusal(client.call('run.resume', { handle, confirmShell: [0] }));
+      expect(err).toMatchObject({ code: 'invalid', field: 'agents[0].cwd' });
+      expect(err.message).toMatch(c.reason);
+      // From a handle (a secret): the reason only, never the path, which could end up in a log.
+      expect(err.message).not.toContain(c.dir());
+      expect(err.message).not.toContain(root);
+      expect(descendantKeys(server.child.pid!)).toEqual(procs);
+      expect(await runNames()).not.toContain(`handle-${c.name}`);
+    },
+  );
 });
 
 describe('the preview shows where each agent really runs', () => {
   it('a known agent runs in its recorded directory whatever the handle says; a directory no run has used is marked new', async () => {
-    const run = await client.call('run.start', { name: 'known', agents: [{ vendor: 'shell', label: 'sh', cwd: dirs.own, command: ['/bin/sh', '-c', 'exec sleep 300'] }] });
+    const run = await client.call('run.start', {
+      name: 'known',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: dirs.own, command: ['/bin/sh', '-c', 'exec sleep 300'] }],
+    });
     await client.call('run.stop', { run: run.id });
     const sh = agentByLabel(run.agents, 'sh');
     const fresh = join(root, `fresh-${base36(6)}`);
     mkdirSync(fresh, { mode: 0o755 });
     // The same run and agent, but the handle names another directory; plus an agent the store does not know.
-    const handle = handleOf({ name: 'known', id: run.id }, [{ ...shellIn(dirs.other), id: sh.id }, shellIn(fresh, 'newcomer')]);
+    const handle = handleOf({ name: 'known', id: run.id }, [
+      { ...shellIn(dirs.other), id: sh.id },
+      shellIn(fresh, 'newcomer'),
+    ]);
     handles.push(handle);
 
     const preview = await client.call('handle.inspect', { handle });
@@ -183,17 +231,24 @@ describe('the preview shows where each agent really runs', () => {
     });
 
     // Once used, the directory is no longer new.
-    const again = await client.call('handle.inspect', { handle: handleOf({ name: 'elsewhere', id: newRunId() }, [shellIn(fresh)]) });
+    const again = await client.call('handle.inspect', {
+      handle: handleOf({ name: 'elsewhere', id: newRunId() }, [shellIn(fresh)]),
+    });
     expect(again.agents[0]!.newDirectory).toBe(false);
   });
 
   it('a known agent whose recorded directory became writable by others is refused, though the handle names a good one', async () => {
     const dir = join(root, `later-${base36(6)}`);
     mkdirSync(dir, { mode: 0o755 });
-    const run = await client.call('run.start', { name: 'later', agents: [{ vendor: 'shell', label: 'sh', cwd: dir, command: ['/bin/sh', '-c', 'exec sleep 300'] }] });
+    const run = await client.call('run.start', {
+      name: 'later',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: dir, command: ['/bin/sh', '-c', 'exec sleep 300'] }],
+    });
     await client.call('run.stop', { run: run.id });
     chmodSync(dir, 0o777);
-    const handle = handleOf({ name: 'later', id: run.id }, [{ ...shellIn(dirs.own), id: agentByLabel(run.agents, 'sh').id }]);
+    const handle = handleOf({ name: 'later', id: run.id }, [
+      { ...shellIn(dirs.own), id: agentByLabel(run.agents, 'sh').id },
+    ]);
     handles.push(handle);
     const preview = await client.call('handle.inspect', { handle });
     expect(preview.agents[0]).toMatchObject({ cwd: dir, check: 'cwd-unsafe', command: [] });
@@ -219,7 +274,10 @@ describe('a shell agent from a handle needs its own confirmation', () => {
 
   it('only the confirmed shell agents start; an unconfirmed one is neither started nor added until confirmed', async () => {
     const marker = `started-${base36(8)}`;
-    const handle = handleOf({ name: 'mixed', id: newRunId() }, [shellIn(dirs.own, 'unconfirmed'), shellIn(dirs.own, 'confirmed')]);
+    const handle = handleOf({ name: 'mixed', id: newRunId() }, [
+      shellIn(dirs.own, 'unconfirmed'),
+      shellIn(dirs.own, 'confirmed'),
+    ]);
     handles.push(handle);
     const first = await client.call('run.resume', { handle, confirmShell: [1] });
     expect(first.outcomes.map((o) => [o.label, o.outcome])).toEqual([
@@ -231,7 +289,10 @@ describe('a shell agent from a handle needs its own confirmation', () => {
     const confirmed = agentByLabel(first.run.agents, 'confirmed');
     expect(confirmed.pid).not.toBeNull();
     await client.call('agent.send', { agentId: confirmed.id, text: `echo ${marker}` });
-    await waitFor(async () => (await screenText(client, confirmed.id)).includes(marker), 'the confirmed shell to answer');
+    await waitFor(
+      async () => (await screenText(client, confirmed.id)).includes(marker),
+      'the confirmed shell to answer',
+    );
 
     // The same handle again, now confirming the other one: it joins the run and starts; the first keeps running.
     const second = await client.call('run.resume', { handle, confirmShell: [0] });
@@ -255,10 +316,18 @@ describe('a shell agent from a handle needs its own confirmation', () => {
 
 describe('a run holds at most 32 agents', () => {
   let runId = '';
-  const sleeper = (label: string) => ({ vendor: 'shell' as const, label, cwd: dirs.own, command: ['/bin/sh', '-c', 'exec sleep 300'] });
+  const sleeper = (label: string) => ({
+    vendor: 'shell' as const,
+    label,
+    cwd: dirs.own,
+    command: ['/bin/sh', '-c', 'exec sleep 300'],
+  });
 
   beforeAll(async () => {
-    const run = await client.call('run.start', { name: 'full', agents: Array.from({ length: 31 }, (_, i) => sleeper(`s${i}`)) });
+    const run = await client.call('run.start', {
+      name: 'full',
+      agents: Array.from({ length: 31 }, (_, i) => sleeper(`s${i}`)),
+    });
     runId = run.id;
     // The 32nd fits.
     await client.call('agent.add', { run: 'full', agent: sleeper('s31') });

@@ -13,7 +13,18 @@ import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
 import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
-import { FAKES, agentByLabel, ask, randomNumber, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  FAKES,
+  agentByLabel,
+  ask,
+  randomNumber,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 const WAIT_MS = 20_000;
 const vendors = createVendors();
@@ -96,7 +107,8 @@ const CASES: VendorCase[] = [
   {
     vendor: 'gemini',
     ready: 'Type your message',
-    transcripts: (home, id) => geminiChats(home).filter((f) => f.endsWith(`-${id.slice(0, 8)}.jsonl`) && firstJsonLine(f).sessionId === id),
+    transcripts: (home, id) =>
+      geminiChats(home).filter((f) => f.endsWith(`-${id.slice(0, 8)}.jsonl`) && firstJsonLine(f).sessionId === id),
     storedId: (home, id) => {
       const f = geminiChats(home).find((p) => p.endsWith(`-${id.slice(0, 8)}.jsonl`));
       return f ? (firstJsonLine(f).sessionId as string) : null;
@@ -109,7 +121,8 @@ const CASES: VendorCase[] = [
   {
     vendor: 'copilot',
     ready: 'Enter @ to mention files',
-    transcripts: (home, id) => [join(home, '.copilot', 'session-state', id, 'events.jsonl')].filter((p) => existsSync(p)),
+    transcripts: (home, id) =>
+      [join(home, '.copilot', 'session-state', id, 'events.jsonl')].filter((p) => existsSync(p)),
     storedId: (home, id) => {
       const ws = join(home, '.copilot', 'session-state', id, 'workspace.yaml');
       if (!existsSync(ws)) return null;
@@ -169,9 +182,12 @@ async function serve(s: Scene): Promise<RpcClient> {
 }
 
 async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
-  await waitFor(async () => (await screenText(client, agentId)).includes(c.ready), `the prompt of ${c.vendor} agent ${agentId}`, WAIT_MS);
+  await waitFor(
+    async () => (await screenText(client, agentId)).includes(c.ready),
+    `the prompt of ${c.vendor} agent ${agentId}`,
+    WAIT_MS,
+  );
 }
-
 
 async function confirmed(client: RpcClient, run: string, labels: string[]): Promise<RunView> {
   return waitFor(
@@ -261,7 +277,9 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     const client = await serve(s);
     const n = randomNumber();
 
-    const started = track(await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }));
+    const started = track(
+      await client.call('run.start', { name: 'gone', agents: [{ vendor: c.vendor, label: 'one', cwd: s.work }] }),
+    );
     const one = agentByLabel(started.agents, 'one');
     const oldId = one.sessionId!;
     await ready(client, one.id, c);
@@ -289,7 +307,8 @@ describe.each(CASES)('$vendor: id chosen by Baton at spawn', (c) => {
     expect(outcome?.message).not.toContain(oldId);
 
     await waitFor(
-      async () => (await screenText(client, one.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
+      async () =>
+        (await screenText(client, one.id)).split('\n').some((l) => l.includes('baton:') && l.includes('fresh')),
       'the fresh-fallback warning in the pane',
       WAIT_MS,
     );
@@ -345,7 +364,9 @@ describe('gemini: two agents in one directory', () => {
     expect(readFileSync(leftFile[0]!, 'utf8')).toContain(`remember the number ${a}`);
     expect(readFileSync(leftFile[0]!, 'utf8')).not.toContain(`remember the number ${b}`);
     expect(readFileSync(rightFile[0]!, 'utf8')).toContain(`remember the number ${b}`);
-    const projects = JSON.parse(readFileSync(join(s.home, '.gemini', 'projects.json'), 'utf8')) as { projects: Record<string, string> };
+    const projects = JSON.parse(readFileSync(join(s.home, '.gemini', 'projects.json'), 'utf8')) as {
+      projects: Record<string, string>;
+    };
     expect(Object.keys(projects.projects)).toEqual([s.work]);
 
     await client.call('run.snapshot', { run: 'twins' });
@@ -373,7 +394,13 @@ describe('gemini: two agents in one directory', () => {
 
 describe('the fake CLIs answer like the real ones', () => {
   function run(vendor: Vendor, args: string[], s: Scene): { code: number | null; out: string } {
-    const r = spawnSync(process.execPath, [join(FAKES, `${vendor}.mjs`), ...args], { cwd: s.work, env: s.env, input: '', encoding: 'utf8', timeout: 15_000 });
+    const r = spawnSync(process.execPath, [join(FAKES, `${vendor}.mjs`), ...args], {
+      cwd: s.work,
+      env: s.env,
+      input: '',
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     return { code: r.status, out: `${r.stdout}${r.stderr}` };
   }
   const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
@@ -387,7 +414,10 @@ describe('the fake CLIs answer like the real ones', () => {
     expect(rejected(geminiAdapter, none.out)).toBe(true);
 
     const id = randomUUID();
-    expect(run('gemini', ['-p', 'remember the number 31', '--session-id', id], s)).toEqual({ code: 0, out: 'OK, I will remember 31.\n' });
+    expect(run('gemini', ['-p', 'remember the number 31', '--session-id', id], s)).toEqual({
+      code: 0,
+      out: 'OK, I will remember 31.\n',
+    });
     const unknown = run('gemini', ['-p', 'hi', '--resume', 'nosuchname'], s);
     expect(unknown.code).toBe(42);
     expect(unknown.out).toContain('Error resuming session: Invalid session identifier "nosuchname".');
@@ -395,7 +425,9 @@ describe('the fake CLIs answer like the real ones', () => {
     expect(rejected(geminiAdapter, unknown.out)).toBe(true);
     const reused = run('gemini', ['-p', 'hi', '--session-id', id], s);
     expect(reused.code).toBe(42);
-    expect(reused.out).toContain(`Error starting session: Session ID "${id}" already exists. Use --resume to resume it, or provide a different ID.`);
+    expect(reused.out).toContain(
+      `Error starting session: Session ID "${id}" already exists. Use --resume to resume it, or provide a different ID.`,
+    );
     expect(rejected(geminiAdapter, reused.out)).toBe(true);
     expect(run('gemini', ['-p', QUESTION, '--resume', id], s)).toEqual({ code: 0, out: 'The number is 31.\n' });
     expect(run('gemini', ['-p', QUESTION, '--resume', 'latest'], s).out).toBe('The number is 31.\n');
@@ -412,28 +444,49 @@ describe('the fake CLIs answer like the real ones', () => {
     expect(rejected(copilotAdapter, unknown.out)).toBe(true);
 
     const id = randomUUID();
-    expect(run('copilot', ['-p', 'remember the number 32', '--allow-all-tools', '--session-id', id, '-n', 'r/one'], s).out).toContain('OK, I will remember 32.');
-    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', '--session-id', id], s).out).toContain('The number is 32.');
-    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', `--resume=${id}`], s).out).toContain('The number is 32.');
-    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', '--resume=R/ONE'], s).out).toContain('The number is 32.');
-    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', `--resume=${id.slice(0, 7)}`], s).out).toContain('The number is 32.');
+    expect(
+      run('copilot', ['-p', 'remember the number 32', '--allow-all-tools', '--session-id', id, '-n', 'r/one'], s).out,
+    ).toContain('OK, I will remember 32.');
+    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', '--session-id', id], s).out).toContain(
+      'The number is 32.',
+    );
+    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', `--resume=${id}`], s).out).toContain(
+      'The number is 32.',
+    );
+    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', '--resume=R/ONE'], s).out).toContain(
+      'The number is 32.',
+    );
+    expect(run('copilot', ['-p', QUESTION, '--allow-all-tools', `--resume=${id.slice(0, 7)}`], s).out).toContain(
+      'The number is 32.',
+    );
   });
 
   it('qwen: version, bad, reused and unknown ids (exit 1); a positional prompt is one-shot', () => {
     const s = scene();
     expect(run('qwen', ['--version'], s)).toEqual({ code: 0, out: '0.24.4\n' });
     const bad = run('qwen', ['--session-id', 'x'], s);
-    expect(bad).toEqual({ code: 1, out: 'Invalid --session-id: "x". Must be a valid UUID (e.g., "123e4567-e89b-12d3-a456-426614174000").\n' });
+    expect(bad).toEqual({
+      code: 1,
+      out: 'Invalid --session-id: "x". Must be a valid UUID (e.g., "123e4567-e89b-12d3-a456-426614174000").\n',
+    });
     const id = randomUUID();
     // One-shot: answers and exits, no TUI.
-    expect(run('qwen', ['remember the number 33', '--session-id', id], s)).toEqual({ code: 0, out: 'OK, I will remember 33.\n' });
+    expect(run('qwen', ['remember the number 33', '--session-id', id], s)).toEqual({
+      code: 0,
+      out: 'OK, I will remember 33.\n',
+    });
     const reused = run('qwen', ['--session-id', id], s);
     expect(reused.code).toBe(1);
-    expect(reused.out).toContain(`Error: Session Id ${id} already exists (active or archived). Delete or unarchive it first.`);
+    expect(reused.out).toContain(
+      `Error: Session Id ${id} already exists (active or archived). Delete or unarchive it first.`,
+    );
     expect(rejected(qwenAdapter, reused.out)).toBe(true);
     const other = randomUUID();
     const unknown = run('qwen', ['--resume', other], s);
-    expect(unknown).toEqual({ code: 1, out: `No saved session found with ID ${other}. Run \`qwen --resume\` without an ID to choose from existing sessions.\n` });
+    expect(unknown).toEqual({
+      code: 1,
+      out: `No saved session found with ID ${other}. Run \`qwen --resume\` without an ID to choose from existing sessions.\n`,
+    });
     expect(rejected(qwenAdapter, unknown.out)).toBe(true);
     const title = run('qwen', ['--resume', 'nosuchname'], s);
     expect(title).toEqual({ code: 1, out: 'No saved session found with title "nosuchname".\n' });
@@ -444,24 +497,33 @@ describe('the fake CLIs answer like the real ones', () => {
   it.each([
     ['gemini', geminiAdapter],
     ['qwen', qwenAdapter],
-  ] as const)('%s: Enter right behind the keys is taken as a paste; after submitDelayMs it submits', async (vendor, adapter) => {
-    const s = scene();
-    const term = pty.spawn(process.execPath, [join(FAKES, `${vendor}.mjs`)], { name: 'xterm-256color', cols: 120, rows: 40, cwd: s.work, env: s.env });
-    let out = '';
-    term.onData((d) => (out += d));
-    try {
-      await waitFor(() => out.includes('Type your message'), `${vendor} ready`, WAIT_MS);
-      term.write('remember the number 41\r');
-      await new Promise((r) => setTimeout(r, adapter.submitDelayMs + 200));
-      expect(out).not.toContain('OK, I will remember');
-      term.write('\r');
-      await waitFor(() => out.includes('OK, I will remember 41.'), `${vendor} to answer`, WAIT_MS);
-      term.write('what number');
-      await new Promise((r) => setTimeout(r, adapter.submitDelayMs));
-      term.write('\r');
-      await waitFor(() => out.includes('The number is 41.'), `${vendor} to answer again`, WAIT_MS);
-    } finally {
-      term.kill('SIGKILL');
-    }
-  });
+  ] as const)(
+    '%s: Enter right behind the keys is taken as a paste; after submitDelayMs it submits',
+    async (vendor, adapter) => {
+      const s = scene();
+      const term = pty.spawn(process.execPath, [join(FAKES, `${vendor}.mjs`)], {
+        name: 'xterm-256color',
+        cols: 120,
+        rows: 40,
+        cwd: s.work,
+        env: s.env,
+      });
+      let out = '';
+      term.onData((d) => (out += d));
+      try {
+        await waitFor(() => out.includes('Type your message'), `${vendor} ready`, WAIT_MS);
+        term.write('remember the number 41\r');
+        await new Promise((r) => setTimeout(r, adapter.submitDelayMs + 200));
+        expect(out).not.toContain('OK, I will remember');
+        term.write('\r');
+        await waitFor(() => out.includes('OK, I will remember 41.'), `${vendor} to answer`, WAIT_MS);
+        term.write('what number');
+        await new Promise((r) => setTimeout(r, adapter.submitDelayMs));
+        term.write('\r');
+        await waitFor(() => out.includes('The number is 41.'), `${vendor} to answer again`, WAIT_MS);
+      } finally {
+        term.kill('SIGKILL');
+      }
+    },
+  );
 });

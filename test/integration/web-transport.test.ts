@@ -35,9 +35,15 @@ function get(server: { url: string }, path: string, headers: Record<string, stri
   });
 }
 
-type UpgradeOutcome = { kind: 'open'; ws: WebSocket } | { kind: 'refused'; status: number } | { kind: 'error'; message: string };
+type UpgradeOutcome =
+  { kind: 'open'; ws: WebSocket } | { kind: 'refused'; status: number } | { kind: 'error'; message: string };
 
-function upgrade(server: ServerProcess, query: string, headers: Record<string, string> = {}, protocols: string[] = []): Promise<UpgradeOutcome> {
+function upgrade(
+  server: ServerProcess,
+  query: string,
+  headers: Record<string, string> = {},
+  protocols: string[] = [],
+): Promise<UpgradeOutcome> {
   const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws${query}`, protocols, { headers });
   return new Promise((resolve) => {
     ws.once('open', () => resolve({ kind: 'open', ws }));
@@ -58,7 +64,11 @@ function inbox(ws: WebSocket) {
     messages,
     send: (text: string) => ws.send(text),
     async reply(id: number): Promise<Record<string, unknown>> {
-      return waitFor(() => messages.find((m) => m['t'] === 'res' && m['id'] === id), `the reply to request ${id}`, 5000);
+      return waitFor(
+        () => messages.find((m) => m['t'] === 'res' && m['id'] === id),
+        `the reply to request ${id}`,
+        5000,
+      );
     },
   };
 }
@@ -107,7 +117,12 @@ describe('HTTP: the dashboard, open to our own address, never a cookie', () => {
     expect(res.status).toBe(403);
     // Lookalikes of our own origin are foreign too; our own origin is let in.
     const { port } = new URL(server.url);
-    for (const origin of ['null', `https://127.0.0.1:${port}`, `http://127.0.0.1.evil.example:${port}`, `http://127.0.0.1:${Number(port) + 1}`]) {
+    for (const origin of [
+      'null',
+      `https://127.0.0.1:${port}`,
+      `http://127.0.0.1.evil.example:${port}`,
+      `http://127.0.0.1:${Number(port) + 1}`,
+    ]) {
       expect((await get(server, '/', { Origin: origin })).status, origin).toBe(403);
     }
     expect((await get(server, '/', { Origin: server.url })).status).toBe(200);
@@ -139,7 +154,10 @@ describe('WebSocket upgrade to /ws behind the token', () => {
 
   it('the right token in the query or a cookie is not accepted: 401', async () => {
     expect(await upgrade(server, `?token=${server.token}`)).toEqual({ kind: 'refused', status: 401 });
-    expect(await upgrade(server, '', { Cookie: `baton_token=${encodeURIComponent(server.token)}` })).toEqual({ kind: 'refused', status: 401 });
+    expect(await upgrade(server, '', { Cookie: `baton_token=${encodeURIComponent(server.token)}` })).toEqual({
+      kind: 'refused',
+      status: 401,
+    });
   });
 
   it('right token as a Bearer header (CLI) or as the page subprotocol: open; the server selects baton.v1, never the token', async () => {
@@ -155,16 +173,23 @@ describe('WebSocket upgrade to /ws behind the token', () => {
   });
 
   it('foreign Origin with the right token: refused with 403', async () => {
-    expect(await upgrade(server, '', { Origin: 'http://evil.example' }, tokenProtocols(server.token))).toEqual({ kind: 'refused', status: 403 });
+    expect(await upgrade(server, '', { Origin: 'http://evil.example' }, tokenProtocols(server.token))).toEqual({
+      kind: 'refused',
+      status: 403,
+    });
   });
 
   it('foreign Host with the right token: refused with 403', async () => {
     const { port } = new URL(server.url);
-    expect(await upgrade(server, '', { Host: `evil.example:${port}`, Authorization: `Bearer ${server.token}` })).toEqual({ kind: 'refused', status: 403 });
+    expect(
+      await upgrade(server, '', { Host: `evil.example:${port}`, Authorization: `Bearer ${server.token}` }),
+    ).toEqual({ kind: 'refused', status: 403 });
   });
 
   it('a path other than /ws is not upgraded', async () => {
-    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/other`, { headers: { Authorization: `Bearer ${server.token}` } });
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/other`, {
+      headers: { Authorization: `Bearer ${server.token}` },
+    });
     const outcome = await new Promise<string>((resolve) => {
       ws.once('open', () => resolve('open'));
       ws.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
@@ -188,7 +213,12 @@ describe('bad messages on a valid connection', () => {
     expect(String((unknown['error'] as { message: string }).message)).toMatch(/unknown method/);
     // JSON but not a request: answered with the id it carries.
     box.send('{"t":"req","id":2,"method":42}');
-    expect(await box.reply(2)).toMatchObject({ t: 'res', id: 2, ok: false, error: { code: 'invalid', message: 'malformed message' } });
+    expect(await box.reply(2)).toMatchObject({
+      t: 'res',
+      id: 2,
+      ok: false,
+      error: { code: 'invalid', message: 'malformed message' },
+    });
     // A known method with bad params: a field-level error.
     box.send('{"t":"req","id":3,"method":"run.get","params":{"run":""}}');
     expect(await box.reply(3)).toMatchObject({ t: 'res', id: 3, ok: false, error: { code: 'invalid', field: 'run' } });
@@ -232,13 +262,19 @@ describe('agent.detach', () => {
     expect(await staying.box.reply(1)).toMatchObject({ ok: true });
 
     await client.call('agent.write', { agentId, data: 'echo before-$((20 + 1))\r' });
-    await waitFor(() => leaving.output().includes('before-21') && staying.output().includes('before-21'), 'the output on both sockets');
+    await waitFor(
+      () => leaving.output().includes('before-21') && staying.output().includes('before-21'),
+      'the output on both sockets',
+    );
 
     leaving.box.send(JSON.stringify({ t: 'req', id: 2, method: 'agent.detach', params: { agentId } }));
     expect(await leaving.box.reply(2)).toMatchObject({ ok: true, result: {} });
     await client.call('agent.write', { agentId, data: 'echo after-$((40 + 2))\r' });
     await waitFor(() => staying.output().includes('after-42'), 'the output after the detach on the other socket');
-    await waitFor(async () => (await client.call('agent.screen', { agentId })).text.includes('after-42'), 'the agent screen');
+    await waitFor(
+      async () => (await client.call('agent.screen', { agentId })).text.includes('after-42'),
+      'the agent screen',
+    );
     // A round trip on the detached socket: anything sent to it before this reply has arrived.
     leaving.box.send(JSON.stringify({ t: 'req', id: 3, method: 'run.list', params: {} }));
     await leaving.box.reply(3);
@@ -266,7 +302,9 @@ describe('BATON_TOKEN', () => {
       const viaEnv = await connect({ url: own.url, token });
       const run = await viaEnv.call('run.start', {
         name: 'env',
-        agents: [{ vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo "seen=[${BATON_TOKEN:-none}]"; sleep 30'] }],
+        agents: [
+          { vendor: 'shell', cwd: proj, command: ['/bin/sh', '-c', 'echo "seen=[${BATON_TOKEN:-none}]"; sleep 30'] },
+        ],
       });
       const screen = await waitFor(async () => {
         const s = await viaEnv.call('agent.screen', { agentId: run.agents[0]!.id });
@@ -282,11 +320,23 @@ describe('BATON_TOKEN', () => {
   });
 
   it('weak tokens are refused by rule: short, repetitive, one kind of character, or not printable ASCII', () => {
-    for (const weak of ['short-token-123', 'a'.repeat(64), 'abcdefghijklmnopqrstuvwxyz', 'abababababababababababababababab', `${'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3h'} spaced`, 'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hé']) {
+    for (const weak of [
+      'short-token-123',
+      'a'.repeat(64),
+      'abcdefghijklmnopqrstuvwxyz',
+      'abababababababababababababababab',
+      `${'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3h'} spaced`,
+      'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hé',
+    ]) {
       expect(weakTokenReason(weak), weak).toMatch(/BATON_TOKEN must be at least 22 printable ASCII characters/);
     }
     // What generators make passes: 32 hex digits (128 bits), base64url of 16 or 32 bytes, base64 with + / =.
-    for (const strong of ['3f9a0c7e51b2d846a1e9f0c3b57d2e84', 'q3Zr0-Xa9_LmB2cVt7YwKe', 'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hF5jD0gA2eU7iO9kM', 'u+8Yq/2LmZ0vT7xW1cR6yB3hF5jD0gA2eU7iO9kMpQ4=']) {
+    for (const strong of [
+      '3f9a0c7e51b2d846a1e9f0c3b57d2e84',
+      'q3Zr0-Xa9_LmB2cVt7YwKe',
+      'Kx7_vQ2-mZ9pL4sT8wN1cR6yB3hF5jD0gA2eU7iO9kM',
+      'u+8Yq/2LmZ0vT7xW1cR6yB3hF5jD0gA2eU7iO9kMpQ4=',
+    ]) {
       expect(weakTokenReason(strong), strong).toBeNull();
     }
   });
@@ -301,7 +351,9 @@ describe('BATON_TOKEN', () => {
       expect(exit.signal).toBeNull();
       expect(exit.code).not.toBe(0);
       expect(exit.code).not.toBeNull();
-      expect(err).toMatch(/BATON_TOKEN must be at least 22 printable ASCII characters without spaces, with at least 10 different characters and an estimated 128 bits/);
+      expect(err).toMatch(
+        /BATON_TOKEN must be at least 22 printable ASCII characters without spaces, with at least 10 different characters and an estimated 128 bits/,
+      );
       expect(err.includes(token)).toBe(false);
       expect(out).not.toMatch(/Open http/);
       expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
@@ -319,7 +371,9 @@ async function serveOnce(args: string[], env: Record<string, string> = {}) {
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { exit, out, err };
 }
 
@@ -339,17 +393,28 @@ describe('--host other than loopback', () => {
     const dataDir = join(root, 'remote-allowed');
     const serveJs = pathToFileURL(join(ROOT, 'dist', 'electron', 'serve.js')).href;
     const script = `const { serve } = await import(${JSON.stringify(serveJs)}); await serve({ host: '0.0.0.0', port: 0, dataDir: process.argv[1], allowRemote: true });`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], { env: testEnv(join(root, 'remote-home')), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, dataDir], {
+      env: testEnv(join(root, 'remote-home')),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const exited = new Promise((resolve) => child.once('exit', resolve));
     try {
-      const port = await waitFor(() => /Open http:\/\/0\.0\.0\.0:(\d+)\/#token=/.exec(output)?.[1], 'the server to listen');
+      const port = await waitFor(
+        () => /Open http:\/\/0\.0\.0\.0:(\d+)\/#token=/.exec(output)?.[1],
+        'the server to listen',
+      );
       expect(output).toMatch(/WARNING: serving on 0\.0\.0\.0 \(--allow-remote\): the traffic is plain HTTP/);
       expect(output).toMatch(new RegExp(`ssh -L ${port}:127\\.0\\.0\\.1:${port}`));
       const info = JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { token: string };
-      expect(output.split('\n').filter((l) => l.includes('WARNING')).join('\n')).not.toContain(info.token);
+      expect(
+        output
+          .split('\n')
+          .filter((l) => l.includes('WARNING'))
+          .join('\n'),
+      ).not.toContain(info.token);
       // Reached through the loopback interface, it answers like any Baton.
       expect((await get({ url: `http://127.0.0.1:${port}` }, '/', { Host: `127.0.0.1:${port}` })).status).toBe(200);
     } finally {

@@ -37,7 +37,8 @@ describe('baton and worktrees', () => {
   it('documents the verbs: help lists them, start explains --worktree and --base', async () => {
     const help = await runCli(['help'], env);
     expect(help.code).toBe(0);
-    for (const line of [/^ {2}changes <run> <label>/m, /^ {2}merge <run> <label>/m, /^ {2}worktrees /m]) expect(help.stdout).toMatch(line);
+    for (const line of [/^ {2}changes <run> <label>/m, /^ {2}merge <run> <label>/m, /^ {2}worktrees /m])
+      expect(help.stdout).toMatch(line);
     const start = await runCli(['start', '--help'], env);
     expect(start.stdout).toMatch(/--worktree\s+after an --agent: that agent works in a new git worktree/);
     expect(start.stdout).toMatch(/--base BRANCH/);
@@ -57,7 +58,21 @@ describe('baton and worktrees', () => {
   });
 
   it('start --worktree gives only that agent a worktree; changes, merge, delete, worktrees --prune', async () => {
-    const started = await runCli(['start', 'cli', '--agent', `shell:iso@${repo}`, '--worktree', '--base', 'main', '--agent', `shell:shared@${repo}`, ...data], env);
+    const started = await runCli(
+      [
+        'start',
+        'cli',
+        '--agent',
+        `shell:iso@${repo}`,
+        '--worktree',
+        '--base',
+        'main',
+        '--agent',
+        `shell:shared@${repo}`,
+        ...data,
+      ],
+      env,
+    );
     expect(started.code, started.stderr).toBe(0);
     expect(started.stdout).toMatch(/^iso \(shell\) running in .*\/app\/cli-iso \(worktree on baton\/cli\/iso\)$/m);
     expect(started.stdout).toMatch(/^shared \(shell\) running$/m);
@@ -82,7 +97,9 @@ describe('baton and worktrees', () => {
 
     const merged = await runCli(['merge', 'cli', 'iso', ...data], env);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.stdout).toMatch(/^merged baton\/cli\/iso into main \([0-9a-f]{8}\); the agent's worktree also has uncommitted changes/);
+    expect(merged.stdout).toMatch(
+      /^merged baton\/cli\/iso into main \([0-9a-f]{8}\); the agent's worktree also has uncommitted changes/,
+    );
     expect(readFileSync(join(repo, 'feature.txt'), 'utf8')).toBe('feature\n');
     expect(existsSync(join(repo, 'draft.txt'))).toBe(false);
     expect(gitStatus(repo)).toBe('');
@@ -106,7 +123,9 @@ describe('baton and worktrees', () => {
     commitAll(wt, 'draft');
     const pruned = await runCli(['worktrees', '--prune', ...data], env);
     expect(pruned.code, pruned.stdout + pruned.stderr).toBe(0);
-    expect(pruned.stdout).toMatch(/^removed the worktree .*; kept branch baton\/cli\/iso: branch baton\/cli\/iso has unmerged commits/);
+    expect(pruned.stdout).toMatch(
+      /^removed the worktree .*; kept branch baton\/cli\/iso: branch baton\/cli\/iso has unmerged commits/,
+    );
     expect(existsSync(wt)).toBe(false);
     expect((await runCli(['worktrees', ...data], env)).stdout).toMatch(/^No worktrees left over/);
     expect(branchesOf(repo)).toContain('baton/cli/iso');
@@ -128,7 +147,12 @@ describe('baton and worktrees', () => {
     commitAll(repo, 'setup');
     const approved = await runCli(['worktrees', '--approve-setup', repo, ...data], env);
     expect(approved.code, approved.stderr).toBe(0);
-    expect(approved.stdout).toBe(`setup command of ${repo}: npm ci\napproved: new worktrees of this repository run it before their agent starts\n`);
-    expect((await client.call('worktree.inspect', { cwd: repo }))!.setup).toMatchObject({ command: ['npm', 'ci'], approved: true });
+    expect(approved.stdout).toBe(
+      `setup command of ${repo}: npm ci\napproved: new worktrees of this repository run it before their agent starts\n`,
+    );
+    expect((await client.call('worktree.inspect', { cwd: repo }))!.setup).toMatchObject({
+      command: ['npm', 'ci'],
+      approved: true,
+    });
   });
 });

@@ -1,12 +1,30 @@
 // Each agent in its own git worktree, through a real `baton serve` on real repositories in temp directories: what a
 // user would check afterwards is asserted (files on disk, branches, `git status`, the pane, the outcome), never timings.
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { BatonError, type AgentView, type EventPayload, type RunView } from '../../shared/contract.js';
 import { branchesOf, commitAll, git, GIT_ENV, gitStatus, makeRepo, writeFile } from '../helpers/git-repo.js';
-import { agentByLabel, ask, screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import {
+  agentByLabel,
+  ask,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
 
 let root: string;
 let home: string;
@@ -36,7 +54,10 @@ async function refusal(promise: Promise<unknown>): Promise<BatonError> {
 }
 
 async function done(agent: AgentView): Promise<void> {
-  await waitFor(async () => (await screenText(client, agent.id)).includes(`${agent.label} is done`), `${agent.label} to finish its script`);
+  await waitFor(
+    async () => (await screenText(client, agent.id)).includes(`${agent.label} is done`),
+    `${agent.label} to finish its script`,
+  );
 }
 
 function worktreeOf(agent: AgentView): NonNullable<AgentView['worktree']> {
@@ -97,7 +118,13 @@ describe('agents of one run in one repository, each in its own worktree', () => 
   it('shows what each agent changed, and announces its changed-file count while it runs', async () => {
     const a = agentByLabel(run.agents, 'a');
     const changes = await client.call('agent.changes', { agentId: a.id });
-    expect(changes).toMatchObject({ branch: 'baton/two-worktrees/a', files: 1, insertions: 1, deletions: 2, truncated: false });
+    expect(changes).toMatchObject({
+      branch: 'baton/two-worktrees/a',
+      files: 1,
+      insertions: 1,
+      deletions: 2,
+      truncated: false,
+    });
     expect(changes.patch).toContain('+from a');
     expect(changes.patch).not.toContain('from b');
     await waitFor(() => changeEvents.some((e) => e.agentId === a.id && e.files === 1), 'an agent.changes event for a');
@@ -161,12 +188,18 @@ describe('.worktreeinclude and the setup command', () => {
 
   it('runs the setup command only once the user approved it, its output in the pane', async () => {
     const repo = makeRepo(join(root, 'setup-repo'));
-    writeFile(join(repo, '.baton', 'setup.json'), JSON.stringify({ command: ['/bin/sh', '-c', 'echo installing; echo ok > setup-ran.txt'] }));
+    writeFile(
+      join(repo, '.baton', 'setup.json'),
+      JSON.stringify({ command: ['/bin/sh', '-c', 'echo installing; echo ok > setup-ran.txt'] }),
+    );
     commitAll(repo, 'setup');
 
     const inspected = await client.call('worktree.inspect', { cwd: repo });
     expect(inspected).toMatchObject({ repoRoot: repo, currentBranch: 'main', branches: ['main'] });
-    expect(inspected!.setup).toMatchObject({ command: ['/bin/sh', '-c', 'echo installing; echo ok > setup-ran.txt'], approved: false });
+    expect(inspected!.setup).toMatchObject({
+      command: ['/bin/sh', '-c', 'echo installing; echo ok > setup-ran.txt'],
+      approved: false,
+    });
 
     const first = await client.call('run.start', { name: 'setup-unapproved', agents: [shell('a', repo, 'true')] });
     const a = agentByLabel(first.agents, 'a');
@@ -234,7 +267,10 @@ describe('merging an agent’s branch', () => {
 describe('resuming agents whose worktree is gone', () => {
   it('re-creates a deleted worktree from its branch: the conversation continues there, and the outcome says so', async () => {
     const repo = makeRepo(join(root, 'recreate-repo'));
-    const run = await client.call('run.start', { name: 'recreate', agents: [{ vendor: 'claude', label: 'a', cwd: repo, worktree: 'new' }] });
+    const run = await client.call('run.start', {
+      name: 'recreate',
+      agents: [{ vendor: 'claude', label: 'a', cwd: repo, worktree: 'new' }],
+    });
     const a = agentByLabel(run.agents, 'a');
     const { worktreePath, branch } = worktreeOf(a);
     await ask(client, a.id, 'remember the number 4711', 'OK, I will remember 4711.');
@@ -285,22 +321,36 @@ describe('a handle carries each agent’s worktree', () => {
     await done(a);
     await client.call('run.stop', { run: run.id });
     const { handle } = await client.call('run.handle', { run: run.id });
-    const body = JSON.parse(Buffer.from(handle.slice('baton1.'.length), 'base64url').toString('utf8')) as { agents: { worktree?: unknown }[] };
-    expect(body.agents[0]!.worktree).toEqual({ repoRoot: repo, worktreePath: worktreeOf(a).worktreePath, branch: 'baton/carried/a', baseCommit: worktreeOf(a).baseCommit });
+    const body = JSON.parse(Buffer.from(handle.slice('baton1.'.length), 'base64url').toString('utf8')) as {
+      agents: { worktree?: unknown }[];
+    };
+    expect(body.agents[0]!.worktree).toEqual({
+      repoRoot: repo,
+      worktreePath: worktreeOf(a).worktreePath,
+      branch: 'baton/carried/a',
+      baseCommit: worktreeOf(a).baseCommit,
+    });
 
     const other = await startServer(join(root, 'empty-data'), env);
     const otherClient = await other.connect();
     try {
       const preview = await otherClient.call('handle.inspect', { handle });
       expect(preview.knownRun).toBe(false);
-      expect(preview.agents[0]).toMatchObject({ cwd: a.cwd, worktree: { branch: 'baton/carried/a', state: 'existing', reason: null } });
+      expect(preview.agents[0]).toMatchObject({
+        cwd: a.cwd,
+        worktree: { branch: 'baton/carried/a', state: 'existing', reason: null },
+      });
       const { outcomes, run: resumed } = await otherClient.call('run.resume', { handle, confirmShell: [0] });
       // A shell agent has no conversation: it starts anew, in its worktree.
       expect(outcomes[0]!.outcome).toBe('fresh');
       const agent = agentByLabel(resumed.agents, 'a');
       expect(agent.cwd).toBe(a.cwd);
       // Not in this data directory's ledger: it is used, but never removed on a handle's word.
-      expect(agent.worktree).toMatchObject({ worktreePath: worktreeOf(a).worktreePath, branch: 'baton/carried/a', created: false });
+      expect(agent.worktree).toMatchObject({
+        worktreePath: worktreeOf(a).worktreePath,
+        branch: 'baton/carried/a',
+        created: false,
+      });
       await otherClient.call('run.stop', { run: resumed.id });
     } finally {
       otherClient.close();
@@ -332,7 +382,9 @@ describe('a handle carries each agent’s worktree', () => {
     };
 
     const dotted = `${worktreeOf(a).worktreePath}/../../../etc`;
-    const err1 = await refusal(client.call('run.resume', { handle: fresh(dotted, worktreeOf(a).worktreePath), confirmShell: [0] }));
+    const err1 = await refusal(
+      client.call('run.resume', { handle: fresh(dotted, worktreeOf(a).worktreePath), confirmShell: [0] }),
+    );
     expect(err1).toMatchObject({ code: 'invalid', field: 'agents[0].worktree.worktreePath' });
     expect(err1.message).not.toContain('/etc');
 
@@ -382,7 +434,10 @@ describe('cleaning up', () => {
 
   it('deletes a run with its worktrees, and refuses while one has uncommitted changes', async () => {
     const repo = makeRepo(join(root, 'delete-repo'));
-    const run = await client.call('run.start', { name: 'deleted', agents: [shell('a', repo, 'printf "wip\\n" > wip.txt')] });
+    const run = await client.call('run.start', {
+      name: 'deleted',
+      agents: [shell('a', repo, 'printf "wip\\n" > wip.txt')],
+    });
     const a = agentByLabel(run.agents, 'a');
     await done(a);
     const err = await refusal(client.call('run.delete', { run: run.id, removeWorktrees: true }));
@@ -435,7 +490,11 @@ describe('a repository that moved', () => {
     const { outcomes, run: resumed } = await client.call('run.resume', { handle, repoMap, confirmShell: [0, 1] });
     expect(outcomes.map((o) => o.outcome)).toEqual(['fresh', 'fresh']);
     const moved = agentByLabel(resumed.agents, 'a');
-    expect(moved.worktree).toMatchObject({ repoRoot: after, worktreePath: worktreeOf(a).worktreePath, branch: 'baton/moved/a' });
+    expect(moved.worktree).toMatchObject({
+      repoRoot: after,
+      worktreePath: worktreeOf(a).worktreePath,
+      branch: 'baton/moved/a',
+    });
     expect(agentByLabel(resumed.agents, 'plain').cwd).toBe(join(after, 'src'));
     // git works in the worktree again: it knows the repository's new place.
     expect(git(worktreeOf(a).worktreePath, 'rev-parse', '--git-common-dir').trim()).toBe(join(after, '.git'));

@@ -1,7 +1,17 @@
 // Each agent in its own git worktree, on real repositories in temp directories: what a user would check afterwards
 // is asserted (files on disk, branches, `git status`, `git worktree list`), never timings.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { globMatch, parsePatterns, reaches } from '../../electron/core/worktrees/include.js';
@@ -20,7 +30,8 @@ function sh(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 const status = (cwd: string) => sh(cwd, 'status', '--porcelain').replace(/\n$/, '');
-const branches = (cwd: string) => sh(cwd, 'branch', '--format=%(refname:short)').trim().split('\n').filter(Boolean).sort();
+const branches = (cwd: string) =>
+  sh(cwd, 'branch', '--format=%(refname:short)').trim().split('\n').filter(Boolean).sort();
 const worktreeList = (cwd: string) =>
   sh(cwd, 'worktree', 'list', '--porcelain')
     .split('\n')
@@ -86,12 +97,23 @@ describe('inspect', () => {
     expect(await wt.inspect(join(root, 'does-not-exist'))).toBeNull();
 
     const info = await wt.inspect(join(repo, 'src'));
-    expect(info).toMatchObject({ repoRoot: repo, currentBranch: 'main', isWorktree: false, mainWorktree: repo, commonDir: join(repo, '.git') });
+    expect(info).toMatchObject({
+      repoRoot: repo,
+      currentBranch: 'main',
+      isWorktree: false,
+      mainWorktree: repo,
+      commonDir: join(repo, '.git'),
+    });
     expect(info?.headCommit).toBe(sh(repo, 'rev-parse', 'HEAD').trim());
 
     const made = await wt.create({ repoRoot: repo, runName: 'demo', label: 'planner' });
     const inside = await wt.inspect(made.worktreePath);
-    expect(inside).toMatchObject({ repoRoot: made.worktreePath, currentBranch: 'baton/demo/planner', isWorktree: true, mainWorktree: repo });
+    expect(inside).toMatchObject({
+      repoRoot: made.worktreePath,
+      currentBranch: 'baton/demo/planner',
+      isWorktree: true,
+      mainWorktree: repo,
+    });
   });
 });
 
@@ -100,7 +122,12 @@ describe('create', () => {
     const planner = await wt.create({ repoRoot: repo, runName: 'Demo run', label: 'planner' });
     const coder = await wt.create({ repoRoot: repo, runName: 'Demo run', label: 'coder' });
 
-    expect(planner).toMatchObject({ worktreePath: join(baseDir, 'my-app', 'demo-run-planner'), branch: 'baton/demo-run/planner', created: true, branchCreated: true });
+    expect(planner).toMatchObject({
+      worktreePath: join(baseDir, 'my-app', 'demo-run-planner'),
+      branch: 'baton/demo-run/planner',
+      created: true,
+      branchCreated: true,
+    });
     expect(coder.worktreePath).toBe(join(baseDir, 'my-app', 'demo-run-coder'));
     expect(planner.baseCommit).toBe(sh(repo, 'rev-parse', 'HEAD').trim());
     expect(readFileSync(join(coder.worktreePath, 'src', 'app.txt'), 'utf8')).toBe('line 1\nline 2\n');
@@ -121,7 +148,11 @@ describe('create', () => {
     const second = await wt.create({ repoRoot: repo, runName: 'demo', label: 'planner' });
     sh(repo, 'branch', 'baton/demo/planner-3');
     const third = await wt.create({ repoRoot: repo, runName: 'demo', label: 'planner' });
-    expect([first.branch, second.branch, third.branch]).toEqual(['baton/demo/planner', 'baton/demo/planner-2', 'baton/demo/planner-4']);
+    expect([first.branch, second.branch, third.branch]).toEqual([
+      'baton/demo/planner',
+      'baton/demo/planner-2',
+      'baton/demo/planner-4',
+    ]);
     expect(second.worktreePath).toBe(join(baseDir, 'my-app', 'demo-planner-2'));
 
     const odd = await wt.create({ repoRoot: repo, runName: '../../Évil run (2).lock', label: '.. /etc/passwd~^:' });
@@ -152,14 +183,20 @@ describe('create', () => {
 describe('.worktreeinclude', () => {
   it('copies the git-ignored files it matches (.env) into a new worktree, and nothing else', async () => {
     write(join(repo, '.gitignore'), '.env\nnode_modules/\n*.secret\nbuild/\n');
-    write(join(repo, '.worktreeinclude'), '# local files an agent needs\n.env\nscratch.txt\n*.secret\n/build/local.json\n');
+    write(
+      join(repo, '.worktreeinclude'),
+      '# local files an agent needs\n.env\nscratch.txt\n*.secret\n/build/local.json\n',
+    );
     commitAll(repo, 'include file');
     write(join(repo, '.env'), 'API_KEY=abc\n');
     write(join(repo, 'config', '.env'), 'NESTED=1\n');
     write(join(repo, 'build', 'local.json'), '{"named": "by a path pattern"}\n');
     write(join(repo, 'build', 'out.js'), 'ignored, in a reached folder, not matched\n');
     write(join(repo, 'node_modules', 'pkg', 'index.js'), 'ignored but not listed\n');
-    write(join(repo, 'node_modules', 'pkg', '.env'), 'inside a folder git ignores whole: a bare .env does not reach in\n');
+    write(
+      join(repo, 'node_modules', 'pkg', '.env'),
+      'inside a folder git ignores whole: a bare .env does not reach in\n',
+    );
     write(join(repo, 'scratch.txt'), 'listed but not ignored: git would show it\n');
     const outside = join(root, 'outside.txt');
     write(outside, 'not in the repository\n');
@@ -169,9 +206,14 @@ describe('.worktreeinclude', () => {
     expect(readFileSync(join(made.worktreePath, '.env'), 'utf8')).toBe('API_KEY=abc\n');
     expect(readFileSync(join(made.worktreePath, 'config', '.env'), 'utf8')).toBe('NESTED=1\n');
     expect(made.included.copied.sort()).toEqual(['.env', 'build/local.json', 'config/.env']);
-    expect(made.included.skipped).toEqual([{ path: 'link.secret', reason: 'is a symbolic link (links are not copied)' }]);
+    expect(made.included.skipped).toEqual([
+      { path: 'link.secret', reason: 'is a symbolic link (links are not copied)' },
+    ]);
     // Nothing else appeared in the worktree: no untracked or ignored file besides the copies.
-    const extra = sh(made.worktreePath, 'ls-files', '--others', '--ignored', '--exclude-standard').trim().split('\n').sort();
+    const extra = sh(made.worktreePath, 'ls-files', '--others', '--ignored', '--exclude-standard')
+      .trim()
+      .split('\n')
+      .sort();
     expect(extra).toEqual(['.env', 'build/local.json', 'config/.env']);
     expect(sh(made.worktreePath, 'ls-files', '--others', '--exclude-standard').trim()).toBe('');
     expect(status(made.worktreePath)).toBe('');
@@ -215,7 +257,11 @@ describe('.worktreeinclude', () => {
 
 describe('setup command', () => {
   const writeSetup = (argv: string[]) => write(join(repo, '.baton', 'setup.json'), JSON.stringify({ command: argv }));
-  const script = (text: string) => ['node', '-e', `require('fs').writeFileSync('setup-ran.txt', ${JSON.stringify(text)}); console.log('installed')`];
+  const script = (text: string) => [
+    'node',
+    '-e',
+    `require('fs').writeFileSync('setup-ran.txt', ${JSON.stringify(text)}); console.log('installed')`,
+  ];
 
   it('runs in a new worktree only once the user approved that exact command', async () => {
     expect(await wt.setupCommandOf(repo)).toBeNull();
@@ -373,7 +419,9 @@ describe('remove', () => {
     const again = await wt.create({ repoRoot: repo, runName: 'demo', label: 'other' });
     write(join(again.worktreePath, 'x.txt'), 'x\n');
     commitAll(again.worktreePath, 'x');
-    expect(await wt.remove({ worktreePath: again.worktreePath, deleteUnmergedBranch: true })).toMatchObject({ branchDeleted: true });
+    expect(await wt.remove({ worktreePath: again.worktreePath, deleteUnmergedBranch: true })).toMatchObject({
+      branchDeleted: true,
+    });
     expect(branches(repo)).toEqual(['baton/demo/coder', 'main']);
   });
 
@@ -391,7 +439,15 @@ describe('paths that escape', () => {
   it('refuses `..` segments, links out of the worktree folder, and worktrees Baton did not create', async () => {
     const made = await wt.create({ repoRoot: repo, runName: 'demo', label: 'coder' });
     await refused(wt.remove({ worktreePath: `${made.worktreePath}/../../../my-app` }), 'escape');
-    await refused(wt.create({ repoRoot: repo, runName: 'demo', label: 'x', existingWorktree: `${made.worktreePath}/../demo-coder` }), 'escape');
+    await refused(
+      wt.create({
+        repoRoot: repo,
+        runName: 'demo',
+        label: 'x',
+        existingWorktree: `${made.worktreePath}/../demo-coder`,
+      }),
+      'escape',
+    );
     await refused(wt.remove({ worktreePath: repo }), 'not-owned');
 
     // A link to Baton's worktree is not the worktree.
@@ -424,7 +480,10 @@ describe('reuse', () => {
     write(join(repo, 'feature.txt'), 'from the user\n');
     commitAll(repo, 'user feature');
     // Checked out in the main checkout: refused, with the way out.
-    const message = await refused(wt.create({ repoRoot: repo, runName: 'demo', label: 'coder', existingBranch: 'feature' }), 'conflict');
+    const message = await refused(
+      wt.create({ repoRoot: repo, runName: 'demo', label: 'coder', existingBranch: 'feature' }),
+      'conflict',
+    );
     expect(message).toContain('already checked out');
     sh(repo, 'switch', '-q', 'main');
 
@@ -471,14 +530,28 @@ describe('reuse', () => {
     expect(await wt.probe(record)).toEqual({ outcome: 'recreate', worktreePath: made.worktreePath });
     expect(existsSync(made.worktreePath)).toBe(false);
     const reopened = await wt.reopen(record);
-    expect(reopened).toMatchObject({ outcome: 'recreated', worktreePath: made.worktreePath, branch: 'baton/demo/coder' });
+    expect(reopened).toMatchObject({
+      outcome: 'recreated',
+      worktreePath: made.worktreePath,
+      branch: 'baton/demo/coder',
+    });
     expect(readFileSync(join(made.worktreePath, 'work.txt'), 'utf8')).toBe('committed work\n');
     expect(worktreeList(repo)).toEqual([repo, made.worktreePath].sort());
 
     // The same through create: an existing branch whose worktree directory is gone (git's stale record dropped).
     rmSync(made.worktreePath, { recursive: true, force: true });
-    const again: CreatedWorktree = await wt.create({ repoRoot: repo, runName: 'demo', label: 'coder', existingBranch: 'baton/demo/coder' });
-    expect(again).toMatchObject({ worktreePath: made.worktreePath, branch: 'baton/demo/coder', created: true, branchCreated: true });
+    const again: CreatedWorktree = await wt.create({
+      repoRoot: repo,
+      runName: 'demo',
+      label: 'coder',
+      existingBranch: 'baton/demo/coder',
+    });
+    expect(again).toMatchObject({
+      worktreePath: made.worktreePath,
+      branch: 'baton/demo/coder',
+      created: true,
+      branchCreated: true,
+    });
     expect(readFileSync(join(again.worktreePath, 'work.txt'), 'utf8')).toBe('committed work\n');
 
     // Branch gone too: failed, with the reason.

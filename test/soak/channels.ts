@@ -19,7 +19,9 @@ function rssBytes(pid: number): number {
 const alive = (s: ServerProcess) => s.child.exitCode === null && s.child.signalCode === null;
 
 function openSocket(server: ServerProcess): Promise<WebSocket> {
-  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, { headers: { Authorization: `Bearer ${server.token}` } });
+  const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws`, {
+    headers: { Authorization: `Bearer ${server.token}` },
+  });
   return new Promise((resolve, reject) => {
     ws.once('open', () => resolve(ws));
     ws.once('error', reject);
@@ -47,7 +49,9 @@ function stdinInput(r: () => number): Buffer {
     case 0:
       return Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256)));
     case 1:
-      return Buffer.from(`baton1.${Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256))).toString('base64url')}`);
+      return Buffer.from(
+        `baton1.${Buffer.from(Array.from({ length: n }, () => Math.floor(r() * 256))).toString('base64url')}`,
+      );
     case 2:
       return Buffer.from(`{"v":1,"run":${'['.repeat(Math.min(n, 3000))}`);
     default:
@@ -55,7 +59,10 @@ function stdinInput(r: () => number): Buffer {
   }
 }
 
-export async function channelFuzz(perChannel: number, cliRuns: number): Promise<Omit<SoakRow, 'check' | 'goal' | 'seconds'>> {
+export async function channelFuzz(
+  perChannel: number,
+  cliRuns: number,
+): Promise<Omit<SoakRow, 'check' | 'goal' | 'seconds'>> {
   const root = tempDir('baton-soak-channels-');
   const server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
   const pid = server.child.pid!;
@@ -70,7 +77,9 @@ export async function channelFuzz(perChannel: number, cliRuns: number): Promise<
     const r = rng(11);
     let cliBad = 0;
     for (let i = 0; i < cliRuns; i += 4) {
-      const batch = await Promise.all(Array.from({ length: Math.min(4, cliRuns - i) }, () => cliWithStdin(server, stdinInput(r))));
+      const batch = await Promise.all(
+        Array.from({ length: Math.min(4, cliRuns - i) }, () => cliWithStdin(server, stdinInput(r))),
+      );
       cliBad += batch.filter((b) => b.trace || (b.code !== 1 && b.code !== 2)).length;
     }
     const after = rssBytes(pid);

@@ -8,15 +8,23 @@ export function fullDiskRounds(rounds: number): Promise<Omit<SoakRow, 'check' | 
   let failed = 0;
   let skipped = '';
   for (let i = 0; i < rounds; i++) {
-    const r = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', 'test/integration/full-disk.test.ts', '--reporter=verbose'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      timeout: 180_000,
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['node_modules/vitest/vitest.mjs', 'run', 'test/integration/full-disk.test.ts', '--reporter=verbose'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 180_000,
+      },
+    );
     const out = `${r.stdout}${r.stderr}`;
     if (/↓|skipped/.test(out) && !/✓/.test(out)) skipped = /skipped[^\n]*/.exec(out)?.[0] ?? 'skipped';
     if (r.status !== 0) failed++;
   }
   if (skipped) return Promise.resolve({ count: 0, ok: true, figures: `not run here: ${skipped}` });
-  return Promise.resolve({ count: rounds, ok: failed === 0, figures: `${failed} rounds with a lost run, a dead agent or an unclear error` });
+  return Promise.resolve({
+    count: rounds,
+    ok: failed === 0,
+    figures: `${failed} rounds with a lost run, a dead agent or an unclear error`,
+  });
 }

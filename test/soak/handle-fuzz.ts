@@ -14,7 +14,22 @@ const CONCURRENCY = 32;
 
 const rand = (n: number) => Math.floor(Math.random() * n);
 const b64u = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
-const NASTY = ['', '../../etc', '/etc/passwd', '\u202e', '\u200b', 'a'.repeat(5000), '\0', '😀', '%', '${HOME}', '$(id)', '`id`', '-rf', '--resume'];
+const NASTY = [
+  '',
+  '../../etc',
+  '/etc/passwd',
+  '\u202e',
+  '\u200b',
+  'a'.repeat(5000),
+  '\0',
+  '😀',
+  '%',
+  '${HOME}',
+  '$(id)',
+  '`id`',
+  '-rf',
+  '--resume',
+];
 
 function mutateJson(body: unknown): unknown {
   const text = JSON.stringify(body);
@@ -59,7 +74,12 @@ export function fuzzHandle(valid: string): string {
       return JSON.stringify(mutateJson(body));
     default:
       return JSON.stringify(
-        mutateJson({ version: 1, provider: ['claude_code', 'codex', 'opencode', 'x'][rand(4)], session_id: randomUUID(), resume_key: randomUUID() }),
+        mutateJson({
+          version: 1,
+          provider: ['claude_code', 'codex', 'opencode', 'x'][rand(4)],
+          session_id: randomUUID(),
+          resume_key: randomUUID(),
+        }),
       );
   }
 }
@@ -84,7 +104,10 @@ export async function handleFuzz(total: number): Promise<Omit<SoakRow, 'check' |
   let unexpected = 0;
   try {
     const client: RpcClient = await server.connect();
-    const seed = await client.call('run.start', { name: 'fuzz seed', agents: [{ vendor: 'claude', label: 'seed', cwd }] });
+    const seed = await client.call('run.start', {
+      name: 'fuzz seed',
+      agents: [{ vendor: 'claude', label: 'seed', cwd }],
+    });
     await client.call('run.stop', { run: seed.id });
     const valid = (await client.call('run.handle', { run: seed.id })).handle;
     const runsBefore = (await client.call('run.list', {})).length;
@@ -123,7 +146,8 @@ export async function handleFuzz(total: number): Promise<Omit<SoakRow, 'check' |
     const alive = server.child.exitCode === null && server.child.signalCode === null;
     const serverEchoed = echoes(server.output(), valid) ? 1 : 0;
     client.close();
-    const ok = spawned === 0 && runsAfter === runsBefore && alive && echoed === 0 && serverEchoed === 0 && unexpected === 0;
+    const ok =
+      spawned === 0 && runsAfter === runsBefore && alive && echoed === 0 && serverEchoed === 0 && unexpected === 0;
     return {
       count: total,
       ok,

@@ -26,7 +26,11 @@ async function randomAction(client: RpcClient, cwd: string, acked: Acked[], roun
   const runs = await client.call('run.list', {});
   const roll = Math.random();
   if (runs.length < 3 || roll < 0.25) {
-    const agents = [1, 2].map(() => ({ vendor: 'shell' as const, cwd, command: ['sh', '-c', 'echo ready; exec sleep 600'] }));
+    const agents = [1, 2].map(() => ({
+      vendor: 'shell' as const,
+      cwd,
+      command: ['sh', '-c', 'echo ready; exec sleep 600'],
+    }));
     await client.call('run.start', { name: `soak ${round}`, agents });
   } else if (roll < 0.7) {
     const run = pick(runs)!;

@@ -34,7 +34,10 @@ export async function clientRelaunches(relaunches: number): Promise<Omit<SoakRow
   let mismatches = 0;
   try {
     const setup = await core.connect();
-    const run = await setup.call('run.start', { name: 'flood', agents: [{ vendor: 'shell', label: 'flood', cwd, command: ['bash', '--noprofile', '--norc', '-c', FLOOD] }] });
+    const run = await setup.call('run.start', {
+      name: 'flood',
+      agents: [{ vendor: 'shell', label: 'flood', cwd, command: ['bash', '--noprofile', '--norc', '-c', FLOOD] }],
+    });
     const agentId = run.agents[0]!.id;
     for (let i = 0; i < relaunches; i++) {
       rmSync(join(cwd, 'pause'), { force: true });
@@ -46,7 +49,11 @@ export async function clientRelaunches(relaunches: number): Promise<Omit<SoakRow
         writes = writes.then(() => new Promise<void>((r) => term.write(data, r)));
       };
       try {
-        await client.attach(agentId, { fromOffset: 0, visible: true, autoAck: true }, { onData: (data) => write(data), onReset: (screen) => write(screen) });
+        await client.attach(
+          agentId,
+          { fromOffset: 0, visible: true, autoAck: true },
+          { onData: (data) => write(data), onReset: (screen) => write(screen) },
+        );
       } catch {
         lost++;
         client.close();
@@ -70,5 +77,9 @@ export async function clientRelaunches(relaunches: number): Promise<Omit<SoakRow
   } finally {
     await stopCore(core);
   }
-  return { count: relaunches, ok: lost === 0 && mismatches === 0, figures: `${lost} lost panes, ${mismatches} tails unlike the core's mirror (new connection per relaunch; no Electron binary here)` };
+  return {
+    count: relaunches,
+    ok: lost === 0 && mismatches === 0,
+    figures: `${lost} lost panes, ${mismatches} tails unlike the core's mirror (new connection per relaunch; no Electron binary here)`,
+  };
 }

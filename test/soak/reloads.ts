@@ -27,7 +27,10 @@ export async function reloadsWhileFlooding(reloads: number): Promise<Omit<SoakRo
   let mismatches = 0;
   try {
     const client = await server.connect();
-    const run = await client.call('run.start', { name: 'flood', agents: [{ vendor: 'shell', label: 'flood', cwd, command: ['bash', '--noprofile', '--norc', '-c', FLOOD] }] });
+    const run = await client.call('run.start', {
+      name: 'flood',
+      agents: [{ vendor: 'shell', label: 'flood', cwd, command: ['bash', '--noprofile', '--norc', '-c', FLOOD] }],
+    });
     const agentId = run.agents[0]!.id;
     const { page } = browser;
     await page.goto(`${server.url}/#token=${server.token}`);
@@ -35,8 +38,15 @@ export async function reloadsWhileFlooding(reloads: number): Promise<Omit<SoakRo
     const paneText = async () => ((await rows.count()) === 0 ? '' : await rows.innerText());
     for (let i = 0; i < reloads; i++) {
       if (i > 0) await page.reload();
-      await page.getByRole('navigation', { name: 'Run history' }).getByRole('button', { name: 'flood', exact: true }).click();
-      const back = await waitFor(async () => /line \d+/.test(await paneText()), `the pane after reload ${i}`, 20_000).catch(() => false);
+      await page
+        .getByRole('navigation', { name: 'Run history' })
+        .getByRole('button', { name: 'flood', exact: true })
+        .click();
+      const back = await waitFor(
+        async () => /line \d+/.test(await paneText()),
+        `the pane after reload ${i}`,
+        20_000,
+      ).catch(() => false);
       if (!back) {
         lostPanes++;
         continue;
@@ -60,5 +70,9 @@ export async function reloadsWhileFlooding(reloads: number): Promise<Omit<SoakRo
     server.child.kill('SIGTERM');
     await server.exited;
   }
-  return { count: reloads, ok: lostPanes === 0 && mismatches === 0, figures: `${lostPanes} lost panes, ${mismatches} tails unlike the core's mirror` };
+  return {
+    count: reloads,
+    ok: lostPanes === 0 && mismatches === 0,
+    figures: `${lostPanes} lost panes, ${mismatches} tails unlike the core's mirror`,
+  };
 }

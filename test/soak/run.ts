@@ -14,7 +14,10 @@ import { socketFuzz } from './socket-fuzz.js';
 import { printTable, timedRow, type SoakRow } from './table.js';
 
 const short = process.argv.includes('--short');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const scale = (full: number, brief: number) => (short ? brief : full);
 
 interface Section {
@@ -51,7 +54,7 @@ const sections: Section[] = [
   },
   {
     id: 'socket',
-    check: 'malformed messages on the background core socket (the desktop windows\' channel)',
+    check: "malformed messages on the background core socket (the desktop windows' channel)",
     goal: '0 crashes, memory flat',
     run: () => socketFuzz(scale(10_000, 1_000)),
   },

@@ -10,7 +10,8 @@ import { tempDir, testEnv } from '../helpers/server.js';
 import type { SoakRow } from './table.js';
 
 const MB = 1 << 20;
-const rss = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
+const rss = (pid: number) =>
+  Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
 
 export async function socketFuzz(count: number): Promise<Omit<SoakRow, 'check' | 'goal' | 'seconds'>> {
   const root = tempDir('baton-soak-socket-');

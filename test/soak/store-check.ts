@@ -48,7 +48,8 @@ export function checkStore(dataDir: string): StoreCheck {
     for (const snap of readdirSync(screens)) {
       if (isTemp(snap)) continue;
       result.snapshots++;
-      if (!parses(join(screens, snap, 'snapshot.json'))) result.unreadable.push(join(runId, 'screens', snap, 'snapshot.json'));
+      if (!parses(join(screens, snap, 'snapshot.json')))
+        result.unreadable.push(join(runId, 'screens', snap, 'snapshot.json'));
     }
   }
   return result;

@@ -36,7 +36,11 @@ export async function stubbornStops(agents: number): Promise<Omit<SoakRow, 'chec
       });
       // Every agent printed "ready": its jobs, including the one that left the session, are running.
       for (const a of run.agents) {
-        await waitFor(async () => (await client.call('agent.screen', { agentId: a.id })).text.includes('ready'), `agent ${a.label} ready`, 30_000);
+        await waitFor(
+          async () => (await client.call('agent.screen', { agentId: a.id })).text.includes('ready'),
+          `agent ${a.label} ready`,
+          30_000,
+        );
       }
       await client.call('run.stop', { run: run.id });
       stopped += count;

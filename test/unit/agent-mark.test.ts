@@ -10,7 +10,17 @@ import { MARK_VAR, marksIn, newMarkValue, scanMarked, type AgentMark } from '../
 import { ProcessLedger } from '../../electron/core/pty/process-ledger.js';
 import { terminateTree } from '../../electron/core/pty/process-tree.js';
 import { newTerminalId } from '../../electron/core/pty/terminal.js';
-import { isAlive, killMarks, killWithEnv, markOf, procsWithEnv, readProc, waitAllGone, waitEnvGone, type ProcMark } from '../helpers/processes.js';
+import {
+  isAlive,
+  killMarks,
+  killWithEnv,
+  markOf,
+  procsWithEnv,
+  readProc,
+  waitAllGone,
+  waitEnvGone,
+  type ProcMark,
+} from '../helpers/processes.js';
 
 const leftovers: ProcMark[] = [];
 const marksUsed: string[] = [];
@@ -31,7 +41,12 @@ afterEach(() => {
 /** A `sleep` (or `argv`) in a session of its own, as a job that called setsid is, with `env`; optionally as another user. */
 function markedSleeper(env: Record<string, string>, uid?: number, argv = ['sleep', '60']): ProcMark {
   const [file, ...args] = argv as [string, ...string[]];
-  const child = spawn(file, args, { detached: true, stdio: 'ignore', env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, uid });
+  const child = spawn(file, args, {
+    detached: true,
+    stdio: 'ignore',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+    uid,
+  });
   child.unref();
   const info = child.pid === undefined ? null : readProc(child.pid);
   if (!info) throw new Error('sleep did not start');
@@ -78,9 +93,14 @@ describe('stopping by mark', () => {
   it('a helper started while the agent is being stopped (a detached one, as some CLIs spawn on exit) is stopped too', async () => {
     const mark = newMark();
     // On SIGTERM it starts a helper in a session of its own, then exits: the helper only exists after the first scan.
-    const cli = markedSleeper({ [MARK_VAR]: mark.value }, undefined, ['sh', '-c', `trap 'setsid -f sleep 60; exit 0' TERM; while :; do sleep 0.1; done`]);
+    const cli = markedSleeper({ [MARK_VAR]: mark.value }, undefined, [
+      'sh',
+      '-c',
+      `trap 'setsid -f sleep 60; exit 0' TERM; while :; do sleep 0.1; done`,
+    ]);
     // The trap is set once the loop runs its first `sleep`.
-    for (let i = 0; i < 100 && !procsWithEnv(MARK_VAR, mark.value).some((p) => p.ppid === cli.pid); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !procsWithEnv(MARK_VAR, mark.value).some((p) => p.ppid === cli.pid); i++)
+      await new Promise((r) => setTimeout(r, 20));
     // The loop's shell (and its `sleep`, unless between two) in the first scan, the helper in the closing one.
     expect(await terminateTree(null, [], 1000, [mark])).toBeGreaterThanOrEqual(2);
     expect(await waitAllGone([cli], 1000)).toEqual([]);

@@ -56,7 +56,9 @@ describe('claude adapter: facts', () => {
     expect(claudeAdapter.sessionIdPattern?.test(`${SAMPLE_ID}x`)).toBe(false);
     expect(claudeAdapter.sessionIdPattern?.test('--resume')).toBe(false);
     expect(claudeAdapter.submitDelayMs).toBe(150);
-    expect(claudeAdapter.resumeErrorTexts.some((r) => r.test(`No conversation found with session ID: ${SAMPLE_ID}`))).toBe(true);
+    expect(
+      claudeAdapter.resumeErrorTexts.some((r) => r.test(`No conversation found with session ID: ${SAMPLE_ID}`)),
+    ).toBe(true);
     expect(claudeAdapter.binEnvVar).toBe('BATON_CLAUDE_BIN');
     expect(claudeAdapter.defaultBin({})).toBe('claude');
     expect(claudeAdapter.resumeCommand(SAMPLE_ID)).toEqual(['claude', '--resume', SAMPLE_ID]);
@@ -78,7 +80,16 @@ describe('claude adapter: spawnFresh', () => {
   it('mints a UUIDv4 and passes it and the name as their own argv elements, user args last', async () => {
     const plan = await claudeAdapter.spawnFresh(ctx({ args: ['--model', 'opus', 'a b; rm -rf /'] }), env);
     expect(plan.sessionId).toMatch(UUID);
-    expect(plan.argv).toEqual(['claude', '--session-id', plan.sessionId, '-n', 'task-42/remember', '--model', 'opus', 'a b; rm -rf /']);
+    expect(plan.argv).toEqual([
+      'claude',
+      '--session-id',
+      plan.sessionId,
+      '-n',
+      'task-42/remember',
+      '--model',
+      'opus',
+      'a b; rm -rf /',
+    ]);
     expect(plan.chosenBy).toBe('baton');
     expect(plan.outcome).toBe('fresh');
     expect(plan.warning).toBeNull();
@@ -120,7 +131,11 @@ describe('claude adapter: exists', () => {
 
 describe('claude adapter: planResume', () => {
   it('resumes a transcript that exists', async () => {
-    const plan = await claudeAdapter.planResume(ctx({ args: ['--model', 'opus'] }), { sessionId: SAMPLE_ID, chosenBy: 'baton', confirmed: true }, env);
+    const plan = await claudeAdapter.planResume(
+      ctx({ args: ['--model', 'opus'] }),
+      { sessionId: SAMPLE_ID, chosenBy: 'baton', confirmed: true },
+      env,
+    );
     expect(plan).toEqual({
       argv: ['claude', '--resume', SAMPLE_ID, '--model', 'opus'],
       env: {},
@@ -164,7 +179,11 @@ describe('claude adapter: planResume', () => {
   });
 
   it('never puts an invalid id into argv', async () => {
-    const plan = await claudeAdapter.planResume(ctx(), { sessionId: '--dangerously-skip-permissions', chosenBy: 'baton', confirmed: true }, env);
+    const plan = await claudeAdapter.planResume(
+      ctx(),
+      { sessionId: '--dangerously-skip-permissions', chosenBy: 'baton', confirmed: true },
+      env,
+    );
     expect(plan.outcome).toBe('fresh');
     expect(plan.warning).toMatch(/not a Claude session id/);
     expect(plan.argv).not.toContain('--dangerously-skip-permissions');
@@ -180,7 +199,19 @@ describe('claude adapter: follow', () => {
     await mkdir(cwd);
     const sessions = join(config, 'sessions');
     const reg = (sessionId: string) =>
-      JSON.stringify({ pid, sessionId, cwd, startedAt: 1, procStart: '1', version: '2.1.332', kind: 'interactive', entrypoint: 'cli', name: null, status: 'idle', updatedAt: 1 });
+      JSON.stringify({
+        pid,
+        sessionId,
+        cwd,
+        startedAt: 1,
+        procStart: '1',
+        version: '2.1.332',
+        kind: 'interactive',
+        entrypoint: 'cli',
+        name: null,
+        status: 'idle',
+        updatedAt: 1,
+      });
     const seen: SessionObservation[] = [];
     // A partial file first: ignored.
     await writeFile(join(sessions, `${pid}.json`), '{"pid": 4242, "sessionId": "1111');
@@ -225,12 +256,28 @@ describe('shell adapter and registry', () => {
   it('runs the shell or the command, never with a session', async () => {
     const e = { SHELL: '/bin/zsh' };
     const c = ctx({ args: ['-l'] });
-    expect(await shellAdapter.spawnFresh(c, e)).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: null });
+    expect(await shellAdapter.spawnFresh(c, e)).toEqual({
+      argv: ['/bin/zsh', '-l'],
+      env: {},
+      sessionId: null,
+      chosenBy: null,
+      outcome: 'fresh',
+      warning: null,
+    });
     expect((await shellAdapter.spawnFresh(ctx({ command: ['htop', '-d', '5'] }), e)).argv).toEqual(['htop', '-d', '5']);
     expect((await shellAdapter.spawnFresh(ctx(), {})).argv).toEqual(['/bin/sh']);
-    expect((await shellAdapter.spawnFresh(ctx(), { SHELL: '/bin/zsh', BATON_SHELL_BIN: '/bin/bash' })).argv).toEqual(['/bin/bash']);
+    expect((await shellAdapter.spawnFresh(ctx(), { SHELL: '/bin/zsh', BATON_SHELL_BIN: '/bin/bash' })).argv).toEqual([
+      '/bin/bash',
+    ]);
     const resumed = await shellAdapter.planResume(c, { sessionId: 'x', chosenBy: 'vendor', confirmed: true }, e);
-    expect(resumed).toEqual({ argv: ['/bin/zsh', '-l'], env: {}, sessionId: null, chosenBy: null, outcome: 'fresh', warning: SHELL_RESUME_NOTE });
+    expect(resumed).toEqual({
+      argv: ['/bin/zsh', '-l'],
+      env: {},
+      sessionId: null,
+      chosenBy: null,
+      outcome: 'fresh',
+      warning: SHELL_RESUME_NOTE,
+    });
     expect(await shellAdapter.exists('x', '/', e)).toBe(false);
     const stop = shellAdapter.follow({ pid: 1, cwd: '/', hints: {}, spawnedAt: Date.now() }, e, () => {
       throw new Error('no sessions in a shell');

@@ -38,9 +38,24 @@ afterEach(async () => {
 });
 
 const user = (content: unknown, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ parentUuid: null, isSidechain: false, type: 'user', message: { role: 'user', content }, uuid: 'u', timestamp: '2026-11-25T21:47:05.120Z', cwd: '/work/a b', sessionId: 's', ...extra });
+  JSON.stringify({
+    parentUuid: null,
+    isSidechain: false,
+    type: 'user',
+    message: { role: 'user', content },
+    uuid: 'u',
+    timestamp: '2026-11-25T21:47:05.120Z',
+    cwd: '/work/a b',
+    sessionId: 's',
+    ...extra,
+  });
 const assistant = (text: string) =>
-  JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] }, cwd: '/work/a b', sessionId: 's' });
+  JSON.stringify({
+    type: 'assistant',
+    message: { role: 'assistant', content: [{ type: 'text', text }] },
+    cwd: '/work/a b',
+    sessionId: 's',
+  });
 
 async function transcript(dir: string, id: string, lines: string[], at?: Date): Promise<string> {
   const folder = join(cdir, 'projects', dir);
@@ -56,7 +71,13 @@ describe('claude listSessions: the sample store', () => {
     const when = new Date('2026-11-25T21:48:12.000Z');
     await utimes(join(cdir, SAMPLE_FILE), when, when);
     expect(await claudeAdapter.listSessions!(env)).toEqual([
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: 'task-42 remember', firstPrompt: 'remember the number 777', lastActivity: when.toISOString() },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: 'task-42 remember',
+        firstPrompt: 'remember the number 777',
+        lastActivity: when.toISOString(),
+      },
     ]);
   });
 
@@ -73,12 +94,25 @@ describe('claude listSessions: the sample store', () => {
     const a = '11111111-2222-4333-8444-555555555555';
     const b = '22222222-3333-4444-8555-666666666666';
     await transcript('-work-a-b', a, [user('first in a b'), assistant('ok')], t1);
-    await transcript('-work-a-b', b, [JSON.stringify({ type: 'permission-mode', permissionMode: 'default', sessionId: b }), user([{ type: 'text', text: 'block text' }], { cwd: '/elsewhere' })], t2);
+    await transcript(
+      '-work-a-b',
+      b,
+      [
+        JSON.stringify({ type: 'permission-mode', permissionMode: 'default', sessionId: b }),
+        user([{ type: 'text', text: 'block text' }], { cwd: '/elsewhere' }),
+      ],
+      t2,
+    );
     // Not sessions: a non-uuid name, a subagent folder below a session, a bookkeeping-only file.
     await transcript('-work-a-b', 'agent-1234abcd', [user('sidechain')], t2);
     await mkdir(join(cdir, 'projects', '-work-a-b', a, 'subagents'), { recursive: true });
     await writeFile(join(cdir, 'projects', '-work-a-b', a, 'subagents', 'agent-x.jsonl'), `${user('sub')}\n`);
-    await transcript('-work-a-b', '33333333-4444-4555-8666-777777777777', [JSON.stringify({ type: 'permission-mode', permissionMode: 'default' })], t2);
+    await transcript(
+      '-work-a-b',
+      '33333333-4444-4555-8666-777777777777',
+      [JSON.stringify({ type: 'permission-mode', permissionMode: 'default' })],
+      t2,
+    );
     const list = await listClaudeSessions(env);
     expect(list.map((s) => [s.sessionId, s.cwd, s.firstPrompt, s.lastActivity])).toEqual([
       [b, '/elsewhere', 'block text', t2.toISOString()],
@@ -114,12 +148,16 @@ describe('claude listSessions: the head parser', () => {
     expect(parsed.firstPrompt!.length).toBeLessThanOrEqual(200);
     expect(parsed.firstPrompt!.endsWith('…')).toBe(true);
     expect(parsed.title).toBe('new name');
-    expect(head([JSON.stringify({ type: 'summary', summary: 'A summary', leafUuid: 'x' }), user('p')]).title).toBe('A summary');
+    expect(head([JSON.stringify({ type: 'summary', summary: 'A summary', leafUuid: 'x' }), user('p')]).title).toBe(
+      'A summary',
+    );
   });
 
   it('takes the start of a first prompt that is longer than the head, and never a torn line of a complete file', () => {
     const text = 'remember the number 4242 ' + 'é'.repeat(CLAUDE_HEAD_BYTES);
-    const full = Buffer.from(`${JSON.stringify({ type: 'permission-mode' })}\n${JSON.stringify({ type: 'user', cwd: '/c', message: { role: 'user', content: text } })}\n`);
+    const full = Buffer.from(
+      `${JSON.stringify({ type: 'permission-mode' })}\n${JSON.stringify({ type: 'user', cwd: '/c', message: { role: 'user', content: text } })}\n`,
+    );
     const cut = full.subarray(0, CLAUDE_HEAD_BYTES);
     const parsed = parseClaudeHead(cut, false);
     expect(parsed.firstPrompt?.startsWith('remember the number 4242 éé')).toBe(true);
@@ -133,7 +171,11 @@ describe('claude listSessions: cost', () => {
   it('reads only the first 64 KiB of a large transcript', async () => {
     const id = '44444444-5555-4666-8777-888888888888';
     const filler = Array.from({ length: 3000 }, (_, i) => assistant(`answer ${i} ${'x'.repeat(100)}`));
-    const file = await transcript('-big', id, [user('the very first prompt'), ...filler, JSON.stringify({ type: 'custom-title', customTitle: 'beyond the head' })]);
+    const file = await transcript('-big', id, [
+      user('the very first prompt'),
+      ...filler,
+      JSON.stringify({ type: 'custom-title', customTitle: 'beyond the head' }),
+    ]);
     expect((await stat(file)).size).toBeGreaterThan(300_000);
     const found = (await listClaudeSessions(env)).find((s) => s.sessionId === id);
     expect(found).toMatchObject({ firstPrompt: 'the very first prompt', cwd: '/work/a b', title: null });
@@ -141,7 +183,11 @@ describe('claude listSessions: cost', () => {
 
   it('two listings at once read into their own buffers and agree', async () => {
     const ids = Array.from({ length: 60 }, (_, i) => `${String(i).padStart(8, '0')}-2222-4333-8444-555555555555`);
-    for (const [i, id] of ids.entries()) await transcript(`-p${i % 4}`, id, [user(`prompt ${i} ${'y'.repeat(i * 1000)}`, { cwd: `/p/${i}` }), assistant('ok')]);
+    for (const [i, id] of ids.entries())
+      await transcript(`-p${i % 4}`, id, [
+        user(`prompt ${i} ${'y'.repeat(i * 1000)}`, { cwd: `/p/${i}` }),
+        assistant('ok'),
+      ]);
     const [a, b, c] = await Promise.all([listClaudeSessions(env), listClaudeSessions(env), listClaudeSessions(env)]);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
@@ -167,7 +213,9 @@ describe('claude listSessions: cost', () => {
     const text = await readFile(sample, 'utf8');
     await writeFile(sample, text.replace('remember the number 777', 'remember the number 778'));
     await utimes(sample, when, when);
-    expect((await listClaudeSessions(env)).find((s) => s.sessionId === SAMPLE_ID)?.firstPrompt).toBe('remember the number 777');
+    expect((await listClaudeSessions(env)).find((s) => s.sessionId === SAMPLE_ID)?.firstPrompt).toBe(
+      'remember the number 777',
+    );
     expect(claudeSessionsCacheStats().reads).toBe(2);
 
     // Appended to (size and mtime change): that file alone is read again.
@@ -184,7 +232,11 @@ describe('claude listSessions: cost', () => {
     await utimes(sample, latest, latest);
     list = await listClaudeSessions(env);
     expect(claudeSessionsCacheStats()).toMatchObject({ entries: 2, reads: 4 });
-    expect(list[0]).toMatchObject({ sessionId: SAMPLE_ID, firstPrompt: 'remember the number 778', lastActivity: latest.toISOString() });
+    expect(list[0]).toMatchObject({
+      sessionId: SAMPLE_ID,
+      firstPrompt: 'remember the number 778',
+      lastActivity: latest.toISOString(),
+    });
 
     await rm(other);
     await listClaudeSessions(env);

@@ -1,7 +1,12 @@
 // The clipboard auto-clear after copying a handle (renderer/state/clipboard.ts): it empties the clipboard only
 // while it still holds what Baton copied, so a user's own later copy is never lost.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { copyText, type DesktopClipboard, type FocusSource, type WebClipboard } from '../../renderer/state/clipboard.js';
+import {
+  copyText,
+  type DesktopClipboard,
+  type FocusSource,
+  type WebClipboard,
+} from '../../renderer/state/clipboard.js';
 
 /** A clipboard as a browser gives it: readable only while `readable` (focus and permission). */
 class FakeClipboard implements WebClipboard {
@@ -39,7 +44,8 @@ const HANDLE = 'baton1.eyJ2IjoxfQ';
 let web: FakeClipboard;
 let focus: FakeFocus;
 let unverified: ReturnType<typeof vi.fn<() => void>>;
-const copy = (text: string, seconds: number | null, desktop?: DesktopClipboard) => copyText(text, seconds, { desktop, web, focus }, unverified);
+const copy = (text: string, seconds: number | null, desktop?: DesktopClipboard) =>
+  copyText(text, seconds, { desktop, web, focus }, unverified);
 /** Lets the timer fire and the clipboard promises settle. */
 const afterSeconds = async (s: number) => {
   await vi.advanceTimersByTimeAsync(s * 1000);

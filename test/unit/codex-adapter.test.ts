@@ -23,8 +23,10 @@ let vendors: Vendors;
 let codexAdapter: VendorAdapter;
 let rollouts: CodexStore;
 const getAdapter = (vendor: VendorName) => vendors.get(vendor);
-const findRollout = (id: string, e: VendorEnv, opts?: Parameters<CodexStore['findRollout']>[2]) => rollouts.findRollout(id, e, opts);
-const writeRollout = (id: string, cwd: string, opts?: Parameters<typeof writeRolloutIn>[4]) => writeRolloutIn(store, env, id, cwd, opts);
+const findRollout = (id: string, e: VendorEnv, opts?: Parameters<CodexStore['findRollout']>[2]) =>
+  rollouts.findRollout(id, e, opts);
+const writeRollout = (id: string, cwd: string, opts?: Parameters<typeof writeRolloutIn>[4]) =>
+  writeRolloutIn(store, env, id, cwd, opts);
 
 beforeEach(async () => {
   ({ tmp, store, env } = await sampleStore());
@@ -53,7 +55,9 @@ describe('codex adapter: facts', () => {
     expect(codexAdapter.submitDelayMs).toBe(800);
     expect(
       codexAdapter.resumeErrorTexts.some((r) =>
-        r.test(`ERROR: No saved session found with ID ${SAMPLE_ID}. Run \`codex resume\` without an ID to choose from existing sessions.`),
+        r.test(
+          `ERROR: No saved session found with ID ${SAMPLE_ID}. Run \`codex resume\` without an ID to choose from existing sessions.`,
+        ),
       ),
     ).toBe(true);
     expect(codexAdapter.binEnvVar).toBe('BATON_CODEX_BIN');
@@ -118,9 +122,22 @@ describe('codex store: rollouts', () => {
     // Without an <environment_context> item: the first user message that is not a <…> block.
     const noEnv = [
       { type: 'session_meta', payload: { id: SAMPLE_ID, cwd: '/x' } },
-      { type: 'response_item', payload: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'sys' }] } },
-      { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<user_instructions>x</user_instructions>' }] } },
-      { type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the bug' }] } },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'sys' }] },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: '<user_instructions>x</user_instructions>' }],
+        },
+      },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the bug' }] },
+      },
     ];
     expect(parseRolloutHead(noEnv.map((l) => JSON.stringify(l)).join('\n'))?.firstPrompt).toBe('fix the bug');
   });
@@ -129,7 +146,10 @@ describe('codex store: rollouts', () => {
     const file = join(tmp, 'big.jsonl');
     const meta = JSON.stringify({ type: 'session_meta', payload: { id: SAMPLE_ID, cwd: '/x' } });
     const filler = JSON.stringify({ type: 'event_msg', payload: { type: 'x', pad: 'y'.repeat(1000) } });
-    const late = JSON.stringify({ type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'too late' }] } });
+    const late = JSON.stringify({
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'too late' }] },
+    });
     await writeFile(file, [meta, ...Array(100).fill(filler), late].join('\n') + '\n');
     const head = (await readHeadLines(file, ROLLOUT_HEAD_BYTES))!;
     expect(Buffer.byteLength(head)).toBeLessThanOrEqual(ROLLOUT_HEAD_BYTES);
@@ -154,7 +174,13 @@ describe('codex store: rollouts', () => {
     await utimes(file, mtime, mtime);
     const list = await codexAdapter.listSessions!(env);
     expect(list).toEqual([
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: null, firstPrompt: 'remember the number 777', lastActivity: mtime.toISOString() },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: null,
+        firstPrompt: 'remember the number 777',
+        lastActivity: mtime.toISOString(),
+      },
     ]);
 
     // Same size and mtime: the cached result stands (the file is not read again).
@@ -166,7 +192,13 @@ describe('codex store: rollouts', () => {
     const later = new Date('2026-11-25T22:00:00.000Z');
     await utimes(file, later, later);
     expect(await codexAdapter.listSessions!(env)).toEqual([
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: null, firstPrompt: 'remember the number 778', lastActivity: later.toISOString() },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: null,
+        firstPrompt: 'remember the number 778',
+        lastActivity: later.toISOString(),
+      },
     ]);
 
     // Newest first; files that are not rollouts are ignored; a newer rollout of another cwd comes first.
@@ -190,10 +222,19 @@ describe('codex store: local-time day folders', () => {
     expect(localDayFolders(at, { TZ: 'America/New_York' })).toEqual(['2026/11/25', '2026/11/24']);
     expect(localDayFolders(at, { TZ: 'Asia/Tokyo' })).toEqual(['2026/11/26', '2026/11/25']);
     expect(localDayFolders(at, { TZ: 'UTC' })).toEqual(['2026/11/26', '2026/11/25']);
-    expect(localDayFolders(new Date('2027-01-01T03:00:00Z'), { TZ: 'America/Los_Angeles' })).toEqual(['2026/12/31', '2026/12/30']);
-    expect(localDayFolders(new Date('2028-03-01T12:00:00Z'), { TZ: 'Europe/Berlin' })).toEqual(['2028/03/01', '2028/02/29']);
+    expect(localDayFolders(new Date('2027-01-01T03:00:00Z'), { TZ: 'America/Los_Angeles' })).toEqual([
+      '2026/12/31',
+      '2026/12/30',
+    ]);
+    expect(localDayFolders(new Date('2028-03-01T12:00:00Z'), { TZ: 'Europe/Berlin' })).toEqual([
+      '2028/03/01',
+      '2028/02/29',
+    ]);
     // The day after a 25-hour DST day (New York, 2026-11-01): calendar arithmetic, not "24 h ago".
-    expect(localDayFolders(new Date('2026-11-02T04:30:00Z'), { TZ: 'America/New_York' })).toEqual(['2026/11/01', '2026/10/31']);
+    expect(localDayFolders(new Date('2026-11-02T04:30:00Z'), { TZ: 'America/New_York' })).toEqual([
+      '2026/11/01',
+      '2026/10/31',
+    ]);
   });
 
   it('without TZ (or a TZ Intl does not know) it is the local time of this process', () => {
@@ -213,7 +254,9 @@ describe('codex store: local-time day folders', () => {
     expect(await findRollout(id, { ...env, TZ: 'Asia/Tokyo' }, { now: at, recentOnly: true })).toBeNull();
     expect(await findRollout(id, { ...env, TZ: 'UTC' }, { now: at, recentOnly: true })).toBeNull();
     // In New York it is the 26th: yesterday is the 25th.
-    expect(await findRollout(id, { ...env, TZ: 'America/New_York' }, { now: at, recentOnly: true })).toMatch(/2026\/11\/25\/rollout-/);
+    expect(await findRollout(id, { ...env, TZ: 'America/New_York' }, { now: at, recentOnly: true })).toMatch(
+      /2026\/11\/25\/rollout-/,
+    );
     // Anywhere else, the full scan finds it.
     const other = '019abcdf-2222-7000-8000-000000000003';
     await writeRollout(other, '/home/u/proj', { folder: '2025/02/03' });
@@ -224,7 +267,11 @@ describe('codex store: local-time day folders', () => {
 
 describe('codex adapter: planResume', () => {
   it('resumes a rollout that exists, with the daemon off and the user args last', async () => {
-    const plan = await codexAdapter.planResume(ctx({ args: ['-m', 'o3'] }), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, env);
+    const plan = await codexAdapter.planResume(
+      ctx({ args: ['-m', 'o3'] }),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      env,
+    );
     expect(plan).toEqual({
       argv: ['codex', 'resume', SAMPLE_ID, '--no-daemon', '-c', 'features.daemon_auto_start=false', '-m', 'o3'],
       env: {},
@@ -246,11 +293,14 @@ describe('codex adapter: planResume', () => {
       sessionId: null,
       chosenBy: null,
       outcome: 'fresh',
-      warning: 'codex: session 0199abcd… is not in ~/.codex/sessions any more; starting a fresh conversation in /home/u/proj',
+      warning:
+        'codex: session 0199abcd… is not in ~/.codex/sessions any more; starting a fresh conversation in /home/u/proj',
     });
     const never = await codexAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'vendor', confirmed: false }, env);
     expect(never.outcome).toBe('fresh');
-    expect(never.warning).toBe(`codex: session 0199abcd… was never saved in ${store}/sessions (no prompt was answered in it); starting a fresh conversation in /home/u/proj`);
+    expect(never.warning).toBe(
+      `codex: session 0199abcd… was never saved in ${store}/sessions (no prompt was answered in it); starting a fresh conversation in /home/u/proj`,
+    );
     for (const p of [plan, never]) {
       expect(p.warning).not.toContain(id);
       expect(p.argv).not.toContain(id);
@@ -259,12 +309,20 @@ describe('codex adapter: planResume', () => {
   });
 
   it('never passes an id that is not a UUID (codex would take it as a name and start a new session)', async () => {
-    for (const bad of ['my-session', SAMPLE_ID.slice(0, 13), SAMPLE_ID.toUpperCase(), '--dangerously-bypass-approvals-and-sandbox', '']) {
+    for (const bad of [
+      'my-session',
+      SAMPLE_ID.slice(0, 13),
+      SAMPLE_ID.toUpperCase(),
+      '--dangerously-bypass-approvals-and-sandbox',
+      '',
+    ]) {
       const plan = await codexAdapter.planResume(ctx(), { sessionId: bad, chosenBy: 'vendor', confirmed: true }, env);
       expect(plan.outcome).toBe('fresh');
       expect(plan.sessionId).toBeNull();
       expect(plan.argv).toEqual(['codex', '--no-daemon', '-c', 'features.daemon_auto_start=false']);
-      expect(plan.warning).toMatch(/^codex: (the saved session id is not a Codex session id|no Codex session was recorded for this agent); starting a fresh conversation in \/home\/u\/proj$/);
+      expect(plan.warning).toMatch(
+        /^codex: (the saved session id is not a Codex session id|no Codex session was recorded for this agent); starting a fresh conversation in \/home\/u\/proj$/,
+      );
     }
   });
 });

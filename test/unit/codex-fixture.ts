@@ -23,7 +23,11 @@ export async function sampleStore(): Promise<{ tmp: string; store: string; env: 
 }
 
 /** A vendor context of a test's own (its claims and caches start empty); options shorten timings. */
-export function codexVendors(options?: VendorOptions): { vendors: Vendors; codexAdapter: VendorAdapter; rollouts: CodexStore } {
+export function codexVendors(options?: VendorOptions): {
+  vendors: Vendors;
+  codexAdapter: VendorAdapter;
+  rollouts: CodexStore;
+} {
   const vendors = createVendors(options);
   return { vendors, codexAdapter: vendors.get('codex')!, rollouts: vendors.context.state(CODEX_STORE) };
 }
@@ -54,9 +58,28 @@ export async function writeRolloutIn(
   await mkdir(dir, { recursive: true });
   const file = join(dir, `rollout-2026-01-01T00-00-00-${id}.jsonl`);
   const lines = [
-    { timestamp: at.toISOString(), ordinal: 0, type: 'session_meta', payload: { session_id: id, id, timestamp: at.toISOString(), cwd, source: 'cli', model_provider: 'openai' } },
-    { timestamp: at.toISOString(), ordinal: 1, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: '<environment_context>\n</environment_context>' }] } },
-    { timestamp: at.toISOString(), ordinal: 2, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: opts.prompt ?? 'hello' }] } },
+    {
+      timestamp: at.toISOString(),
+      ordinal: 0,
+      type: 'session_meta',
+      payload: { session_id: id, id, timestamp: at.toISOString(), cwd, source: 'cli', model_provider: 'openai' },
+    },
+    {
+      timestamp: at.toISOString(),
+      ordinal: 1,
+      type: 'response_item',
+      payload: {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: '<environment_context>\n</environment_context>' }],
+      },
+    },
+    {
+      timestamp: at.toISOString(),
+      ordinal: 2,
+      type: 'response_item',
+      payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: opts.prompt ?? 'hello' }] },
+    },
   ];
   await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
   return file;

@@ -9,7 +9,17 @@ import type { SessionObservation, VendorAdapter } from '../../electron/core/vend
 import { CODEX_NO_DAEMON_ARGS } from '../../electron/core/vendors/codex/index.js';
 import { processTree } from '../../electron/core/vendors/codex/proc.js';
 import type { VendorOptions } from '../../electron/core/vendors/registry.js';
-import { FAKE, SAMPLE_ID, UUID7, codexVendors, sampleStore, sleep, until, uuid7, writeRolloutIn } from './codex-fixture.js';
+import {
+  FAKE,
+  SAMPLE_ID,
+  UUID7,
+  codexVendors,
+  sampleStore,
+  sleep,
+  until,
+  uuid7,
+  writeRolloutIn,
+} from './codex-fixture.js';
 
 let tmp: string;
 let store: string;
@@ -18,7 +28,8 @@ let codexAdapter: VendorAdapter;
 const children: ChildProcess[] = [];
 /** A vendor context of this test's own; options shorten timings. */
 const useVendors = (options?: VendorOptions) => ({ codexAdapter } = codexVendors(options));
-const writeRollout = (id: string, cwd: string, opts?: Parameters<typeof writeRolloutIn>[4]) => writeRolloutIn(store, env, id, cwd, opts);
+const writeRollout = (id: string, cwd: string, opts?: Parameters<typeof writeRolloutIn>[4]) =>
+  writeRolloutIn(store, env, id, cwd, opts);
 
 beforeEach(async () => {
   ({ tmp, store, env } = await sampleStore());
@@ -33,7 +44,11 @@ afterEach(async () => {
 describe('codex adapter: follow', () => {
   /** The fake codex (wrapper + native child) on pipes, in `cwd`. */
   function startFake(cwd: string, args: string[] = [...CODEX_NO_DAEMON_ARGS]): ChildProcess {
-    const child = spawn(process.execPath, [FAKE, ...args], { cwd, env: { ...process.env, ...env, FAKE_CODEX_DELAY_MS: '10' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [FAKE, ...args], {
+      cwd,
+      env: { ...process.env, ...env, FAKE_CODEX_DELAY_MS: '10' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.push(child);
     return child;
   }
@@ -49,7 +64,9 @@ describe('codex adapter: follow', () => {
     await mkdir(cwd);
     const child = startFake(cwd);
     const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
+    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) =>
+      seen.push(s),
+    );
     try {
       const first = await until(() => seen[0]);
       expect(first.sessionId).toMatch(UUID7);
@@ -80,8 +97,10 @@ describe('codex adapter: follow', () => {
     await mkdir(cwd);
     const child = startFake(cwd, ['resume', SAMPLE_ID, ...CODEX_NO_DAEMON_ARGS]);
     const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() }, { ...env, TZ: 'Asia/Tokyo' }, (s) =>
-      seen.push(s),
+    const stop = codexAdapter.follow(
+      { pid: child.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() },
+      { ...env, TZ: 'Asia/Tokyo' },
+      (s) => seen.push(s),
     );
     try {
       await until(() => seen.find((s) => s.confirmed));
@@ -97,7 +116,9 @@ describe('codex adapter: follow', () => {
     useVendors({ timings: { codex: { fallbackAfterMs: 60_000 } } });
     const child = startFake(cwd, []);
     const seen: SessionObservation[] = [];
-    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) => seen.push(s));
+    const stop = codexAdapter.follow({ pid: child.pid!, cwd, hints: {}, spawnedAt: Date.now() }, env, (s) =>
+      seen.push(s),
+    );
     let daemonPid: number | null = null;
     try {
       const log = await until(() => {
@@ -140,7 +161,9 @@ describe('codex adapter: follow', () => {
     child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
     expect(code).toBe(1);
-    expect(out).toContain(`ERROR: No saved session found with ID ${unknown}. Run \`codex resume\` without an ID to choose from existing sessions.`);
+    expect(out).toContain(
+      `ERROR: No saved session found with ID ${unknown}. Run \`codex resume\` without an ID to choose from existing sessions.`,
+    );
     expect(codexAdapter.resumeErrorTexts.some((re) => re.test(out))).toBe(true);
   });
 
@@ -217,7 +240,11 @@ describe('codex adapter: follow', () => {
 
     it('a resumed terminal reports the id it was started with', async () => {
       const seen: SessionObservation[] = [];
-      const stop = codexAdapter.follow({ pid: quiet.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() }, env, (s) => seen.push(s));
+      const stop = codexAdapter.follow(
+        { pid: quiet.pid!, cwd, hints: { sessionId: SAMPLE_ID }, spawnedAt: Date.now() },
+        env,
+        (s) => seen.push(s),
+      );
       try {
         await until(() => seen[0]);
         expect(seen).toEqual([{ sessionId: SAMPLE_ID, confirmed: true }]);
@@ -227,4 +254,3 @@ describe('codex adapter: follow', () => {
     });
   });
 });
-

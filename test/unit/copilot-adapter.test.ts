@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentContext } from '../../electron/core/vendors/adapter.js';
-import { copilotHasConversation, copilotHome, parseCopilotEvents, parseWorkspaceYaml } from '../../electron/core/vendors/copilot/store.js';
+import {
+  copilotHasConversation,
+  copilotHome,
+  parseCopilotEvents,
+  parseWorkspaceYaml,
+} from '../../electron/core/vendors/copilot/store.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/copilot/.copilot', import.meta.url));
@@ -34,19 +39,34 @@ function ctx(over: Partial<AgentContext> = {}): AgentContext {
 
 const sessionDir = (id: string) => join(chome, 'session-state', id);
 
-async function addSession(id: string, opts: { cwd?: string; name?: string; prompt?: string | null; at?: Date } = {}): Promise<void> {
+async function addSession(
+  id: string,
+  opts: { cwd?: string; name?: string; prompt?: string | null; at?: Date } = {},
+): Promise<void> {
   await mkdir(sessionDir(id), { recursive: true });
-  const ws = [`id: ${id}`, `cwd: ${opts.cwd ?? '/home/u/proj'}`, ...(opts.name ? [`name: ${opts.name}`] : []), 'user_named: false'];
+  const ws = [
+    `id: ${id}`,
+    `cwd: ${opts.cwd ?? '/home/u/proj'}`,
+    ...(opts.name ? [`name: ${opts.name}`] : []),
+    'user_named: false',
+  ];
   await writeFile(join(sessionDir(id), 'workspace.yaml'), `${ws.join('\n')}\n`);
   if (opts.prompt !== undefined && opts.prompt !== null) {
     const lines = [
-      { type: 'session.start', data: { sessionId: id, context: { cwd: opts.cwd ?? '/home/u/proj' } }, id: 'e1', timestamp: 't', parentId: null },
+      {
+        type: 'session.start',
+        data: { sessionId: id, context: { cwd: opts.cwd ?? '/home/u/proj' } },
+        id: 'e1',
+        timestamp: 't',
+        parentId: null,
+      },
       { type: 'user.message', data: { content: opts.prompt }, id: 'e2', timestamp: 't', parentId: 'e1' },
     ];
     await writeFile(join(sessionDir(id), 'events.jsonl'), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
   }
   if (opts.at) {
-    for (const f of ['workspace.yaml', 'events.jsonl']) await utimes(join(sessionDir(id), f), opts.at, opts.at).catch(() => undefined);
+    for (const f of ['workspace.yaml', 'events.jsonl'])
+      await utimes(join(sessionDir(id), f), opts.at, opts.at).catch(() => undefined);
   }
 }
 
@@ -60,18 +80,30 @@ describe('copilot adapter: facts', () => {
 describe('copilot store: parsers', () => {
   it('parses the sample workspace.yaml and events.jsonl', async () => {
     const ws = parseWorkspaceYaml(await readFile(join(sessionDir(SAMPLE_ID), 'workspace.yaml'), 'utf8'));
-    expect(ws).toMatchObject({ id: SAMPLE_ID, cwd: '/home/u/proj', name: 'task-42 remember', user_named: 'true', created_at: '2026-11-25T21:47:04.900Z' });
+    expect(ws).toMatchObject({
+      id: SAMPLE_ID,
+      cwd: '/home/u/proj',
+      name: 'task-42 remember',
+      user_named: 'true',
+      created_at: '2026-11-25T21:47:04.900Z',
+    });
     const ev = parseCopilotEvents(await readFile(join(sessionDir(SAMPLE_ID), 'events.jsonl'), 'utf8'));
     expect(ev).toEqual({ sessionId: SAMPLE_ID, cwd: '/home/u/proj', firstPrompt: 'remember the number 777' });
   });
 
   it('reads quoted and empty YAML scalars, and ignores what it does not know', () => {
-    const ws = parseWorkspaceYaml('id: x\nname: "run: one/two"\nsummary: \'it\'\'s\'\nbranch:\n  - nested\ngit_root: ~\ncwd: /a b # comment\n');
+    const ws = parseWorkspaceYaml(
+      "id: x\nname: \"run: one/two\"\nsummary: 'it''s'\nbranch:\n  - nested\ngit_root: ~\ncwd: /a b # comment\n",
+    );
     expect(ws).toEqual({ id: 'x', name: 'run: one/two', summary: "it's", branch: null, git_root: null, cwd: '/a b' });
   });
 
   it('survives a torn line and an events file with no prompt yet', () => {
-    expect(parseCopilotEvents('{"type":"session.start","data":{"sessionId":"s"}}\n{"type":"user.mes')).toEqual({ sessionId: 's', cwd: null, firstPrompt: null });
+    expect(parseCopilotEvents('{"type":"session.start","data":{"sessionId":"s"}}\n{"type":"user.mes')).toEqual({
+      sessionId: 's',
+      cwd: null,
+      firstPrompt: null,
+    });
     expect(parseCopilotEvents('')).toEqual({ sessionId: null, cwd: null, firstPrompt: null });
   });
 });
@@ -100,8 +132,20 @@ describe('copilot adapter: listSessions', () => {
     const newer = new Date('2026-11-26T10:00:00.000Z');
     await addSession('22222222-3333-4444-8555-666666666666', { cwd: '/home/u/two', prompt: 'second one', at: newer });
     expect(await copilotAdapter.listSessions!(env)).toEqual([
-      { sessionId: '22222222-3333-4444-8555-666666666666', cwd: '/home/u/two', title: null, firstPrompt: 'second one', lastActivity: newer.toISOString() },
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: 'task-42 remember', firstPrompt: 'remember the number 777', lastActivity: when.toISOString() },
+      {
+        sessionId: '22222222-3333-4444-8555-666666666666',
+        cwd: '/home/u/two',
+        title: null,
+        firstPrompt: 'second one',
+        lastActivity: newer.toISOString(),
+      },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: 'task-42 remember',
+        firstPrompt: 'remember the number 777',
+        lastActivity: when.toISOString(),
+      },
     ]);
     expect(await copilotAdapter.listSessions!({ HOME: join(tmp, 'nohome') })).toEqual([]);
   });
@@ -112,15 +156,26 @@ describe('copilot adapter: planResume', () => {
     const id = '33333333-4444-4555-8666-777777777777';
     await addSession(id);
     const plan = await copilotAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env);
-    expect(plan).toMatchObject({ argv: ['copilot', '--session-id', id], sessionId: id, outcome: 'resumed', warning: null });
+    expect(plan).toMatchObject({
+      argv: ['copilot', '--session-id', id],
+      sessionId: id,
+      outcome: 'resumed',
+      warning: null,
+    });
   });
 
   it('planResumeChecked counts such a session as found, as exists() does', async () => {
     const id = '33333333-4444-4555-8666-777777777777';
     await addSession(id);
-    const checked = await copilotAdapter.planResumeChecked(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env);
+    const checked = await copilotAdapter.planResumeChecked(
+      ctx(),
+      { sessionId: id, chosenBy: 'baton', confirmed: true },
+      env,
+    );
     expect(checked.found).toBe(await copilotAdapter.exists(id, '/home/u/proj', env));
     expect(checked.found).toBe(true);
-    expect(checked.plan).toEqual(await copilotAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env));
+    expect(checked.plan).toEqual(
+      await copilotAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'baton', confirmed: true }, env),
+    );
   });
 });

@@ -36,7 +36,12 @@ describe('the core as the window sees it', () => {
     const client = await connect({ socket: core.info.socket, token: core.info.token });
     useCore.getState().connected(client);
     await waitFor(() => useCore.getState().info, 'core.info after connecting');
-    expect(useCore.getState().info).toMatchObject({ version: '1.4.0', protocolVersion: PROTOCOL_VERSION, pid: process.pid, liveAgents: 0 });
+    expect(useCore.getState().info).toMatchObject({
+      version: '1.4.0',
+      protocolVersion: PROTOCOL_VERSION,
+      pid: process.pid,
+      liveAgents: 0,
+    });
     useCore.getState().setAppVersion('1.4.0');
     expect(olderCoreReason(useCore.getState())).toBeNull();
     await waitFor(() => useCore.getState().settings, 'the core settings');
@@ -46,16 +51,25 @@ describe('the core as the window sees it', () => {
 
   it('a desktop app newer than its core says so, and "Restart the core" records the live runs, stops them and ends the core', async () => {
     const client = await connect({ socket: core.info.socket, token: core.info.token });
-    await client.call('run.start', { name: 'keep-me', agents: [{ vendor: 'shell', label: 'sh', cwd: join(root, 'work'), command: ['/bin/sleep', '600'] }] });
+    await client.call('run.start', {
+      name: 'keep-me',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: join(root, 'work'), command: ['/bin/sleep', '600'] }],
+    });
     useCore.getState().connected(client);
     useCore.getState().setAppVersion('1.10.0');
     await waitFor(() => useCore.getState().info, 'core.info after connecting');
-    expect(olderCoreReason(useCore.getState())).toBe('The background core runs Baton 1.4.0, older than this app (1.10.0).');
+    expect(olderCoreReason(useCore.getState())).toBe(
+      'The background core runs Baton 1.4.0, older than this app (1.10.0).',
+    );
 
     await useCore.getState().restartCore();
     expect(useCore.getState().restarting).toBe(true);
     await waitFor(() => shutdowns === 1, 'the core to end itself');
-    const recorded = JSON.parse(readFileSync(join(root, 'data', 'interrupted.json'), 'utf8')) as { reason: string; resumeOnStart: boolean; runs: unknown[] };
+    const recorded = JSON.parse(readFileSync(join(root, 'data', 'interrupted.json'), 'utf8')) as {
+      reason: string;
+      resumeOnStart: boolean;
+      runs: unknown[];
+    };
     expect(recorded).toMatchObject({ reason: 'restart', resumeOnStart: true });
     expect(recorded.runs).toHaveLength(1);
     client.close();

@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentContext, SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { parseChatMeta, parseRootBlob, readChatStore as readChatStoreWith } from '../../electron/core/vendors/cursor/chat-db.js';
+import {
+  parseChatMeta,
+  parseRootBlob,
+  readChatStore as readChatStoreWith,
+} from '../../electron/core/vendors/cursor/chat-db.js';
 import { parseCreateChatOutput } from '../../electron/core/vendors/cursor/create-chat.js';
 import { CURSOR_FACTS, CURSOR_SUPPORT_NOTE } from '../../electron/core/vendors/cursor/index.js';
 import { CURSOR_CHAT_ID, displayChatsDir, workspaceHash } from '../../electron/core/vendors/cursor/store.js';
@@ -60,7 +64,7 @@ describe('cursor adapter: facts (all reported, unverified)', () => {
     expect(getAdapter('cursor')).toBe(cursorAdapter);
     expect(cursorAdapter.displayName).toBe('Cursor CLI (unverified)');
     expect(CURSOR_SUPPORT_NOTE).toBe(
-      'Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor\'s published behaviour, not against the real cursor-agent. Tell us if something does not work.',
+      "Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor's published behaviour, not against the real cursor-agent. Tell us if something does not work.",
     );
     expect(cursorAdapter.submitDelayMs).toBe(300);
     expect(cursorAdapter.binEnvVar).toBe('BATON_CURSOR_BIN');
@@ -73,7 +77,8 @@ describe('cursor adapter: facts (all reported, unverified)', () => {
 
   it('accepts only lowercase UUIDs as chat ids', () => {
     expect(CURSOR_CHAT_ID.test(SAMPLE_ID)).toBe(true);
-    for (const bad of [SAMPLE_ID.toUpperCase(), `${SAMPLE_ID}x`, '-1', '../x', '', `--resume=${SAMPLE_ID}`]) expect(CURSOR_CHAT_ID.test(bad), bad).toBe(false);
+    for (const bad of [SAMPLE_ID.toUpperCase(), `${SAMPLE_ID}x`, '-1', '../x', '', `--resume=${SAMPLE_ID}`])
+      expect(CURSOR_CHAT_ID.test(bad), bad).toBe(false);
   });
 
   it('recognises the reported "no such chat" texts, and not the prompt', () => {
@@ -121,7 +126,12 @@ describe('cursor store: the sample chat', () => {
     expect(parseChatMeta(Buffer.from('[1]').toString('hex'))).toBeNull();
     // A root with another field before the ids, and a truncated tail.
     const id = 'ab'.repeat(32);
-    const root = Buffer.concat([Buffer.from([0x10, 0x05]), Buffer.from([0x0a, 0x20]), Buffer.from(id, 'hex'), Buffer.from([0x0a, 0x20, 0x01])]);
+    const root = Buffer.concat([
+      Buffer.from([0x10, 0x05]),
+      Buffer.from([0x0a, 0x20]),
+      Buffer.from(id, 'hex'),
+      Buffer.from([0x0a, 0x20, 0x01]),
+    ]);
     expect(parseRootBlob(root)).toEqual([id]);
   });
 
@@ -152,13 +162,21 @@ describe('cursor store: the sample chat', () => {
 });
 
 describe('cursor adapter: create-chat, then --resume (argv arrays, never shell strings)', () => {
-
   it('spawnFresh runs create-chat in the agent directory and resumes the chat it printed', async () => {
     const cwd = await workdir();
-    const plan = await cursorAdapter.spawnFresh(ctx({ cwd, args: ['--model', 'gpt-5'] }), { ...env, BATON_CURSOR_BIN: FAKE });
+    const plan = await cursorAdapter.spawnFresh(ctx({ cwd, args: ['--model', 'gpt-5'] }), {
+      ...env,
+      BATON_CURSOR_BIN: FAKE,
+    });
     const id = plan.sessionId!;
     expect(id).toMatch(CURSOR_CHAT_ID);
-    expect(plan).toMatchObject({ argv: [FAKE, '--resume', id, '--model', 'gpt-5'], chosenBy: 'vendor', warning: null, env: {}, hints: { sessionId: id } });
+    expect(plan).toMatchObject({
+      argv: [FAKE, '--resume', id, '--model', 'gpt-5'],
+      chosenBy: 'vendor',
+      warning: null,
+      env: {},
+      hints: { sessionId: id },
+    });
     // The fake made the chat's folder under the md5 of the cwd, as the CLI is reported to.
     expect((await stat(join(chats, workspaceHash(cwd), id, 'meta.json'))).isFile()).toBe(true);
     expect(await cursorAdapter.exists(id, cwd, env)).toBe(false); // no conversation yet
@@ -170,37 +188,64 @@ describe('cursor adapter: create-chat, then --resume (argv arrays, never shell s
     await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'fail' })).rejects.toThrow(
       /create-chat' failed, so no chat was created: Error: not logged in/,
     );
-    await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'garbage' })).rejects.toThrow(/did not print one chat id/);
+    await expect(
+      cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'garbage' }),
+    ).rejects.toThrow(/did not print one chat id/);
     useVendors({ timings: { cursor: { createChatTimeoutMs: 1500 } } });
-    await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'hang' })).rejects.toThrow(/did not answer within 1.5 s/);
-    await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...env, BATON_CURSOR_BIN: join(tmp, 'no-such-bin') })).rejects.toThrow(
-      /Cursor CLI was not found .* set BATON_CURSOR_BIN/,
+    await expect(cursorAdapter.spawnFresh(ctx({ cwd }), { ...base, FAKE_CURSOR_CREATE_CHAT: 'hang' })).rejects.toThrow(
+      /did not answer within 1.5 s/,
     );
+    await expect(
+      cursorAdapter.spawnFresh(ctx({ cwd }), { ...env, BATON_CURSOR_BIN: join(tmp, 'no-such-bin') }),
+    ).rejects.toThrow(/Cursor CLI was not found .* set BATON_CURSOR_BIN/);
   });
 
   it('planResume: a chat with a store resumes; a chat folder with nothing said resumes; a gone chat starts fresh', async () => {
-    const resumed = await cursorAdapter.planResume(ctx({ args: ['-m', 'x'] }), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, env);
-    expect(resumed).toMatchObject({ argv: ['cursor-agent', '--resume', SAMPLE_ID, '-m', 'x'], sessionId: SAMPLE_ID, outcome: 'resumed', warning: null });
+    const resumed = await cursorAdapter.planResume(
+      ctx({ args: ['-m', 'x'] }),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      env,
+    );
+    expect(resumed).toMatchObject({
+      argv: ['cursor-agent', '--resume', SAMPLE_ID, '-m', 'x'],
+      sessionId: SAMPLE_ID,
+      outcome: 'resumed',
+      warning: null,
+    });
 
     const quiet = 'bbbbbbbb-1d3f-4a5b-8c7d-9e0f1a2b3c4d';
     await mkdir(join(chats, SAMPLE_HASH, quiet), { recursive: true });
-    const again = await cursorAdapter.planResume(ctx(), { sessionId: quiet, chosenBy: 'vendor', confirmed: false }, env);
+    const again = await cursorAdapter.planResume(
+      ctx(),
+      { sessionId: quiet, chosenBy: 'vendor', confirmed: false },
+      env,
+    );
     expect(again).toMatchObject({ argv: ['cursor-agent', '--resume', quiet], outcome: 'resumed', warning: null });
     // It had a conversation once, and its store is gone now: fresh.
     const lost = await cursorAdapter.planResume(ctx(), { sessionId: quiet, chosenBy: 'vendor', confirmed: true }, env);
     expect(lost.outcome).toBe('fresh');
 
     await rm(join(chats, SAMPLE_HASH, SAMPLE_ID), { recursive: true });
-    const gone = await cursorAdapter.planResume(ctx(), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, { ...env, BATON_CURSOR_BIN: '/opt/ca' });
+    const gone = await cursorAdapter.planResume(
+      ctx(),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      { ...env, BATON_CURSOR_BIN: '/opt/ca' },
+    );
     expect(gone).toMatchObject({ argv: ['/opt/ca'], sessionId: null, chosenBy: null, outcome: 'fresh' });
-    expect(gone.warning).toBe('cursor: chat 2c4e6a8b… is not in ~/.cursor/chats any more; starting a fresh conversation in /home/u/proj');
+    expect(gone.warning).toBe(
+      'cursor: chat 2c4e6a8b… is not in ~/.cursor/chats any more; starting a fresh conversation in /home/u/proj',
+    );
     expect(gone.warning).not.toContain(SAMPLE_ID);
   });
 
   it('planResumeChecked says what exists() says: a chat with a store is found, a quiet chat folder is not', async () => {
     const quiet = 'bbbbbbbb-1d3f-4a5b-8c7d-9e0f1a2b3c4d';
     await mkdir(join(chats, SAMPLE_HASH, quiet), { recursive: true });
-    for (const [id, confirmed] of [[SAMPLE_ID, true], [quiet, false], ['cccccccc-1d3f-4a5b-8c7d-9e0f1a2b3c4d', true]] as const) {
+    for (const [id, confirmed] of [
+      [SAMPLE_ID, true],
+      [quiet, false],
+      ['cccccccc-1d3f-4a5b-8c7d-9e0f1a2b3c4d', true],
+    ] as const) {
       const prior = { sessionId: id, chosenBy: 'vendor', confirmed } as const;
       const { plan, found } = await cursorAdapter.planResumeChecked(ctx(), prior, env);
       expect(found, id).toBe(await cursorAdapter.exists(id, ctx().cwd, env));
@@ -212,7 +257,11 @@ describe('cursor adapter: create-chat, then --resume (argv arrays, never shell s
     const cwd = await workdir();
     const before = await readdir(chats);
     for (const sessionId of ['', 'not-a-uuid', 'cccccccc-1d3f-4a5b-8c7d-9e0f1a2b3c4d']) {
-      const plan = await cursorAdapter.planResume(ctx({ cwd }), { sessionId, chosenBy: 'vendor', confirmed: true }, { ...env, BATON_CURSOR_BIN: FAKE });
+      const plan = await cursorAdapter.planResume(
+        ctx({ cwd }),
+        { sessionId, chosenBy: 'vendor', confirmed: true },
+        { ...env, BATON_CURSOR_BIN: FAKE },
+      );
       expect(plan).toMatchObject({ argv: [FAKE], sessionId: null, outcome: 'fresh' });
       expect(plan.argv).not.toContain(sessionId);
     }
@@ -243,7 +292,8 @@ describe('cursor follow()', () => {
   const chatFolder = async (cwd: string, id: string, withStore: boolean) => {
     const dir = join(chats, workspaceHash(cwd), id);
     await mkdir(dir, { recursive: true });
-    if (withStore) await writeFile(join(dir, 'store.db'), await readFile(join(chats, SAMPLE_HASH, SAMPLE_ID, 'store.db')));
+    if (withStore)
+      await writeFile(join(dir, 'store.db'), await readFile(join(chats, SAMPLE_HASH, SAMPLE_ID, 'store.db')));
   };
 
   it('reports the chat create-chat made at once, and confirms it when its store.db appears', async () => {

@@ -12,7 +12,12 @@ import { parseMenuMessage, type BatonBridge, type MenuMessage } from '../../shar
 import { openCoreHost, type CoreHost } from '../../electron/core/host.js';
 import { ClientSession } from '../../electron/core/transport/client-session.js';
 import { menuTemplate } from '../../electron/app/menu.js';
-import { DesktopConnection, desktopConnection, openResume, runMenuCommand } from '../../renderer/api/electron-bridge.js';
+import {
+  DesktopConnection,
+  desktopConnection,
+  openResume,
+  runMenuCommand,
+} from '../../renderer/api/electron-bridge.js';
 import type { ConnectionStatus } from '../../renderer/api/connection.js';
 import { useBaton } from '../../renderer/state/store.js';
 import type { BatonClient } from '../../shared/client.js';
@@ -79,7 +84,10 @@ function post(page: EventTarget, data: unknown, transfer: NodePort[] = [], sourc
   page.dispatchEvent(Object.assign(new Event('message'), { data, ports: transfer, source }));
 }
 
-function fakeBridge(page: EventTarget, onRequest: () => void = () => handPort(page)): BatonBridge & { requests: number } {
+function fakeBridge(
+  page: EventTarget,
+  onRequest: () => void = () => handPort(page),
+): BatonBridge & { requests: number } {
   const bridge = {
     requests: 0,
     requestPort: () => {
@@ -117,7 +125,10 @@ describe('the desktop connection', () => {
 
   it('ignores a port posted by any other window', async () => {
     const page = new EventTarget();
-    const connection = new DesktopConnection(fakeBridge(page, () => undefined), page as unknown as Window);
+    const connection = new DesktopConnection(
+      fakeBridge(page, () => undefined),
+      page as unknown as Window,
+    );
     const seen = watch(connection);
     connection.start();
     const { port2 } = new MessageChannel();
@@ -138,7 +149,10 @@ describe('the desktop connection', () => {
 
     post(page, { baton: 'core-lost', reason: 'The Baton core stopped (it exited with code 1). Restarting it.' });
     expect(seen.at(-1)).toEqual({ status: 'reconnecting', client: null });
-    expect(useBaton.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The Baton core stopped (it exited with code 1). Restarting it.' });
+    expect(useBaton.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'The Baton core stopped (it exited with code 1). Restarting it.',
+    });
     await expect(first.call('run.list', {})).rejects.toThrow(/not connected/);
 
     handPort(page); // Main, once the core runs again.
@@ -180,20 +194,30 @@ describe('menu actions and hand-offs', () => {
       'run.stop': { dialog: null, call: `stopRun ${RUN.id}` },
     };
     const sent: CommandId[] = [];
-    const all = (t: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] => t.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? all(m.submenu) : [])]);
-    for (const item of all(menuTemplate({ platform: 'linux', devTools: false, send: (command) => sent.push(command) }))) (item.click as (() => void) | undefined)?.();
+    const all = (t: MenuItemConstructorOptions[]): MenuItemConstructorOptions[] =>
+      t.flatMap((m) => [m, ...(Array.isArray(m.submenu) ? all(m.submenu) : [])]);
+    for (const item of all(menuTemplate({ platform: 'linux', devTools: false, send: (command) => sent.push(command) })))
+      (item.click as (() => void) | undefined)?.();
     expect(sent.sort()).toEqual(Object.keys(expected).sort());
     for (const command of sent) {
       useBaton.setState({ dialog: null });
       calls.length = 0;
       deliver({ command });
       await new Promise((r) => setTimeout(r, 0)); // A command with progress settles its `pending` state.
-      expect({ dialog: useBaton.getState().dialog, ...(calls[0] ? { call: calls[0] } : {}) }, command).toEqual(expected[command]);
+      expect({ dialog: useBaton.getState().dialog, ...(calls[0] ? { call: calls[0] } : {}) }, command).toEqual(
+        expected[command],
+      );
     }
   });
 
   it('runs nothing for a menu message that is not exactly a known command id', () => {
-    for (const bad of ['run.new', { command: 'run.delete' }, { command: 'run.new', extra: 1 }, { command: ['run.new'] }, null]) {
+    for (const bad of [
+      'run.new',
+      { command: 'run.delete' },
+      { command: 'run.new', extra: 1 },
+      { command: ['run.new'] },
+      null,
+    ]) {
       expect(parseMenuMessage(bad), JSON.stringify(bad)).toBeNull();
       runMenuCommand(bad as MenuMessage);
     }
@@ -206,7 +230,10 @@ describe('menu actions and hand-offs', () => {
     expect(useBaton.getState().dialog).toEqual({ kind: 'resume', handle: 'baton1.abc' });
     openResume({ notice: 'Baton does not take a handle from the command line' });
     expect(useBaton.getState().dialog).toEqual({ kind: 'resume' });
-    expect(useBaton.getState().toasts.at(-1)).toMatchObject({ kind: 'warning', text: 'Baton does not take a handle from the command line' });
+    expect(useBaton.getState().toasts.at(-1)).toMatchObject({
+      kind: 'warning',
+      text: 'Baton does not take a handle from the command line',
+    });
   });
 
   it('never replaces a half-filled dialog', () => {

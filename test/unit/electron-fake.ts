@@ -127,7 +127,10 @@ export class FakeWebContents extends EventEmitter {
     return false;
   }
   /** An IPC event from this page's top frame, or from a frame at another URL / a subframe. */
-  event(frame: { url?: string; parent?: unknown } = {}): { sender: FakeWebContents; senderFrame: { url: string; parent: unknown } } {
+  event(frame: { url?: string; parent?: unknown } = {}): {
+    sender: FakeWebContents;
+    senderFrame: { url: string; parent: unknown };
+  } {
     return { sender: this, senderFrame: { url: frame.url ?? this.mainFrame.url, parent: frame.parent ?? null } };
   }
 }
@@ -151,7 +154,15 @@ export class FakeBrowserWindow extends EventEmitter {
   flashing = false;
   bounds: { x: number; y: number; width: number; height: number };
 
-  constructor(readonly options: { x?: number; y?: number; width: number; height: number; webPreferences?: Record<string, unknown> }) {
+  constructor(
+    readonly options: {
+      x?: number;
+      y?: number;
+      width: number;
+      height: number;
+      webPreferences?: Record<string, unknown>;
+    },
+  ) {
     super();
     this.bounds = { x: options.x ?? 100, y: options.y ?? 100, width: options.width, height: options.height };
     FakeBrowserWindow.all.push(this);
@@ -284,9 +295,23 @@ export class FakeIpcMain {
 
 export class FakeSession extends EventEmitter {
   beforeRequest: ((details: { url: string }, callback: (r: { cancel: boolean }) => void) => void) | null = null;
-  headersReceived: ((details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (r: { responseHeaders?: Record<string, string[]> }) => void) => void) | null = null;
-  permissionRequest: ((contents: unknown, permission: string, callback: (granted: boolean) => void, details: { requestingUrl: string }) => void) | null = null;
-  permissionCheck: ((contents: unknown, permission: string, origin: string, details: { requestingUrl?: string }) => boolean) | null = null;
+  headersReceived:
+    | ((
+        details: { url: string; responseHeaders?: Record<string, string[]> },
+        callback: (r: { responseHeaders?: Record<string, string[]> }) => void,
+      ) => void)
+    | null = null;
+  permissionRequest:
+    | ((
+        contents: unknown,
+        permission: string,
+        callback: (granted: boolean) => void,
+        details: { requestingUrl: string },
+      ) => void)
+    | null = null;
+  permissionCheck:
+    ((contents: unknown, permission: string, origin: string, details: { requestingUrl?: string }) => boolean) | null =
+    null;
   readonly webRequest = {
     onBeforeRequest: (listener: FakeSession['beforeRequest']) => void (this.beforeRequest = listener),
     onHeadersReceived: (listener: FakeSession['headersReceived']) => void (this.headersReceived = listener),
@@ -409,7 +434,19 @@ export function fakeElectron(
       return child;
     },
   };
-  return { api: api as unknown as DesktopApi, app, ipcMain, session, clipboard, dialogCalls, menu, forks, spawns, messageBoxes, answers };
+  return {
+    api: api as unknown as DesktopApi,
+    app,
+    ipcMain,
+    session,
+    clipboard,
+    dialogCalls,
+    menu,
+    forks,
+    spawns,
+    messageBoxes,
+    answers,
+  };
 }
 
 /** Waits for `probe` to hold, polling. */

@@ -13,7 +13,18 @@ import { portMainWire } from '../../electron/app/main-client.js';
 import { RelayProcess } from '../../electron/app/relay-process.js';
 import { isRunning, readServerJson, startCore, stopCore, stopCoreOf, type CoreProcess } from '../helpers/core.js';
 import { testEnv } from '../helpers/server.js';
-import { FakeBrowserWindow, FakeMessageChannelMain, fakeElectron, realRelay, realSpawn, until, type FakeElectron, type FakePort, type FakeUtilityProcess, type FakeWebContents } from './electron-fake.js';
+import {
+  FakeBrowserWindow,
+  FakeMessageChannelMain,
+  fakeElectron,
+  realRelay,
+  realSpawn,
+  until,
+  type FakeElectron,
+  type FakePort,
+  type FakeUtilityProcess,
+  type FakeWebContents,
+} from './electron-fake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 let root: string;
@@ -92,7 +103,9 @@ describe('the background core at launch', () => {
 
 /** The File menu's first item: how many agents the background core runs. */
 function menuStatus(fake: FakeElectron): { label: string; enabled: boolean } | undefined {
-  const file = (fake.menu.template as { label?: string; submenu?: { label?: string; enabled?: boolean }[] }[]).find((m) => m.label === 'File');
+  const file = (fake.menu.template as { label?: string; submenu?: { label?: string; enabled?: boolean }[] }[]).find(
+    (m) => m.label === 'File',
+  );
   const first = file?.submenu?.[0];
   return first?.label ? { label: first.label, enabled: first.enabled ?? true } : undefined;
 }
@@ -101,11 +114,25 @@ describe('the count of running agents in the menu', () => {
   it('shows, as a disabled File menu item, how many agents run in the background core, and follows them', async () => {
     const { fake, page } = await launch();
     const pid = readServerJson(dataDir)!.pid;
-    expect(menuStatus(fake)).toEqual({ label: `No agents running in the background core (pid ${pid})`, enabled: false });
+    expect(menuStatus(fake)).toEqual({
+      label: `No agents running in the background core (pid ${pid})`,
+      enabled: false,
+    });
     fake.ipcMain.send(CHANNELS.connect, page.event());
     const client = pageClient(page);
-    await client.call('run.start', { name: 'two', agents: [1, 2].map((n) => ({ vendor: 'shell' as const, label: `s${n}`, cwd: root, command: ['/bin/sleep', '600'] })) });
-    await until(() => menuStatus(fake)?.label === `2 agents running in the background core (pid ${pid})`, 'the menu to count 2 agents');
+    await client.call('run.start', {
+      name: 'two',
+      agents: [1, 2].map((n) => ({
+        vendor: 'shell' as const,
+        label: `s${n}`,
+        cwd: root,
+        command: ['/bin/sleep', '600'],
+      })),
+    });
+    await until(
+      () => menuStatus(fake)?.label === `2 agents running in the background core (pid ${pid})`,
+      'the menu to count 2 agents',
+    );
     await client.call('run.stop', { run: 'two' });
     await until(() => menuStatus(fake)?.label.startsWith('No agents running'), 'the menu to count none');
   });
@@ -123,12 +150,21 @@ describe('port hand-off through the relay', () => {
 
     const client = pageClient(page);
     expect((await client.call('host.info', {})).dataDir).toBe(dataDir);
-    const run = await client.call('run.start', { name: 'ported', agents: [{ vendor: 'shell', label: 'echo', cwd: root, command: ['/bin/sh', '-c', 'echo hello-over-the-port; sleep 30'] }] });
-    let text = '';
-    await client.attach(run.agents[0]!.id, { autoAck: true }, {
-      onData: (data) => (text += Buffer.from(data).toString('utf8')),
-      onReset: (screen) => (text += screen),
+    const run = await client.call('run.start', {
+      name: 'ported',
+      agents: [
+        { vendor: 'shell', label: 'echo', cwd: root, command: ['/bin/sh', '-c', 'echo hello-over-the-port; sleep 30'] },
+      ],
     });
+    let text = '';
+    await client.attach(
+      run.agents[0]!.id,
+      { autoAck: true },
+      {
+        onData: (data) => (text += Buffer.from(data).toString('utf8')),
+        onReset: (screen) => (text += screen),
+      },
+    );
     await until(() => text.includes('hello-over-the-port'), 'the agent output on the page port');
     // Typing goes the other way, through the same port.
     await client.call('agent.write', { agentId: run.agents[0]!.id, data: 'x' });
@@ -141,7 +177,10 @@ describe('port hand-off through the relay', () => {
     const { fake, page } = await launch();
     fake.ipcMain.send(CHANNELS.connect, page.event());
     const first = pageClient(page);
-    const run = await first.call('run.start', { name: 'stays', agents: [{ vendor: 'shell', label: 'sleeper', cwd: root, command: ['/bin/sleep', '600'] }] });
+    const run = await first.call('run.start', {
+      name: 'stays',
+      agents: [{ vendor: 'shell', label: 'sleeper', cwd: root, command: ['/bin/sleep', '600'] }],
+    });
     fake.ipcMain.send(CHANNELS.connect, page.event());
     const second = pageClient(page);
     first.close();
@@ -154,15 +193,24 @@ describe('port hand-off through the relay', () => {
   it('tells the page when the core dies, starts a new one, and hands the page a port to it', async () => {
     const { fake, page } = await launch();
     fake.ipcMain.send(CHANNELS.connect, page.event());
-    await pageClient(page).call('run.start', { name: 'victim', agents: [{ vendor: 'shell', label: 'sh', cwd: root, command: ['/bin/sleep', '600'] }] });
+    await pageClient(page).call('run.start', {
+      name: 'victim',
+      agents: [{ vendor: 'shell', label: 'sh', cwd: root, command: ['/bin/sleep', '600'] }],
+    });
     const first = readServerJson(dataDir)!.pid;
     process.kill(first, 'SIGKILL');
 
-    await until(() => page.posted.some((p) => (p.message as { state: string }).state === 'lost'), 'the page to be told the core stopped');
+    await until(
+      () => page.posted.some((p) => (p.message as { state: string }).state === 'lost'),
+      'the page to be told the core stopped',
+    );
     const lost = page.posted.find((p) => (p.message as { state: string }).state === 'lost')!;
     expect((lost.message as { reason: string }).reason).toMatch(/The Baton core stopped\. Baton is starting it again/);
     await until(() => fake.spawns.length === 2, 'a new core to be started');
-    await until(() => (page.posted.at(-1)?.message as { state?: string })?.state === 'ready', 'a new port for the page');
+    await until(
+      () => (page.posted.at(-1)?.message as { state?: string })?.state === 'ready',
+      'a new port for the page',
+    );
     const client = pageClient(page);
     expect((await client.call('core.info', {})).pid).not.toBe(first);
     // The run the killed core was running is offered back.
@@ -175,7 +223,11 @@ describe('the relay supervisor', () => {
     const forks: FakeUtilityProcess[] = [];
     const local = fakeElectron(join(root, 'u2'), (child) => forks.push(child));
     let restarted = 0;
-    const relay = new RelayProcess(local.api, { entry: '/x/core-relay-entry.js', restartDelaysMs: [5], onRestarted: () => restarted++ });
+    const relay = new RelayProcess(local.api, {
+      entry: '/x/core-relay-entry.js',
+      restartDelaysMs: [5],
+      onRestarted: () => restarted++,
+    });
     relay.start();
     relay.setCore({ socket: '/x/core.sock', token: 't' });
     expect(relay.openPort()).not.toBeNull();

@@ -67,7 +67,14 @@ async function launch(): Promise<Launched> {
 async function startCounter(client: RpcClient): Promise<{ agentId: string; pid: number }> {
   const run = await client.call('run.start', {
     name: 'counter',
-    agents: [{ vendor: 'shell', label: 'count', cwd: join(root, 'work'), command: ['/bin/sh', '-c', 'i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.02; done'] }],
+    agents: [
+      {
+        vendor: 'shell',
+        label: 'count',
+        cwd: join(root, 'work'),
+        command: ['/bin/sh', '-c', 'i=0; while true; do i=$((i+1)); echo "tick $i"; sleep 0.02; done'],
+      },
+    ],
   });
   return { agentId: run.agents[0]!.id, pid: run.agents[0]!.pid! };
 }
@@ -78,7 +85,10 @@ async function quit(l: Launched): Promise<void> {
 }
 
 /** The message box's buttons and checkbox, as the user sees them. */
-const asked = (fake: FakeElectron) => fake.messageBoxes.map((args) => args.at(-1) as { buttons: string[]; defaultId: number; checkboxLabel: string; message: string });
+const asked = (fake: FakeElectron) =>
+  fake.messageBoxes.map(
+    (args) => args.at(-1) as { buttons: string[]; defaultId: number; checkboxLabel: string; message: string },
+  );
 
 describe('quitting the desktop app', () => {
   it('“Keep agents running” leaves the core and the agent running; the next launch reattaches byte-exact from its offset', async () => {
@@ -91,7 +101,12 @@ describe('quitting the desktop app', () => {
     await quit(first);
 
     const [question] = asked(first.fake);
-    expect(question).toMatchObject({ buttons: [KEEP_LABEL, STOP_LABEL], defaultId: 0, checkboxLabel: 'Remember my choice', message: '1 agent is running. Keep it running after Baton quits?' });
+    expect(question).toMatchObject({
+      buttons: [KEEP_LABEL, STOP_LABEL],
+      defaultId: 0,
+      checkboxLabel: 'Remember my choice',
+      message: '1 agent is running. Keep it running after Baton quits?',
+    });
     expect(first.win.visible).toBe(false);
     expect(first.fake.forks[0]!.killed).toBe(true); // The relay goes with the app…
     expect(isRunning(corePid)).toBe(true); // …the core and its agent do not.
@@ -104,20 +119,28 @@ describe('quitting the desktop app', () => {
     const run = await second.client.call('run.get', { run: 'counter' });
     expect(run.agents[0]).toMatchObject({ status: 'running', pid });
     let seen = Buffer.alloc(0);
-    const stream = await second.client.attach(agentId, { fromOffset: 0, autoAck: true }, { onData: (d) => (seen = Buffer.concat([seen, Buffer.from(d)])), onReset: () => undefined });
+    const stream = await second.client.attach(
+      agentId,
+      { fromOffset: 0, autoAck: true },
+      { onData: (d) => (seen = Buffer.concat([seen, Buffer.from(d)])), onReset: () => undefined },
+    );
     await until(() => seen.includes('tick 50\r\n'), 'the counter output from its start');
     const offset = seen.length;
     stream.detach();
     let rest = Buffer.alloc(0);
-    await second.client.attach(agentId, { terminalId: stream.terminalId, fromOffset: offset, autoAck: true }, {
-      onData: (d, at) => {
-        expect(at).toBe(offset + rest.length);
-        rest = Buffer.concat([rest, Buffer.from(d)]);
+    await second.client.attach(
+      agentId,
+      { terminalId: stream.terminalId, fromOffset: offset, autoAck: true },
+      {
+        onData: (d, at) => {
+          expect(at).toBe(offset + rest.length);
+          rest = Buffer.concat([rest, Buffer.from(d)]);
+        },
+        onReset: () => {
+          throw new Error('a reset instead of the missed bytes');
+        },
       },
-      onReset: () => {
-        throw new Error('a reset instead of the missed bytes');
-      },
-    });
+    );
     await until(() => rest.length > 100, 'more output after the offset');
     const text = Buffer.concat([seen, rest]).toString();
     const ticks = [...text.matchAll(/tick (\d+)\r\n/g)].map((m) => Number(m[1]));
@@ -168,13 +191,25 @@ describe('quitting the desktop app', () => {
 
   it('saves the window placement before quitting, even with no core to ask', async () => {
     const fake = fakeElectron(join(root, 'userData'));
-    const desktop = startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: dataDir } })!;
+    const desktop = startDesktop(fake.api, {
+      packageRoot: ROOT,
+      args: [],
+      cwd: ROOT,
+      platform: 'linux',
+      env: { BATON_HOME: dataDir },
+    })!;
     desktops.push(desktop);
     await desktop.ready;
     FakeBrowserWindow.all[0]!.moveTo({ x: 40, y: 50, width: 1100, height: 750 });
     fake.app.quit();
     await until(() => fake.app.quitted, 'the app to quit');
     expect(fake.messageBoxes).toEqual([]);
-    expect(JSON.parse(readFileSync(join(root, 'userData', 'window-state.json'), 'utf8'))).toEqual({ x: 40, y: 50, width: 1100, height: 750, maximized: false });
+    expect(JSON.parse(readFileSync(join(root, 'userData', 'window-state.json'), 'utf8'))).toEqual({
+      x: 40,
+      y: 50,
+      width: 1100,
+      height: 750,
+      maximized: false,
+    });
   });
 });

@@ -9,7 +9,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop, type Desktop } from '../../electron/app/desktop.js';
 import { testEnv } from '../helpers/server.js';
-import { FakeBrowserWindow, fakeElectron, inProcessCore, realRelay, type FakeElectron, type FakeWebContents } from './electron-fake.js';
+import {
+  FakeBrowserWindow,
+  fakeElectron,
+  inProcessCore,
+  realRelay,
+  type FakeElectron,
+  type FakeWebContents,
+} from './electron-fake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const INDEX = pathToFileURL(join(ROOT, 'dist', 'renderer', 'index.html')).href;
@@ -25,7 +32,13 @@ beforeEach(async () => {
   // A real core (in this process) and the real relay: a page the checks let through gets a working port.
   core = inProcessCore(testEnv(join(userData, 'home')));
   fake = fakeElectron(userData, realRelay, core.spawn);
-  desktop = startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(userData, 'data') } })!;
+  desktop = startDesktop(fake.api, {
+    packageRoot: ROOT,
+    args: [],
+    cwd: ROOT,
+    platform: 'linux',
+    env: { BATON_HOME: join(userData, 'data') },
+  })!;
   await desktop.ready;
   await desktop.core.firstAttempt;
   page = FakeBrowserWindow.all[0]!.webContents;
@@ -59,7 +72,9 @@ describe('IPC from a window', () => {
       { sender: page, senderFrame: null },
     ];
     for (const event of foreign) {
-      await expect(fake.ipcMain.invoke(CHANNELS.clipboardWrite, event, 'stolen')).rejects.toThrow(/refused: not from the Baton window/);
+      await expect(fake.ipcMain.invoke(CHANNELS.clipboardWrite, event, 'stolen')).rejects.toThrow(
+        /refused: not from the Baton window/,
+      );
       await expect(fake.ipcMain.invoke(CHANNELS.pickDirectory, event)).rejects.toThrow(/refused/);
       await expect(fake.ipcMain.invoke(CHANNELS.appVersion, event)).rejects.toThrow(/refused/);
       fake.ipcMain.send(CHANNELS.connect, event);
@@ -88,7 +103,10 @@ describe('IPC from a window', () => {
       [CHANNELS.appVersion, ['please']],
     ];
     for (const [channel, args] of malformed) {
-      await expect(fake.ipcMain.invoke(channel, page.event(), ...args), `${channel} ${JSON.stringify(args).slice(0, 60)}`).rejects.toThrow(/refused: malformed/);
+      await expect(
+        fake.ipcMain.invoke(channel, page.event(), ...args),
+        `${channel} ${JSON.stringify(args).slice(0, 60)}`,
+      ).rejects.toThrow(/refused: malformed/);
     }
     fake.ipcMain.send(CHANNELS.connect, page.event(), { port: 'mine' });
     expect(fake.clipboard.text).toBe('');
@@ -118,7 +136,10 @@ describe('IPC from a window', () => {
 describe('what a window may load and ask for', () => {
   it('sends a strict Content-Security-Policy with every response', () => {
     let headers: Record<string, string[]> | undefined;
-    fake.session.headersReceived!({ url: INDEX, responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => (headers = r.responseHeaders));
+    fake.session.headersReceived!(
+      { url: INDEX, responseHeaders: { 'Content-Type': ['text/html'] } },
+      (r) => (headers = r.responseHeaders),
+    );
     const csp = headers!['Content-Security-Policy']![0]!;
     expect(headers!['Content-Type']).toEqual(['text/html']);
     expect(csp).toMatch(/default-src 'none'/);
@@ -147,31 +168,48 @@ describe('what a window may load and ask for', () => {
   });
 
   it('denies every permission request except the clipboard, and that only to our page', () => {
-    for (const permission of ['media', 'geolocation', 'notifications', 'display-capture', 'openExternal', 'fullscreen', 'pointerLock', 'unknown']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'display-capture',
+      'openExternal',
+      'fullscreen',
+      'pointerLock',
+      'unknown',
+    ]) {
       expect(fake.session.request(permission, INDEX), permission).toBe(false);
     }
     expect(fake.session.request('clipboard-sanitized-write', INDEX)).toBe(true);
     expect(fake.session.request('clipboard-read', INDEX)).toBe(true);
     expect(fake.session.request('clipboard-read', 'https://attacker.example/')).toBe(false);
     expect(fake.session.permissionCheck!(null, 'media', 'file://', { requestingUrl: INDEX })).toBe(false);
-    expect(fake.session.permissionCheck!(null, 'clipboard-read', 'file://', { requestingUrl: 'https://attacker.example/' })).toBe(false);
+    expect(
+      fake.session.permissionCheck!(null, 'clipboard-read', 'file://', { requestingUrl: 'https://attacker.example/' }),
+    ).toBe(false);
   });
 
   it('denies window.open and every navigation, redirect and <webview> of any web contents', () => {
     expect(page.windowOpenHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
     for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
-      const e = { prevented: false, preventDefault() {
-        this.prevented = true;
-      } };
+      const e = {
+        prevented: false,
+        preventDefault() {
+          this.prevented = true;
+        },
+      };
       page.emit(event, e, 'https://example.com/');
       expect(e.prevented, event).toBe(true);
     }
   });
 
   it('refuses downloads', () => {
-    const e = { prevented: false, preventDefault() {
-      this.prevented = true;
-    } };
+    const e = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     fake.session.emit('will-download', e, {}, page);
     expect(e.prevented).toBe(true);
   });

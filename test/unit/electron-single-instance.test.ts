@@ -8,7 +8,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHANNELS } from '../../shared/bridge-contract.js';
 import { startDesktop } from '../../electron/app/desktop.js';
 import { NOT_FROM_COMMAND_LINE, handoffFromLink, launchItems } from '../../electron/app/single-instance.js';
-import { FakeBrowserWindow, fakeElectron, until, type FakeBrowserWindow as Win, type FakeElectron } from './electron-fake.js';
+import {
+  FakeBrowserWindow,
+  fakeElectron,
+  until,
+  type FakeBrowserWindow as Win,
+  type FakeElectron,
+} from './electron-fake.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HANDLE = `baton1.${Buffer.from('{"v":1,"run":{"name":"secret-run"}}').toString('base64url')}`;
@@ -19,7 +25,13 @@ let win: Win;
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'baton-electron-single-'));
   fake = fakeElectron(join(root, 'userData'));
-  await startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(root, 'data') } })!.ready;
+  await startDesktop(fake.api, {
+    packageRoot: ROOT,
+    args: [],
+    cwd: ROOT,
+    platform: 'linux',
+    env: { BATON_HOME: join(root, 'data') },
+  })!.ready;
   win = FakeBrowserWindow.all[0]!;
   vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 });
@@ -30,7 +42,8 @@ afterEach(() => {
 
 const pageListens = () => fake.ipcMain.send(CHANNELS.connect, win.webContents.event());
 const handoffs = () => win.webContents.sent.filter((s) => s.channel === CHANNELS.resume).map((s) => s.args[0]);
-const secondLaunch = (...args: string[]) => fake.app.emit('second-instance', { preventDefault() {} }, ['/opt/Baton/baton', ...args], root, {});
+const secondLaunch = (...args: string[]) =>
+  fake.app.emit('second-instance', { preventDefault() {} }, ['/opt/Baton/baton', ...args], root, {});
 
 describe('a second launch', () => {
   it('with a baton://resume link focuses the window and opens the Resume dialog, resuming nothing', async () => {
@@ -91,16 +104,24 @@ describe('a second launch', () => {
 describe('links and arguments', () => {
   it('macOS hands a link over as an event, not an argument: there the handle may fill the dialog', () => {
     pageListens();
-    const event = { prevented: false, preventDefault() {
-      this.prevented = true;
-    } };
+    const event = {
+      prevented: false,
+      preventDefault() {
+        this.prevented = true;
+      },
+    };
     fake.app.emit('open-url', event, `baton://resume?handle=${HANDLE}`);
     expect(event.prevented).toBe(true);
     expect(handoffs()).toEqual([{ handle: HANDLE }]);
   });
 
   it('takes only baton: links and .baton / .handle files from the arguments', () => {
-    expect(launchItems(['.', '--inspect', 'dist/electron/main.js', 'notes.txt', 'baton://resume', 'x.baton', 'y.HANDLE', '{"v":1}'], '/home/u')).toEqual([
+    expect(
+      launchItems(
+        ['.', '--inspect', 'dist/electron/main.js', 'notes.txt', 'baton://resume', 'x.baton', 'y.HANDLE', '{"v":1}'],
+        '/home/u',
+      ),
+    ).toEqual([
       { kind: 'link', url: 'baton://resume' },
       { kind: 'file', path: '/home/u/x.baton' },
       { kind: 'file', path: '/home/u/y.HANDLE' },
@@ -110,7 +131,9 @@ describe('links and arguments', () => {
 
   it('opens baton://resume links only, and never repeats a foreign link', () => {
     expect(handoffFromLink('baton://resume/', 'command-line')).toEqual({});
-    expect(handoffFromLink('baton://run?cmd=rm%20-rf', 'open-url')).toEqual({ notice: 'Baton opens baton://resume links only, not baton://run.' });
+    expect(handoffFromLink('baton://run?cmd=rm%20-rf', 'open-url')).toEqual({
+      notice: 'Baton opens baton://resume links only, not baton://run.',
+    });
     expect(handoffFromLink('baton://%%%', 'open-url')).toEqual({ notice: 'Baton opens baton://resume links only.' });
     expect(handoffFromLink('baton://[', 'open-url')).toBeNull();
   });
@@ -120,16 +143,28 @@ describe('the first launch', () => {
   it('quits at once when another Baton holds the lock, opening no window and no core', () => {
     const other = fakeElectron(join(root, 'userData2'));
     other.app.hasLock = false;
-    const desktop = startDesktop(other.api, { packageRoot: ROOT, args: ['baton://resume'], cwd: ROOT, platform: 'linux', env: {} });
+    const desktop = startDesktop(other.api, {
+      packageRoot: ROOT,
+      args: ['baton://resume'],
+      cwd: ROOT,
+      platform: 'linux',
+      env: {},
+    });
     expect(desktop).toBeNull();
     expect(other.app.quitRequests).toBe(1);
     expect(other.forks).toEqual([]);
     expect(FakeBrowserWindow.all).toEqual([]);
   });
 
-  it("with its own link argument opens the Resume dialog once its page listens", async () => {
+  it('with its own link argument opens the Resume dialog once its page listens', async () => {
     const first = fakeElectron(join(root, 'userData3'));
-    await startDesktop(first.api, { packageRoot: ROOT, args: ['baton://resume'], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(root, 'd3') } })!.ready;
+    await startDesktop(first.api, {
+      packageRoot: ROOT,
+      args: ['baton://resume'],
+      cwd: ROOT,
+      platform: 'linux',
+      env: { BATON_HOME: join(root, 'd3') },
+    })!.ready;
     const page = FakeBrowserWindow.all[0]!.webContents;
     expect(page.sent).toEqual([]);
     first.ipcMain.send(CHANNELS.connect, page.event());

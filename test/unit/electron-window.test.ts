@@ -25,7 +25,13 @@ afterEach(() => {
 
 async function launch(platform: NodeJS.Platform = 'linux') {
   fake = fakeElectron(userData);
-  const desktop = startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform, env: { BATON_HOME: join(userData, 'data') } })!;
+  const desktop = startDesktop(fake.api, {
+    packageRoot: ROOT,
+    args: [],
+    cwd: ROOT,
+    platform,
+    env: { BATON_HOME: join(userData, 'data') },
+  })!;
   await desktop.ready;
   const win = FakeBrowserWindow.all[0]!;
   return { desktop, win };
@@ -52,7 +58,13 @@ describe('the dashboard window', () => {
   it('turns developer tools off in a packaged app', async () => {
     fake = fakeElectron(userData);
     fake.app.isPackaged = true;
-    await startDesktop(fake.api, { packageRoot: ROOT, args: [], cwd: ROOT, platform: 'linux', env: { BATON_HOME: join(userData, 'data') } })!.ready;
+    await startDesktop(fake.api, {
+      packageRoot: ROOT,
+      args: [],
+      cwd: ROOT,
+      platform: 'linux',
+      env: { BATON_HOME: join(userData, 'data') },
+    })!.ready;
     expect(FakeBrowserWindow.all[0]!.options.webPreferences!.devTools).toBe(false);
   });
 
@@ -62,7 +74,10 @@ describe('the dashboard window', () => {
     first.win.maximize();
     first.win.close();
     const file = join(userData, 'window-state.json');
-    const saved = await until(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')), 'the saved window state');
+    const saved = await until(
+      () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')),
+      'the saved window state',
+    );
     expect(saved).toEqual({ x: 300, y: 200, width: 1000, height: 700, maximized: true });
     // Written through a temp file and renamed: no temp file is left beside it.
     expect(readdirSync(userData).filter((n) => n.includes('.tmp-'))).toEqual([]);
@@ -78,7 +93,10 @@ describe('the dashboard window', () => {
     expect(torn.win.options).toMatchObject({ width: 1280, height: 820 });
     expect(torn.win.options.x).toBeUndefined();
 
-    writeFileSync(join(userData, 'window-state.json'), JSON.stringify({ x: 9000, y: 9000, width: 900, height: 600, maximized: false }));
+    writeFileSync(
+      join(userData, 'window-state.json'),
+      JSON.stringify({ x: 9000, y: 9000, width: 900, height: 600, maximized: false }),
+    );
     const offScreen = await launch();
     expect(offScreen.win.options).toMatchObject({ width: 900, height: 600 });
     expect(offScreen.win.options.x).toBeUndefined();
@@ -92,7 +110,9 @@ describe('the application menu', () => {
   it("shows the dashboard's shortcuts, the same as the help overlay lists", () => {
     const rows = helpRows();
     for (const platform of ['darwin', 'win32', 'linux'] as const) {
-      const commands = items(menuTemplate({ platform, devTools: false, send: () => undefined })).filter((i) => i.id !== undefined);
+      const commands = items(menuTemplate({ platform, devTools: false, send: () => undefined })).filter(
+        (i) => i.id !== undefined,
+      );
       const shown = new Map(commands.map((i) => [i.label, i.accelerator]));
       expect(shown, platform).toEqual(
         new Map([
@@ -116,7 +136,14 @@ describe('the application menu', () => {
 
   it('registers no accelerator on Linux, so every key reaches the focused terminal', () => {
     const all = items(menuTemplate({ platform: 'linux', devTools: true, send: () => undefined }));
-    const withKeys = all.filter((i) => i.accelerator || i.role === 'quit' || i.role === 'reload' || i.role === 'toggleDevTools' || i.role === 'togglefullscreen');
+    const withKeys = all.filter(
+      (i) =>
+        i.accelerator ||
+        i.role === 'quit' ||
+        i.role === 'reload' ||
+        i.role === 'toggleDevTools' ||
+        i.role === 'togglefullscreen',
+    );
     expect(withKeys.length).toBeGreaterThanOrEqual(9);
     for (const item of withKeys) expect(item.registerAccelerator, String(item.label ?? item.role)).toBe(false);
     expect(all.some((i) => i.role === 'editMenu')).toBe(false);
@@ -140,6 +167,7 @@ describe('the application menu', () => {
       [{ command: 'help.open' }],
     ]);
     // What main sends passes the schema check the page applies (the preload's parseMenuMessage).
-    for (const sent of win.webContents.sent.filter((m) => m.channel === CHANNELS.menu)) expect(parseMenuMessage(sent.args[0])).toEqual(sent.args[0]);
+    for (const sent of win.webContents.sent.filter((m) => m.channel === CHANNELS.menu))
+      expect(parseMenuMessage(sent.args[0])).toEqual(sent.args[0]);
   });
 });

@@ -31,9 +31,15 @@ const first = (r: { success: boolean; error?: { issues: { message: string }[] } 
 
 describe('format characters', () => {
   it.each(FORMAT_CHARACTERS)('%s is refused in a run name, a label and a path', (_name, ch) => {
-    expect(first(runNameSchema.safeParse(`demo${ch}run`))).toBe('run name must not contain invisible formatting characters (bidi controls, zero-width characters)');
-    expect(first(labelSchema.safeParse(`plan${ch}ner`))).toBe('label must not contain invisible formatting characters (bidi controls, zero-width characters)');
-    expect(first(absolutePathSchema.safeParse(`/home/${ch}me/src`))).toBe('cwd must not contain invisible formatting characters (bidi controls, zero-width characters)');
+    expect(first(runNameSchema.safeParse(`demo${ch}run`))).toBe(
+      'run name must not contain invisible formatting characters (bidi controls, zero-width characters)',
+    );
+    expect(first(labelSchema.safeParse(`plan${ch}ner`))).toBe(
+      'label must not contain invisible formatting characters (bidi controls, zero-width characters)',
+    );
+    expect(first(absolutePathSchema.safeParse(`/home/${ch}me/src`))).toBe(
+      'cwd must not contain invisible formatting characters (bidi controls, zero-width characters)',
+    );
   });
 
   it('right-to-left scripts, accents and emoji are text, not format characters', () => {

@@ -46,15 +46,26 @@ function ctx(over: Partial<AgentContext> = {}): AgentContext {
 }
 
 const header = (sessionId: string) =>
-  JSON.stringify({ sessionId, projectHash: 'x', startTime: '2026-11-25T21:47:05.000Z', lastUpdated: '2026-11-25T21:47:05.000Z', kind: 'main' });
-const userLine = (text: string, id = 'm1') => JSON.stringify({ id, timestamp: '2026-11-25T21:47:05.100Z', type: 'user', content: [{ text }] });
+  JSON.stringify({
+    sessionId,
+    projectHash: 'x',
+    startTime: '2026-11-25T21:47:05.000Z',
+    lastUpdated: '2026-11-25T21:47:05.000Z',
+    kind: 'main',
+  });
+const userLine = (text: string, id = 'm1') =>
+  JSON.stringify({ id, timestamp: '2026-11-25T21:47:05.100Z', type: 'user', content: [{ text }] });
 
 const addProject = (cwd: string, slug: string) => addGeminiProject(gdir, cwd, slug);
 
 describe('gemini adapter: facts', () => {
   it('names files and hashes projects like the CLI', () => {
-    expect(geminiChatFileName(SAMPLE_ID, new Date('2026-11-25T21:47:59.999Z'))).toBe('session-2026-11-25T21-47-3b9e7c10.jsonl');
-    expect(geminiChatFileName('not-a-uuid', new Date('2026-01-02T03:04:05Z'))).toBe('session-2026-01-02T03-04-not-a-uu.jsonl');
+    expect(geminiChatFileName(SAMPLE_ID, new Date('2026-11-25T21:47:59.999Z'))).toBe(
+      'session-2026-11-25T21-47-3b9e7c10.jsonl',
+    );
+    expect(geminiChatFileName('not-a-uuid', new Date('2026-01-02T03:04:05Z'))).toBe(
+      'session-2026-01-02T03-04-not-a-uu.jsonl',
+    );
     expect(geminiProjectHash('/home/u/proj')).toBe('9c09f8055a26c27736ddcc04b4e693afbffd826da1d5a8e76081fdc9244e4c09');
     expect(geminiDir({ HOME: '/h' })).toBe('/h/.gemini');
     expect(geminiDir({ HOME: '/h', GEMINI_CLI_HOME: '/g' })).toBe('/g/.gemini');
@@ -90,7 +101,10 @@ describe('gemini store: parsers', () => {
   });
 
   it('tells metadata-only stubs from transcripts, and rejects non-chat files', () => {
-    expect(parseGeminiChatJsonl(`${header('s1')}\n${JSON.stringify({ $set: { lastUpdated: 'x' } })}\n`)).toMatchObject({ hasMessages: false, firstPrompt: null });
+    expect(parseGeminiChatJsonl(`${header('s1')}\n${JSON.stringify({ $set: { lastUpdated: 'x' } })}\n`)).toMatchObject({
+      hasMessages: false,
+      firstPrompt: null,
+    });
     expect(parseGeminiChatJsonl('')).toBeNull();
     expect(parseGeminiChatJsonl('{"projects":{}}')).toBeNull();
     expect(parseGeminiChatJsonl('garbage')).toBeNull();
@@ -102,9 +116,17 @@ describe('gemini store: parsers', () => {
       projectHash: 'h',
       startTime: '2025-01-01T00:00:00.000Z',
       lastUpdated: '2025-01-01T00:00:01.000Z',
-      messages: [{ id: 'a', type: 'user', content: [{ text: 'hello there' }] }, { id: 'b', type: 'gemini', content: 'hi' }],
+      messages: [
+        { id: 'a', type: 'user', content: [{ text: 'hello there' }] },
+        { id: 'b', type: 'gemini', content: 'hi' },
+      ],
     });
-    expect(parseGeminiChatJson(legacy)).toMatchObject({ sessionId: 's-old', hasMessages: true, firstPrompt: 'hello there', summary: null });
+    expect(parseGeminiChatJson(legacy)).toMatchObject({
+      sessionId: 's-old',
+      hasMessages: true,
+      firstPrompt: 'hello there',
+      summary: null,
+    });
     expect(parseGeminiChatJson('[')).toBeNull();
   });
 });
@@ -133,7 +155,10 @@ describe('gemini adapter: exists', () => {
   it('is false for stubs and a mismatched id8', async () => {
     const chats = join(gdir, 'tmp', 'proj', 'chats');
     const stub = '22222222-3333-4444-8555-666666666666';
-    await writeFile(join(chats, geminiChatFileName(stub, new Date())), `${header(stub)}\n{"$set":{"lastUpdated":"x"}}\n`);
+    await writeFile(
+      join(chats, geminiChatFileName(stub, new Date())),
+      `${header(stub)}\n{"$set":{"lastUpdated":"x"}}\n`,
+    );
     expect(await geminiAdapter.exists(stub, '/home/u/proj', env)).toBe(false);
     expect((await store.findSessionFiles(stub, '/home/u/proj', env)).map((f) => f.chat.hasMessages)).toEqual([false]);
     // A file named for the id but holding another session is not it.
@@ -147,7 +172,13 @@ describe('gemini adapter: listSessions', () => {
     const when = new Date('2026-11-25T21:48:11.000Z');
     await utimes(join(gdir, SAMPLE_FILE), when, when);
     expect(await geminiAdapter.listSessions!(env)).toEqual([
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: 'Remember the number 777', firstPrompt: 'remember the number 777', lastActivity: when.toISOString() },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: 'Remember the number 777',
+        firstPrompt: 'remember the number 777',
+        lastActivity: when.toISOString(),
+      },
     ]);
     expect(await geminiAdapter.listSessions!({ HOME: join(tmp, 'nohome') })).toEqual([]);
   });
@@ -166,21 +197,41 @@ describe('gemini adapter: listSessions', () => {
     const otherChats = await addProject('/home/u/second', 'second');
     const id2 = '44444444-5555-4666-8777-888888888888';
     const f2 = join(otherChats, geminiChatFileName(id2, t2));
-    await writeFile(f2, `${header(id2)}\n${userLine('<session_context>ctx</session_context>', 'c')}\n${userLine('second project prompt', 'u')}\n`);
+    await writeFile(
+      f2,
+      `${header(id2)}\n${userLine('<session_context>ctx</session_context>', 'c')}\n${userLine('second project prompt', 'u')}\n`,
+    );
     await utimes(f2, t2, t2);
     const list = await geminiAdapter.listSessions!(env);
     expect(list).toEqual([
-      { sessionId: id2, cwd: '/home/u/second', title: null, firstPrompt: 'second project prompt', lastActivity: t2.toISOString() },
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: 'Remember the number 777', firstPrompt: 'remember the number 777', lastActivity: t1.toISOString() },
+      {
+        sessionId: id2,
+        cwd: '/home/u/second',
+        title: null,
+        firstPrompt: 'second project prompt',
+        lastActivity: t2.toISOString(),
+      },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: 'Remember the number 777',
+        firstPrompt: 'remember the number 777',
+        lastActivity: t1.toISOString(),
+      },
     ]);
   });
 
   it('reads only the head of a large transcript, and the summary from its tail', async () => {
     const chats = join(gdir, 'tmp', 'proj', 'chats');
     const id = '55555555-6666-4777-8888-999999999999';
-    const filler = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ id: `g${i}`, type: 'gemini', content: 'x'.repeat(100) })).join('\n');
+    const filler = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ id: `g${i}`, type: 'gemini', content: 'x'.repeat(100) }),
+    ).join('\n');
     const file = join(chats, geminiChatFileName(id, new Date()));
-    await writeFile(file, `${header(id)}\n${userLine('the very first prompt')}\n${filler}\n${JSON.stringify({ $set: { summary: 'A long chat' } })}\n`);
+    await writeFile(
+      file,
+      `${header(id)}\n${userLine('the very first prompt')}\n${filler}\n${JSON.stringify({ $set: { summary: 'A long chat' } })}\n`,
+    );
     expect((await stat(file)).size).toBeGreaterThan(200_000);
     const found = (await geminiAdapter.listSessions!(env)).find((s) => s.sessionId === id);
     expect(found).toMatchObject({ firstPrompt: 'the very first prompt', title: 'A long chat', cwd: '/home/u/proj' });
@@ -200,6 +251,8 @@ describe('gemini adapter: planResume', () => {
     const e = { HOME: join(tmp, 'ghome') };
     const plan = await geminiAdapter.planResume(ctx(), { sessionId: id, chosenBy: 'vendor', confirmed: false }, e);
     expect(plan.outcome).toBe('fresh');
-    expect(plan.warning).toBe('gemini: session 88888888… is not in ~/.gemini/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj');
+    expect(plan.warning).toBe(
+      'gemini: session 88888888… is not in ~/.gemini/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj',
+    );
   });
 });

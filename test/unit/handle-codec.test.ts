@@ -54,7 +54,12 @@ function refused(text: string, field: string, rule: string | RegExp, secrets: st
 }
 
 /** The same bad agent both ways: base64url and raw JSON. */
-function refusedAgent(over: Partial<Record<keyof HandleAgent, unknown>>, field: string, rule: string | RegExp, secret?: string) {
+function refusedAgent(
+  over: Partial<Record<keyof HandleAgent, unknown>>,
+  field: string,
+  rule: string | RegExp,
+  secret?: string,
+) {
   const json = rawJson({}, [{ ...agent(1), ...over }]);
   const secrets = secret === undefined ? [] : [secret];
   refused(b64json(json), field, rule, secrets);
@@ -83,7 +88,12 @@ describe('handle codec: what decodes', () => {
   });
 
   it('accepts raw JSON', () => {
-    expect(decodeHandle(JSON.stringify(rawJson()), rules)).toEqual({ kind: 'run', run: RUN, createdAt: CREATED, agents: [agent(1)] });
+    expect(decodeHandle(JSON.stringify(rawJson()), rules)).toEqual({
+      kind: 'run',
+      run: RUN,
+      createdAt: CREATED,
+      agents: [agent(1)],
+    });
   });
 
   it('accepts a handle with whitespace around it, as chat apps paste it', () => {
@@ -171,7 +181,12 @@ describe('handle codec: what is refused, and how', () => {
     ['a backtick', `\`${SESSION.slice(1)}`],
     ['upper case', SESSION.toUpperCase()],
   ])('a session id with %s', (_what, sessionId) => {
-    refusedAgent({ sessionId }, 'agents[0].sessionId', 'agents[0].sessionId: does not match the claude session id format', sessionId);
+    refusedAgent(
+      { sessionId },
+      'agents[0].sessionId',
+      'agents[0].sessionId: does not match the claude session id format',
+      sessionId,
+    );
   });
 
   it('a session id where the vendor has none, and none where it needs one', () => {
@@ -215,7 +230,9 @@ describe('handle codec: what is refused, and how', () => {
   });
 
   it('bad run and agent ids', () => {
-    refused(b64json(rawJson({ run: { ...RUN, id: 'run_../../etc' } })), 'run.id', 'run id is not a Baton run id', ['../']);
+    refused(b64json(rawJson({ run: { ...RUN, id: 'run_../../etc' } })), 'run.id', 'run id is not a Baton run id', [
+      '../',
+    ]);
     refusedAgent({ id: 'agt_;reboot' }, 'agents[0].id', 'agent id is not a Baton agent id', 'reboot');
   });
 
@@ -240,13 +257,24 @@ describe('handle codec: what is refused, and how', () => {
   it('unknown extra keys, at any level, without naming them', () => {
     refused(b64json(rawJson({ command: 'rm -rf /' })), 'handle', 'unknown field', ['command', 'rm -rf']);
     refused(b64json(rawJson({ run: { ...RUN, env: 'X=1' } })), 'run', 'unknown field', ['env']);
-    refusedAgent({ args: ['--dangerously-skip-permissions'] } as Partial<Record<keyof HandleAgent, unknown>>, 'agents[0]', 'unknown field', 'dangerously');
+    refusedAgent(
+      { args: ['--dangerously-skip-permissions'] } as Partial<Record<keyof HandleAgent, unknown>>,
+      'agents[0]',
+      'unknown field',
+      'dangerously',
+    );
   });
 
   it('a malformed createdAt or scope', () => {
-    refused(b64json(rawJson({ createdAt: 'yesterday' })), 'createdAt', 'createdAt must be an ISO 8601 time', ['yesterday']);
+    refused(b64json(rawJson({ createdAt: 'yesterday' })), 'createdAt', 'createdAt must be an ISO 8601 time', [
+      'yesterday',
+    ]);
     refused(b64json(rawJson({ scope: 'everything' })), 'scope', 'scope must be "agent" when present', ['everything']);
-    refused(b64json(rawJson({ scope: 'agent' }, [agent(1), agent(2)])), 'scope', 'an agent handle holds exactly one agent');
+    refused(
+      b64json(rawJson({ scope: 'agent' }, [agent(1), agent(2)])),
+      'scope',
+      'an agent handle holds exactly one agent',
+    );
   });
 
   it('caw handles: extra keys, a cwd, unknown providers, bad resume keys, other versions', () => {
@@ -254,7 +282,12 @@ describe('handle codec: what is refused, and how', () => {
     refused(JSON.stringify({ ...caw, cwd: '/tmp' }), 'handle', 'unknown field');
     refused(JSON.stringify({ ...caw, provider: 'evil;rm' }), 'provider', 'provider is not one Baton knows', ['evil']);
     refused(JSON.stringify({ ...caw, provider: 'codex' }), 'provider', "vendor 'codex' is not supported");
-    refused(JSON.stringify({ ...caw, resume_key: '-rf' }), 'resume_key', 'does not match the claude session id format', ['-rf']);
+    refused(
+      JSON.stringify({ ...caw, resume_key: '-rf' }),
+      'resume_key',
+      'does not match the claude session id format',
+      ['-rf'],
+    );
     refused(JSON.stringify({ ...caw, version: 2 }), 'version', 'caw handle version is not supported');
     const { session_id: _s, ...missing } = caw;
     refused(JSON.stringify(missing), 'session_id', 'session_id must be text');
@@ -262,41 +295,98 @@ describe('handle codec: what is refused, and how', () => {
 });
 
 describe('an agent’s worktree in a handle', () => {
-  const WORKTREE = { repoRoot: '/home/me/app', worktreePath: '/home/me/.baton/worktrees/app/demo-planner', branch: 'baton/demo/planner', baseCommit: 'a'.repeat(40) };
-  const inWorktree = (over: Partial<typeof WORKTREE> = {}, cwd = `${WORKTREE.worktreePath}/src`) => agent(1, { cwd, worktree: { ...WORKTREE, ...over } });
+  const WORKTREE = {
+    repoRoot: '/home/me/app',
+    worktreePath: '/home/me/.baton/worktrees/app/demo-planner',
+    branch: 'baton/demo/planner',
+    baseCommit: 'a'.repeat(40),
+  };
+  const inWorktree = (over: Partial<typeof WORKTREE> = {}, cwd = `${WORKTREE.worktreePath}/src`) =>
+    agent(1, { cwd, worktree: { ...WORKTREE, ...over } });
 
   it('round-trips, and a handle without one is unchanged', () => {
-    const decoded = decodeHandle(encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree(), agent(2)] }), rules);
+    const decoded = decodeHandle(
+      encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree(), agent(2)] }),
+      rules,
+    );
     expect(decoded.agents[0]!.worktree).toEqual(WORKTREE);
     expect(decoded.agents[1]).not.toHaveProperty('worktree');
     const plain = encodeHandle({ run: RUN, createdAt: CREATED, agents: [agent(2)] });
-    expect(JSON.parse(Buffer.from(plain.slice(7), 'base64url').toString('utf8')).agents[0]).not.toHaveProperty('worktree');
+    expect(JSON.parse(Buffer.from(plain.slice(7), 'base64url').toString('utf8')).agents[0]).not.toHaveProperty(
+      'worktree',
+    );
   });
 
   it.each([
-    ['a worktree path with ..', { worktreePath: '/home/me/.baton/worktrees/../../../etc' }, 'agents[0].worktree.worktreePath', 'must be an absolute, normalised path'],
-    ['a relative worktree path', { worktreePath: 'worktrees/app' }, 'agents[0].worktree.worktreePath', 'must be an absolute, normalised path'],
-    ['the root as worktree', { worktreePath: '/' }, 'agents[0].worktree.worktreePath', 'must not be the root directory'],
-    ['a repository root with a trailing slash', { repoRoot: '/home/me/app/' }, 'agents[0].worktree.repoRoot', 'must be an absolute, normalised path'],
+    [
+      'a worktree path with ..',
+      { worktreePath: '/home/me/.baton/worktrees/../../../etc' },
+      'agents[0].worktree.worktreePath',
+      'must be an absolute, normalised path',
+    ],
+    [
+      'a relative worktree path',
+      { worktreePath: 'worktrees/app' },
+      'agents[0].worktree.worktreePath',
+      'must be an absolute, normalised path',
+    ],
+    [
+      'the root as worktree',
+      { worktreePath: '/' },
+      'agents[0].worktree.worktreePath',
+      'must not be the root directory',
+    ],
+    [
+      'a repository root with a trailing slash',
+      { repoRoot: '/home/me/app/' },
+      'agents[0].worktree.repoRoot',
+      'must be an absolute, normalised path',
+    ],
     ['a branch starting with -', { branch: '-f' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
     ['a branch with ..', { branch: 'baton/../main' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
     ['a branch with a space', { branch: 'my branch' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
-    ['a branch ending in .lock', { branch: 'baton/x.lock' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
+    [
+      'a branch ending in .lock',
+      { branch: 'baton/x.lock' },
+      'agents[0].worktree.branch',
+      'is not a valid git branch name',
+    ],
     ['a branch with @{', { branch: 'x@{1}' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
     ['a short commit', { baseCommit: 'abc1234' }, 'agents[0].worktree.baseCommit', 'must be a full commit id'],
-    ['an upper-case commit', { baseCommit: 'A'.repeat(40) }, 'agents[0].worktree.baseCommit', 'must be a full commit id'],
+    [
+      'an upper-case commit',
+      { baseCommit: 'A'.repeat(40) },
+      'agents[0].worktree.baseCommit',
+      'must be a full commit id',
+    ],
   ])('refuses %s, naming the field, never the value', (_what, over, field, rule) => {
     const value = Object.values(over)[0]!;
     refused(b64json(rawJson({}, [inWorktree(over)])), field, `${field}: ${rule}`, value.length > 3 ? [value] : []);
   });
 
   it('refuses a cwd outside the worktree, unknown keys, and a worktree that is not an object', () => {
-    refused(b64json(rawJson({}, [inWorktree({}, '/home/me/app')])), 'agents[0].cwd', "must lie inside the agent's worktree", ['/home/me/app']);
-    refused(b64json(rawJson({}, [{ ...inWorktree(), worktree: { ...WORKTREE, setup: ['rm', '-rf'] } }])), 'agents[0].worktree', 'unknown field', ['rm -rf']);
-    refused(b64json(rawJson({}, [{ ...agent(1), worktree: 'new' }])), 'agents[0].worktree', 'worktree must be an object');
+    refused(
+      b64json(rawJson({}, [inWorktree({}, '/home/me/app')])),
+      'agents[0].cwd',
+      "must lie inside the agent's worktree",
+      ['/home/me/app'],
+    );
+    refused(
+      b64json(rawJson({}, [{ ...inWorktree(), worktree: { ...WORKTREE, setup: ['rm', '-rf'] } }])),
+      'agents[0].worktree',
+      'unknown field',
+      ['rm -rf'],
+    );
+    refused(
+      b64json(rawJson({}, [{ ...agent(1), worktree: 'new' }])),
+      'agents[0].worktree',
+      'worktree must be an object',
+    );
   });
 
   it('Baton never encodes a worktree it would refuse to read back', () => {
-    expect(() => encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree({ branch: 'bad branch' })] })).toThrow(BatonError);
+    expect(() =>
+      encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree({ branch: 'bad branch' })] }),
+    ).toThrow(BatonError);
   });
 });

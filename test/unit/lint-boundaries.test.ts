@@ -19,13 +19,18 @@ async function ruleIds(eslint: ESLint, text: string, filePath: string): Promise<
   const [result] = await eslint.lintText(text, { filePath });
   if (!result) throw new Error(`ESLint returned nothing for ${filePath}`);
   const fatal = result.messages.filter((m) => m.fatal);
-  if (fatal.length > 0) throw new Error(`ESLint could not parse ${filePath}: ${fatal.map((m) => m.message).join('; ')}`);
+  if (fatal.length > 0)
+    throw new Error(`ESLint could not parse ${filePath}: ${fatal.map((m) => m.message).join('; ')}`);
   return result.messages.map((m) => m.ruleId);
 }
 
 describe('lint: import boundaries', () => {
   // The real config, its type-aware parts switched off: the boundaries need no types, and a planted file is in no program.
-  const eslint = new ESLint({ cwd: root, overrideConfigFile: configFile, overrideConfig: tseslint.configs.disableTypeChecked as Linter.Config });
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfigFile: configFile,
+    overrideConfig: tseslint.configs.disableTypeChecked as Linter.Config,
+  });
 
   const cases: { name: string; file: string; bad: string; good: string }[] = [
     {
@@ -119,7 +124,15 @@ describe('lint: promises', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'baton-lint-'));
     const tsconfig = {
-      compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [] },
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022'],
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
       include: ['electron/**/*.ts', 'renderer/**/*.ts'],
     };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig));
@@ -130,7 +143,10 @@ describe('lint: promises', () => {
     eslint = new ESLint({
       cwd: dir,
       overrideConfigFile: configFile,
-      overrideConfig: { files: ['**/*.ts'], languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: dir } } },
+      overrideConfig: {
+        files: ['**/*.ts'],
+        languageOptions: { parserOptions: { project: ['./tsconfig.json'], tsconfigRootDir: dir } },
+      },
     });
   });
   afterAll(() => {

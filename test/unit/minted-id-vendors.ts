@@ -10,7 +10,8 @@ import { GEMINI_STORE, geminiChatFileName } from '../../electron/core/vendors/ge
 import { QWEN_STORE, encodeQwenCwd } from '../../electron/core/vendors/qwen/store.js';
 import type { Vendors } from '../../electron/core/vendors/registry.js';
 
-const sample = (vendor: string) => fileURLToPath(new URL(`../fixtures/vendor-samples/${vendor}/.${vendor}`, import.meta.url));
+const sample = (vendor: string) =>
+  fileURLToPath(new URL(`../fixtures/vendor-samples/${vendor}/.${vendor}`, import.meta.url));
 
 export interface MintedIdRow {
   vendor: 'copilot' | 'gemini' | 'qwen';
@@ -59,12 +60,21 @@ const newMtime = async (file: string, when: Date) => {
 };
 
 const geminiHeader = (sessionId: string) =>
-  JSON.stringify({ sessionId, projectHash: 'x', startTime: '2026-11-25T21:47:05.000Z', lastUpdated: '2026-11-25T21:47:05.000Z', kind: 'main' });
-const geminiUser = (text: string, id = 'm1') => JSON.stringify({ id, timestamp: '2026-11-25T21:47:05.100Z', type: 'user', content: [{ text }] });
+  JSON.stringify({
+    sessionId,
+    projectHash: 'x',
+    startTime: '2026-11-25T21:47:05.000Z',
+    lastUpdated: '2026-11-25T21:47:05.000Z',
+    kind: 'main',
+  });
+const geminiUser = (text: string, id = 'm1') =>
+  JSON.stringify({ id, timestamp: '2026-11-25T21:47:05.100Z', type: 'user', content: [{ text }] });
 
 /** A project of the Gemini store for `cwd` (projects.json and its marker); its chats folder. */
 export async function addGeminiProject(gdir: string, cwd: string, slug: string): Promise<string> {
-  const projects = JSON.parse(await readFile(join(gdir, 'projects.json'), 'utf8')) as { projects: Record<string, string> };
+  const projects = JSON.parse(await readFile(join(gdir, 'projects.json'), 'utf8')) as {
+    projects: Record<string, string>;
+  };
   projects.projects[cwd] = slug;
   await writeFile(join(gdir, 'projects.json'), JSON.stringify(projects));
   await mkdir(join(gdir, 'tmp', slug, 'chats'), { recursive: true });
@@ -73,7 +83,17 @@ export async function addGeminiProject(gdir: string, cwd: string, slug: string):
 }
 
 const qwenUser = (sessionId: string, cwd: string, text: string) =>
-  JSON.stringify({ uuid: 'u', parentUuid: null, sessionId, timestamp: 't', type: 'user', provenance: 'real_user', cwd, version: '0.24.4', message: { role: 'user', parts: [{ text }] } });
+  JSON.stringify({
+    uuid: 'u',
+    parentUuid: null,
+    sessionId,
+    timestamp: 't',
+    type: 'user',
+    provenance: 'real_user',
+    cwd,
+    version: '0.24.4',
+    message: { role: 'user', parts: [{ text }] },
+  });
 
 export const MINTED_ID_ROWS: MintedIdRow[] = [
   {
@@ -90,11 +110,19 @@ export const MINTED_ID_ROWS: MintedIdRow[] = [
     accepts: ['5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'],
     // Resume takes prefixes; Baton stores and passes full ids only.
     refuses: [upper('5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'), '5e6f7a8', 'task-42 remember', '--yolo'],
-    errorTexts: ["Error: No session, task, or name matched '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'.", 'The value is not a valid UUID, so a new session cannot be created.'],
+    errorTexts: [
+      "Error: No session, task, or name matched '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'.",
+      'The value is not a valid UUID, so a new session cannot be created.',
+    ],
     notErrors: ['● OK, I will remember 5.'],
     named: true,
     perProject: false,
-    notFound: (id) => ['00000000-0000-4000-8000-000000000000', '../session-state', '.session-operation-locks', upper(id)],
+    notFound: (id) => [
+      '00000000-0000-4000-8000-000000000000',
+      '../session-state',
+      '.session-operation-locks',
+      upper(id),
+    ],
     invalidIds: (id) => ['--yolo', '5e6f7a8', 'task-42 remember', upper(id), ''],
     freshArgs: ['--model', 'gpt-5.4', 'a b; rm -rf /'],
     resumeUserArgs: ['--model', 'x'],
@@ -106,9 +134,11 @@ export const MINTED_ID_ROWS: MintedIdRow[] = [
     sampleFile: (home) => join(home, 'session-state', '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9', 'events.jsonl'),
     reread: (file) => appendFile(file, '\n'),
     cacheSize: (vendors) => vendors.context.state(COPILOT_STORE).cacheSize,
-    removeSample: (home) => rm(join(home, 'session-state', '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'), { recursive: true }),
+    removeSample: (home) =>
+      rm(join(home, 'session-state', '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9'), { recursive: true }),
     goneEnv: (env) => ({ ...env, COPILOT_HOME: '' }),
-    goneWarning: () => 'copilot: session 5e6f7a8b… is not in ~/.copilot/session-state any more; starting a fresh conversation in /home/u/proj',
+    goneWarning: () =>
+      'copilot: session 5e6f7a8b… is not in ~/.copilot/session-state any more; starting a fresh conversation in /home/u/proj',
     lookedIn: (home) => `${home}/session-state`,
   },
   {
@@ -150,7 +180,8 @@ export const MINTED_ID_ROWS: MintedIdRow[] = [
     cacheSize: (vendors) => vendors.context.state(GEMINI_STORE).cacheSize,
     removeSample: (home) => rm(join(home, 'tmp/proj/chats/session-2026-11-25T21-47-3b9e7c10.jsonl')),
     goneEnv: (env) => env,
-    goneWarning: (home) => `gemini: session 3b9e7c10… is not in ${home}/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj`,
+    goneWarning: (home) =>
+      `gemini: session 3b9e7c10… is not in ${home}/tmp/proj/chats any more; starting a fresh conversation in /home/u/proj`,
     lookedIn: (home) => `${home}/tmp/proj/chats`,
   },
   {
@@ -190,9 +221,11 @@ export const MINTED_ID_ROWS: MintedIdRow[] = [
     sampleFile: (home) => join(home, 'projects', '-home-u-proj', 'chats', '9d8c7b6a-5f4e-4d3c-b2a1-0f9e8d7c6b5a.jsonl'),
     reread: newMtime,
     cacheSize: (vendors) => vendors.context.state(QWEN_STORE).cacheSize,
-    removeSample: (home) => rm(join(home, 'projects', '-home-u-proj', 'chats', '9d8c7b6a-5f4e-4d3c-b2a1-0f9e8d7c6b5a.jsonl')),
+    removeSample: (home) =>
+      rm(join(home, 'projects', '-home-u-proj', 'chats', '9d8c7b6a-5f4e-4d3c-b2a1-0f9e8d7c6b5a.jsonl')),
     goneEnv: (env) => ({ ...env, QWEN_HOME: '' }),
-    goneWarning: () => 'qwen: session 9d8c7b6a… is not in ~/.qwen/projects/-home-u-proj/chats any more; starting a fresh conversation in /home/u/proj',
+    goneWarning: () =>
+      'qwen: session 9d8c7b6a… is not in ~/.qwen/projects/-home-u-proj/chats any more; starting a fresh conversation in /home/u/proj',
     lookedIn: (home) => `${home}/projects/-home-u-proj/chats`,
   },
 ];

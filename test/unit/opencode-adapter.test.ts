@@ -6,10 +6,21 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentContext, VendorAdapter, VendorEnv } from '../../electron/core/vendors/adapter.js';
-import { applyWal, rows, sqlJsLoader, withImage as withImageOf, type SqlDatabase } from '../../electron/core/vendors/kit/sqlite-image.js';
+import {
+  applyWal,
+  rows,
+  sqlJsLoader,
+  withImage as withImageOf,
+  type SqlDatabase,
+} from '../../electron/core/vendors/kit/sqlite-image.js';
 import { OPENCODE_FACTS, freePort } from '../../electron/core/vendors/opencode/index.js';
 import { parseEvent, parseServerSession } from '../../electron/core/vendors/opencode/server.js';
-import { OPENCODE_SESSION_ID, displayDataDir, opencodeDataDir, type OpencodeStore } from '../../electron/core/vendors/opencode/store.js';
+import {
+  OPENCODE_SESSION_ID,
+  displayDataDir,
+  opencodeDataDir,
+  type OpencodeStore,
+} from '../../electron/core/vendors/opencode/store.js';
 import { resolveBin, type Vendors } from '../../electron/core/vendors/registry.js';
 import type { VendorName } from '../../shared/words.js';
 import { SAMPLE_ID, copySample, editStoreIn, emptyStore, opencodeVendors } from './opencode-fixture.js';
@@ -68,7 +79,15 @@ describe('opencode adapter: facts', () => {
   it('accepts only opencode session ids', () => {
     const p = OPENCODE_SESSION_ID;
     for (const id of [SAMPLE_ID, WAL_ONE, 'ses_0123456789abZZZZZZZZZZZZZZ']) expect(p.test(id), id).toBe(true);
-    for (const id of ['ses_deb4a1b2c3ff', 'ses_DEB4A1B2C3FFQm7Lr2VxN9pK4s', 'msg_214b5c3d4001AbCdEfGhIjKlMn', '-s', `${SAMPLE_ID}x`, ` ${SAMPLE_ID}`, 'ses_deb4a1b2c3ffQm7Lr2VxN9pK4-'])
+    for (const id of [
+      'ses_deb4a1b2c3ff',
+      'ses_DEB4A1B2C3FFQm7Lr2VxN9pK4s',
+      'msg_214b5c3d4001AbCdEfGhIjKlMn',
+      '-s',
+      `${SAMPLE_ID}x`,
+      ` ${SAMPLE_ID}`,
+      'ses_deb4a1b2c3ffQm7Lr2VxN9pK4-',
+    ])
       expect(p.test(id), id).toBe(false);
   });
 
@@ -95,7 +114,9 @@ describe('opencode store: the sample database', () => {
     expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/other', env)).toBe(false);
     expect(await opencodeAdapter.exists(WAL_ONE, '/home/u/proj', env)).toBe(false);
     expect(await opencodeAdapter.exists('not-an-id', '/home/u/proj', env)).toBe(false);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', { ...env, XDG_DATA_HOME: join(tmp, 'elsewhere') })).toBe(false);
+    expect(
+      await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', { ...env, XDG_DATA_HOME: join(tmp, 'elsewhere') }),
+    ).toBe(false);
   });
 
   it('exists() compares the directory the CLI recorded with the cwd as written and as resolved', async () => {
@@ -165,7 +186,9 @@ describe('opencode store: a database in WAL mode', () => {
     const before = [await readFile(join(dataDir, 'opencode.db')), await readFile(join(dataDir, 'opencode.db-wal'))];
     await listOpencodeSessions(env);
     await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env);
-    expect([await readFile(join(dataDir, 'opencode.db')), await readFile(join(dataDir, 'opencode.db-wal'))]).toEqual(before);
+    expect([await readFile(join(dataDir, 'opencode.db')), await readFile(join(dataDir, 'opencode.db-wal'))]).toEqual(
+      before,
+    );
     await expect(stat(join(dataDir, 'opencode.db-shm'))).rejects.toThrow();
   });
 
@@ -231,7 +254,9 @@ describe('opencode adapter: spawn and resume plans (argv arrays, never shell str
   const portOf = (argv: string[]) => Number(argv[argv.indexOf('--port') + 1]);
 
   it('spawnFresh gives the TUI a free port of its own and tells follow() which', async () => {
-    const plan = await opencodeAdapter.spawnFresh(ctx({ args: ['-m', 'mock/mock-model'] }), { BATON_OPENCODE_BIN: '/opt/oc' });
+    const plan = await opencodeAdapter.spawnFresh(ctx({ args: ['-m', 'mock/mock-model'] }), {
+      BATON_OPENCODE_BIN: '/opt/oc',
+    });
     expect(plan.argv).toEqual(['/opt/oc', '--port', expect.stringMatching(/^\d+$/), '-m', 'mock/mock-model']);
     expect(plan).toMatchObject({ sessionId: null, chosenBy: null, outcome: 'fresh', warning: null, env: {} });
     expect(plan.hints).toEqual({ port: String(portOf(plan.argv)) });
@@ -252,8 +277,20 @@ describe('opencode adapter: spawn and resume plans (argv arrays, never shell str
 
   it('resumes a session of this directory with -s <id> and a new port', async () => {
     await useSample();
-    const plan = await opencodeAdapter.planResume(ctx({ args: ['--agent', 'plan'] }), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, env);
-    expect(plan.argv).toEqual(['opencode', '-s', SAMPLE_ID, '--port', expect.stringMatching(/^\d+$/), '--agent', 'plan']);
+    const plan = await opencodeAdapter.planResume(
+      ctx({ args: ['--agent', 'plan'] }),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      env,
+    );
+    expect(plan.argv).toEqual([
+      'opencode',
+      '-s',
+      SAMPLE_ID,
+      '--port',
+      expect.stringMatching(/^\d+$/),
+      '--agent',
+      'plan',
+    ]);
     expect(plan).toMatchObject({ sessionId: SAMPLE_ID, chosenBy: 'vendor', outcome: 'resumed', warning: null });
     expect(plan.hints).toEqual({ sessionId: SAMPLE_ID, port: String(portOf(plan.argv)) });
   });
@@ -261,25 +298,41 @@ describe('opencode adapter: spawn and resume plans (argv arrays, never shell str
   it('starts fresh, with a warning that names the session by 8 characters, when the session is gone', async () => {
     await useSample();
     await editStore('DELETE FROM session WHERE id = ?', [SAMPLE_ID]);
-    const plan = await opencodeAdapter.planResume(ctx(), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, env);
+    const plan = await opencodeAdapter.planResume(
+      ctx(),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      env,
+    );
     expect(plan.argv).toEqual(['opencode', '--port', expect.stringMatching(/^\d+$/)]);
     expect(plan).toMatchObject({ sessionId: null, chosenBy: null, outcome: 'fresh' });
-    expect(plan.warning).toBe('opencode: session ses_deb4… is not in ~/.local/share/opencode any more; starting a fresh conversation in /home/u/proj');
+    expect(plan.warning).toBe(
+      'opencode: session ses_deb4… is not in ~/.local/share/opencode any more; starting a fresh conversation in /home/u/proj',
+    );
     expect(plan.warning).not.toContain(SAMPLE_ID);
   });
 
   it('never resumes a session from another directory (the CLI would hang there)', async () => {
     await useSample();
-    const plan = await opencodeAdapter.planResume(ctx({ cwd: '/home/u/other' }), { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true }, env);
+    const plan = await opencodeAdapter.planResume(
+      ctx({ cwd: '/home/u/other' }),
+      { sessionId: SAMPLE_ID, chosenBy: 'vendor', confirmed: true },
+      env,
+    );
     expect(plan.outcome).toBe('fresh');
     expect(plan.argv).not.toContain('-s');
-    expect(plan.warning).toBe('opencode: session ses_deb4… belongs to /home/u/proj, not /home/u/other; starting a fresh conversation in /home/u/other');
+    expect(plan.warning).toBe(
+      'opencode: session ses_deb4… belongs to /home/u/proj, not /home/u/other; starting a fresh conversation in /home/u/other',
+    );
   });
 
   it('never passes on an id that is not an opencode id, nor an empty one', async () => {
     await useSample();
     for (const bad of ['--help', '-c', 'ses_x', `${SAMPLE_ID} --fork`]) {
-      const plan = await opencodeAdapter.planResume(ctx(), { sessionId: bad, chosenBy: 'vendor', confirmed: true }, env);
+      const plan = await opencodeAdapter.planResume(
+        ctx(),
+        { sessionId: bad, chosenBy: 'vendor', confirmed: true },
+        env,
+      );
       expect(plan.outcome).toBe('fresh');
       expect(plan.argv).not.toContain(bad);
       expect(plan.warning).toContain('is not an opencode session id');
@@ -299,12 +352,25 @@ describe('opencode: what the TUI server says', () => {
     expect(parseServerSession(null)).toBeNull();
 
     const ev = (type: string, properties: unknown) => JSON.stringify({ type, properties });
-    expect(parseEvent(ev('session.created', { info }))).toEqual({ kind: 'session', created: true, session: parseServerSession(info) });
+    expect(parseEvent(ev('session.created', { info }))).toEqual({
+      kind: 'session',
+      created: true,
+      session: parseServerSession(info),
+    });
     expect(parseEvent(ev('session.updated', { info }))).toMatchObject({ kind: 'session', created: false });
-    expect(parseEvent(ev('message.updated', { info: { id: 'msg_1', sessionID: SAMPLE_ID, role: 'user' } }))).toEqual({ kind: 'prompt', sessionId: SAMPLE_ID });
-    expect(parseEvent(ev('message.updated', { info: { id: 'msg_1', sessionID: SAMPLE_ID, role: 'assistant' } }))).toBeNull();
+    expect(parseEvent(ev('message.updated', { info: { id: 'msg_1', sessionID: SAMPLE_ID, role: 'user' } }))).toEqual({
+      kind: 'prompt',
+      sessionId: SAMPLE_ID,
+    });
+    expect(
+      parseEvent(ev('message.updated', { info: { id: 'msg_1', sessionID: SAMPLE_ID, role: 'assistant' } })),
+    ).toBeNull();
     expect(parseEvent(ev('server.connected', {}))).toBeNull();
-    expect(parseEvent(JSON.stringify({ directory: '/home/u/proj', payload: { type: 'session.created', properties: { info } } }))).toMatchObject({ kind: 'session' });
+    expect(
+      parseEvent(
+        JSON.stringify({ directory: '/home/u/proj', payload: { type: 'session.created', properties: { info } } }),
+      ),
+    ).toMatchObject({ kind: 'session' });
     expect(parseEvent('not json')).toBeNull();
   });
 });

@@ -10,7 +10,9 @@ import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { OPENCODE_STORE, type OpencodeStore } from '../../electron/core/vendors/opencode/store.js';
 import { createVendors, type VendorOptions, type Vendors } from '../../electron/core/vendors/registry.js';
 
-const SAMPLE = fileURLToPath(new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url));
+const SAMPLE = fileURLToPath(
+  new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url),
+);
 export const SAMPLE_ID = 'ses_deb4a1b2c3ffQm7Lr2VxN9pK4s';
 
 /** A temp HOME with an empty opencode data folder. */
@@ -22,7 +24,11 @@ export async function emptyStore(): Promise<{ tmp: string; env: Record<string, s
 }
 
 /** A vendor context of a test's own (its claims and caches start empty); options shorten timings. */
-export function opencodeVendors(options?: VendorOptions): { vendors: Vendors; opencodeAdapter: VendorAdapter; store: OpencodeStore } {
+export function opencodeVendors(options?: VendorOptions): {
+  vendors: Vendors;
+  opencodeAdapter: VendorAdapter;
+  store: OpencodeStore;
+} {
   const vendors = createVendors(options);
   return { vendors, opencodeAdapter: vendors.get('opencode')!, store: vendors.context.state(OPENCODE_STORE) };
 }
@@ -30,8 +36,14 @@ export function opencodeVendors(options?: VendorOptions): { vendors: Vendors; op
 export const copySample = (dataDir: string) => copyFile(SAMPLE, join(dataDir, 'opencode.db'));
 
 /** Changes the store through sql.js (as a test's own writer; the adapter never writes). */
-export async function editStoreIn(dataDir: string, sql: string, params: (string | number | null)[] = []): Promise<void> {
-  const SQL = await initSqlJs({ locateFile: () => createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm') });
+export async function editStoreIn(
+  dataDir: string,
+  sql: string,
+  params: (string | number | null)[] = [],
+): Promise<void> {
+  const SQL = await initSqlJs({
+    locateFile: () => createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm'),
+  });
   const path = join(dataDir, 'opencode.db');
   const db = new SQL.Database(await readFile(path));
   db.run(sql, params);

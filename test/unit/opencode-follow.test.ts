@@ -46,7 +46,8 @@ async function standIn(): Promise<StandIn> {
       req.on('close', () => streams.delete(res));
       return;
     }
-    if (req.url === '/session') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s.sessions));
+    if (req.url === '/session')
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(s.sessions));
     const one = /^\/session\/(.+)$/.exec(req.url ?? '');
     const found = one && s.sessions.find((x) => x.id === decodeURIComponent(one[1]!));
     if (found) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(found));
@@ -81,7 +82,16 @@ describe('opencode follow()', () => {
   const stops: (() => void)[] = [];
   beforeEach(() => {
     ({ opencodeAdapter } = opencodeVendors({
-      timings: { opencode: { searchIntervalMs: 30, intervalMs: 30, dbEveryMs: 30, dbFallbackAfterMs: 300, eventSlackMs: 50, listHoldMs: 100 } },
+      timings: {
+        opencode: {
+          searchIntervalMs: 30,
+          intervalMs: 30,
+          dbEveryMs: 30,
+          dbFallbackAfterMs: 300,
+          eventSlackMs: 50,
+          listHoldMs: 100,
+        },
+      },
     }));
   });
   afterEach(async () => {
@@ -89,7 +99,11 @@ describe('opencode follow()', () => {
     await Promise.all(servers.splice(0).map((s) => s.close()));
   });
 
-  async function start(cwd: string, hints: Record<string, string>, spawnedAt = Date.now()): Promise<SessionObservation[]> {
+  async function start(
+    cwd: string,
+    hints: Record<string, string>,
+    spawnedAt = Date.now(),
+  ): Promise<SessionObservation[]> {
     const seen: SessionObservation[] = [];
     stops.push(opencodeAdapter.follow({ pid: process.pid, cwd, hints, spawnedAt }, env, (s) => seen.push(s)));
     return seen;
@@ -147,7 +161,10 @@ describe('opencode follow()', () => {
     srv.sessions.push(session(13, cwd, spawnedAt + 20), session(14, cwd, spawnedAt + 30));
     await settle();
     expect(seen).toEqual([]); // two fit: never guess
-    srv.sessions.splice(srv.sessions.findIndex((s) => s.id === sid(14)), 1);
+    srv.sessions.splice(
+      srv.sessions.findIndex((s) => s.id === sid(14)),
+      1,
+    );
     await until(() => seen.length > 0);
     expect(seen).toEqual([{ sessionId: sid(13), confirmed: true }]);
   });
@@ -200,7 +217,11 @@ describe('opencode follow()', () => {
     const srv = await standIn();
     servers.push(srv);
     const seen: SessionObservation[] = [];
-    const stop = opencodeAdapter.follow({ pid: process.pid, cwd, hints: { port: String(srv.port) }, spawnedAt: Date.now() }, env, (s) => seen.push(s));
+    const stop = opencodeAdapter.follow(
+      { pid: process.pid, cwd, hints: { port: String(srv.port) }, spawnedAt: Date.now() },
+      env,
+      (s) => seen.push(s),
+    );
     await settle();
     stop();
     srv.sessions.push(session(8, cwd, Date.now()));

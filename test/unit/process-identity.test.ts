@@ -9,7 +9,16 @@ import { parseStat, readProcess, type ProcInfo } from '../../electron/core/pty/p
 import { ProcessLedger } from '../../electron/core/pty/process-ledger.js';
 import { signalProcess } from '../../electron/core/pty/process-signal.js';
 import { ProcessRecord } from '../../electron/core/pty/process-tree.js';
-import { earlierHolder, isAlive, killMarks, markOf, readProc, startSleeper, waitAllGone, type ProcMark } from '../helpers/processes.js';
+import {
+  earlierHolder,
+  isAlive,
+  killMarks,
+  markOf,
+  readProc,
+  startSleeper,
+  waitAllGone,
+  type ProcMark,
+} from '../helpers/processes.js';
 
 const leftovers: ProcMark[] = [];
 let dir: string;
@@ -56,9 +65,13 @@ describe('reading who a process is', () => {
   });
 
   it('reads a live process whose name is made to look like other fields', async () => {
-    const child = spawn('/bin/bash', ['--noprofile', '--norc', '-c', `printf 'x) Z 1 1 (y' > /proc/$$/comm; echo renamed; while :; do sleep 1; done`], {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const child = spawn(
+      '/bin/bash',
+      ['--noprofile', '--norc', '-c', `printf 'x) Z 1 1 (y' > /proc/$$/comm; echo renamed; while :; do sleep 1; done`],
+      {
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
     const pid = child.pid!;
     leftovers.push(markOf(readProc(pid)!));
@@ -84,7 +97,15 @@ describe('signalling by identity', () => {
     const own = markOf(readProc(process.pid)!);
     const parent = markOf(readProc(process.ppid)!);
     const grandparent = readProc(parent.pid)!;
-    const marks: ProcMark[] = [own, parent, { pid: 1, startTime: readProc(1)?.startTime ?? '0' }, { pid: 0, startTime: '0' }, { pid: -1, startTime: '0' }, { pid: Number.NaN, startTime: '0' }, { pid: 2.5, startTime: '0' }];
+    const marks: ProcMark[] = [
+      own,
+      parent,
+      { pid: 1, startTime: readProc(1)?.startTime ?? '0' },
+      { pid: 0, startTime: '0' },
+      { pid: -1, startTime: '0' },
+      { pid: Number.NaN, startTime: '0' },
+      { pid: 2.5, startTime: '0' },
+    ];
     if (grandparent.pid > 1) marks.push(markOf(grandparent));
     // SIGWINCH is harmless to every one of them should the guard fail; the SIGTERM to this process is caught.
     for (const m of marks) expect(signalProcess(m, 'SIGWINCH'), `pid ${m.pid}`).toBe(false);
@@ -94,10 +115,21 @@ describe('signalling by identity', () => {
   });
 
   it('never takes a thread id for a process (a signal to it would hit the whole process)', async () => {
-    const child = spawn(process.execPath, ['-e', 'new (require("node:worker_threads").Worker)("setInterval(()=>{},1e6)", { eval: true }); setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        'new (require("node:worker_threads").Worker)("setInterval(()=>{},1e6)", { eval: true }); setInterval(() => {}, 1e6)',
+      ],
+      { stdio: 'ignore' },
+    );
     const pid = child.pid!;
     leftovers.push(markOf(readProc(pid)!));
-    const tid = await waitFor(() => readdirSync(`/proc/${pid}/task`).map(Number).find((t) => t !== pid));
+    const tid = await waitFor(() =>
+      readdirSync(`/proc/${pid}/task`)
+        .map(Number)
+        .find((t) => t !== pid),
+    );
     const thread = { pid: tid, startTime: readProcess(tid)!.startTime };
     expect(signalProcess(thread, 'SIGTERM')).toBe(false);
     await new Promise((r) => setTimeout(r, 200));
@@ -108,12 +140,23 @@ describe('signalling by identity', () => {
 describe("a terminal's record of its processes", () => {
   // Start times no real process has, should the record ask /proc about a pid this made-up list leaves out.
   const T = (ticks: number) => String(9_000_000_000 + ticks);
-  const proc = (pid: number, ppid: number, sid: number, ticks: number): ProcInfo => ({ pid, ppid, sid, startTime: T(ticks), zombie: false });
+  const proc = (pid: number, ppid: number, sid: number, ticks: number): ProcInfo => ({
+    pid,
+    ppid,
+    sid,
+    startTime: T(ticks),
+    zombie: false,
+  });
 
   it('adopts nothing once the leader pid belongs to a new session: a login shell that was given the same pid', () => {
     const record = new ProcessRecord({ pid: 500, startTime: T(100) });
     expect(record.observe([proc(500, 1, 500, 100), proc(501, 500, 500, 110)])).toBe(true);
-    expect(record.list().map((m) => m.pid).sort()).toEqual([500, 501]);
+    expect(
+      record
+        .list()
+        .map((m) => m.pid)
+        .sort(),
+    ).toEqual([500, 501]);
     // The agent exits; its pid goes to a login shell (a session leader, so sid 500 again) with children of its own.
     const reused = [proc(500, 1, 500, 900), proc(502, 500, 500, 901), proc(503, 502, 500, 902)];
     expect(record.observe(reused)).toBe(false);
@@ -128,7 +171,12 @@ describe("a terminal's record of its processes", () => {
     // The leader is gone; 600 (now reparented) still runs and started 601; 700 exited and its pid went to a stranger.
     const later = [proc(600, 1, 500, 150), proc(601, 600, 500, 170), proc(700, 1, 700, 990), proc(701, 700, 700, 991)];
     expect(record.observe(later)).toBe(false);
-    expect(record.list().map((m) => `${m.pid}@${m.startTime}`).sort()).toEqual([`600@${T(150)}`, `601@${T(170)}`]);
+    expect(
+      record
+        .list()
+        .map((m) => `${m.pid}@${m.startTime}`)
+        .sort(),
+    ).toEqual([`600@${T(150)}`, `601@${T(170)}`]);
   });
 
   it('a scan that began before a process was recorded does not make the record forget it; its exit does', async () => {
@@ -171,7 +219,9 @@ describe('the process ledger a previous core left', () => {
   it('leaves alone a process that only has a recorded pid, or that is older than the core that wrote the ledger', async () => {
     const live = sleeper({ detached: true });
     expect(await sweep(ledger([earlierHolder(live)]))).toBe(0);
-    expect(await sweep(ledger([live], { host: { pid: 999_999, startTime: String(BigInt(live.startTime) + 1n) } }))).toBe(0);
+    expect(
+      await sweep(ledger([live], { host: { pid: 999_999, startTime: String(BigInt(live.startTime) + 1n) } })),
+    ).toBe(0);
     expect(await sweep(ledger([live], { bootId: '00000000-0000-0000-0000-000000000000' }))).toBe(0);
     expect(isAlive(live)).toBe(true);
   });
@@ -220,11 +270,24 @@ describe('the process ledger a previous core left', () => {
   });
 
   it('a well-formed ledger naming this process, its ancestors or a thread signals none of them', async () => {
-    const child = spawn(process.execPath, ['-e', 'new (require("node:worker_threads").Worker)("setInterval(()=>{},1e6)", { eval: true }); setInterval(() => {}, 1e6)'], { stdio: 'ignore' });
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        'new (require("node:worker_threads").Worker)("setInterval(()=>{},1e6)", { eval: true }); setInterval(() => {}, 1e6)',
+      ],
+      { stdio: 'ignore' },
+    );
     const nodeChild = markOf(readProc(child.pid!)!);
     leftovers.push(nodeChild);
-    const tid = await waitFor(() => readdirSync(`/proc/${nodeChild.pid}/task`).map(Number).find((t) => t !== nodeChild.pid));
-    const ownThread = readdirSync('/proc/self/task').map(Number).find((t) => t !== process.pid)!;
+    const tid = await waitFor(() =>
+      readdirSync(`/proc/${nodeChild.pid}/task`)
+        .map(Number)
+        .find((t) => t !== nodeChild.pid),
+    );
+    const ownThread = readdirSync('/proc/self/task')
+      .map(Number)
+      .find((t) => t !== process.pid)!;
     const named = [process.pid, process.ppid, readProc(process.ppid)!.ppid, tid, ownThread]
       .filter((pid) => pid > 1)
       .map((pid) => ({ pid, startTime: readProc(pid)!.startTime }));

@@ -1,7 +1,19 @@
 // The ledger file itself: read through the store's safe reader, written so a full disk leaves the last good ledger
 // and no temp file, and a ledger from before the `version` field still swept once, unless it predates this boot.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -30,7 +42,10 @@ function sleeper(): ProcMark {
 
 const bootSeconds = () => Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))![1]);
 /** The shape written before the `version` field: no boot id, the leader by pid alone. */
-const unversioned = (processes: ProcMark[], leader = 999_998) => ({ host: { pid: 999_999, startTime: '0' }, terminals: [{ leader, processes }] });
+const unversioned = (processes: ProcMark[], leader = 999_998) => ({
+  host: { pid: 999_999, startTime: '0' },
+  terminals: [{ leader, processes }],
+});
 const ledgerEntry = (processes: ProcMark[]) => ({ leader: null, processes, mark: null });
 
 describe('a ledger from before the version field', () => {

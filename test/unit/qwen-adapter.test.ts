@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { encodeQwenCwd, parseQwenChat, parseQwenRuntime, qwenHome, readQwenRuntime } from '../../electron/core/vendors/qwen/store.js';
+import {
+  encodeQwenCwd,
+  parseQwenChat,
+  parseQwenRuntime,
+  qwenHome,
+  readQwenRuntime,
+} from '../../electron/core/vendors/qwen/store.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/vendor-samples/qwen/.qwen', import.meta.url));
@@ -29,7 +35,17 @@ afterEach(async () => {
 
 const sampleFile = () => join(qhome, 'projects', '-home-u-proj', 'chats', `${SAMPLE_ID}.jsonl`);
 const userLine = (sessionId: string, cwd: string, text: string, provenance = 'real_user') =>
-  JSON.stringify({ uuid: 'u', parentUuid: null, sessionId, timestamp: 't', type: 'user', provenance, cwd, version: '0.24.4', message: { role: 'user', parts: [{ text }] } });
+  JSON.stringify({
+    uuid: 'u',
+    parentUuid: null,
+    sessionId,
+    timestamp: 't',
+    type: 'user',
+    provenance,
+    cwd,
+    version: '0.24.4',
+    message: { role: 'user', parts: [{ text }] },
+  });
 
 async function addTranscript(id: string, cwd: string, lines: string[], at?: Date): Promise<string> {
   const dir = join(qhome, 'projects', encodeQwenCwd(cwd), 'chats');
@@ -53,9 +69,19 @@ describe('qwen adapter: facts', () => {
 
 describe('qwen store: parsers', () => {
   it('parses the sample transcript and runtime sidecar', async () => {
-    expect(parseQwenChat(await readFile(sampleFile(), 'utf8'))).toEqual({ sessionId: SAMPLE_ID, cwd: '/home/u/proj', firstPrompt: 'remember the number 777' });
+    expect(parseQwenChat(await readFile(sampleFile(), 'utf8'))).toEqual({
+      sessionId: SAMPLE_ID,
+      cwd: '/home/u/proj',
+      firstPrompt: 'remember the number 777',
+    });
     const rt = parseQwenRuntime(await readFile(sampleFile().replace('.jsonl', '.runtime.json'), 'utf8'));
-    expect(rt).toEqual({ pid: 43190, sessionId: SAMPLE_ID, workDir: '/home/u/proj', startedAt: 1795643224.9, version: '0.24.4' });
+    expect(rt).toEqual({
+      pid: 43190,
+      sessionId: SAMPLE_ID,
+      workDir: '/home/u/proj',
+      startedAt: 1795643224.9,
+      version: '0.24.4',
+    });
     expect(await readQwenRuntime(SAMPLE_ID, '/home/u/proj', env)).toEqual(rt);
     expect(parseQwenRuntime('{"pid":-1,"session_id":"x"}')).toBeNull();
     expect(parseQwenRuntime('{')).toBeNull();
@@ -82,7 +108,10 @@ describe('qwen adapter: exists', () => {
   it('is false for a runtime sidecar alone', async () => {
     const id = '22222222-3333-4444-8555-666666666666';
     const dir = join(qhome, 'projects', '-home-u-proj', 'chats');
-    await writeFile(join(dir, `${id}.runtime.json`), JSON.stringify({ schema_version: 1, pid: 1, session_id: id, work_dir: '/home/u/proj' }));
+    await writeFile(
+      join(dir, `${id}.runtime.json`),
+      JSON.stringify({ schema_version: 1, pid: 1, session_id: id, work_dir: '/home/u/proj' }),
+    );
     expect(await qwenAdapter.exists(id, '/home/u/proj', env)).toBe(false);
   });
 });
@@ -96,7 +125,13 @@ describe('qwen adapter: listSessions', () => {
     await addTranscript(id2, '/home/u/two', [userLine(id2, '/home/u/two', 'second one')], t1);
     expect(await qwenAdapter.listSessions!(env)).toEqual([
       { sessionId: id2, cwd: '/home/u/two', title: null, firstPrompt: 'second one', lastActivity: t1.toISOString() },
-      { sessionId: SAMPLE_ID, cwd: '/home/u/proj', title: null, firstPrompt: 'remember the number 777', lastActivity: t0.toISOString() },
+      {
+        sessionId: SAMPLE_ID,
+        cwd: '/home/u/proj',
+        title: null,
+        firstPrompt: 'remember the number 777',
+        lastActivity: t0.toISOString(),
+      },
     ]);
     expect(await qwenAdapter.listSessions!({ HOME: join(tmp, 'nohome') })).toEqual([]);
   });
@@ -104,8 +139,13 @@ describe('qwen adapter: listSessions', () => {
   // Re-reading only changed files: minted-id-adapters.test.ts.
   it('reads only the head of a large transcript', async () => {
     const id = '44444444-5555-4666-8777-888888888888';
-    const big = Array.from({ length: 3000 }, () => JSON.stringify({ type: 'assistant', message: { parts: [{ text: 'y'.repeat(100) }] } }));
+    const big = Array.from({ length: 3000 }, () =>
+      JSON.stringify({ type: 'assistant', message: { parts: [{ text: 'y'.repeat(100) }] } }),
+    );
     await addTranscript(id, '/home/u/big', [userLine(id, '/home/u/big', 'first of many'), ...big]);
-    expect((await qwenAdapter.listSessions!(env)).find((s) => s.sessionId === id)).toMatchObject({ firstPrompt: 'first of many', cwd: '/home/u/big' });
+    expect((await qwenAdapter.listSessions!(env)).find((s) => s.sessionId === id)).toMatchObject({
+      firstPrompt: 'first of many',
+      cwd: '/home/u/big',
+    });
   });
 });

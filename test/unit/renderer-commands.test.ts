@@ -15,7 +15,15 @@ function press(chord: string, extra: Partial<KeyPress> = {}): KeyPress {
   const name = parts.pop()!;
   const symbols: Record<string, string> = { ']': 'BracketRight', '[': 'BracketLeft', '/': 'Slash' };
   const code = /^[A-Z]$/.test(name) ? `Key${name}` : /^[0-9]$/.test(name) ? `Digit${name}` : (symbols[name] ?? name);
-  return { code, key: name, altKey: parts.includes('Alt'), shiftKey: parts.includes('Shift'), ctrlKey: parts.includes('Ctrl'), metaKey: false, ...extra };
+  return {
+    code,
+    key: name,
+    altKey: parts.includes('Alt'),
+    shiftKey: parts.includes('Shift'),
+    ctrlKey: parts.includes('Ctrl'),
+    metaKey: false,
+    ...extra,
+  };
 }
 
 function agent(id: string, status: AgentView['status']): AgentView {
@@ -39,7 +47,14 @@ function agent(id: string, status: AgentView['status']): AgentView {
 }
 
 function selectRun(agents: AgentView[]): RunView {
-  const run: RunView = { id: 'run_cmd', name: 'cmd', createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z', agents, lastSnapshot: null };
+  const run: RunView = {
+    id: 'run_cmd',
+    name: 'cmd',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    agents,
+    lastSnapshot: null,
+  };
   useBaton.setState({ selectedRunId: run.id, runDetails: { [run.id]: run } });
   return run;
 }
@@ -72,13 +87,16 @@ describe('the keys', () => {
   });
 
   it('can never be bound to a key the terminal needs', () => {
-    for (const chord of ['N', 'Shift+N', 'Ctrl+R', 'Ctrl+Shift+N', 'Enter', 'Alt+Meta+N']) expect(() => parseChord(chord), chord).toThrow();
+    for (const chord of ['N', 'Shift+N', 'Ctrl+R', 'Ctrl+Shift+N', 'Enter', 'Alt+Meta+N'])
+      expect(() => parseChord(chord), chord).toThrow();
   });
 
   it('match the physical key where Alt changes the character, and "/" wherever the layout puts it', () => {
     expect(commandForKey(press('Alt+Shift+N', { key: 'ˆ' }))).toBe('run.new'); // macOS: Alt+Shift+N types a symbol
     expect(commandForKey(press('Alt+1', { key: '¡' }))).toBe('pane.focus.1');
-    expect(commandForKey({ code: 'Digit7', key: '/', ctrlKey: true, shiftKey: true, altKey: false, metaKey: false })).toBe('help.open'); // German
+    expect(
+      commandForKey({ code: 'Digit7', key: '/', ctrlKey: true, shiftKey: true, altKey: false, metaKey: false }),
+    ).toBe('help.open'); // German
   });
 
   it('are taken from the terminal even when their command cannot run now; a held key repeats pane moves only', () => {
@@ -121,7 +139,10 @@ describe('the help overlay', () => {
 describe('a command, from any key, button or menu item', () => {
   it('does nothing while it cannot run: no run, nothing running, no such pane', () => {
     const ran: CommandId[] = [];
-    useBaton.setState({ snapshot: async () => void ran.push('run.snapshot'), stopRun: async () => void ran.push('run.stop') });
+    useBaton.setState({
+      snapshot: async () => void ran.push('run.snapshot'),
+      stopRun: async () => void ran.push('run.stop'),
+    });
     expect(runCommand('run.snapshot')).toBe(false);
     selectRun([agent('a1', 'exited')]);
     expect(commandEnabled('run.stop', useBaton.getState())).toBe(false);
@@ -150,6 +171,9 @@ describe('a command, from any key, button or menu item', () => {
     expect(runCommand('run.stop')).toBe(true);
     await new Promise((r) => setTimeout(r, 0));
     expect(useBaton.getState().pending).toBeNull();
-    expect(useBaton.getState().toasts.at(-1)).toMatchObject({ kind: 'error', text: 'the core refused: run_cmd is gone' });
+    expect(useBaton.getState().toasts.at(-1)).toMatchObject({
+      kind: 'error',
+      text: 'the core refused: run_cmd is gone',
+    });
   });
 });

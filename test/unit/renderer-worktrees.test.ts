@@ -20,7 +20,14 @@ import type { EventName, EventPayload, Method, Params, Result } from '../../shar
 
 const repo = (over: Partial<Extract<RepoState, { state: 'repo' }>['repo']> = {}): RepoState => ({
   state: 'repo',
-  repo: { repoRoot: '/home/u/app', currentBranch: 'main', headCommit: 'a'.repeat(40), branches: ['main', 'dev'], setup: null, ...over },
+  repo: {
+    repoRoot: '/home/u/app',
+    currentBranch: 'main',
+    headCommit: 'a'.repeat(40),
+    branches: ['main', 'dev'],
+    setup: null,
+    ...over,
+  },
 });
 const choice = (over: Partial<WorktreeChoice> = {}): WorktreeChoice => ({ ...DEFAULT_WORKTREE_CHOICE, ...over });
 
@@ -37,14 +44,20 @@ describe('New run: the isolation an agent is started with', () => {
     expect(worktreeSpec(choice({ base: 'dev' }), repo())).toEqual({ worktree: 'new', base: 'dev' });
     // The current branch is the default: the core takes HEAD as it is at start.
     expect(worktreeSpec(choice({ base: 'main' }), repo())).toEqual({ worktree: 'new' });
-    expect(worktreeSpec(choice({ reuse: 'branch', existingBranch: 'dev', base: 'main' }), repo())).toEqual({ worktree: { existingBranch: 'dev' } });
-    expect(worktreeSpec(choice({ reuse: 'worktree', existingWorktree: '/home/u/app-x' }), repo())).toEqual({ worktree: { existingWorktree: '/home/u/app-x' } });
+    expect(worktreeSpec(choice({ reuse: 'branch', existingBranch: 'dev', base: 'main' }), repo())).toEqual({
+      worktree: { existingBranch: 'dev' },
+    });
+    expect(worktreeSpec(choice({ reuse: 'worktree', existingWorktree: '/home/u/app-x' }), repo())).toEqual({
+      worktree: { existingWorktree: '/home/u/app-x' },
+    });
   });
 
   it('asks for the branch or path to reuse before Start', () => {
     expect(worktreeError(choice({ reuse: 'branch' }), repo())).toBe('Choose the branch to use');
     expect(worktreeError(choice({ reuse: 'worktree' }), repo())).toMatch(/path of the worktree/);
-    expect(worktreeError(choice({ reuse: 'worktree', existingWorktree: 'rel/x' }), repo())).toMatch(/^Worktree path must be an absolute path/);
+    expect(worktreeError(choice({ reuse: 'worktree', existingWorktree: 'rel/x' }), repo())).toMatch(
+      /^Worktree path must be an absolute path/,
+    );
     expect(worktreeError(choice({ reuse: 'branch' }), { state: 'none' })).toBeNull();
     expect(worktreeError(choice({ reuse: 'branch', isolation: 'share' }), repo())).toBeNull();
   });
@@ -60,8 +73,12 @@ describe('New run: the isolation an agent is started with', () => {
       { choice: choice({ isolation: 'share' }), state: repo({ repoRoot: '/other', setup: { ...setup, hash: 'h2' } }) },
     ];
     expect(setupsToApprove(rows, approved)).toEqual([{ repoRoot: '/home/u/app', hash: 'h1' }]);
-    expect(setupsToApprove([{ choice: choice({ reuse: 'worktree', existingWorktree: '/x' }), state: withSetup }], approved)).toEqual([]);
-    expect(setupsToApprove([{ choice: choice(), state: repo({ setup: { ...setup, approved: true } }) }], approved)).toEqual([]);
+    expect(
+      setupsToApprove([{ choice: choice({ reuse: 'worktree', existingWorktree: '/x' }), state: withSetup }], approved),
+    ).toEqual([]);
+    expect(
+      setupsToApprove([{ choice: choice(), state: repo({ setup: { ...setup, approved: true } }) }], approved),
+    ).toEqual([]);
     approved = toggleSetup(approved, withSetup, false);
     expect(setupsToApprove(rows, approved)).toEqual([]);
   });
@@ -84,7 +101,19 @@ describe('Changes: the patch as drawn', () => {
   ].join('\n');
 
   it('colours additions, deletions, hunks and file headers, and reads +++ inside a hunk as content', () => {
-    expect(patchLines(patch).map((l) => l.kind)).toEqual(['file', 'meta', 'meta', 'meta', 'meta', 'hunk', 'add', 'add', 'del', 'context', 'note']);
+    expect(patchLines(patch).map((l) => l.kind)).toEqual([
+      'file',
+      'meta',
+      'meta',
+      'meta',
+      'meta',
+      'hunk',
+      'add',
+      'add',
+      'del',
+      'context',
+      'note',
+    ]);
     expect(patchLines('')).toEqual([]);
   });
 
@@ -100,7 +129,10 @@ describe('Resume: the repositories a handle names', () => {
   const body = {
     v: 1,
     agents: [
-      { id: 'agt_1', worktree: { repoRoot: '/gone/app', worktreePath: '/w/a', branch: 'baton/x/a', baseCommit: 'b'.repeat(40) } },
+      {
+        id: 'agt_1',
+        worktree: { repoRoot: '/gone/app', worktreePath: '/w/a', branch: 'baton/x/a', baseCommit: 'b'.repeat(40) },
+      },
       { id: 'agt_2' },
       { id: 'agt_3', worktree: { repoRoot: '/gone/app' } },
     ],
@@ -119,7 +151,9 @@ describe('Resume: the repositories a handle names', () => {
     expect(reposToMap(roots, ['failed', null, 'failed'], {})).toEqual(['/gone/app']);
     expect(reposToMap(roots, ['existing', null, 'existing'], {})).toEqual([]);
     expect(reposToMap(roots, ['existing', null, 'existing'], { '/gone/app': '/new/app' })).toEqual(['/gone/app']);
-    expect(usableRepoMap({ '/gone/app': '/new/app', '/x': 'relative', '/y': '', '/z': '/z' })).toEqual({ '/gone/app': '/new/app' });
+    expect(usableRepoMap({ '/gone/app': '/new/app', '/x': 'relative', '/y': '', '/z': '/z' })).toEqual({
+      '/gone/app': '/new/app',
+    });
   });
 });
 
@@ -152,8 +186,22 @@ describe('the pane header’s changed-file count', () => {
   }
 
   it('follows the agent.changes event, and counts events so an open Changes view refreshes', async () => {
-    const changes = { branch: 'baton/r/one', baseCommit: 'c'.repeat(40), files: 3, insertions: 3, deletions: 0, stat: '', untracked: [], patch: '', truncated: false };
-    const { client, fire } = fakeClient({ 'host.info': () => ({ version: 't', dataDir: '/d', vendors: [] }), 'run.list': () => [], 'agent.changes': () => changes });
+    const changes = {
+      branch: 'baton/r/one',
+      baseCommit: 'c'.repeat(40),
+      files: 3,
+      insertions: 3,
+      deletions: 0,
+      stat: '',
+      untracked: [],
+      patch: '',
+      truncated: false,
+    };
+    const { client, fire } = fakeClient({
+      'host.info': () => ({ version: 't', dataDir: '/d', vendors: [] }),
+      'run.list': () => [],
+      'agent.changes': () => changes,
+    });
     useBaton.getState().setConnection('connected', client);
     expect(useBaton.getState().changes.agt_1).toBeUndefined();
     await useBaton.getState().loadChangeCount('agt_1');

@@ -34,7 +34,12 @@ const getAdapter = (vendor: VendorName) => vendors.get(vendor);
 const claudeSessionsCacheStats = () => vendors.context.state(CLAUDE_STORE).sessions.stats();
 /** The core's listing over this test's vendors (the service passes its own the same way). */
 type ListArgs = Parameters<typeof listWith>;
-const listFoundSessions = (e: ListArgs[0], s: ListArgs[1], params: ListArgs[2], sources: ListArgs[3] = vendors.adapters) => listWith(e, s, params, sources);
+const listFoundSessions = (
+  e: ListArgs[0],
+  s: ListArgs[1],
+  params: ListArgs[2],
+  sources: ListArgs[3] = vendors.adapters,
+) => listWith(e, s, params, sources);
 let env: Record<string, string>;
 let store: RunStore;
 
@@ -104,11 +109,51 @@ describe('listFoundSessions over real vendor stores', () => {
     expect(result.total).toBe(5);
     expect(result.scannedMs).toBeGreaterThanOrEqual(0);
     expect(result.sessions).toEqual([
-      { vendor: 'codex', sessionId: CODEX_ID, cwd: '/home/u/proj', title: null, firstPrompt: 'remember the number 777', lastActivity: T(30).toISOString(), adoptedBy: null },
-      { vendor: 'gemini', sessionId: GEMINI_ID, cwd: '/home/u/proj', title: 'Remember the number 777', firstPrompt: 'remember the number 777', lastActivity: T(20).toISOString(), adoptedBy: null },
-      { vendor: 'claude', sessionId: MORE_CLAUDE[1], cwd: '/work/two', title: null, firstPrompt: 'prompt number 1', lastActivity: T(11).toISOString(), adoptedBy: null },
-      { vendor: 'claude', sessionId: MORE_CLAUDE[0], cwd: '/work/two', title: null, firstPrompt: 'prompt number 0', lastActivity: T(10).toISOString(), adoptedBy: null },
-      { vendor: 'claude', sessionId: CLAUDE_ID, cwd: '/home/u/proj', title: 'task-42 remember', firstPrompt: 'remember the number 777', lastActivity: T(5).toISOString(), adoptedBy: null },
+      {
+        vendor: 'codex',
+        sessionId: CODEX_ID,
+        cwd: '/home/u/proj',
+        title: null,
+        firstPrompt: 'remember the number 777',
+        lastActivity: T(30).toISOString(),
+        adoptedBy: null,
+      },
+      {
+        vendor: 'gemini',
+        sessionId: GEMINI_ID,
+        cwd: '/home/u/proj',
+        title: 'Remember the number 777',
+        firstPrompt: 'remember the number 777',
+        lastActivity: T(20).toISOString(),
+        adoptedBy: null,
+      },
+      {
+        vendor: 'claude',
+        sessionId: MORE_CLAUDE[1],
+        cwd: '/work/two',
+        title: null,
+        firstPrompt: 'prompt number 1',
+        lastActivity: T(11).toISOString(),
+        adoptedBy: null,
+      },
+      {
+        vendor: 'claude',
+        sessionId: MORE_CLAUDE[0],
+        cwd: '/work/two',
+        title: null,
+        firstPrompt: 'prompt number 0',
+        lastActivity: T(10).toISOString(),
+        adoptedBy: null,
+      },
+      {
+        vendor: 'claude',
+        sessionId: CLAUDE_ID,
+        cwd: '/home/u/proj',
+        title: 'task-42 remember',
+        firstPrompt: 'remember the number 777',
+        lastActivity: T(5).toISOString(),
+        adoptedBy: null,
+      },
     ]);
   });
 
@@ -119,20 +164,33 @@ describe('listFoundSessions over real vendor stores', () => {
     expect(claudeSessionsCacheStats()).toMatchObject({ entries: 3, reads: 3, hits: 3 });
 
     const changed = join(home, '.claude', 'projects', '-work-two', `${MORE_CLAUDE[0]}.jsonl`);
-    await appendFile(changed, `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] }, cwd: '/work/two' })}\n`);
+    await appendFile(
+      changed,
+      `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] }, cwd: '/work/two' })}\n`,
+    );
     await touch(changed, T(40));
     const result = await listFoundSessions(env, store, {});
     expect(claudeSessionsCacheStats()).toMatchObject({ entries: 3, reads: 4, hits: 5 });
-    expect(result.sessions[0]).toMatchObject({ vendor: 'claude', sessionId: MORE_CLAUDE[0], lastActivity: T(40).toISOString() });
+    expect(result.sessions[0]).toMatchObject({
+      vendor: 'claude',
+      sessionId: MORE_CLAUDE[0],
+      lastActivity: T(40).toISOString(),
+    });
   });
 
   it('filters by vendor and by every word of the query, and cuts to the limit while counting every match', async () => {
-    expect((await listFoundSessions(env, store, { vendor: 'gemini' })).sessions.map((s) => s.sessionId)).toEqual([GEMINI_ID]);
+    expect((await listFoundSessions(env, store, { vendor: 'gemini' })).sessions.map((s) => s.sessionId)).toEqual([
+      GEMINI_ID,
+    ]);
     const q = await listFoundSessions(env, store, { query: '  REMEMBER  777 ' });
     expect(q.sessions.map((s) => s.vendor)).toEqual(['codex', 'gemini', 'claude']);
-    expect((await listFoundSessions(env, store, { query: 'task-42' })).sessions.map((s) => s.sessionId)).toEqual([CLAUDE_ID]);
+    expect((await listFoundSessions(env, store, { query: 'task-42' })).sessions.map((s) => s.sessionId)).toEqual([
+      CLAUDE_ID,
+    ]);
     expect((await listFoundSessions(env, store, { query: '/work/two' })).total).toBe(2);
-    expect((await listFoundSessions(env, store, { query: CODEX_ID.slice(0, 13) })).sessions.map((s) => s.vendor)).toEqual(['codex']);
+    expect(
+      (await listFoundSessions(env, store, { query: CODEX_ID.slice(0, 13) })).sessions.map((s) => s.vendor),
+    ).toEqual(['codex']);
     const limited = await listFoundSessions(env, store, { limit: 2 });
     expect(limited.total).toBe(5);
     expect(limited.sessions.map((s) => s.vendor)).toEqual(['codex', 'gemini']);
@@ -142,7 +200,10 @@ describe('listFoundSessions over real vendor stores', () => {
   it('marks a session a run already holds, for its vendor only', async () => {
     await store.save(manifest('task 42', 'claude', CLAUDE_ID));
     const { sessions } = await listFoundSessions(env, store, {});
-    expect(sessions.find((s) => s.sessionId === CLAUDE_ID)?.adoptedBy).toEqual({ runId: `run_${'a'.repeat(16)}`, runName: 'task 42' });
+    expect(sessions.find((s) => s.sessionId === CLAUDE_ID)?.adoptedBy).toEqual({
+      runId: `run_${'a'.repeat(16)}`,
+      runName: 'task 42',
+    });
     expect(sessions.filter((s) => s.adoptedBy !== null)).toHaveLength(1);
 
     await store.save({ ...manifest('wrong vendor', 'gemini', CODEX_ID), id: `run_${'c'.repeat(16)}` });
@@ -159,7 +220,9 @@ describe('listFoundSessions over real vendor stores', () => {
     const broken: VendorAdapter = {
       ...getAdapter('qwen')!,
       async listSessions() {
-        throw Object.assign(new Error(`EACCES: permission denied, open '${home}/secret-${CLAUDE_ID}'`), { code: 'EACCES' });
+        throw Object.assign(new Error(`EACCES: permission denied, open '${home}/secret-${CLAUDE_ID}'`), {
+          code: 'EACCES',
+        });
       },
     };
     const sources = new Map([...vendors.adapters, ['qwen', broken] as const]);
@@ -172,7 +235,14 @@ describe('listFoundSessions over real vendor stores', () => {
 });
 
 describe('adoptSessions', () => {
-  const outcome = (label: string): ResumeOutcome => ({ agentId: `agt_${'d'.repeat(16)}`, label, vendor: 'claude', outcome: 'resumed', sessionId: null, message: null });
+  const outcome = (label: string): ResumeOutcome => ({
+    agentId: `agt_${'d'.repeat(16)}`,
+    label,
+    vendor: 'claude',
+    outcome: 'resumed',
+    sessionId: null,
+    message: null,
+  });
 
   const rules = { sessionIdPattern: (v: VendorName) => getAdapter(v)?.sessionIdPattern };
 
@@ -186,7 +256,10 @@ describe('adoptSessions', () => {
         decodeHandle(handle, rules); // what the real resume does first
         if (fail) throw fail;
         const at = new Date().toISOString();
-        return { run: { id: `run_${'e'.repeat(16)}`, name: 'x', createdAt: at, updatedAt: at, agents: [], lastSnapshot: null }, outcomes: [outcome('claude')] };
+        return {
+          run: { id: `run_${'e'.repeat(16)}`, name: 'x', createdAt: at, updatedAt: at, agents: [], lastSnapshot: null },
+          outcomes: [outcome('claude')],
+        };
       },
     };
   }
@@ -216,15 +289,36 @@ describe('adoptSessions', () => {
   it('refuses a run name in use and a session a run already holds, as conflicts, before resuming anything', async () => {
     await store.save(manifest('task 42', 'claude', CLAUDE_ID));
     const service = fakeService();
-    await expect(adoptSessions(service, store, { name: 'task 42', sessions: [{ vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' }] })).rejects.toMatchObject({
+    await expect(
+      adoptSessions(service, store, {
+        name: 'task 42',
+        sessions: [{ vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' }],
+      }),
+    ).rejects.toMatchObject({
       code: 'conflict',
       message: "a run named 'task 42' already exists",
     });
-    await expect(adoptSessions(service, store, { name: 'new', sessions: [{ vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' }, { vendor: 'claude', sessionId: CLAUDE_ID, cwd: '/x' }] })).rejects.toMatchObject({
+    await expect(
+      adoptSessions(service, store, {
+        name: 'new',
+        sessions: [
+          { vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' },
+          { vendor: 'claude', sessionId: CLAUDE_ID, cwd: '/x' },
+        ],
+      }),
+    ).rejects.toMatchObject({
       code: 'conflict',
       field: 'sessions[1]',
     });
-    await expect(adoptSessions(service, store, { name: 'new', sessions: [{ vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' }, { vendor: 'codex', sessionId: CODEX_ID, cwd: '/y' }] })).rejects.toMatchObject({
+    await expect(
+      adoptSessions(service, store, {
+        name: 'new',
+        sessions: [
+          { vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' },
+          { vendor: 'codex', sessionId: CODEX_ID, cwd: '/y' },
+        ],
+      }),
+    ).rejects.toMatchObject({
       code: 'invalid',
       field: 'sessions[1]',
     });
@@ -232,13 +326,30 @@ describe('adoptSessions', () => {
   });
 
   it("names the request's sessions[i] in errors about the handle's agents[i]", async () => {
-    await expect(adoptSessions(fakeService(), store, { name: 'n', sessions: [{ vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' }, { vendor: 'claude', sessionId: 'not-a-uuid', cwd: '/x' }] })).rejects.toMatchObject({
+    await expect(
+      adoptSessions(fakeService(), store, {
+        name: 'n',
+        sessions: [
+          { vendor: 'codex', sessionId: CODEX_ID, cwd: '/x' },
+          { vendor: 'claude', sessionId: 'not-a-uuid', cwd: '/x' },
+        ],
+      }),
+    ).rejects.toMatchObject({
       code: 'invalid',
       field: 'sessions[1].sessionId',
       message: 'sessions[1].sessionId: does not match the claude session id format',
     });
-    const fromResume = new BatonError({ code: 'invalid', field: 'agents[0].cwd', message: 'agents[0].cwd: directory does not exist' });
-    await expect(adoptSessions(fakeService(fromResume), store, { name: 'n', sessions: [{ vendor: 'claude', sessionId: CLAUDE_ID, cwd: '/gone' }] })).rejects.toMatchObject({
+    const fromResume = new BatonError({
+      code: 'invalid',
+      field: 'agents[0].cwd',
+      message: 'agents[0].cwd: directory does not exist',
+    });
+    await expect(
+      adoptSessions(fakeService(fromResume), store, {
+        name: 'n',
+        sessions: [{ vendor: 'claude', sessionId: CLAUDE_ID, cwd: '/gone' }],
+      }),
+    ).rejects.toMatchObject({
       code: 'invalid',
       field: 'sessions[0].cwd',
       message: 'sessions[0].cwd: directory does not exist',

@@ -51,7 +51,15 @@ function manifest(id: string, name: string): RunManifest {
     warning: null,
     startedAt: at,
   });
-  return { v: 1, id, name, createdAt: at, updatedAt: at, agents: [agent(AGENT, 'one'), agent(AGENT_2, 'two')], lastSnapshot: null };
+  return {
+    v: 1,
+    id,
+    name,
+    createdAt: at,
+    updatedAt: at,
+    agents: [agent(AGENT, 'one'), agent(AGENT_2, 'two')],
+    lastSnapshot: null,
+  };
 }
 
 const snapshot: SnapshotView = {
@@ -63,7 +71,14 @@ const snapshot: SnapshotView = {
     { agentId: AGENT_2, label: 'two', vendor: 'shell', cwd: '/tmp', sessionId: null, status: 'exited' },
   ],
 };
-const screen = (agentId: string, text: string): StoredScreen => ({ agentId, label: 'x', cols: 80, rows: 24, text, serialized: text });
+const screen = (agentId: string, text: string): StoredScreen => ({
+  agentId,
+  label: 'x',
+  cols: 80,
+  rows: 24,
+  text,
+  serialized: text,
+});
 const event = (message: string): RunEvent => ({ at: '2025-01-01T00:00:00.000Z', type: 'renamed', message });
 
 /** A store with one good run and one run (BAD) whose files a test then damages. */
@@ -87,13 +102,22 @@ describe('a damaged run.json', () => {
     ['an extra field', () => JSON.stringify({ ...valid(), pwned: true })],
     ['a __proto__ key', () => `{"__proto__":{"polluted":true},${JSON.stringify(valid()).slice(1)}`],
     ['a huge name', () => JSON.stringify({ ...valid(), name: 'x'.repeat(1_000_000) })],
-    ['a huge argument', () => JSON.stringify({ ...valid(), agents: [{ ...valid().agents[0], args: ['y'.repeat(1_000_000)] }] })],
+    [
+      'a huge argument',
+      () => JSON.stringify({ ...valid(), agents: [{ ...valid().agents[0], args: ['y'.repeat(1_000_000)] }] }),
+    ],
     ['a file over the size bound', () => JSON.stringify({ ...valid(), pad: 'z'.repeat(9 * 1024 * 1024) })],
     ['deep nesting', () => `{"v":1,"agents":${'['.repeat(100_000)}${']'.repeat(100_000)}}`],
     ['a path traversal in its id', () => JSON.stringify({ ...valid(), id: '../../x' })],
     ['the id of another run', () => JSON.stringify({ ...valid(), id: GOOD })],
-    ['a path traversal in an agent id', () => JSON.stringify({ ...valid(), agents: [{ ...valid().agents[0], id: '../../../etc/passwd' }] })],
-    ['a path traversal in its snapshot id', () => JSON.stringify({ ...valid(), lastSnapshot: { id: '../../x', at: valid().createdAt } })],
+    [
+      'a path traversal in an agent id',
+      () => JSON.stringify({ ...valid(), agents: [{ ...valid().agents[0], id: '../../../etc/passwd' }] }),
+    ],
+    [
+      'a path traversal in its snapshot id',
+      () => JSON.stringify({ ...valid(), lastSnapshot: { id: '../../x', at: valid().createdAt } }),
+    ],
     ['a relative cwd', () => JSON.stringify({ ...valid(), agents: [{ ...valid().agents[0], cwd: '../..' }] })],
     ['two agents with one id', () => JSON.stringify({ ...valid(), agents: [valid().agents[0], valid().agents[0]] })],
     ['a date that is not a date', () => JSON.stringify({ ...valid(), updatedAt: 'yesterday' })],
@@ -159,7 +183,16 @@ describe('entries of the runs directory that are not runs', () => {
     expect(reasons.get('run_ffffffffffffffff/run.json')).toMatch(/not a regular file/);
     for (const name of reasons.keys()) expect(logged()).toContain(join(runs, name));
     expect((await readdir(runs)).sort()).toEqual(
-      [GOOD, BAD, 'run_AAAAAAAAAAAAAAAA', 'notes', 'run_dddddddddddddddd', 'run_cccccccccccccccc', 'run_eeeeeeeeeeeeeeee', 'run_ffffffffffffffff'].sort(),
+      [
+        GOOD,
+        BAD,
+        'run_AAAAAAAAAAAAAAAA',
+        'notes',
+        'run_dddddddddddddddd',
+        'run_cccccccccccccccc',
+        'run_eeeeeeeeeeeeeeee',
+        'run_ffffffffffffffff',
+      ].sort(),
     );
   });
 });
@@ -177,7 +210,9 @@ describe('a damaged history (events.jsonl)', () => {
 
     expect((await store.readEvents(BAD)).map((e) => e.message)).toEqual(['first', 'second']);
     expect((await store.readEvents(BAD)).map((e) => e.message)).toEqual(['first', 'second']);
-    const warnings = logged().split('\n').filter((l) => l.includes(file));
+    const warnings = logged()
+      .split('\n')
+      .filter((l) => l.includes(file));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/8 unreadable lines skipped/);
   });
@@ -216,7 +251,13 @@ describe('a damaged snapshot', () => {
   const snapDir = () => join(runDir(BAD), 'screens', SNAP);
 
   it('with garbage in snapshot.json reads as no snapshot, logged, without throwing', async () => {
-    for (const garbage of ['', '{"id":', '[]', JSON.stringify({ ...snapshot, id: 'snp_zzzzzzzzzzzzzzzz' }), JSON.stringify({ ...snapshot, reason: 'hacked' })]) {
+    for (const garbage of [
+      '',
+      '{"id":',
+      '[]',
+      JSON.stringify({ ...snapshot, id: 'snp_zzzzzzzzzzzzzzzz' }),
+      JSON.stringify({ ...snapshot, reason: 'hacked' }),
+    ]) {
       const store = await withSnapshot();
       await writeFile(join(snapDir(), 'snapshot.json'), garbage);
       expect(await store.readSnapshot(BAD, SNAP)).toBeUndefined();
@@ -242,7 +283,9 @@ describe('a damaged snapshot', () => {
     await rm(join(runDir(BAD), 'screens'), { recursive: true });
     await symlink(outside, join(runDir(BAD), 'screens'));
     expect(await store.readSnapshot(BAD, SNAP)).toBeUndefined();
-    await expect(store.writeSnapshot(BAD, { ...snapshot, id: 'snp_bbbbbbbbbbbbbbbb' }, [])).rejects.toThrow(/symbolic link/);
+    await expect(store.writeSnapshot(BAD, { ...snapshot, id: 'snp_bbbbbbbbbbbbbbbb' }, [])).rejects.toThrow(
+      /symbolic link/,
+    );
     expect(await readdir(outside)).toEqual([]);
     expect(lstatSync(join(runDir(BAD), 'screens')).isSymbolicLink()).toBe(true);
   });
@@ -257,9 +300,13 @@ describe('the data directory', () => {
   it('is refused, with the fix, when other users or its group can write it', async () => {
     await mkdir(dataDir);
     chmodSync(dataDir, 0o777);
-    await expect(RunStore.open(dataDir)).rejects.toThrow(`the data directory ${dataDir} is writable by other users (mode 0777): run chmod 700 ${dataDir}`);
+    await expect(RunStore.open(dataDir)).rejects.toThrow(
+      `the data directory ${dataDir} is writable by other users (mode 0777): run chmod 700 ${dataDir}`,
+    );
     chmodSync(dataDir, 0o770);
-    await expect(RunStore.open(dataDir)).rejects.toThrow(`the data directory ${dataDir} is writable by its group (mode 0770): run chmod 700 ${dataDir}`);
+    await expect(RunStore.open(dataDir)).rejects.toThrow(
+      `the data directory ${dataDir} is writable by its group (mode 0770): run chmod 700 ${dataDir}`,
+    );
     chmodSync(dataDir, 0o755);
     await expect(RunStore.open(dataDir)).resolves.toBeInstanceOf(RunStore);
     expect(await readdir(dataDir)).toEqual(['runs']);
@@ -279,7 +326,9 @@ describe('the data directory', () => {
     await writeFile(file, '{}', { mode: 0o600 });
     expect(() => checkServerFile(file)).not.toThrow();
     chmodSync(file, 0o666);
-    expect(() => checkServerFile(file)).toThrow(`the server file ${file} is writable by other users (mode 0666): run chmod 600 ${file}`);
+    expect(() => checkServerFile(file)).toThrow(
+      `the server file ${file} is writable by other users (mode 0666): run chmod 600 ${file}`,
+    );
     if (isRoot) {
       chmodSync(file, 0o600);
       chownSync(file, 12345, 12345);

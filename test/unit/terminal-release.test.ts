@@ -38,7 +38,11 @@ const hook = createHook({
 
 /** The core's live resources, each as its type and the first frame of ours that created it (past lifecycle.ts). */
 function leftovers(filter: (r: Resource) => boolean = () => true): string[] {
-  const where = (r: Resource) => r.stack.split('\n').find((l) => OURS.test(l) && !l.includes('lifecycle.ts'))?.trim() ?? '?';
+  const where = (r: Resource) =>
+    r.stack
+      .split('\n')
+      .find((l) => OURS.test(l) && !l.includes('lifecycle.ts'))
+      ?.trim() ?? '?';
   return [...live.values()].filter(filter).map((r) => `${r.type} from ${where(r)}`);
 }
 
@@ -88,7 +92,13 @@ beforeAll(async () => {
   Error.stackTraceLimit = 50;
   // The mirror thread is the process's, started by the first terminal and kept: start it before watching.
   const warm = new PtyHost(null);
-  const t = warm.spawn({ argv: ['/bin/true'], cwd: tmpdir(), env: { PATH: process.env.PATH ?? '/usr/bin:/bin' }, cols: 80, rows: 24 });
+  const t = warm.spawn({
+    argv: ['/bin/true'],
+    cwd: tmpdir(),
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+    cols: 80,
+    rows: 24,
+  });
   await new Promise<void>((r) => t.onExit(() => r()));
   await warm.stopAll();
   warm.close();
@@ -124,7 +134,10 @@ describe('closing terminals releases what they hold', () => {
     });
     echo.resize(100, 30);
     echo.write('hello\r');
-    await until(() => echo.endOffset > 0 && flood.endOffset > 512 * 1024 && brief.exited !== null, 'output from all three');
+    await until(
+      () => echo.endOffset > 0 && flood.endOffset > 512 * 1024 && brief.exited !== null,
+      'output from all three',
+    );
     // The watch sees what the terminals hold while they run (so it can see a leak): the tracker and three PTYs.
     expect(leftovers((r) => r.type === 'TTYWRAP').length).toBeGreaterThanOrEqual(2);
     expect(leftovers((r) => r.type === 'Timeout').length).toBeGreaterThanOrEqual(1);

@@ -59,7 +59,10 @@ describe('vendor context: one per core', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles(VENDORS_DIR)) {
       for (const [i, line] of readFileSync(file, 'utf8').split('\n').entries()) {
-        if (/^(export )?(let|var) /.test(line) || /^(export )?const \w+(: [^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/.test(line)) {
+        if (
+          /^(export )?(let|var) /.test(line) ||
+          /^(export )?const \w+(: [^=]+)? = new (Map|Set|WeakMap|WeakSet)\b/.test(line)
+        ) {
           offenders.push(`${relative(VENDORS_DIR, file)}:${i + 1}: ${line}`);
         }
       }
@@ -86,12 +89,20 @@ describe('vendor kit: ids, environment, JSON lines', () => {
   });
 
   it("passes Baton's environment on without its token or unset entries", () => {
-    expect(inheritedEnv({ HOME: '/h', BATON_TOKEN: 's', BATON_TOKEN_FILE: 'f', BATON_HOME: '/b', EMPTY: undefined })).toEqual({ HOME: '/h', BATON_HOME: '/b' });
+    expect(
+      inheritedEnv({ HOME: '/h', BATON_TOKEN: 's', BATON_TOKEN_FILE: 'f', BATON_HOME: '/b', EMPTY: undefined }),
+    ).toEqual({ HOME: '/h', BATON_HOME: '/b' });
   });
 
   it('reads JSON lines (a torn line is undefined) and the text of message content', () => {
     expect([...jsonLines('{"a":1}\n\n{"b":\n[2]\n')]).toEqual([{ a: 1 }, undefined, [2]]);
-    const blocks = [{ type: 'text', text: 'a' }, { type: 'input_text', text: 'b' }, { text: 'c' }, { type: 'image' }, 'd'];
+    const blocks = [
+      { type: 'text', text: 'a' },
+      { type: 'input_text', text: 'b' },
+      { text: 'c' },
+      { type: 'image' },
+      'd',
+    ];
     expect(textOf('plain')).toBe('plain');
     expect(textOf(blocks)).toBe('a\nb\nc');
     expect(textOf(blocks, (t) => t === 'text')).toBe('a');

@@ -18,11 +18,19 @@ export function parseAgentSpec(text: string, env: NodeJS.ProcessEnv): AgentSpec 
   const colon = head.indexOf(':');
   const vendor = colon < 0 ? head : head.slice(0, colon);
   const label = colon < 0 ? undefined : head.slice(colon + 1);
-  if (!(VENDOR_NAMES as readonly string[]).includes(vendor)) throw new UsageError(`unknown vendor ${shownArgument(vendor, env)} in --agent (one of: ${VENDOR_NAMES.join(', ')})`);
-  if (label === '') throw new UsageError(`--agent ${shownArgument(text, env)} has an empty label: leave out the ':' or name the agent`);
+  if (!(VENDOR_NAMES as readonly string[]).includes(vendor))
+    throw new UsageError(
+      `unknown vendor ${shownArgument(vendor, env)} in --agent (one of: ${VENDOR_NAMES.join(', ')})`,
+    );
+  if (label === '')
+    throw new UsageError(`--agent ${shownArgument(text, env)} has an empty label: leave out the ':' or name the agent`);
   const dir = text.slice(at + 1);
   if (dir === '') throw new UsageError(`--agent ${shownArgument(text, env)} has no directory after '@'`);
-  return { vendor: vendor as VendorName, cwd: resolve(expandHome(dir, env, '--agent')), ...(label !== undefined ? { label } : {}) };
+  return {
+    vendor: vendor as VendorName,
+    cwd: resolve(expandHome(dir, env, '--agent')),
+    ...(label !== undefined ? { label } : {}),
+  };
 }
 
 /**
@@ -48,7 +56,10 @@ export function agentSpecsOf(typed: readonly { name: string; value: string }[], 
     }
   }
   const [noWorktree] = specs.filter((s) => s.base !== undefined && s.worktree === undefined);
-  if (noWorktree) throw new UsageError(`--base is for a new worktree: add --worktree to that --agent (${noWorktree.label ?? noWorktree.vendor})`);
+  if (noWorktree)
+    throw new UsageError(
+      `--base is for a new worktree: add --worktree to that --agent (${noWorktree.label ?? noWorktree.vendor})`,
+    );
   return specs;
 }
 
@@ -65,7 +76,7 @@ export const startCommand: CommandSpec = {
   details:
     'Starts a new run with one agent per --agent, each in its directory. --worktree after an --agent gives that ' +
     'agent a git worktree of its own (branch baton/<run>/<label>, made from the checkout its directory is in; it ' +
-    'works in the same folder there), so agents never see each other\'s half-written files; --base after it makes ' +
+    "works in the same folder there), so agents never see each other's half-written files; --base after it makes " +
     'the worktree from another branch or commit. A run name already taken is refused. Exits 1 when an agent could ' +
     'not start (the others keep running).',
   options: [
@@ -89,7 +100,8 @@ export const startCommand: CommandSpec = {
     JSON_OPTION,
     DATA_DIR_OPTION,
   ],
-  example: 'start demo --agent claude:planner@~/src/app --worktree --agent codex:tests@~/src/app --worktree --base main',
+  example:
+    'start demo --agent claude:planner@~/src/app --worktree --agent codex:tests@~/src/app --worktree --base main',
   async run(ctx) {
     const name = runArg(ctx);
     const specs = agentSpecsOf(ctx.args.inOrder(), ctx.env);
@@ -99,7 +111,10 @@ export const startCommand: CommandSpec = {
     else for (const a of run.agents) out(agentLine(a));
     const failed = run.agents.filter((a) => a.status === 'failed');
     const [first] = failed;
-    if (first) throw new Error(`${plural(failed.length, 'agent')} could not start: ${first.label}: ${first.warning ?? 'unknown reason'}`);
+    if (first)
+      throw new Error(
+        `${plural(failed.length, 'agent')} could not start: ${first.label}: ${first.warning ?? 'unknown reason'}`,
+      );
     return 'done';
   },
 };
@@ -112,7 +127,8 @@ export const sendCommand: CommandSpec = {
     { name: 'text', help: 'what to type (quote it; after -- it may start with -)' },
   ],
   summary: 'type text into an agent (or every running agent), then Enter',
-  details: "Types the text as a user would, then presses Enter after the vendor's pause, so the agent's CLI takes it as a prompt.",
+  details:
+    "Types the text as a user would, then presses Enter after the vendor's pause, so the agent's CLI takes it as a prompt.",
   options: [{ name: 'all', help: 'type into every running agent of the run instead of one' }, DATA_DIR_OPTION],
   example: 'send demo planner "remember the number 777"',
   async run(ctx) {
@@ -124,10 +140,14 @@ export const sendCommand: CommandSpec = {
     if (label === undefined) {
       const run = await client.call('run.get', { run: runRef });
       targets = run.agents.filter(isLive);
-      if (targets.length === 0) throw new Error(`run '${run.name}' has no running agent: resume it first (baton resume ${run.name})`);
+      if (targets.length === 0)
+        throw new Error(`run '${run.name}' has no running agent: resume it first (baton resume ${run.name})`);
     } else {
       const { run, agent } = await agentByLabel(client, runRef, label);
-      if (!isLive(agent)) throw new Error(`agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: resume the run first (baton resume ${run.name})`);
+      if (!isLive(agent))
+        throw new Error(
+          `agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: resume the run first (baton resume ${run.name})`,
+        );
       targets = [agent];
     }
     await Promise.all(targets.map((a) => client.call('agent.send', { agentId: a.id, text })));
@@ -150,7 +170,8 @@ export const screenCommand: CommandSpec = {
     const client = await ctx.server();
     const { run, agent } = await agentByLabel(client, runRef, label);
     const screen = await client.call('agent.screen', { agentId: agent.id });
-    if (!isLive(agent)) note(`agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: this is its last recorded screen`);
+    if (!isLive(agent))
+      note(`agent '${agent.label}' of '${run.name}' ${notRunningReason(agent)}: this is its last recorded screen`);
     out(screen.text);
     return 'done';
   },

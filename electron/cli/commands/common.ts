@@ -5,7 +5,10 @@ import type { ArgSpec, CommandContext } from '../command.js';
 import { looksLikeHandle, shownArgument, UsageError } from '../errors.js';
 
 export const RUN_ARG: ArgSpec = { name: 'run', help: "the run's name (or id)" };
-export const LABEL_ARG: ArgSpec = { name: 'label', help: "the agent's label (or id), as `baton ls` and `baton events` show it" };
+export const LABEL_ARG: ArgSpec = {
+  name: 'label',
+  help: "the agent's label (or id), as `baton ls` and `baton events` show it",
+};
 
 /**
  * The <run> argument. A handle typed there would be visible to every user of the machine (process lists) and
@@ -23,14 +26,24 @@ export function labelArg(ctx: CommandContext): string | undefined {
 
 /** `value` as typed, unless it looks like a handle: that is refused without being echoed. */
 export function notAHandle(value: string, what: string): string {
-  if (looksLikeHandle(value)) throw new UsageError(`${what} looks like a handle: give a handle on standard input (baton resume < demo.handle), never as an argument`);
+  if (looksLikeHandle(value))
+    throw new UsageError(
+      `${what} looks like a handle: give a handle on standard input (baton resume < demo.handle), never as an argument`,
+    );
   return value;
 }
 
-export async function agentByLabel(client: RpcClient, runRef: string, label: string): Promise<{ run: RunView; agent: AgentView }> {
+export async function agentByLabel(
+  client: RpcClient,
+  runRef: string,
+  label: string,
+): Promise<{ run: RunView; agent: AgentView }> {
   const run = await client.call('run.get', { run: runRef });
   const agent = run.agents.find((a) => a.label === label || a.id === label);
-  if (!agent) throw new Error(`run '${run.name}' has no agent ${shownArgument(label)} (its agents: ${run.agents.map((a) => a.label).join(', ')})`);
+  if (!agent)
+    throw new Error(
+      `run '${run.name}' has no agent ${shownArgument(label)} (its agents: ${run.agents.map((a) => a.label).join(', ')})`,
+    );
   return { run, agent };
 }
 

@@ -11,17 +11,23 @@ export async function coreNotes(client: RpcClient, ctx: CommandContext): Promise
   try {
     info = await client.call('core.info', {});
   } catch {
-    return [`this server predates the background core (protocol 1; this baton speaks ${PROTOCOL_VERSION}): restart it with this version`];
+    return [
+      `this server predates the background core (protocol 1; this baton speaks ${PROTOCOL_VERSION}): restart it with this version`,
+    ];
   }
   const where = 'socket' in ctx.address() ? 'the background core' : 'baton serve';
   const lines = [`${plural(info.liveAgents, 'agent')} running in ${where} (pid ${info.pid})`];
   if (info.protocolVersion < PROTOCOL_VERSION) {
-    lines.push(`the core runs Baton ${info.version} (protocol ${info.protocolVersion}), older than this baton (protocol ${PROTOCOL_VERSION}): restart it from the desktop app, or stop it and start \`baton serve --socket\` again`);
+    lines.push(
+      `the core runs Baton ${info.version} (protocol ${info.protocolVersion}), older than this baton (protocol ${PROTOCOL_VERSION}): restart it from the desktop app, or stop it and start \`baton serve --socket\` again`,
+    );
   }
   const { interrupted } = await client.call('recovery.get', {});
   if (interrupted) {
     const n = interrupted.runs.length;
-    lines.push(`${plural(n, 'run')} ${n === 1 ? 'was' : 'were'} running when the core last stopped: \`baton resume-interrupted\` brings ${n === 1 ? 'it' : 'them'} back`);
+    lines.push(
+      `${plural(n, 'run')} ${n === 1 ? 'was' : 'were'} running when the core last stopped: \`baton resume-interrupted\` brings ${n === 1 ? 'it' : 'them'} back`,
+    );
   }
   return lines;
 }
@@ -41,13 +47,22 @@ export const resumeInterruptedCommand: CommandSpec = {
     const { interrupted, last } = await client.call('recovery.get', {});
     if (!interrupted) {
       if (ctx.args.has('json')) json(last ?? { at: null, runs: [] });
-      else note(last ? `nothing left to resume (the last resume was at ${last.at})` : 'nothing to resume: no run was interrupted');
+      else
+        note(
+          last
+            ? `nothing left to resume (the last resume was at ${last.at})`
+            : 'nothing to resume: no run was interrupted',
+        );
       return 'done';
     }
     const result = await client.call('recovery.resume', {});
     if (ctx.args.has('json')) json(result);
     else printResult(result);
-    const failed = result.runs.flatMap((r) => r.outcomes.filter((o) => o.outcome === 'failed').map((o) => `${r.name}/${o.label}: ${o.message ?? 'unknown reason'}`));
+    const failed = result.runs.flatMap((r) =>
+      r.outcomes
+        .filter((o) => o.outcome === 'failed')
+        .map((o) => `${r.name}/${o.label}: ${o.message ?? 'unknown reason'}`),
+    );
     const broken = result.runs.filter((r) => r.error !== null).map((r) => `${r.name}: ${r.error}`);
     const [first] = [...broken, ...failed];
     if (first) throw new Error(`${plural(failed.length + broken.length, 'agent or run')} failed to resume: ${first}`);

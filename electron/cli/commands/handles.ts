@@ -28,8 +28,11 @@ function repoMapOf(ctx: CommandContext): Record<string, string> | undefined {
   const map: Record<string, string> = {};
   for (const pair of given) {
     const eq = pair.indexOf('=');
-    if (eq <= 0 || eq === pair.length - 1) throw new UsageError(`--repo-map takes OLD=NEW (two directories), not ${shownArgument(pair, ctx.env)}`);
-    const [from, to] = [pair.slice(0, eq), pair.slice(eq + 1)].map((p) => absolute(expandHome(p, ctx.env, '--repo-map')));
+    if (eq <= 0 || eq === pair.length - 1)
+      throw new UsageError(`--repo-map takes OLD=NEW (two directories), not ${shownArgument(pair, ctx.env)}`);
+    const [from, to] = [pair.slice(0, eq), pair.slice(eq + 1)].map((p) =>
+      absolute(expandHome(p, ctx.env, '--repo-map')),
+    );
     map[from!] = to!;
   }
   return map;
@@ -49,13 +52,15 @@ export const handleCommand: CommandSpec = {
   details:
     'Prints the handle that resumes the run (every agent) on any machine with the same vendors and directories, ' +
     'and nothing else, so it can go straight to a file. A handle holds session ids: keep it as you would a password.',
-  options: [{ name: 'agent', value: 'LABEL', help: "print the handle of this agent only" }, DATA_DIR_OPTION],
+  options: [{ name: 'agent', value: 'LABEL', help: 'print the handle of this agent only' }, DATA_DIR_OPTION],
   example: 'handle demo > demo.handle',
   async run(ctx) {
     const run = runArg(ctx);
     const agentOption = ctx.args.value('agent');
     const agent = agentOption === undefined ? undefined : notAHandle(agentOption, '--agent');
-    const { handle } = await (await ctx.server()).call('run.handle', { run, ...(agent !== undefined ? { agent } : {}) });
+    const { handle } = await (
+      await ctx.server()
+    ).call('run.handle', { run, ...(agent !== undefined ? { agent } : {}) });
     process.stdout.write(`${handle}\n`);
     return 'done';
   },
@@ -88,7 +93,10 @@ function printPreview(preview: HandlePreview, cwdGiven: boolean, write: (line: s
     const command = a.command.length > 0 ? ` — will run: ${displayArgv(a.command)}` : '';
     const where = a.cwd === null ? '(no directory)' : `${a.cwd}${a.newDirectory ? ' [new directory]' : ''}`;
     write(`  ${a.label} (${a.vendor}) in ${where}: ${what}${command}`);
-    if (a.worktree) write(`    worktree on ${a.worktree.branch}: ${WORKTREE_WORDS[a.worktree.state]}${a.worktree.reason && a.worktree.state === 'failed' ? `: ${a.worktree.reason}` : ''}`);
+    if (a.worktree)
+      write(
+        `    worktree on ${a.worktree.branch}: ${WORKTREE_WORDS[a.worktree.state]}${a.worktree.reason && a.worktree.state === 'failed' ? `: ${a.worktree.reason}` : ''}`,
+      );
   }
 }
 
@@ -96,14 +104,21 @@ export const inspectCommand: CommandSpec = {
   name: 'inspect',
   args: [],
   summary: 'preview what resuming the handle on standard input would do',
-  details: 'Reads a handle on standard input and shows, per agent, whether its conversation and directory are here and what resume would run. Nothing is started.',
+  details:
+    'Reads a handle on standard input and shows, per agent, whether its conversation and directory are here and what resume would run. Nothing is started.',
   options: [CWD_OPTION, REPO_MAP_OPTION, JSON_OPTION, DATA_DIR_OPTION],
   example: 'inspect < demo.handle',
   async run(ctx) {
     const cwd = ctx.args.value('cwd');
     const repoMap = repoMapOf(ctx);
     const handle = await readHandle('inspect');
-    const preview = await (await ctx.server()).call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), ...(repoMap ? { repoMap } : {}) });
+    const preview = await (
+      await ctx.server()
+    ).call('handle.inspect', {
+      handle,
+      ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}),
+      ...(repoMap ? { repoMap } : {}),
+    });
     if (ctx.args.has('json')) json(preview);
     else printPreview(preview, cwd !== undefined);
     return 'done';
@@ -114,7 +129,10 @@ function printOutcomes(outcomes: readonly ResumeOutcome[]): void {
   for (const o of outcomes) out(`${o.label} (${o.vendor}): ${o.outcome}${o.message ? ` — ${o.message}` : ''}`);
 }
 
-const YES_OPTION: OptionSpec = { name: 'yes', help: 'resume a run this Baton does not know without asking (after printing the plan)' };
+const YES_OPTION: OptionSpec = {
+  name: 'yes',
+  help: 'resume a run this Baton does not know without asking (after printing the plan)',
+};
 const ALLOW_SHELL_OPTION: OptionSpec = {
   name: 'allow-shell',
   help: "start the handle's shell agents too: each runs a command in the directory the handle names",
@@ -137,7 +155,8 @@ export const resumeCommand: CommandSpec = {
     const repoMap = repoMapOf(ctx);
     const run = ctx.args.arg('run') === undefined ? undefined : runArg(ctx);
     // Read before connecting: a bad paste is reported without a server, and the connection is not left waiting.
-    const source: { run: string } | { handle: string } = run === undefined ? { handle: await readHandle('resume') } : { run };
+    const source: { run: string } | { handle: string } =
+      run === undefined ? { handle: await readHandle('resume') } : { run };
     const client = await ctx.server();
     let handle: string;
     let confirmShell: number[];
@@ -149,7 +168,12 @@ export const resumeCommand: CommandSpec = {
       // The user's own run, named by them: its agents were typed here or confirmed when they came in.
       confirmShell = Array.from({ length: LIMITS.agentsPerRun }, (_, i) => i);
     }
-    const result = await client.call('run.resume', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), confirmShell, ...(repoMap ? { repoMap } : {}) });
+    const result = await client.call('run.resume', {
+      handle,
+      ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}),
+      confirmShell,
+      ...(repoMap ? { repoMap } : {}),
+    });
     if (ctx.args.has('json')) json(result);
     else {
       out(`run '${result.run.name}'`);
@@ -157,7 +181,10 @@ export const resumeCommand: CommandSpec = {
     }
     const failed = result.outcomes.filter((o) => o.outcome === 'failed');
     const [first] = failed;
-    if (first) throw new Error(`${plural(failed.length, 'agent')} failed to resume: ${first.label}: ${first.message ?? 'unknown reason'}`);
+    if (first)
+      throw new Error(
+        `${plural(failed.length, 'agent')} failed to resume: ${first.label}: ${first.message ?? 'unknown reason'}`,
+      );
     return 'done';
   },
 };
@@ -174,8 +201,13 @@ async function confirmPlan(
   ctx: CommandContext,
   repoMap: Record<string, string> | undefined,
 ): Promise<number[]> {
-  const preview = await client.call('handle.inspect', { handle, ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}), ...(repoMap ? { repoMap } : {}) });
-  if (preview.needsCwd && cwd === undefined) throw new UsageError('this handle carries no directory: give one with --cwd DIR');
+  const preview = await client.call('handle.inspect', {
+    handle,
+    ...(cwd !== undefined ? { cwd: absolute(cwd) } : {}),
+    ...(repoMap ? { repoMap } : {}),
+  });
+  if (preview.needsCwd && cwd === undefined)
+    throw new UsageError('this handle carries no directory: give one with --cwd DIR');
   const shells = preview.agents.flatMap((a, i) => (a.vendor === 'shell' ? [i] : []));
   const allowShell = ctx.args.has('allow-shell');
   const refused = preview.agents.filter((a) => a.cwdProblem !== null);
@@ -193,8 +225,13 @@ async function confirmPlan(
     );
   }
   if (!preview.knownRun && !ctx.args.has('yes')) {
-    const yes = await askOnTerminal(`Resume '${preview.runName}' as planned above (${plural(preview.agents.length, 'agent')})? [y/N] `);
-    if (yes === null) throw new Error("this run is not in this Baton's history: check the plan above, then run again with --yes (there is no terminal to ask on)");
+    const yes = await askOnTerminal(
+      `Resume '${preview.runName}' as planned above (${plural(preview.agents.length, 'agent')})? [y/N] `,
+    );
+    if (yes === null)
+      throw new Error(
+        "this run is not in this Baton's history: check the plan above, then run again with --yes (there is no terminal to ask on)",
+      );
     if (!yes) throw new Error('not resumed: nothing was started');
   }
   return allowShell ? shells : [];

@@ -16,7 +16,9 @@ export const lsCommand: CommandSpec = {
     const runs = await client.call('run.list', {});
     if (ctx.args.has('json')) json(runs);
     else if (runs.length === 0) out('No runs yet. Start one with: baton start <run> --agent claude@<dir>');
-    else for (const r of runs) out(`${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}`);
+    else
+      for (const r of runs)
+        out(`${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}`);
     // The footer goes to standard error: a script reading the runs from standard output gets the runs only.
     if (!ctx.args.has('json')) for (const line of await coreNotes(client, ctx)) note(line);
     return 'done';
@@ -84,20 +86,30 @@ export const deleteCommand: CommandSpec = {
   args: [RUN_ARG],
   summary: 'stop a run and delete it with its history, snapshots and screens',
   details:
-    'Stops every agent of the run, then deletes the run with its history, snapshots and screens. The vendors\' own ' +
-    'conversations stay where they are: a handle kept from before still resumes them. The agents\' worktrees stay ' +
+    "Stops every agent of the run, then deletes the run with its history, snapshots and screens. The vendors' own " +
+    "conversations stay where they are: a handle kept from before still resumes them. The agents' worktrees stay " +
     '(`baton worktrees` lists them) unless --remove-worktrees is given: then the worktrees Baton made for the run ' +
     'are removed too (branches with unmerged commits are kept), and a worktree with uncommitted changes refuses ' +
     'the whole delete before anything is stopped.',
-  options: [{ name: 'remove-worktrees', help: "also remove the worktrees Baton made for the run's agents" }, DATA_DIR_OPTION],
+  options: [
+    { name: 'remove-worktrees', help: "also remove the worktrees Baton made for the run's agents" },
+    DATA_DIR_OPTION,
+  ],
   example: 'delete demo --remove-worktrees',
   async run(ctx) {
     const run = runArg(ctx);
     const removeWorktrees = ctx.args.has('remove-worktrees');
     const client = await ctx.server();
-    const paths = removeWorktrees ? (await client.call('run.get', { run })).agents.flatMap((a) => (a.worktree?.created ? [a.worktree.worktreePath] : [])) : [];
+    const paths = removeWorktrees
+      ? (await client.call('run.get', { run })).agents.flatMap((a) =>
+          a.worktree?.created ? [a.worktree.worktreePath] : [],
+        )
+      : [];
     await client.call('run.delete', { run, ...(removeWorktrees ? { removeWorktrees } : {}) });
-    const left = paths.length === 0 ? [] : (await client.call('worktrees.orphans', {})).filter((o) => paths.includes(o.worktreePath));
+    const left =
+      paths.length === 0
+        ? []
+        : (await client.call('worktrees.orphans', {})).filter((o) => paths.includes(o.worktreePath));
     out(`deleted '${run}'${paths.length > 0 ? ` and ${plural(paths.length - left.length, 'worktree')}` : ''}`);
     for (const o of left) note(`kept the worktree ${o.worktreePath} (see baton worktrees)`);
     return 'done';

@@ -15,8 +15,15 @@ export const serveCommand: CommandSpec = {
     'directory, as the desktop app runs it in the background, and the other commands find it the same way.',
   options: [
     { name: 'port', value: 'N', help: 'the port to listen on (default: $BATON_PORT, else any free port)' },
-    { name: 'host', value: 'ADDRESS', help: 'the address to listen on (default: 127.0.0.1; another than loopback needs --allow-remote)' },
-    { name: 'allow-remote', help: 'serve on a --host other than loopback, in plain HTTP (prefer an SSH tunnel to 127.0.0.1)' },
+    {
+      name: 'host',
+      value: 'ADDRESS',
+      help: 'the address to listen on (default: 127.0.0.1; another than loopback needs --allow-remote)',
+    },
+    {
+      name: 'allow-remote',
+      help: 'serve on a --host other than loopback, in plain HTTP (prefer an SSH tunnel to 127.0.0.1)',
+    },
     {
       name: 'socket',
       value: 'PATH',
@@ -24,13 +31,17 @@ export const serveCommand: CommandSpec = {
       directory: true,
       help: 'be the background core: listen on a socket (default: core.sock in the data directory; a named pipe on Windows) instead of a port',
     },
-    { ...DATA_DIR_OPTION, help: 'where runs, snapshots and server.json are kept (default: $BATON_HOME, else ~/.baton)' },
+    {
+      ...DATA_DIR_OPTION,
+      help: 'where runs, snapshots and server.json are kept (default: $BATON_HOME, else ~/.baton)',
+    },
   ],
   example: 'serve --port 4100',
   async run({ args, dataDir, env }) {
     const token = env.BATON_TOKEN;
     if (args.has('socket')) {
-      for (const web of ['port', 'host', 'allow-remote']) if (args.has(web)) throw new UsageError(`--${web} is for web mode; --socket serves no port`);
+      for (const web of ['port', 'host', 'allow-remote'])
+        if (args.has(web)) throw new UsageError(`--${web} is for web mode; --socket serves no port`);
       const socket = args.value('socket') || undefined;
       // Loaded only here: the core host is heavy and no other command needs it.
       const { serveSocket } = await import('../../serve-socket.js');
@@ -40,9 +51,16 @@ export const serveCommand: CommandSpec = {
     const portText = args.value('port') ?? env.BATON_PORT ?? '0';
     const port = Number(portText);
     const from = args.has('port') ? '--port' : 'BATON_PORT';
-    if (!/^\d+$/.test(portText) || port > 65535) throw new UsageError(`${from} must be a port number (0 to 65535), not '${portText.slice(0, 20)}'`);
+    if (!/^\d+$/.test(portText) || port > 65535)
+      throw new UsageError(`${from} must be a port number (0 to 65535), not '${portText.slice(0, 20)}'`);
     const { serve } = await import('../../serve.js');
-    await serve({ host: args.value('host') ?? '127.0.0.1', port, dataDir, allowRemote: args.has('allow-remote'), ...(token ? { token } : {}) });
+    await serve({
+      host: args.value('host') ?? '127.0.0.1',
+      port,
+      dataDir,
+      allowRemote: args.has('allow-remote'),
+      ...(token ? { token } : {}),
+    });
     return 'keeps-running';
   },
 };

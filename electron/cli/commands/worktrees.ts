@@ -9,12 +9,16 @@ import { agentByLabel, LABEL_ARG, labelArg, RUN_ARG, runArg } from './common.js'
 export const changesCommand: CommandSpec = {
   name: 'changes',
   args: [RUN_ARG, LABEL_ARG],
-  summary: "what an agent changed in its worktree (a summary, or --patch)",
+  summary: 'what an agent changed in its worktree (a summary, or --patch)',
   details:
-    "Prints what the agent changed in its own worktree since the commit it was made from: its commits, staged, " +
+    'Prints what the agent changed in its own worktree since the commit it was made from: its commits, staged, ' +
     'unstaged and new (untracked) files alike, as a per-file summary; with --patch, the diff itself. Read-only, ' +
     'so it is safe while the agent works. Fails for an agent that has no worktree of its own.',
-  options: [{ name: 'patch', help: 'print the diff (new files included) instead of the summary' }, JSON_OPTION, DATA_DIR_OPTION],
+  options: [
+    { name: 'patch', help: 'print the diff (new files included) instead of the summary' },
+    JSON_OPTION,
+    DATA_DIR_OPTION,
+  ],
   example: 'changes demo planner --patch',
   async run(ctx) {
     const runRef = runArg(ctx);
@@ -25,7 +29,9 @@ export const changesCommand: CommandSpec = {
     if (ctx.args.has('json')) json(changes);
     else if (ctx.args.has('patch')) process.stdout.write(changes.patch);
     else {
-      out(`${agent.label}: branch ${changes.branch}, since ${changes.baseCommit.slice(0, 8)}: ${plural(changes.files, 'file')} changed (+${changes.insertions} -${changes.deletions})`);
+      out(
+        `${agent.label}: branch ${changes.branch}, since ${changes.baseCommit.slice(0, 8)}: ${plural(changes.files, 'file')} changed (+${changes.insertions} -${changes.deletions})`,
+      );
       if (changes.stat !== '') process.stdout.write(changes.stat);
     }
     if (changes.truncated) note('the patch is cut short (it is larger than 1 MiB)');
@@ -66,7 +72,7 @@ export const worktreesCommand: CommandSpec = {
     'Lists the worktrees Baton created whose run is gone (deleted without --remove-worktrees, say), with their ' +
     'branch and whether they hold uncommitted changes. --prune removes them: only worktrees Baton created, never ' +
     'one with uncommitted changes, and a branch with unmerged commits is kept. --approve-setup DIR approves the ' +
-    "setup command (.baton/setup.json) of the repository DIR is in, so new worktrees run it; it prints the command first.",
+    'setup command (.baton/setup.json) of the repository DIR is in, so new worktrees run it; it prints the command first.',
   options: [
     { name: 'prune', help: 'remove every worktree listed (exits 1 if one had to be kept)' },
     { name: 'approve-setup', value: 'DIR', directory: true, help: "approve the setup command of DIR's repository" },
@@ -76,12 +82,14 @@ export const worktreesCommand: CommandSpec = {
   example: 'worktrees --prune',
   async run(ctx) {
     const approveDir = ctx.args.value('approve-setup');
-    if (approveDir !== undefined && ctx.args.has('prune')) throw new UsageError('--approve-setup and --prune are separate: give one');
+    if (approveDir !== undefined && ctx.args.has('prune'))
+      throw new UsageError('--approve-setup and --prune are separate: give one');
     const client = await ctx.server();
     if (approveDir !== undefined) {
       const repo = await client.call('worktree.inspect', { cwd: resolve(approveDir) });
       if (!repo) throw new Error(`${approveDir} is not inside a git repository with commits`);
-      if (!repo.setup) throw new Error(`the repository ${repo.repoRoot} has no usable setup command (.baton/setup.json)`);
+      if (!repo.setup)
+        throw new Error(`the repository ${repo.repoRoot} has no usable setup command (.baton/setup.json)`);
       out(`setup command of ${repo.repoRoot}: ${displayArgv(repo.setup.command)}`);
       await client.call('worktree.approveSetup', { repoRoot: repo.repoRoot, hash: repo.setup.hash });
       out('approved: new worktrees of this repository run it before their agent starts');
@@ -91,15 +99,21 @@ export const worktreesCommand: CommandSpec = {
     if (!ctx.args.has('prune')) {
       if (ctx.args.has('json')) json(orphans);
       else if (orphans.length === 0) out('No worktrees left over: every worktree Baton made belongs to a run.');
-      else for (const o of orphans) out(`${o.worktreePath}\t${o.branch}\t${o.repoRoot}${o.dirty ? '\tuncommitted changes' : ''}`);
+      else
+        for (const o of orphans)
+          out(`${o.worktreePath}\t${o.branch}\t${o.repoRoot}${o.dirty ? '\tuncommitted changes' : ''}`);
       return 'done';
     }
-    const results = orphans.length === 0 ? [] : await client.call('worktrees.cleanup', { paths: orphans.map((o) => o.worktreePath) });
+    const results =
+      orphans.length === 0 ? [] : await client.call('worktrees.cleanup', { paths: orphans.map((o) => o.worktreePath) });
     if (ctx.args.has('json')) json(results);
     else if (results.length === 0) out('No worktrees left over: nothing to remove.');
     else for (const r of results) out(r.removed ? r.message : `kept ${r.worktreePath}: ${r.message}`);
     const kept = results.filter((r) => !r.removed);
-    if (kept.length > 0) throw new Error(`${plural(kept.length, 'worktree')} kept (see above): commit or discard their changes, then prune again`);
+    if (kept.length > 0)
+      throw new Error(
+        `${plural(kept.length, 'worktree')} kept (see above): commit or discard their changes, then prune again`,
+      );
     return 'done';
   },
 };

@@ -137,7 +137,16 @@ export function encodeHandle(h: HandleInput): string {
       vendor: a.vendor,
       sessionId: a.sessionId,
       cwd: a.cwd,
-      ...(a.worktree ? { worktree: { repoRoot: a.worktree.repoRoot, worktreePath: a.worktree.worktreePath, branch: a.worktree.branch, baseCommit: a.worktree.baseCommit } } : {}),
+      ...(a.worktree
+        ? {
+            worktree: {
+              repoRoot: a.worktree.repoRoot,
+              worktreePath: a.worktree.worktreePath,
+              branch: a.worktree.branch,
+              baseCommit: a.worktree.baseCommit,
+            },
+          }
+        : {}),
     })),
   };
   // Baton must never hand out a handle it would refuse to read back.
@@ -215,13 +224,15 @@ function checkBatonAgents(h: z.infer<typeof batonSchema>, rules: HandleRules | n
   return h.agents.map((a, i) => {
     const field = `agents[${i}]`;
     const vendor = checkVendor(`${field}.vendor`, a.vendor);
-    if (rules) checkSessionId(`${field}.sessionId`, vendor, a.sessionId, supportedPattern(`${field}.vendor`, vendor, rules));
+    if (rules)
+      checkSessionId(`${field}.sessionId`, vendor, a.sessionId, supportedPattern(`${field}.vendor`, vendor, rules));
     const cwd = absolutePathSchema.safeParse(a.cwd);
     if (!cwd.success) throw new BatonError(describeIssue(cwd.error, `${field}.cwd`));
     if (a.worktree === undefined) return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data };
     const worktree = checkWorktree(`${field}.worktree`, a.worktree);
     // The agent works inside its worktree: a cwd elsewhere would let the handle pair any directory with it.
-    if (!isWithin(worktree.worktreePath, cwd.data)) fail(`${field}.cwd`, `${field}.cwd: must lie inside the agent's worktree (worktree.worktreePath)`);
+    if (!isWithin(worktree.worktreePath, cwd.data))
+      fail(`${field}.cwd`, `${field}.cwd: must lie inside the agent's worktree (worktree.worktreePath)`);
     return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, worktree };
   });
 }
@@ -231,22 +242,30 @@ function checkBatonAgents(h: z.infer<typeof batonSchema>, rules: HandleRules | n
  * resolved), the branch by git's check-ref-format rules for a branch name, the commit a full id. Whether the
  * worktree is really there and belongs to the repository is the resume's to check (the planner), on disk.
  */
-function checkWorktree(field: string, w: { repoRoot: string; worktreePath: string; branch: string; baseCommit: string }): HandleWorktree {
+function checkWorktree(
+  field: string,
+  w: { repoRoot: string; worktreePath: string; branch: string; baseCommit: string },
+): HandleWorktree {
   for (const key of ['repoRoot', 'worktreePath'] as const) {
     if (!absolutePathSchema.safeParse(w[key]).success) {
-      fail(`${field}.${key}`, `${field}.${key}: must be an absolute, normalised path (no ".", ".." or empty segments, no control or formatting characters)`);
+      fail(
+        `${field}.${key}`,
+        `${field}.${key}: must be an absolute, normalised path (no ".", ".." or empty segments, no control or formatting characters)`,
+      );
     }
   }
   if (w.worktreePath === '/') fail(`${field}.worktreePath`, `${field}.worktreePath: must not be the root directory`);
   if (!isBranchName(w.branch)) fail(`${field}.branch`, `${field}.branch: is not a valid git branch name`);
-  if (!COMMIT.test(w.baseCommit)) fail(`${field}.baseCommit`, `${field}.baseCommit: must be a full commit id (40 hexadecimal characters)`);
+  if (!COMMIT.test(w.baseCommit))
+    fail(`${field}.baseCommit`, `${field}.baseCommit: must be a full commit id (40 hexadecimal characters)`);
   return { repoRoot: w.repoRoot, worktreePath: w.worktreePath, branch: w.branch, baseCommit: w.baseCommit };
 }
 
 /** git check-ref-format --branch, in full: what git itself would accept as a new branch name. */
 export function isBranchName(name: string): boolean {
   if (name.length === 0 || name.length > BRANCH_MAX_CHARS) return false;
-  if (name.startsWith('-') || name === '@' || name.includes('@{') || name.includes('..') || name.includes('//')) return false;
+  if (name.startsWith('-') || name === '@' || name.includes('@{') || name.includes('..') || name.includes('//'))
+    return false;
   if (REF_FORBIDDEN.test(name) || FORMAT_CHARS.test(name)) return false;
   if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
   return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
@@ -257,7 +276,8 @@ function isWithin(root: string, path: string): boolean {
 }
 
 function decodeCaw(json: Record<string, unknown>, rules: HandleRules): DecodedHandle {
-  if (json['version'] !== 1) fail('version', 'version: caw handle version is not supported (this Baton reads version 1)');
+  if (json['version'] !== 1)
+    fail('version', 'version: caw handle version is not supported (this Baton reads version 1)');
   const parsed = cawSchema.safeParse(json);
   if (!parsed.success) throw new BatonError(withField(describeIssue(parsed.error)));
   const vendor = CAW_PROVIDERS[parsed.data.provider];

@@ -16,14 +16,17 @@ const startTime = z.string().regex(/^\d{1,20}$/);
 const processMark = z.strictObject({ pid: z.number().int().min(2).max(PID_MAX), startTime });
 const agentMark = z.strictObject({ value: z.string().regex(MARK_PATTERN), since: startTime });
 const processes = z.array(processMark).max(MAX_PER_TERMINAL);
-const withinCaps = (l: { terminals: { processes: unknown[] }[] }) => l.terminals.reduce((n, t) => n + t.processes.length, 0) <= MAX_MARKS;
+const withinCaps = (l: { terminals: { processes: unknown[] }[] }) =>
+  l.terminals.reduce((n, t) => n + t.processes.length, 0) <= MAX_MARKS;
 
 /** Version 2 (written now): each terminal's environment mark as well. */
 const v2 = z.strictObject({
   version: z.literal(2),
   bootId: z.string().max(64),
   host: processMark,
-  terminals: z.array(z.strictObject({ leader: processMark.nullable(), processes, mark: agentMark.nullable() })).max(MAX_TERMINALS),
+  terminals: z
+    .array(z.strictObject({ leader: processMark.nullable(), processes, mark: agentMark.nullable() }))
+    .max(MAX_TERMINALS),
 });
 /** Version 1: no marks. */
 const v1 = z.strictObject({
@@ -59,7 +62,11 @@ export function fromFile(file: LedgerFile): Ledger {
   if (!('version' in file)) {
     // The bare leader pid cannot be checked against a start time: only the recorded processes are used (the
     // leader was recorded among them, by pid and start time).
-    return { bootId: null, host: file.host, terminals: file.terminals.map((t) => ({ leader: null, processes: t.processes, mark: null })) };
+    return {
+      bootId: null,
+      host: file.host,
+      terminals: file.terminals.map((t) => ({ leader: null, processes: t.processes, mark: null })),
+    };
   }
   if (file.version === 1) return { ...file, terminals: file.terminals.map((t) => ({ ...t, mark: null })) };
   return file;
@@ -72,7 +79,11 @@ export function toFile(bootId: string, host: ProcessMark, entries: readonly Ledg
   const terminals = entries.slice(0, MAX_TERMINALS).map((e) => {
     const kept = e.processes.slice(0, Math.min(MAX_PER_TERMINAL, room)).map(plain);
     room -= kept.length;
-    return { leader: e.leader && plain(e.leader), processes: kept, mark: e.mark && { value: e.mark.value, since: e.mark.since } };
+    return {
+      leader: e.leader && plain(e.leader),
+      processes: kept,
+      mark: e.mark && { value: e.mark.value, since: e.mark.since },
+    };
   });
   return { version: 2, bootId, host: plain(host), terminals };
 }

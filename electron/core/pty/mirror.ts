@@ -13,8 +13,7 @@ export interface MirrorScreen {
 }
 
 type FromWorker =
-  | { t: 'applied'; id: number; end: number }
-  | { t: 'screen'; id: number; request: number; screen: MirrorScreen };
+  { t: 'applied'; id: number; end: number } | { t: 'screen'; id: number; request: number; screen: MirrorScreen };
 
 // The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
 // terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
@@ -133,7 +132,8 @@ export class Mirror implements Disposable {
   /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
   workerLost(): void {
     this.applied = this.queued;
-    for (const capture of this.captures.values()) capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
+    for (const capture of this.captures.values())
+      capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
     this.captures.clear();
   }
 
@@ -141,7 +141,8 @@ export class Mirror implements Disposable {
     if (this.flushImmediate) clearImmediate(this.flushImmediate);
     this.flushImmediate = null;
     if (this.pendingBytes === 0) return;
-    const data = this.pending.length === 1 ? Buffer.from(this.pending[0]!) : Buffer.concat(this.pending, this.pendingBytes);
+    const data =
+      this.pending.length === 1 ? Buffer.from(this.pending[0]!) : Buffer.concat(this.pending, this.pendingBytes);
     this.pending = [];
     this.pendingBytes = 0;
     // A copy we own, so its memory can move to the worker without a second copy.

@@ -132,7 +132,9 @@ export class OutputStream implements Disposable {
   private schedulePump(): void {
     // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
     const idle =
-      this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && [...this.subscribers].every((s) => s.inFlight() === 0);
+      this.pumpTimer === null &&
+      performance.now() - this.lastPumpAt > FLOW.quietMs &&
+      [...this.subscribers].every((s) => s.inFlight() === 0);
     if (idle || this.waitingBytes() >= FLOW.coalesceBytes) {
       if (this.pumpTimer) clearTimeout(this.pumpTimer);
       this.pumpTimer = null;
@@ -183,7 +185,13 @@ export class OutputStream implements Disposable {
         if (sub.closed) return;
         sub.sent = screen.offset;
         sub.acked = screen.offset;
-        sub.deliver({ kind: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized });
+        sub.deliver({
+          kind: 'reset',
+          offset: screen.offset,
+          cols: screen.cols,
+          rows: screen.rows,
+          screen: screen.serialized,
+        });
         this.pump();
       },
       // The pane stays paused (sent is past the end) and reattaches from its offset when it is shown or reconnects.

@@ -37,7 +37,13 @@ export function parseStat(stat: string): ProcInfo | null {
   const startTime = fields[19];
   if (state === undefined || ppid === undefined || sid === undefined || startTime === undefined) return null;
   if (!DIGITS.test(pidText) || !DIGITS.test(ppid) || !DIGITS.test(sid) || !DIGITS.test(startTime)) return null;
-  return { pid: Number(pidText), ppid: Number(ppid), sid: Number(sid), startTime, zombie: state === 'Z' || state === 'X' };
+  return {
+    pid: Number(pidText),
+    ppid: Number(ppid),
+    sid: Number(sid),
+    startTime,
+    zombie: state === 'Z' || state === 'X',
+  };
 }
 
 // A stat line is a few hundred bytes; one buffer serves every read (reads are synchronous, so never shared).

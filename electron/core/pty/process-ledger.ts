@@ -72,7 +72,8 @@ export class ProcessLedger {
     const spare = protectedPids();
     const floor = BigInt(host.startTime);
     // Every process a core started began after that core did: an older one is not its to stop, whatever the file says.
-    const ours = (m: ProcessMark) => BigInt(m.startTime) >= floor && !spare.has(m.pid) && isAlive(m) && threadGroupOf(m.pid) === m.pid;
+    const ours = (m: ProcessMark) =>
+      BigInt(m.startTime) >= floor && !spare.has(m.pid) && isAlive(m) && threadGroupOf(m.pid) === m.pid;
     const leftovers = ledger.terminals
       .map((t) => ({ leader: t.leader && ours(t.leader) ? t.leader : null, recorded: t.processes.filter(ours) }))
       .filter((t) => t.leader !== null || t.recorded.length > 0);
@@ -98,7 +99,10 @@ export class ProcessLedger {
     if (!got.ok) return got.missing ? null : this.ignore(got.reason);
     const ledger = fromFile(got.value);
     if (ledger.bootId !== null) return ledger.bootId === this.boot ? ledger : null;
-    const written = await lstat(this.path).then((s) => s.mtimeMs, () => 0);
+    const written = await lstat(this.path).then(
+      (s) => s.mtimeMs,
+      () => 0,
+    );
     const booted = bootTimeMs();
     return booted !== null && written >= booted ? ledger : this.ignore('written before this boot, without a boot id');
   }
@@ -112,7 +116,8 @@ export class ProcessLedger {
     const dir = dirname(this.path);
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const entry of names) {
-      if (entry.startsWith(`.${name}.tmp-`) || entry.startsWith(`${name}.tmp-`)) await rm(join(dir, entry), { force: true }).catch(() => undefined);
+      if (entry.startsWith(`.${name}.tmp-`) || entry.startsWith(`${name}.tmp-`))
+        await rm(join(dir, entry), { force: true }).catch(() => undefined);
     }
   }
 

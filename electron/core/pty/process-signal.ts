@@ -21,7 +21,11 @@ export function protectedPids(): ReadonlySet<number> {
  * was sent. A pid can only be reused once its process is reaped, so the window left between the check and the
  * kill is the time for a process to exit, be reaped and have its pid handed out again: practically none.
  */
-export function signalProcess(mark: ProcessMark, sig: NodeJS.Signals, spare: ReadonlySet<number> = protectedPids()): boolean {
+export function signalProcess(
+  mark: ProcessMark,
+  sig: NodeJS.Signals,
+  spare: ReadonlySet<number> = protectedPids(),
+): boolean {
   if (!Number.isSafeInteger(mark.pid) || mark.pid <= 1 || spare.has(mark.pid)) return false;
   if (threadGroupOf(mark.pid) !== mark.pid) return false;
   const now = readProcess(mark.pid);

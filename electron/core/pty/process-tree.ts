@@ -11,7 +11,11 @@ export { isAlive, markOf, readProcess, readProcesses, type ProcInfo, type Proces
  * called setsid is still a child). A root counts only if the same process (pid and start time) is still there:
  * once the leader is gone its pid, and so its session id, may be a stranger's, such as a new login shell's.
  */
-export function treeOf(leader: ProcessMark | null, recorded: Iterable<ProcessMark>, all: readonly ProcInfo[]): ProcInfo[] {
+export function treeOf(
+  leader: ProcessMark | null,
+  recorded: Iterable<ProcessMark>,
+  all: readonly ProcInfo[],
+): ProcInfo[] {
   const byPid = new Map<number, ProcInfo>();
   const children = new Map<number, ProcInfo[]>();
   for (const p of all) {
@@ -101,7 +105,11 @@ export interface TreeRoots {
  * as it exits, say); what that finds gets the same sequence. A process started during that second sequence is
  * not looked for again.
  */
-export async function terminateAll(roots: readonly TreeRoots[], marks: readonly AgentMark[], graceMs = 5000): Promise<number> {
+export async function terminateAll(
+  roots: readonly TreeRoots[],
+  marks: readonly AgentMark[],
+  graceMs = 5000,
+): Promise<number> {
   const { all, marked } = await scanMarked(marks);
   const targets = new Map<number, ProcessMark>();
   for (const r of roots) for (const p of treeOf(r.leader, r.recorded, all)) targets.set(p.pid, markOf(p));

@@ -79,7 +79,10 @@ export class PtyHost implements Disposable {
     const retiredMarks = this.retiredMarks;
     this.retired = [];
     this.retiredMarks = [];
-    await Promise.all([...[...this.terminals.values()].map((t) => t.stop()), terminateTree(null, retired, 5000, retiredMarks)]);
+    await Promise.all([
+      ...[...this.terminals.values()].map((t) => t.stop()),
+      terminateTree(null, retired, 5000, retiredMarks),
+    ]);
     await this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
 

@@ -75,7 +75,9 @@ export class PtyProcess implements Disposable {
     this.mark = { value: markValue, since: info?.startTime ?? readProcess(process.pid)?.startTime ?? '0' };
     this.processes = new ProcessRecord(this.leader);
     this.slave = this.disposables.add(holdSlave(this.pty));
-    this.disposables.add(this.pty.onData((data: string | Buffer) => events.data(typeof data === 'string' ? Buffer.from(data) : data)));
+    this.disposables.add(
+      this.pty.onData((data: string | Buffer) => events.data(typeof data === 'string' ? Buffer.from(data) : data)),
+    );
     this.disposables.add(
       this.pty.onExit(({ exitCode, signal }) => {
         const exit = { exitCode, signal: signal ? signal : null };

@@ -148,7 +148,8 @@ export class Terminal implements Disposable {
     if (child.exited) return;
     // The mirror parses on its own thread and may run further behind than a client before it holds the PTY.
     const backlog = this.mirror.backlog;
-    const mirrorPressure = backlog > FLOW.mirrorBacklogBytes ? Infinity : backlog > FLOW.mirrorBacklogBytes / 4 ? FLOW.lowWatermark : 0;
+    const mirrorPressure =
+      backlog > FLOW.mirrorBacklogBytes ? Infinity : backlog > FLOW.mirrorBacklogBytes / 4 ? FLOW.lowWatermark : 0;
     const pressure = Math.max(mirrorPressure, this.stream.pressure());
     if (pressure > FLOW.highWatermark) child.pause();
     else if (pressure < FLOW.lowWatermark) child.resume();

@@ -42,7 +42,8 @@ export class AgentLauncher {
    * §9, discovery gate). Throws `LaunchError` when the binary is missing, or what the spawn threw.
    */
   async launch(adapter: VendorAdapter, plan: SpawnPlan, cwd: string, hooks: LaunchHooks): Promise<LiveAgent> {
-    const mustDiscover = plan.sessionId === null && adapter.sessionIdPattern !== null && !adapter.tellsConcurrentSessionsApart;
+    const mustDiscover =
+      plan.sessionId === null && adapter.sessionIdPattern !== null && !adapter.tellsConcurrentSessionsApart;
     const release = mustDiscover ? await this.gate.acquire(adapter.vendor, cwd) : () => {};
     try {
       return this.spawn(adapter, plan, cwd, {
@@ -75,16 +76,24 @@ export class AgentLauncher {
       );
     }
     const spawnedAt = Date.now();
-    const terminal = this.ptyHost.spawn({ argv: [resolved, ...rest], cwd, env: terminalEnv(this.env, plan.env), ...DEFAULT_SIZE });
+    const terminal = this.ptyHost.spawn({
+      argv: [resolved, ...rest],
+      cwd,
+      env: terminalEnv(this.env, plan.env),
+      ...DEFAULT_SIZE,
+    });
     if (plan.warning) terminal.notice(plan.warning);
     const live: LiveAgent = {
       terminal,
       adapter,
       stopRequested: false,
-      stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, this.env, (seen) => hooks.onSession(seen)),
+      stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, this.env, (seen) =>
+        hooks.onSession(seen),
+      ),
     };
     const resumeRefused = async (exitCode: number): Promise<boolean> => {
-      if (plan.outcome !== 'resumed' || exitCode === 0 || Date.now() - spawnedAt >= RESUME_FAILURE_WINDOW_MS) return false;
+      if (plan.outcome !== 'resumed' || exitCode === 0 || Date.now() - spawnedAt >= RESUME_FAILURE_WINDOW_MS)
+        return false;
       const { text } = await terminal.capture();
       return adapter.resumeErrorTexts.some((re) => re.test(text));
     };

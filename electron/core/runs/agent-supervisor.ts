@@ -105,7 +105,8 @@ export class AgentSupervisor {
     let ready: PreparedWorktree;
     try {
       if (intent !== undefined) ready = await this.worktrees.create(run.name, agent.label, intent);
-      else if (agent.worktree) ready = await this.worktrees.reopen(run.name, { ...agent, worktree: agent.worktree }, repoMap);
+      else if (agent.worktree)
+        ready = await this.worktrees.reopen(run.name, { ...agent, worktree: agent.worktree }, repoMap);
       else return { ok: true, agent, prepared: NOTHING_PREPARED };
       // Where it will start passes the same check as any agent's directory (§10): the user's own, others cannot write.
       ready.cwd = await checkedDirectory(ready.cwd, 'cwd');
@@ -130,15 +131,31 @@ export class AgentSupervisor {
    * A resume's plan; `found`: the planner saw the session in the vendor's store, so it is recorded as confirmed.
    * `prepared`: what bringing back its worktree did (a re-creation is said in the outcome's message).
    */
-  async startPlanned(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean, prepared: Prepared = NOTHING_PREPARED): Promise<ResumeOutcome> {
+  async startPlanned(
+    runId: string,
+    agent: AgentRecord,
+    plan: SpawnPlan,
+    found: boolean,
+    prepared: Prepared = NOTHING_PREPARED,
+  ): Promise<ResumeOutcome> {
     const ok = await this.launch(runId, agent, plan, found, prepared);
     const base = { agentId: agent.id, label: agent.label, vendor: agent.vendor };
     if (!ok.started) return { ...base, outcome: 'failed', sessionId: currentSessionId(agent), message: ok.message };
     if (plan.outcome === 'fresh' && plan.warning) {
-      await this.runs.history(runId, { type: 'fresh-fallback', agentId: agent.id, outcome: 'fresh', message: plan.warning });
+      await this.runs.history(runId, {
+        type: 'fresh-fallback',
+        agentId: agent.id,
+        outcome: 'fresh',
+        message: plan.warning,
+      });
       this.announce('agent.warning', { runId, agentId: agent.id, message: plan.warning });
     }
-    await this.runs.history(runId, { type: 'resumed', agentId: agent.id, outcome: plan.outcome, message: `${agent.label} (${agent.vendor}): ${plan.outcome}` });
+    await this.runs.history(runId, {
+      type: 'resumed',
+      agentId: agent.id,
+      outcome: plan.outcome,
+      message: `${agent.label} (${agent.vendor}): ${plan.outcome}`,
+    });
     const message = [prepared.message, plan.warning].filter((m) => m !== null).join('; ');
     return { ...base, outcome: plan.outcome, sessionId: plan.sessionId, message: message === '' ? null : message };
   }
@@ -181,7 +198,13 @@ export class AgentSupervisor {
    * recorded as confirmed only if the planner found it in the vendor's store (a same-id respawn of a session in
    * which nothing was said is not).
    */
-  private async launch(runId: string, agent: AgentRecord, plan: SpawnPlan, found: boolean, prepared: Prepared = NOTHING_PREPARED): Promise<Started> {
+  private async launch(
+    runId: string,
+    agent: AgentRecord,
+    plan: SpawnPlan,
+    found: boolean,
+    prepared: Prepared = NOTHING_PREPARED,
+  ): Promise<Started> {
     const adapter = this.vendors.get(agent.vendor)!;
     let live: LiveAgent;
     let settle = () => {};
@@ -190,7 +213,9 @@ export class AgentSupervisor {
       live = await this.launcher.launch(adapter, plan, agent.cwd, {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
-          this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) => logFailure(`recording a session id of ${agent.label}`, err));
+          this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) =>
+            logFailure(`recording a session id of ${agent.label}`, err),
+          );
         },
         onExit: (exit, rejected) => {
           this.exited(runId, agent.id, exit.exitCode, rejected)
@@ -199,7 +224,8 @@ export class AgentSupervisor {
         },
       });
     } catch (err) {
-      const message = err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
+      const message =
+        err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
       await this.markFailed(runId, agent.id, message);
       return { started: false, message };
     }
@@ -224,8 +250,18 @@ export class AgentSupervisor {
       }
     });
     const branch = agent.worktree ? ` (worktree on branch ${agent.worktree.branch})` : '';
-    await this.runs.history(runId, { type: 'agent-started', agentId: agent.id, message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}${branch}` });
-    this.announce('agent.status', { runId, agentId: agent.id, status: 'running', terminalId: live.terminal.id, exitCode: null });
+    await this.runs.history(runId, {
+      type: 'agent-started',
+      agentId: agent.id,
+      message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}${branch}`,
+    });
+    this.announce('agent.status', {
+      runId,
+      agentId: agent.id,
+      status: 'running',
+      terminalId: live.terminal.id,
+      exitCode: null,
+    });
     return { started: true };
   }
 
@@ -266,14 +302,28 @@ export class AgentSupervisor {
       a.exitCode = exitCode;
     });
     const label = this.runs.get(runId)?.agents.find((a) => a.id === agentId)?.label ?? 'agent';
-    await this.runs.history(runId, { type: stopped ? 'stopped' : 'exited', agentId, exitCode, message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}` });
-    this.announce('agent.status', { runId, agentId, status: stopped ? 'stopped' : 'exited', terminalId: live?.terminal.id ?? null, exitCode });
+    await this.runs.history(runId, {
+      type: stopped ? 'stopped' : 'exited',
+      agentId,
+      exitCode,
+      message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}`,
+    });
+    this.announce('agent.status', {
+      runId,
+      agentId,
+      status: stopped ? 'stopped' : 'exited',
+      terminalId: live?.terminal.id ?? null,
+      exitCode,
+    });
     if (resumeRejected && !this.closing) {
       await this.freshAfterRejectedResume(runId, agentId);
       return;
     }
     // A failed write was already reported by the store; anything else is worth a line in the log.
-    if (!stopped && !this.closing) await this.snapshotAfterExit(runId).catch((err: unknown) => logFailure(`the snapshot after ${label} exited`, err));
+    if (!stopped && !this.closing)
+      await this.snapshotAfterExit(runId).catch((err: unknown) =>
+        logFailure(`the snapshot after ${label} exited`, err),
+      );
     if (live && this.running.get(agentId) === live) this.running.delete(agentId);
   }
 

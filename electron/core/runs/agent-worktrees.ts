@@ -21,10 +21,23 @@ import { asBatonError, removedMessage } from './worktree-messages.js';
 import { checkIntent, createPrepared } from './worktree-prepare.js';
 import { worktreeRequests } from './worktree-requests.js';
 import { assessWorktree, reopenPrepared } from './worktree-resume.js';
-import type { AgentWorktreeContext, PreparedWorktree, RepoMap, WorktreeAssessment, WorktreeIntent, WorktreeMethod } from './worktree-types.js';
+import type {
+  AgentWorktreeContext,
+  PreparedWorktree,
+  RepoMap,
+  WorktreeAssessment,
+  WorktreeIntent,
+  WorktreeMethod,
+} from './worktree-types.js';
 import { ChangeWatcher } from './worktree-watch.js';
 
-export type { PreparedWorktree, RepoMap, WorktreeAssessment, WorktreeIntent, WorktreeMethod } from './worktree-types.js';
+export type {
+  PreparedWorktree,
+  RepoMap,
+  WorktreeAssessment,
+  WorktreeIntent,
+  WorktreeMethod,
+} from './worktree-types.js';
 export { asBatonError } from './worktree-messages.js';
 
 export class AgentWorktrees {
@@ -70,15 +83,32 @@ export class AgentWorktrees {
    * Before a resumed (or restarted) agent starts: its worktree as `assess` finds it, re-created from its branch when
    * its directory is gone. Throws a BatonError with the reason when it cannot be brought back.
    */
-  reopen(runName: string, agent: AgentRecord & { worktree: WorktreeRecord }, repoMap?: RepoMap): Promise<PreparedWorktree> {
+  reopen(
+    runName: string,
+    agent: AgentRecord & { worktree: WorktreeRecord },
+    repoMap?: RepoMap,
+  ): Promise<PreparedWorktree> {
     return reopenPrepared(this.ctx, runName, agent, repoMap);
   }
 
   async changes(worktree: WorktreeRecord): Promise<Result<'agent.changes'>> {
-    if (!(await exists(worktree.worktreePath))) throw conflict(`its worktree ${worktree.worktreePath} is gone: resuming the agent re-creates it from branch ${worktree.branch}`);
+    if (!(await exists(worktree.worktreePath)))
+      throw conflict(
+        `its worktree ${worktree.worktreePath} is gone: resuming the agent re-creates it from branch ${worktree.branch}`,
+      );
     try {
       const c = await this.worktrees.changes(worktree.worktreePath, worktree.baseCommit);
-      return { branch: worktree.branch, baseCommit: worktree.baseCommit, files: c.filesChanged, insertions: c.insertions, deletions: c.deletions, stat: c.stat, untracked: c.untracked, patch: c.patch, truncated: c.truncated };
+      return {
+        branch: worktree.branch,
+        baseCommit: worktree.baseCommit,
+        files: c.filesChanged,
+        insertions: c.insertions,
+        deletions: c.deletions,
+        stat: c.stat,
+        untracked: c.untracked,
+        patch: c.patch,
+        truncated: c.truncated,
+      };
     } catch (err) {
       throw asBatonError(err);
     }
@@ -90,22 +120,40 @@ export class AgentWorktrees {
       let into = worktree.baseBranch;
       if (into === null) {
         into = (await this.worktrees.inspect(worktree.repoRoot))?.currentBranch ?? null;
-        if (into === null) throw conflict(`there is no branch to merge ${worktree.branch} into: ${worktree.repoRoot} has a detached HEAD (check out the branch to merge into, then merge again)`);
+        if (into === null)
+          throw conflict(
+            `there is no branch to merge ${worktree.branch} into: ${worktree.repoRoot} has a detached HEAD (check out the branch to merge into, then merge again)`,
+          );
       }
       const r = await this.worktrees.merge({ repoRoot: worktree.repoRoot, branch: worktree.branch, into });
       if (!r.merged) return { merged: false, into, conflicts: r.conflicts, message: r.message };
-      const done = r.alreadyUpToDate ? `${into} already has every commit of ${worktree.branch}: nothing to merge` : `merged ${worktree.branch} into ${into} (${r.commit.slice(0, 8)})`;
-      const left = r.uncommittedInWorktree ? "; the agent's worktree also has uncommitted changes, which a merge does not carry: commit them there and merge again" : '';
+      const done = r.alreadyUpToDate
+        ? `${into} already has every commit of ${worktree.branch}: nothing to merge`
+        : `merged ${worktree.branch} into ${into} (${r.commit.slice(0, 8)})`;
+      const left = r.uncommittedInWorktree
+        ? "; the agent's worktree also has uncommitted changes, which a merge does not carry: commit them there and merge again"
+        : '';
       return { merged: true, into, conflicts: [], message: done + left };
     } catch (err) {
       throw asBatonError(err);
     }
   }
 
-  async remove(worktree: WorktreeRecord, force: boolean, deleteBranch: boolean): Promise<Result<'agent.removeWorktree'>> {
-    if (!worktree.created) throw conflict(`Baton did not create the worktree ${worktree.worktreePath} (it was there before): it leaves it alone; remove it yourself with git worktree remove`);
+  async remove(
+    worktree: WorktreeRecord,
+    force: boolean,
+    deleteBranch: boolean,
+  ): Promise<Result<'agent.removeWorktree'>> {
+    if (!worktree.created)
+      throw conflict(
+        `Baton did not create the worktree ${worktree.worktreePath} (it was there before): it leaves it alone; remove it yourself with git worktree remove`,
+      );
     try {
-      const r = await this.worktrees.remove({ worktreePath: worktree.worktreePath, force, deleteUnmergedBranch: deleteBranch });
+      const r = await this.worktrees.remove({
+        worktreePath: worktree.worktreePath,
+        force,
+        deleteUnmergedBranch: deleteBranch,
+      });
       return { removed: true, branchKept: !r.branchDeleted, message: removedMessage(r) };
     } catch (err) {
       throw asBatonError(err);

@@ -2,7 +2,9 @@
 import { BatonError } from '../../../shared/contract.js';
 
 export const invalid = (message: string, field?: string) =>
-  new BatonError(field === undefined ? { code: 'invalid', message } : { code: 'invalid', message: `${field}: ${message}`, field });
+  new BatonError(
+    field === undefined ? { code: 'invalid', message } : { code: 'invalid', message: `${field}: ${message}`, field },
+  );
 export const notFound = (message: string) => new BatonError({ code: 'not-found', message });
 export const conflict = (message: string) => new BatonError({ code: 'conflict', message });
 export const failed = (message: string) => new BatonError({ code: 'failed', message });

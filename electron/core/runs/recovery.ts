@@ -5,9 +5,24 @@
 // setting, resumes them as soon as the next core starts; otherwise the dashboard and `baton resume-interrupted` offer
 // it. Only the agents that were running come back, each through its own agent handle (§5), so every agent gets its
 // outcome: resumed, fresh (with why) or failed (with why).
-import { BatonError, type CoreSettings, type Method, type RecoveryResult, type RecoveryState, type RequestTable, type ResumeOutcome } from '../../../shared/contract.js';
+import {
+  BatonError,
+  type CoreSettings,
+  type Method,
+  type RecoveryResult,
+  type RecoveryState,
+  type RequestTable,
+  type ResumeOutcome,
+} from '../../../shared/contract.js';
 import { reportFailure } from '../log.js';
-import { mergeRuns, readInterrupted, removeInterrupted, writeInterrupted, type InterruptedRecord, type InterruptedRun } from '../store/interrupted-file.js';
+import {
+  mergeRuns,
+  readInterrupted,
+  removeInterrupted,
+  writeInterrupted,
+  type InterruptedRecord,
+  type InterruptedRun,
+} from '../store/interrupted-file.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import { now, type RunReader } from './run-repository.js';
 import type { RunService } from './run-service.js';
@@ -27,7 +42,13 @@ export class Recovery {
   ) {}
 
   /** What the last core left: its restart record, plus the agents `crashed` found still marked running. */
-  static async open(dataDir: string, runs: RunReader, service: RunService, crashed: InterruptedRun[], settings: CoreSettings): Promise<Recovery> {
+  static async open(
+    dataDir: string,
+    runs: RunReader,
+    service: RunService,
+    crashed: InterruptedRun[],
+    settings: CoreSettings,
+  ): Promise<Recovery> {
     let record = await readInterrupted(dataDir);
     if (crashed.length > 0) {
       record = record
@@ -57,7 +78,15 @@ export class Recovery {
   state(): RecoveryState {
     const runs = (this.record?.runs ?? []).flatMap((r) => {
       const run = this.runs.get(r.runId);
-      return run ? [{ runId: r.runId, name: run.name, agents: r.agentIds.filter((id) => run.agents.some((a) => a.id === id)).length }] : [];
+      return run
+        ? [
+            {
+              runId: r.runId,
+              name: run.name,
+              agents: r.agentIds.filter((id) => run.agents.some((a) => a.id === id)).length,
+            },
+          ]
+        : [];
     });
     // Listed by name: the order the store found them in is the file system's, and the banner should not shuffle.
     runs.sort((a, b) => a.name.localeCompare(b.name));
@@ -73,7 +102,13 @@ export class Recovery {
     if (live.length === 0) return;
     // Runs an earlier crash interrupted and the user has not resumed yet come back too: the restart is meant to
     // give them everything they had.
-    this.record = { v: 1, reason: 'restart', at: now(), resumeOnStart: true, runs: mergeRuns(this.record?.runs ?? [], live) };
+    this.record = {
+      v: 1,
+      reason: 'restart',
+      at: now(),
+      resumeOnStart: true,
+      runs: mergeRuns(this.record?.runs ?? [], live),
+    };
     await writeInterrupted(this.dataDir, this.record);
   }
 
@@ -103,7 +138,8 @@ export class Recovery {
       const outcomes: ResumeOutcome[] = [];
       let error: string | null = null;
       try {
-        for (const agent of run.agents.filter((a) => entry.agentIds.includes(a.id))) outcomes.push(await this.resumeAgent(run, agent));
+        for (const agent of run.agents.filter((a) => entry.agentIds.includes(a.id)))
+          outcomes.push(await this.resumeAgent(run, agent));
       } catch (err) {
         error = messageOf(err, 'resuming an interrupted run');
       }
@@ -133,7 +169,8 @@ export class Recovery {
     try {
       ({ handle } = await requests['run.handle']({ run: run.id, agent: agent.id }));
     } catch (err) {
-      if (!(err instanceof BatonError && err.code === 'conflict')) return outcome('failed', messageOf(err, 'exporting a handle'));
+      if (!(err instanceof BatonError && err.code === 'conflict'))
+        return outcome('failed', messageOf(err, 'exporting a handle'));
       // The vendor never gave it a session id (nothing was said yet): there is no conversation to lose.
       try {
         await requests['agent.restart']({ agentId: agent.id });
@@ -146,7 +183,10 @@ export class Recovery {
       // The handle came from this store, not from a paste: the shell agent's directory and command are the ones it
       // was running with, so it is confirmed (index 0: an agent handle holds one agent).
       const { outcomes } = await requests['run.resume']({ handle, confirmShell: [0] });
-      return outcomes.find((o) => o.agentId === agent.id) ?? (await outcome('failed', 'the resume did not report this agent'));
+      return (
+        outcomes.find((o) => o.agentId === agent.id) ??
+        (await outcome('failed', 'the resume did not report this agent'))
+      );
     } catch (err) {
       return outcome('failed', messageOf(err, 'resuming an agent'));
     }

@@ -45,10 +45,16 @@ type HandlePreviewAgent = HandlePreview['agents'][number];
 /** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
 
-const isDirectory = (path: string) => stat(path).then((s) => s.isDirectory(), () => false);
+const isDirectory = (path: string) =>
+  stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 export class ResumePlanner {
-  private readonly rules = { sessionIdPattern: (vendor: Parameters<Vendors['get']>[0]) => this.vendors.get(vendor)?.sessionIdPattern } as const;
+  private readonly rules = {
+    sessionIdPattern: (vendor: Parameters<Vendors['get']>[0]) => this.vendors.get(vendor)?.sessionIdPattern,
+  } as const;
 
   constructor(
     private readonly runs: RunReader,
@@ -69,23 +75,46 @@ export class ResumePlanner {
     const cwds: string[] = [];
     for (const [i, a] of decoded.agents.entries()) {
       const where = found[i]!;
-      if (where.handle?.state === 'refused') throw invalid(where.handle.reason, `agents[${i}].worktree.${where.handle.field}`);
-      if (where.used?.state === 'refused') throw invalid(where.used.reason, `agents[${i}].worktree.${where.used.field}`);
+      if (where.handle?.state === 'refused')
+        throw invalid(where.handle.reason, `agents[${i}].worktree.${where.handle.field}`);
+      if (where.used?.state === 'refused')
+        throw invalid(where.used.reason, `agents[${i}].worktree.${where.used.field}`);
       // A worktree to re-create (or gone for good) has no directory to check yet: the start checks the new one.
       if (where.used && where.used.state !== 'existing') cwds.push(a.cwd ?? '');
-      else cwds.push(await checkedDirectory(where.used?.state === 'existing' ? where.used.cwd : (a.cwd ?? cwd ?? ''), `agents[${i}].cwd`));
+      else
+        cwds.push(
+          await checkedDirectory(
+            where.used?.state === 'existing' ? where.used.cwd : (a.cwd ?? cwd ?? ''),
+            `agents[${i}].cwd`,
+          ),
+        );
     }
-    const target = await this.plan(decoded, cwds, found.map((f) => f.used));
+    const target = await this.plan(
+      decoded,
+      cwds,
+      found.map((f) => f.used),
+    );
     // A known agent runs where the store recorded it, whatever the handle says: that directory must pass too.
     for (const p of target.agents) {
-      if (p.known && (p.worktree === null || p.worktree.state === 'existing')) await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
+      if (p.known && (p.worktree === null || p.worktree.state === 'existing'))
+        await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
     }
     return target;
   }
 
   /** The plan of one agent again, in the directory its re-created worktree gave it. */
-  async replan(runName: string, agent: AgentRecord, sessionId: string | null): Promise<Pick<PlannedAgent, 'plan' | 'found'>> {
-    const { plan, found } = await this.planAgent(runName, agent, { id: agent.id, label: agent.label, vendor: agent.vendor, sessionId, cwd: agent.cwd });
+  async replan(
+    runName: string,
+    agent: AgentRecord,
+    sessionId: string | null,
+  ): Promise<Pick<PlannedAgent, 'plan' | 'found'>> {
+    const { plan, found } = await this.planAgent(runName, agent, {
+      id: agent.id,
+      label: agent.label,
+      vendor: agent.vendor,
+      sessionId,
+      cwd: agent.cwd,
+    });
     return { plan, found };
   }
 
@@ -93,13 +122,20 @@ export class ResumePlanner {
    * Per handle agent: its worktree as the handle names it (`handle`, checked even when the store's record is what
    * counts, so a handle naming a path that leads elsewhere is always refused) and the one it will use (`used`).
    */
-  private async assessWorktrees(decoded: DecodedHandle, repoMap: RepoMap | undefined): Promise<{ handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[]> {
+  private async assessWorktrees(
+    decoded: DecodedHandle,
+    repoMap: RepoMap | undefined,
+  ): Promise<{ handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[]> {
     const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
     const out: { handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[] = [];
     for (const a of decoded.agents) {
       const known = existing?.agents.find((k) => k.id === a.id);
       const handle = a.worktree && a.cwd ? await this.worktrees.assess(a.worktree, a.cwd, repoMap) : null;
-      const used = known ? (known.worktree ? await this.worktrees.assess(known.worktree, known.cwd, repoMap) : null) : handle;
+      const used = known
+        ? known.worktree
+          ? await this.worktrees.assess(known.worktree, known.cwd, repoMap)
+          : null
+        : handle;
       out.push({ handle, used });
     }
     return out;
@@ -118,17 +154,32 @@ export class ResumePlanner {
       const where = found[i]!.used;
       const dir = where?.state === 'existing' ? where.cwd : (a.cwd ?? cwd);
       // A worktree still to be re-created: its directory is made at the start, so there is nothing to check yet.
-      checks.push(where && where.state !== 'existing' ? { ok: true, real: a.cwd ?? '/' } : dir ? await inspectDirectory(dir) : null);
+      checks.push(
+        where && where.state !== 'existing'
+          ? { ok: true, real: a.cwd ?? '/' }
+          : dir
+            ? await inspectDirectory(dir)
+            : null,
+      );
     }
     const usable = checks.map((c, i) => (c?.ok ? c.real : (decoded.agents[i]!.cwd ?? '/')));
-    const target = await this.plan(decoded, usable, found.map((f) => f.used));
-    const used = new Set(this.runs.list().flatMap((r) => r.agents.flatMap((a) => [a.cwd, ...(a.worktree ? [a.worktree.worktreePath] : [])])));
+    const target = await this.plan(
+      decoded,
+      usable,
+      found.map((f) => f.used),
+    );
+    const used = new Set(
+      this.runs
+        .list()
+        .flatMap((r) => r.agents.flatMap((a) => [a.cwd, ...(a.worktree ? [a.worktree.worktreePath] : [])])),
+    );
     const agents: HandlePreviewAgent[] = [];
     for (const p of target.agents) {
       const shown = await previewAgent(p, decoded.agents[p.index]!, checks[p.index] ?? null, used);
       // A handle's worktree path that leads elsewhere is refused by the resume: the preview says so, as a directory it cannot use.
       const refused = [found[p.index]!.handle, p.worktree].find((w) => w?.state === 'refused');
-      if (refused?.state === 'refused') agents.push({ ...shown, cwdProblem: refused.reason, check: 'cwd-unsafe', command: [] });
+      if (refused?.state === 'refused')
+        agents.push({ ...shown, cwdProblem: refused.reason, check: 'cwd-unsafe', command: [] });
       else agents.push(shown);
     }
     return {
@@ -149,7 +200,10 @@ export class ResumePlanner {
     const decoded = this.decodeText(text, cwd);
     if (!repoMap) return decoded;
     // An agent without a worktree in a repository that moved follows it (one with a worktree: assess).
-    return { ...decoded, agents: decoded.agents.map((a) => (a.worktree || a.cwd === null ? a : { ...a, cwd: mapPath(a.cwd, repoMap) })) };
+    return {
+      ...decoded,
+      agents: decoded.agents.map((a) => (a.worktree || a.cwd === null ? a : { ...a, cwd: mapPath(a.cwd, repoMap) })),
+    };
   }
 
   private decodeText(text: string, cwd: string | undefined): DecodedHandle {
@@ -174,12 +228,20 @@ export class ResumePlanner {
    * Per agent: known to the store (same run id and agents; the run may not grow past its limit) or a new record (a
    * new run name if taken: `demo (2)`), and its plan. `cwds` are the directories the handle's agents would use.
    */
-  private async plan(decoded: DecodedHandle, cwds: readonly string[], worktrees: readonly (WorktreeAssessment | null)[]): Promise<ResumeTarget> {
+  private async plan(
+    decoded: DecodedHandle,
+    cwds: readonly string[],
+    worktrees: readonly (WorktreeAssessment | null)[],
+  ): Promise<ResumeTarget> {
     const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
     const runId = existing?.id ?? decoded.run?.id ?? newRunId();
     const firstVendor = decoded.agents[0]?.vendor ?? 'agent';
     const runName =
-      existing?.name ?? uniqueRunName(decoded.run?.name ?? `imported ${firstVendor} session`, (n) => this.runs.findByName(n) !== undefined);
+      existing?.name ??
+      uniqueRunName(
+        decoded.run?.name ?? `imported ${firstVendor} session`,
+        (n) => this.runs.findByName(n) !== undefined,
+      );
     const labels: string[] = existing ? existing.agents.map((a) => a.label) : [];
     const adding = decoded.agents.filter((h) => !existing?.agents.some((a) => a.id === h.id)).length;
     // Resuming into a run the store knows adds the agents it lacks: the run's limit holds there too.
@@ -193,9 +255,20 @@ export class ResumePlanner {
       // Planned where it will really run: its worktree as found now (moved, or in a repository repoMap names).
       if (worktree?.state === 'existing' && record.worktree) {
         record.cwd = worktree.cwd;
-        record.worktree = { ...record.worktree, repoRoot: worktree.repoRoot, worktreePath: worktree.worktreePath, branch: worktree.branch };
+        record.worktree = {
+          ...record.worktree,
+          repoRoot: worktree.repoRoot,
+          worktreePath: worktree.worktreePath,
+          branch: worktree.branch,
+        };
       }
-      agents.push({ ...(await this.planAgent(runName, record, h)), index: i, known: known !== undefined, worktree, sessionId: h.sessionId });
+      agents.push({
+        ...(await this.planAgent(runName, record, h)),
+        index: i,
+        known: known !== undefined,
+        worktree,
+        sessionId: h.sessionId,
+      });
     }
     return { runId, runName, knownRun: existing !== undefined, agents };
   }
@@ -209,7 +282,8 @@ export class ResumePlanner {
       if (!(await isDirectory(a.cwd)) && !(a.worktree && (await isDirectory(a.worktree.repoRoot)))) return 'missing';
       const adapter = this.vendors.get(a.vendor);
       const last = a.sessionIds.at(-1);
-      if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env))) health = 'stale';
+      if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env)))
+        health = 'stale';
     }
     return health;
   }
@@ -234,11 +308,19 @@ export class ResumePlanner {
     };
   }
 
-  private async planAgent(runName: string, agent: AgentRecord, h: HandleAgent): Promise<Omit<PlannedAgent, 'index' | 'known' | 'worktree' | 'sessionId'>> {
+  private async planAgent(
+    runName: string,
+    agent: AgentRecord,
+    h: HandleAgent,
+  ): Promise<Omit<PlannedAgent, 'index' | 'known' | 'worktree' | 'sessionId'>> {
     const adapter = this.vendors.get(agent.vendor)!;
     const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
     if (h.sessionId === null || adapter.sessionIdPattern === null) {
-      const { plan } = await adapter.planResumeChecked(ctx, { sessionId: '', chosenBy: 'baton', confirmed: false }, this.env);
+      const { plan } = await adapter.planResumeChecked(
+        ctx,
+        { sessionId: '', chosenBy: 'baton', confirmed: false },
+        this.env,
+      );
       return { agent, plan, found: false, check: 'no-session' };
     }
     // What the store remembers of this id decides between "never written: same id again" and "gone: fresh".
@@ -248,13 +330,23 @@ export class ResumePlanner {
       : { sessionId: h.sessionId, chosenBy: 'vendor', confirmed: true };
     const { plan, found } = await adapter.planResumeChecked(ctx, prior, this.env);
     if (currentSessionId(agent) !== h.sessionId && !remembered) {
-      agent.sessionIds.push({ id: h.sessionId, chosenBy: 'vendor', seenAt: new Date().toISOString(), confirmed: found });
+      agent.sessionIds.push({
+        id: h.sessionId,
+        chosenBy: 'vendor',
+        seenAt: new Date().toISOString(),
+        confirmed: found,
+      });
     }
     return { agent, plan, found, check: found ? 'found' : 'missing' };
   }
 }
 
-async function previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck | null, used: ReadonlySet<string>): Promise<HandlePreviewAgent> {
+async function previewAgent(
+  p: PlannedAgent,
+  h: HandleAgent,
+  own: DirectoryCheck | null,
+  used: ReadonlySet<string>,
+): Promise<HandlePreviewAgent> {
   const recreating = p.worktree !== null && p.worktree.state !== 'existing';
   const runsIn = p.known && !recreating ? await inspectDirectory(p.agent.cwd) : own;
   const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
@@ -269,7 +361,8 @@ async function previewAgent(p: PlannedAgent, h: HandleAgent, own: DirectoryCheck
     if (bad && !bad.ok) {
       const text = problemText(bad.problem);
       // Never the path: the CLI repeats this reason in its error line, which can end up in a log.
-      problem = bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
+      problem =
+        bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
       check = isTrustProblem(bad.problem) ? 'cwd-unsafe' : 'cwd-missing';
     }
   }
@@ -291,7 +384,8 @@ function previewWorktree(p: PlannedAgent): HandlePreviewAgent['worktree'] {
   const branch = p.agent.worktree?.branch ?? '';
   if (w === null) return null;
   if (w.state === 'existing') return { branch: w.branch, state: 'existing', reason: null };
-  if (w.state === 'recreate') return { branch, state: 'recreate', reason: `its worktree is gone: it will be re-created from branch ${w.branch}` };
+  if (w.state === 'recreate')
+    return { branch, state: 'recreate', reason: `its worktree is gone: it will be re-created from branch ${w.branch}` };
   return { branch, state: 'failed', reason: w.reason };
 }
 

@@ -3,7 +3,14 @@
 // repository (the store and each run's queue: every write), the resume planner (handle → plan, no side effect), the
 // agent supervisor (launch, follow, exit, fallback, stop) and the snapshots (docs/architecture.md §3, §5).
 import type { EventEmitter } from 'node:events';
-import type { EventName, EventPayload, Method, RequestTable, ResumeOutcome, RunView } from '../../../shared/contract.js';
+import type {
+  EventName,
+  EventPayload,
+  Method,
+  RequestTable,
+  ResumeOutcome,
+  RunView,
+} from '../../../shared/contract.js';
 import type { StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { RunManifest, WorktreeRecord } from '../store/types.js';
@@ -25,7 +32,10 @@ import { agentView, currentSessionId, matchesQuery, runSummary, runView } from '
 /** agent.attach and agent.detach change one client's own output streams: its session answers them, with `attach`. */
 export type StreamMethod = 'agent.attach' | 'agent.detach';
 /** The requests the run service answers. */
-export type RunMethod = Exclude<Extract<Method, `run.${string}` | `agent.${string}` | `handle.${string}` | `sessions.${string}`>, StreamMethod>;
+export type RunMethod = Exclude<
+  Extract<Method, `run.${string}` | `agent.${string}` | `handle.${string}` | `sessions.${string}`>,
+  StreamMethod
+>;
 
 const SHELL_NOT_CONFIRMED =
   'not started: a shell agent from a handle runs a command in the directory the handle names, so it starts only once you confirm it';
@@ -85,7 +95,8 @@ export class RunService {
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
       if (removeWorktrees === true) {
         // A worktree that could not go (changed since the check, say) is left as an orphan: `worktrees.orphans` lists it.
-        for (const kept of await this.worktrees.removeAll(run.agents)) process.stderr.write(`baton: run '${run.name}': a worktree was kept: ${kept}\n`);
+        for (const kept of await this.worktrees.removeAll(run.agents))
+          process.stderr.write(`baton: run '${run.name}': a worktree was kept: ${kept}\n`);
       }
       await this.runs.delete(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
@@ -103,7 +114,11 @@ export class RunService {
     },
     'run.commands': async ({ run, agent }) => resumeCommandsOf(this.runs.find(run), this.env, this.vendors, agent),
     'run.resume': async ({ handle, cwd, confirmShell = [], repoMap }) => {
-      const { runId, outcomes } = await this.startTarget(await this.planner.resolve(handle, cwd, repoMap), new Set(confirmShell), repoMap);
+      const { runId, outcomes } = await this.startTarget(
+        await this.planner.resolve(handle, cwd, repoMap),
+        new Set(confirmShell),
+        repoMap,
+      );
       return { run: this.view(runId), outcomes };
     },
     'handle.inspect': ({ handle, cwd, repoMap }) => this.planner.preview(handle, cwd, repoMap),
@@ -114,14 +129,21 @@ export class RunService {
       if (!added) throw invalid('no agent to add');
       const { agent } = added;
       await this.runs.addAgents(run.id, [agent], 'agent');
-      await this.runs.history(run.id, { type: 'agent-added', agentId: agent.id, message: `added ${agent.label} (${agent.vendor})` });
+      await this.runs.history(run.id, {
+        type: 'agent-added',
+        agentId: agent.id,
+        message: `added ${agent.label} (${agent.vendor})`,
+      });
       await this.agents.startFresh(run.id, agent.id, added.worktree ?? undefined);
       return this.changed(run.id);
     },
     'agent.stop': async ({ agentId }) => {
       const { run } = this.runs.findAgent(agentId);
       await this.agents.stop(agentId);
-      return agentView(this.runs.get(run.id)!.agents.find((a) => a.id === agentId)!, undefined);
+      return agentView(
+        this.runs.get(run.id)!.agents.find((a) => a.id === agentId)!,
+        undefined,
+      );
     },
     'agent.restart': async ({ agentId }) => {
       const { run, agent } = this.runs.findAgent(agentId);
@@ -151,12 +173,14 @@ export class RunService {
     'agent.removeWorktree': async ({ agentId, force, deleteBranch }) => {
       const { agent } = this.runs.findAgent(agentId);
       const worktree = this.worktreeOf(agentId);
-      if (this.agents.isLive(agentId)) throw conflict(`agent '${agent.label}' is still running in its worktree: stop it first`);
+      if (this.agents.isLive(agentId))
+        throw conflict(`agent '${agent.label}' is still running in its worktree: stop it first`);
       return this.worktrees.remove(worktree, force === true, deleteBranch === true);
     },
     'sessions.list': (params) => listFoundSessions(this.env, this.runs, params, this.vendors.adapters),
     // A new run from found sessions goes through run.resume: the same validation, plan and outcomes.
-    'sessions.adopt': (params) => adoptSessions({ resume: (handle) => this.requests['run.resume']({ handle }) }, this.runs, params),
+    'sessions.adopt': (params) =>
+      adoptSessions({ resume: (handle) => this.requests['run.resume']({ handle }) }, this.runs, params),
   };
 
   on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
@@ -187,9 +211,16 @@ export class RunService {
     deliver: (frame: StreamFrame) => void,
   ): Promise<{ terminalId: string; start: AttachStart; subscription: Subscription }> {
     const terminal = this.agents.terminalOf(agentId);
-    if (!terminal) throw conflict(`agent '${this.runs.findAgent(agentId).agent.label}' has not been started since Baton started; resume it first`);
+    if (!terminal)
+      throw conflict(
+        `agent '${this.runs.findAgent(agentId).agent.label}' has not been started since Baton started; resume it first`,
+      );
     const sameTerminal = opts.terminalId === undefined || opts.terminalId === terminal.id;
-    const { start, subscription } = await terminal.attach(sameTerminal ? opts.fromOffset : 0, opts.visible ?? true, deliver);
+    const { start, subscription } = await terminal.attach(
+      sameTerminal ? opts.fromOffset : 0,
+      opts.visible ?? true,
+      deliver,
+    );
     return { terminalId: terminal.id, start, subscription };
   }
 
@@ -206,7 +237,9 @@ export class RunService {
     }
     await Promise.all(this.agents.liveAgentIds().map((id) => this.agents.stop(id)));
     for (const name of await this.runs.close()) {
-      process.stderr.write(`baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`);
+      process.stderr.write(
+        `baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`,
+      );
     }
   }
 
@@ -216,31 +249,61 @@ export class RunService {
    * started, and one new to this store is not added to it either, so a later resume of the run by name (which
    * confirms its own agents) can never start it unconfirmed (docs/architecture.md §10).
    */
-  private async startTarget(target: ResumeTarget, confirmShell: ReadonlySet<number>, repoMap?: RepoMap): Promise<{ runId: string; outcomes: ResumeOutcome[] }> {
-    const held = (p: PlannedAgent) => p.agent.vendor === 'shell' && !confirmShell.has(p.index) && !this.agents.isLive(p.agent.id);
+  private async startTarget(
+    target: ResumeTarget,
+    confirmShell: ReadonlySet<number>,
+    repoMap?: RepoMap,
+  ): Promise<{ runId: string; outcomes: ResumeOutcome[] }> {
+    const held = (p: PlannedAgent) =>
+      p.agent.vendor === 'shell' && !confirmShell.has(p.index) && !this.agents.isLive(p.agent.id);
     const adopted = target.agents.filter((p) => p.known || !held(p)).map((p) => p.agent);
     const { runId } = target;
     if (!this.runs.get(runId)) {
       // A run with no agent is not a run: every agent was a shell agent the user did not confirm.
-      if (adopted.length === 0) throw invalid('nothing to resume: every agent of this handle is a shell agent, and none was confirmed', 'confirmShell');
+      if (adopted.length === 0)
+        throw invalid(
+          'nothing to resume: every agent of this handle is a shell agent, and none was confirmed',
+          'confirmShell',
+        );
       const at = now();
-      const run: RunManifest = { v: 1, id: runId, name: target.runName, createdAt: at, updatedAt: at, agents: adopted, lastSnapshot: null };
-      await this.runs.create(run, `created from a handle with ${adopted.length} agent${adopted.length === 1 ? '' : 's'}`);
+      const run: RunManifest = {
+        v: 1,
+        id: runId,
+        name: target.runName,
+        createdAt: at,
+        updatedAt: at,
+        agents: adopted,
+        lastSnapshot: null,
+      };
+      await this.runs.create(
+        run,
+        `created from a handle with ${adopted.length} agent${adopted.length === 1 ? '' : 's'}`,
+      );
     } else if (adopted.some((r) => !this.runs.get(runId)!.agents.some((a) => a.id === r.id))) {
       await this.runs.addAgents(runId, adopted, 'agents');
     }
     const outcomes: ResumeOutcome[] = [];
     for (const planned of target.agents) {
       const { id, label, vendor } = planned.agent;
-      if (held(planned)) outcomes.push({ agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED });
+      if (held(planned))
+        outcomes.push({ agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED });
       else if (this.agents.isLive(id)) {
         const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
-        outcomes.push({ agentId: id, label: agent.label, vendor: agent.vendor, outcome: 'resumed', sessionId: currentSessionId(agent), message: 'already running' });
+        outcomes.push({
+          agentId: id,
+          label: agent.label,
+          vendor: agent.vendor,
+          outcome: 'resumed',
+          sessionId: currentSessionId(agent),
+          message: 'already running',
+        });
       } else {
         outcomes.push(await this.startPlannedAgent(runId, target.runName, planned, repoMap));
       }
     }
-    const counts = (['resumed', 'fresh', 'failed'] as const).map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`).join(', ');
+    const counts = (['resumed', 'fresh', 'failed'] as const)
+      .map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`)
+      .join(', ');
     await this.runs.history(runId, { type: 'resumed', message: `resumed from a handle: ${counts}` });
     this.announce('run.changed', { runId });
     return { runId, outcomes };
@@ -250,10 +313,20 @@ export class RunService {
    * One planned agent of a resume: its worktree first (found, or re-created from its branch; the agent fails with
    * the reason when it cannot be), planned again if that moved its directory, then started.
    */
-  private async startPlannedAgent(runId: string, runName: string, planned: PlannedAgent, repoMap?: RepoMap): Promise<ResumeOutcome> {
+  private async startPlannedAgent(
+    runId: string,
+    runName: string,
+    planned: PlannedAgent,
+    repoMap?: RepoMap,
+  ): Promise<ResumeOutcome> {
     let agent = this.runs.get(runId)!.agents.find((a) => a.id === planned.agent.id)!;
     // What the planner found (a moved worktree, a mapped repository) is where the agent runs now.
-    if (planned.worktree?.state === 'existing') agent = { ...agent, cwd: planned.agent.cwd, ...(planned.agent.worktree ? { worktree: planned.agent.worktree } : {}) };
+    if (planned.worktree?.state === 'existing')
+      agent = {
+        ...agent,
+        cwd: planned.agent.cwd,
+        ...(planned.agent.worktree ? { worktree: planned.agent.worktree } : {}),
+      };
     const { id, label, vendor } = agent;
     if (planned.worktree?.state === 'failed' || planned.worktree?.state === 'refused') {
       const message = `its worktree cannot be used: ${planned.worktree.reason}`;
@@ -262,16 +335,26 @@ export class RunService {
     }
     if (!agent.worktree) return this.agents.startPlanned(runId, agent, planned.plan, planned.found);
     const ready = await this.agents.prepareWorktree(runId, agent, undefined, repoMap);
-    if (!ready.ok) return { agentId: id, label, vendor, outcome: 'failed', sessionId: currentSessionId(agent), message: ready.message };
+    if (!ready.ok)
+      return {
+        agentId: id,
+        label,
+        vendor,
+        outcome: 'failed',
+        sessionId: currentSessionId(agent),
+        message: ready.message,
+      };
     let { plan, found } = planned;
-    if (ready.agent.cwd !== planned.agent.cwd) ({ plan, found } = await this.planner.replan(runName, ready.agent, planned.sessionId));
+    if (ready.agent.cwd !== planned.agent.cwd)
+      ({ plan, found } = await this.planner.replan(runName, ready.agent, planned.sessionId));
     return this.agents.startPlanned(runId, ready.agent, plan, found, ready.prepared);
   }
 
   /** The agent's own worktree, or a conflict saying it has none. */
   private worktreeOf(agentId: string): WorktreeRecord {
     const { agent } = this.runs.findAgent(agentId);
-    if (!agent.worktree) throw conflict(`agent '${agent.label}' has no worktree of its own: it works in ${agent.cwd} directly`);
+    if (!agent.worktree)
+      throw conflict(`agent '${agent.label}' has no worktree of its own: it works in ${agent.cwd} directly`);
     return agent.worktree;
   }
 
@@ -291,6 +374,8 @@ export class RunService {
   private liveAgent(agentId: string): LiveAgent {
     const live = this.agents.live(agentId);
     if (live) return live;
-    throw conflict(`agent '${this.runs.findAgent(agentId).agent.label}' is not running (its terminal has ended); resume or restart it`);
+    throw conflict(
+      `agent '${this.runs.findAgent(agentId).agent.label}' is not running (its terminal has ended); resume or restart it`,
+    );
   }
 }

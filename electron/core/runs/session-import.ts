@@ -1,7 +1,14 @@
 // Session import (the adapters' `listSessions`): the conversations in the vendors' own stores on this machine,
 // and their adoption into a new run. Adoption builds a Baton handle from the chosen sessions and resumes it, so it
 // goes through the same validation, preview logic and outcomes as any resume by handle.
-import { BatonError, type FoundSession, type Params, type ResumeOutcome, type Result, type RunView } from '../../../shared/contract.js';
+import {
+  BatonError,
+  type FoundSession,
+  type Params,
+  type ResumeOutcome,
+  type Result,
+  type RunView,
+} from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import { encodeHandle, type HandleAgent } from '../handle/codec.js';
 import type { RunStore } from '../store/run-store.js';
@@ -39,7 +46,11 @@ function isoTime(text: string): string {
 }
 
 /** The run holding this vendor session id, if any. */
-function holderOf(store: Pick<RunStore, 'findAgentBySessionId'>, vendor: VendorName, sessionId: string): FoundSession['adoptedBy'] {
+function holderOf(
+  store: Pick<RunStore, 'findAgentBySessionId'>,
+  vendor: VendorName,
+  sessionId: string,
+): FoundSession['adoptedBy'] {
   const known = store.findAgentBySessionId(sessionId);
   if (!known) return null;
   const agent = known.run.agents.find((a) => a.id === known.agentId);
@@ -58,7 +69,9 @@ export async function listFoundSessions(
   sources: ReadonlyMap<VendorName, VendorAdapter>,
 ): Promise<Result<'sessions.list'>> {
   const started = performance.now();
-  const listers = [...sources.values()].filter((a) => a.listSessions && (params.vendor === undefined || a.vendor === params.vendor));
+  const listers = [...sources.values()].filter(
+    (a) => a.listSessions && (params.vendor === undefined || a.vendor === params.vendor),
+  );
   const lists = await Promise.all(
     listers.map(async (a): Promise<Listed[]> => {
       try {
@@ -112,11 +125,17 @@ export async function adoptSessions(
     if (seen.has(key)) throw invalid('this session is chosen twice', `sessions[${i}]`);
     seen.add(key);
     if (s.label !== undefined) {
-      if (explicitLabels.has(s.label)) throw invalid('label is already used by another agent of this run', `sessions[${i}].label`);
+      if (explicitLabels.has(s.label))
+        throw invalid('label is already used by another agent of this run', `sessions[${i}].label`);
       explicitLabels.add(s.label);
     }
     const holder = holderOf(store, s.vendor, s.sessionId);
-    if (holder) throw new BatonError({ code: 'conflict', field: `sessions[${i}]`, message: `sessions[${i}]: this conversation is already in run '${holder.runName}'; resume that run instead` });
+    if (holder)
+      throw new BatonError({
+        code: 'conflict',
+        field: `sessions[${i}]`,
+        message: `sessions[${i}]: this conversation is already in run '${holder.runName}'; resume that run instead`,
+      });
   }
   const agents: HandleAgent[] = params.sessions.map((s) => ({
     id: newAgentId(),
@@ -127,7 +146,11 @@ export async function adoptSessions(
     cwd: s.cwd,
   }));
   try {
-    const handle = encodeHandle({ run: { name: params.name, id: newRunId() }, createdAt: new Date().toISOString(), agents });
+    const handle = encodeHandle({
+      run: { name: params.name, id: newRunId() },
+      createdAt: new Date().toISOString(),
+      agents,
+    });
     return await service.resume(handle);
   } catch (err) {
     throw asSessionsError(err);

@@ -23,7 +23,14 @@ export interface AgentTerminals {
 
 async function captureScreen(agent: AgentRecord, terminal: Terminal): Promise<Screen> {
   const shot = await terminal.capture();
-  return { agentId: agent.id, label: agent.label, cols: shot.cols, rows: shot.rows, text: shot.text, serialized: shot.serialized };
+  return {
+    agentId: agent.id,
+    label: agent.label,
+    cols: shot.cols,
+    rows: shot.rows,
+    text: shot.text,
+    serialized: shot.serialized,
+  };
 }
 
 export class Snapshots {
@@ -136,7 +143,11 @@ export class Snapshots {
       m.lastSnapshot = { id: snapshot.id, at: snapshot.at };
       m.updatedAt = snapshot.at;
     });
-    await this.runs.history(run.id, { type: 'snapshot', snapshotId: snapshot.id, message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}` });
+    await this.runs.history(run.id, {
+      type: 'snapshot',
+      snapshotId: snapshot.id,
+      message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}`,
+    });
     this.announce('run.changed', { runId: run.id });
     return snapshot;
   }
@@ -148,7 +159,10 @@ export class Snapshots {
       const since = run.lastSnapshot ? Date.parse(run.lastSnapshot.at) : 0;
       const changed = run.agents.some((a) => (this.terminals.live(a.id)?.terminal.lastOutputAt ?? 0) > since);
       // Each run on its own: one that cannot be saved (a full disk is reported by the store) must not stop the rest.
-      if (changed) await this.snapshot(runId, 'periodic').catch((err: unknown) => logFailure(`a periodic snapshot of run '${run.name}'`, err));
+      if (changed)
+        await this.snapshot(runId, 'periodic').catch((err: unknown) =>
+          logFailure(`a periodic snapshot of run '${run.name}'`, err),
+        );
     }
   }
 }

@@ -25,7 +25,12 @@ export interface DirectoryTypedFor {
 export async function checkedDirectory(cwd: string, field: string, typedFor?: DirectoryTypedFor): Promise<string> {
   const check = await inspectDirectory(cwd);
   if (check.ok) return check.real;
-  if (typedFor) throw new BatonError({ code: 'invalid', message: `${agentName(typedFor)}: ${typedProblemText(check.problem, cwd)}`, field });
+  if (typedFor)
+    throw new BatonError({
+      code: 'invalid',
+      message: `${agentName(typedFor)}: ${typedProblemText(check.problem, cwd)}`,
+      field,
+    });
   throw invalid(problemText(check.problem), field);
 }
 
@@ -38,7 +43,10 @@ function agentName(agent: DirectoryTypedFor): string {
 export function checkRoom(current: number, adding: number, field: string): void {
   if (current + adding <= LIMITS.agentsPerRun) return;
   const has = `this one has ${current}`;
-  throw invalid(`a run holds at most ${LIMITS.agentsPerRun} agents: ${adding === 1 ? has : `${has} and ${adding} more would be added`}`, field);
+  throw invalid(
+    `a run holds at most ${LIMITS.agentsPerRun} agents: ${adding === 1 ? has : `${has} and ${adding} more would be added`}`,
+    field,
+  );
 }
 
 /** A label unique within its run: an explicit clash is an error, a derived one gets a number. */

@@ -38,7 +38,15 @@ export function agentView(agent: AgentRecord, live: LiveInfo | undefined): Agent
 /** The agent's worktree as clients see it (the base branch stays the core's own, for merges). */
 export function worktreeView(agent: AgentRecord): AgentView['worktree'] {
   const w = agent.worktree;
-  return w ? { repoRoot: w.repoRoot, worktreePath: w.worktreePath, branch: w.branch, baseCommit: w.baseCommit, created: w.created } : null;
+  return w
+    ? {
+        repoRoot: w.repoRoot,
+        worktreePath: w.worktreePath,
+        branch: w.branch,
+        baseCommit: w.baseCommit,
+        created: w.created,
+      }
+    : null;
 }
 
 export function runView(run: RunManifest, live: (agentId: string) => LiveInfo | undefined): RunView {
@@ -52,7 +60,11 @@ export function runView(run: RunManifest, live: (agentId: string) => LiveInfo | 
   };
 }
 
-export function runSummary(run: RunManifest, isLive: (agentId: string) => boolean, health: RunSummary['health']): RunSummary {
+export function runSummary(
+  run: RunManifest,
+  isLive: (agentId: string) => boolean,
+  health: RunSummary['health'],
+): RunSummary {
   return {
     health,
     id: run.id,
@@ -70,6 +82,8 @@ export function runSummary(run: RunManifest, isLive: (agentId: string) => boolea
 export function matchesQuery(run: RunManifest, query: string): boolean {
   const q = query.trim().toLowerCase();
   if (!q) return true;
-  const haystack = [run.name, ...run.agents.flatMap((a) => [a.label, a.vendor, a.cwd, a.worktree?.branch ?? ''])].join('\n').toLowerCase();
+  const haystack = [run.name, ...run.agents.flatMap((a) => [a.label, a.vendor, a.cwd, a.worktree?.branch ?? ''])]
+    .join('\n')
+    .toLowerCase();
   return q.split(/\s+/).every((word) => haystack.includes(word));
 }

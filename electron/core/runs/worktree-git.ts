@@ -33,7 +33,10 @@ export async function uncommittedCount(env: Env, dir: string): Promise<number> {
 }
 
 export async function branches(env: Env, repoRoot: string): Promise<string[]> {
-  const r = await git(['for-each-ref', '--sort=-committerdate', `--count=${MAX_BRANCHES}`, '--format=%(refname)', 'refs/heads'], { cwd: repoRoot, env, readOnly: true });
+  const r = await git(
+    ['for-each-ref', '--sort=-committerdate', `--count=${MAX_BRANCHES}`, '--format=%(refname)', 'refs/heads'],
+    { cwd: repoRoot, env, readOnly: true },
+  );
   if (r.exitCode !== 0) return [];
   return r.stdout
     .split('\n')
@@ -42,7 +45,10 @@ export async function branches(env: Env, repoRoot: string): Promise<string[]> {
 }
 
 export async function branchExists(env: Env, repoRoot: string, name: string): Promise<boolean> {
-  return (await git(['show-ref', '--verify', '-q', `refs/heads/${name}`], { cwd: repoRoot, env, readOnly: true })).exitCode === 0;
+  return (
+    (await git(['show-ref', '--verify', '-q', `refs/heads/${name}`], { cwd: repoRoot, env, readOnly: true }))
+      .exitCode === 0
+  );
 }
 
 export async function commitOf(env: Env, repoRoot: string, rev: string): Promise<string | null> {
@@ -56,12 +62,20 @@ export async function cwdIn(worktreePath: string, subdir: string): Promise<{ cwd
   if (subdir === '') return { cwd: worktreePath, warning: null };
   const inside = await existingCwd(worktreePath, subdir);
   if (inside !== null) return { cwd: inside, warning: null };
-  return { cwd: worktreePath, warning: `the folder ${subdir} is not in the worktree (it is not committed): the agent starts at the top of the worktree` };
+  return {
+    cwd: worktreePath,
+    warning: `the folder ${subdir} is not in the worktree (it is not committed): the agent starts at the top of the worktree`,
+  };
 }
 
 /** `<worktree>/<subdir>` by its real path when it is a directory that stays inside the worktree; else null. */
 export async function existingCwd(worktreePath: string, subdir: string): Promise<string | null> {
   const real = await realOrNull(join(worktreePath, subdir));
   if (real === null || !isInside(worktreePath, real)) return null;
-  return (await stat(real).then((s) => s.isDirectory(), () => false)) ? real : null;
+  return (await stat(real).then(
+    (s) => s.isDirectory(),
+    () => false,
+  ))
+    ? real
+    : null;
 }

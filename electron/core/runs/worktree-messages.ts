@@ -6,13 +6,20 @@ export function includeNotices(included: IncludeResult): string[] {
   const out: string[] = [];
   if (included.copied.length > 0) {
     const names = included.copied.slice(0, 5).join(', ');
-    out.push(`copied ${included.copied.length} file${included.copied.length === 1 ? '' : 's'} named by .worktreeinclude: ${names}${included.copied.length > 5 ? ', …' : ''}`);
+    out.push(
+      `copied ${included.copied.length} file${included.copied.length === 1 ? '' : 's'} named by .worktreeinclude: ${names}${included.copied.length > 5 ? ', …' : ''}`,
+    );
   }
   for (const s of included.skipped.slice(0, 5)) out.push(`not copied: ${s.path}: ${s.reason}`);
   return out;
 }
 
-export function removedMessage(r: { worktreePath: string; branch: string; branchDeleted: boolean; branchKept?: string }): string {
+export function removedMessage(r: {
+  worktreePath: string;
+  branch: string;
+  branchDeleted: boolean;
+  branchKept?: string;
+}): string {
   return `removed the worktree ${r.worktreePath}; ${r.branchDeleted ? `deleted branch ${r.branch}` : `kept branch ${r.branch}: ${r.branchKept ?? 'kept'}`}`;
 }
 
@@ -31,7 +38,9 @@ const CODES: Record<WorktreeError['code'], ErrorCode> = {
 export function asBatonError(err: unknown, field?: string): Error {
   if (err instanceof WorktreeError) {
     const code = CODES[err.code];
-    return new BatonError(field === undefined ? { code, message: err.message } : { code, message: `${field}: ${err.message}`, field });
+    return new BatonError(
+      field === undefined ? { code, message: err.message } : { code, message: `${field}: ${err.message}`, field },
+    );
   }
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -19,11 +19,18 @@ const SETUP_LINES_SHOWN = 30;
  * worktree is wanted, an existing branch, a base that is a commit. The user typed `cwd` (its real path is
  * `realCwd`), so an error may name it. null: the agent works in its directory as it is.
  */
-export async function checkIntent(ctx: AgentWorktreeContext, spec: AgentSpec, realCwd: string, field: string, who: string): Promise<WorktreeIntent | null> {
+export async function checkIntent(
+  ctx: AgentWorktreeContext,
+  spec: AgentSpec,
+  realCwd: string,
+  field: string,
+  who: string,
+): Promise<WorktreeIntent | null> {
   const { worktrees, env } = ctx;
   const mode = spec.worktree ?? 'none';
   if (mode === 'none') {
-    if (spec.base !== undefined) throw invalid('a base is for a new worktree: ask for worktree "new" too', `${field}.base`);
+    if (spec.base !== undefined)
+      throw invalid('a base is for a new worktree: ask for worktree "new" too', `${field}.base`);
     return null;
   }
   let info: RepoInfo | null;
@@ -40,35 +47,64 @@ export async function checkIntent(ctx: AgentWorktreeContext, spec: AgentSpec, re
     });
   }
   if (info.headCommit === null) {
-    throw new BatonError({ code: 'invalid', field: `${field}.worktree`, message: `${who}: the repository at ${info.repoRoot} has no commits yet: make a first commit, then start the agent` });
+    throw new BatonError({
+      code: 'invalid',
+      field: `${field}.worktree`,
+      message: `${who}: the repository at ${info.repoRoot} has no commits yet: make a first commit, then start the agent`,
+    });
   }
-  const intent: WorktreeIntent = { repoRoot: info.repoRoot, subdir: relative(info.repoRoot, realCwd), baseBranch: info.currentBranch };
+  const intent: WorktreeIntent = {
+    repoRoot: info.repoRoot,
+    subdir: relative(info.repoRoot, realCwd),
+    baseBranch: info.currentBranch,
+  };
   if (typeof mode === 'object' && 'existingBranch' in mode) {
-    if (spec.base !== undefined) throw invalid('an existing branch is checked out as it is: it takes no base', `${field}.base`);
+    if (spec.base !== undefined)
+      throw invalid('an existing branch is checked out as it is: it takes no base', `${field}.base`);
     if (!isBranchName(mode.existingBranch) || !(await branchExists(env, info.repoRoot, mode.existingBranch))) {
-      throw invalid(`${who}: there is no branch ${JSON.stringify(mode.existingBranch.slice(0, 100))} in ${info.repoRoot}`, `${field}.worktree.existingBranch`);
+      throw invalid(
+        `${who}: there is no branch ${JSON.stringify(mode.existingBranch.slice(0, 100))} in ${info.repoRoot}`,
+        `${field}.worktree.existingBranch`,
+      );
     }
     intent.existingBranch = mode.existingBranch;
   } else if (typeof mode === 'object' && 'existingWorktree' in mode) {
     const real = await realOrNull(mode.existingWorktree);
     const list = await listWorktrees({ cwd: info.repoRoot, env }).catch(() => []);
-    const listed = real !== null && (await Promise.all(list.map(async (w) => !w.bare && (w.path === real || (await realOrNull(w.path)) === real)))).some(Boolean);
+    const listed =
+      real !== null &&
+      (
+        await Promise.all(list.map(async (w) => !w.bare && (w.path === real || (await realOrNull(w.path)) === real)))
+      ).some(Boolean);
     if (!listed) {
-      throw invalid(`${who}: ${mode.existingWorktree} is not a worktree of the repository at ${info.repoRoot} (git worktree list does not show it)`, `${field}.worktree.existingWorktree`);
+      throw invalid(
+        `${who}: ${mode.existingWorktree} is not a worktree of the repository at ${info.repoRoot} (git worktree list does not show it)`,
+        `${field}.worktree.existingWorktree`,
+      );
     }
     intent.existingWorktree = mode.existingWorktree;
   }
   if (spec.base !== undefined) {
     const commit = await commitOf(env, info.repoRoot, spec.base);
-    if (commit === null) throw invalid(`${who}: base ${JSON.stringify(spec.base.slice(0, 100))} is not a branch or commit of ${info.repoRoot}`, `${field}.base`);
+    if (commit === null)
+      throw invalid(
+        `${who}: base ${JSON.stringify(spec.base.slice(0, 100))} is not a branch or commit of ${info.repoRoot}`,
+        `${field}.base`,
+      );
     intent.base = spec.base;
-    intent.baseBranch = isBranchName(spec.base) && (await branchExists(env, info.repoRoot, spec.base)) ? spec.base : null;
+    intent.baseBranch =
+      isBranchName(spec.base) && (await branchExists(env, info.repoRoot, spec.base)) ? spec.base : null;
   }
   return intent;
 }
 
 /** A new agent's worktree: created (or an existing one taken), its include files copied, its setup run if approved. */
-export async function createPrepared(ctx: AgentWorktreeContext, runName: string, label: string, intent: WorktreeIntent): Promise<PreparedWorktree> {
+export async function createPrepared(
+  ctx: AgentWorktreeContext,
+  runName: string,
+  label: string,
+  intent: WorktreeIntent,
+): Promise<PreparedWorktree> {
   let made: CreatedWorktree;
   try {
     made = await ctx.worktrees.create({
@@ -82,7 +118,10 @@ export async function createPrepared(ctx: AgentWorktreeContext, runName: string,
   } catch (err) {
     throw asBatonError(err);
   }
-  if (made.branch === null) throw conflict(`the worktree ${made.worktreePath} has a detached HEAD: check out a branch there first (git switch <branch>)`);
+  if (made.branch === null)
+    throw conflict(
+      `the worktree ${made.worktreePath} has a detached HEAD: check out a branch there first (git switch <branch>)`,
+    );
   const worktree: WorktreeRecord = {
     repoRoot: made.repoRoot,
     worktreePath: made.worktreePath,
@@ -108,7 +147,11 @@ export async function createPrepared(ctx: AgentWorktreeContext, runName: string,
 }
 
 /** The setup command of the repository, run in the new worktree only if the user approved it. */
-export async function runSetup(ctx: AgentWorktreeContext, worktreePath: string, repoRoot: string): Promise<{ notices: string[]; warning: string | null }> {
+export async function runSetup(
+  ctx: AgentWorktreeContext,
+  worktreePath: string,
+  repoRoot: string,
+): Promise<{ notices: string[]; warning: string | null }> {
   const { worktrees } = ctx;
   let command;
   try {

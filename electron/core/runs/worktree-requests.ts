@@ -19,11 +19,18 @@ export function worktreeRequests(ctx: AgentWorktreeContext, runs: RunReader): Re
       let setup: NonNullable<Result<'worktree.inspect'>>['setup'] = null;
       try {
         const command = await worktrees.setupCommandOf(info.repoRoot);
-        if (command) setup = { command: command.argv, hash: command.hash, approved: await worktrees.isApproved(command.hash) };
+        if (command)
+          setup = { command: command.argv, hash: command.hash, approved: await worktrees.isApproved(command.hash) };
       } catch {
         // A setup file that cannot be used is reported when a worktree is made (a warning in the agent's pane).
       }
-      return { repoRoot: info.repoRoot, currentBranch: info.currentBranch, headCommit: info.headCommit, branches: await branches(env, info.repoRoot), setup };
+      return {
+        repoRoot: info.repoRoot,
+        currentBranch: info.currentBranch,
+        headCommit: info.headCommit,
+        branches: await branches(env, info.repoRoot),
+        setup,
+      };
     },
     'worktree.approveSetup': async ({ repoRoot, hash }) => {
       let command;
@@ -33,14 +40,22 @@ export function worktreeRequests(ctx: AgentWorktreeContext, runs: RunReader): Re
         throw asBatonError(err, 'repoRoot');
       }
       if (!command) throw invalid('this repository has no setup command (.baton/setup.json)', 'repoRoot');
-      if (command.hash !== hash) throw conflict('the setup command of this repository is not the one shown (it changed, or the hash is wrong): look at it again, then approve it');
+      if (command.hash !== hash)
+        throw conflict(
+          'the setup command of this repository is not the one shown (it changed, or the hash is wrong): look at it again, then approve it',
+        );
       await worktrees.approve(hash);
       return {};
     },
     'worktrees.orphans': async () => {
       const orphans = await worktrees.orphans(claimedPaths(runs));
       return Promise.all(
-        orphans.map(async (o) => ({ worktreePath: o.path, repoRoot: o.repoRoot, branch: o.branch, dirty: o.exists ? (await changedCount(env, o.path)) > 0 : false })),
+        orphans.map(async (o) => ({
+          worktreePath: o.path,
+          repoRoot: o.repoRoot,
+          branch: o.branch,
+          dirty: o.exists ? (await changedCount(env, o.path)) > 0 : false,
+        })),
       );
     },
     'worktrees.cleanup': async ({ paths }) => {
@@ -49,11 +64,16 @@ export function worktreeRequests(ctx: AgentWorktreeContext, runs: RunReader): Re
       for (const worktreePath of paths) {
         const owner = claimed.get(worktreePath);
         if (owner) {
-          out.push({ worktreePath, removed: false, message: `agent '${owner.label}' of run '${owner.run}' works there: remove it with that agent (or delete the run with its worktrees)` });
+          out.push({
+            worktreePath,
+            removed: false,
+            message: `agent '${owner.label}' of run '${owner.run}' works there: remove it with that agent (or delete the run with its worktrees)`,
+          });
           continue;
         }
         const [done] = await worktrees.cleanup([worktreePath]);
-        if (!done || !done.ok) out.push({ worktreePath, removed: false, message: done && !done.ok ? done.error : 'not removed' });
+        if (!done || !done.ok)
+          out.push({ worktreePath, removed: false, message: done && !done.ok ? done.error : 'not removed' });
         else out.push({ worktreePath, removed: true, message: removedMessage(done.result) });
       }
       return out;
@@ -68,6 +88,7 @@ function claimedPaths(runs: RunReader): Set<string> {
 
 function claimants(runs: RunReader): Map<string, { run: string; label: string }> {
   const out = new Map<string, { run: string; label: string }>();
-  for (const run of runs.list()) for (const a of run.agents) if (a.worktree) out.set(a.worktree.worktreePath, { run: run.name, label: a.label });
+  for (const run of runs.list())
+    for (const a of run.agents) if (a.worktree) out.set(a.worktree.worktreePath, { run: run.name, label: a.label });
   return out;
 }

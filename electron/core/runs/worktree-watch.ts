@@ -29,7 +29,11 @@ export class ChangeWatcher {
       if (busy) return;
       busy = true;
       try {
-        const st = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], { cwd: worktree.worktreePath, env: this.env, readOnly: true });
+        const st = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all'], {
+          cwd: worktree.worktreePath,
+          env: this.env,
+          readOnly: true,
+        });
         if (st.exitCode !== 0 || st.stdout === fingerprint) return;
         fingerprint = st.stdout;
         const files = await changedCount(this.env, worktree.worktreePath, worktree.baseCommit);

@@ -37,7 +37,14 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, m
  */
 export async function writeDirAtomic(finalDir: string, files: Record<string, string>, mode = 0o600): Promise<void> {
   for (const name of Object.keys(files)) {
-    if (name === '' || name === '.' || name === '..' || name.includes('/') || name.includes('\\') || name.includes('\0')) {
+    if (
+      name === '' ||
+      name === '.' ||
+      name === '..' ||
+      name.includes('/') ||
+      name.includes('\\') ||
+      name.includes('\0')
+    ) {
       throw new Error('writeDirAtomic: file names must be plain names');
     }
   }

@@ -43,8 +43,10 @@ export function checkServerFile(path: string): void {
   } catch {
     return;
   }
-  if (info.isSymbolicLink()) throw new DataDirError(`the server file ${path} is a symbolic link: remove it and restart \`baton serve\``);
-  if (!info.isFile()) throw new DataDirError(`the server file ${path} is not a regular file: remove it and restart \`baton serve\``);
+  if (info.isSymbolicLink())
+    throw new DataDirError(`the server file ${path} is a symbolic link: remove it and restart \`baton serve\``);
+  if (!info.isFile())
+    throw new DataDirError(`the server file ${path} is not a regular file: remove it and restart \`baton serve\``);
   const problem = ownershipProblem(info, 0o600);
   if (problem) throw new DataDirError(`the server file ${path} ${problem.what}: ${problem.fix(path)}`);
 }

@@ -25,7 +25,12 @@ const interruptedSchema = z.strictObject({
   /** Resume them as soon as a core starts (a restart asked for it, or the user's setting). */
   resumeOnStart: z.boolean(),
   runs: z
-    .array(z.strictObject({ runId: z.string().regex(RUN_ID), agentIds: z.array(z.string().regex(AGENT_ID)).min(1).max(LIMITS.agentsPerRun) }))
+    .array(
+      z.strictObject({
+        runId: z.string().regex(RUN_ID),
+        agentIds: z.array(z.string().regex(AGENT_ID)).min(1).max(LIMITS.agentsPerRun),
+      }),
+    )
     .max(MAX_RUNS),
 });
 export type InterruptedRecord = z.infer<typeof interruptedSchema>;

@@ -69,7 +69,10 @@ export async function readJsonLines<T>(path: string, schema: z.ZodType<T>, maxBy
     if (parsed.success) values.push(parsed.data);
     else bad++;
   }
-  const notes = [read.clipped ? `only its last ${maxBytes} bytes were read` : '', bad > 0 ? `${bad} unreadable line${bad === 1 ? '' : 's'} skipped` : ''];
+  const notes = [
+    read.clipped ? `only its last ${maxBytes} bytes were read` : '',
+    bad > 0 ? `${bad} unreadable line${bad === 1 ? '' : 's'} skipped` : '',
+  ];
   const problem = notes.filter(Boolean).join('; ');
   return problem ? { values, problem } : { values };
 }

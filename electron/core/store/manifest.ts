@@ -53,7 +53,10 @@ const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
   sessionIds: z.array(sessionIdRecordSchema),
   status: agentStatusSchema,
   exitCode: z.number().int().nullable(),
-  warning: z.string().max(16 * 1024).nullable(),
+  warning: z
+    .string()
+    .max(16 * 1024)
+    .nullable(),
   startedAt: time.nullable(),
   worktree: worktreeRecordSchema.optional(),
 });
@@ -67,7 +70,10 @@ export const runManifestSchema: z.ZodType<RunManifest> = z
     updatedAt: time,
     agents: z.array(agentRecordSchema),
     lastSnapshot: z
-      .strictObject({ id: z.string().regex(SNAPSHOT_ID, { error: 'snapshot id is not a Baton snapshot id' }), at: time })
+      .strictObject({
+        id: z.string().regex(SNAPSHOT_ID, { error: 'snapshot id is not a Baton snapshot id' }),
+        at: time,
+      })
       .nullable(),
   })
   .superRefine((m, ctx) => {
@@ -82,7 +88,8 @@ export const runManifestSchema: z.ZodType<RunManifest> = z
 /** The manifest in `path`, or why it cannot be used; a manifest must be in the directory named by its id. */
 export async function readManifest(path: string, dirName: string): Promise<JsonRead<RunManifest>> {
   const read = await readJsonFile(path, MANIFEST_MAX_BYTES, runManifestSchema);
-  if (read.ok && read.value.id !== dirName) return { ok: false, missing: false, reason: 'its id does not match its directory' };
+  if (read.ok && read.value.id !== dirName)
+    return { ok: false, missing: false, reason: 'its id does not match its directory' };
   return read;
 }
 

@@ -48,7 +48,8 @@ export class PendingWrites {
     list.push(event);
     if (list.length > MAX_QUEUED_EVENTS) {
       list.shift();
-      if (list.length === MAX_QUEUED_EVENTS) process.stderr.write('baton: too many history lines waiting for disk space; dropping the oldest\n');
+      if (list.length === MAX_QUEUED_EVENTS)
+        process.stderr.write('baton: too many history lines waiting for disk space; dropping the oldest\n');
     }
     this.queued.set(runId, list);
   }

@@ -142,19 +142,28 @@ export class RunStore {
       try {
         await mkdir(screensDir, { recursive: true, mode: 0o700 });
         const state = await directoryState(screensDir);
-        if (state !== 'ok') throw new BatonError({ code: 'failed', message: `cannot save snapshots of this run: ${screensDir} ${state}` });
+        if (state !== 'ok')
+          throw new BatonError({
+            code: 'failed',
+            message: `cannot save snapshots of this run: ${screensDir} ${state}`,
+          });
         await writeDirAtomic(join(screensDir, snapshot.id), files);
       } catch (err) {
         throw this.writeFailed(runId, err);
       }
       this.pending.succeeded(runId, this.index.get(runId)?.name ?? runId);
       // Old snapshots are only clean-up: failing to remove one must not fail the snapshot just written.
-      await pruneSnapshots(screensDir, snapshot.id).catch((err: unknown) => this.warnOnce(screensDir, `old snapshots not removed (${errnoCode(err)})`, 'clean-up of'));
+      await pruneSnapshots(screensDir, snapshot.id).catch((err: unknown) =>
+        this.warnOnce(screensDir, `old snapshots not removed (${errnoCode(err)})`, 'clean-up of'),
+      );
     });
   }
 
   /** The snapshot with the screens that read well; undefined when it is missing or damaged (logged once). */
-  async readSnapshot(runId: string, snapshotId: string): Promise<{ snapshot: SnapshotView; screens: StoredScreen[] } | undefined> {
+  async readSnapshot(
+    runId: string,
+    snapshotId: string,
+  ): Promise<{ snapshot: SnapshotView; screens: StoredScreen[] } | undefined> {
     const runDir = this.runDir(runId);
     checkId(snapshotId, SNAPSHOT_ID, 'snapshotId', 'snapshot');
     const screensDir = join(runDir, SCREENS);
@@ -212,7 +221,8 @@ export class RunStore {
   }
 
   private requireKnown(runId: string): void {
-    if (!this.index.has(runId)) throw new BatonError({ code: 'not-found', field: 'runId', message: 'no run with this id' });
+    if (!this.index.has(runId))
+      throw new BatonError({ code: 'not-found', field: 'runId', message: 'no run with this id' });
   }
 
   /** A new run's first manifest. On failure nothing of it stays: no directory, no index entry. */

@@ -21,7 +21,10 @@ const NONBLOCK = constants.O_NONBLOCK ?? 0;
  */
 export async function readBounded(path: string, maxBytes: number, tail = false): Promise<TextRead> {
   if (NOFOLLOW === 0) {
-    const link = await lstat(path).then((s) => s.isSymbolicLink(), () => false);
+    const link = await lstat(path).then(
+      (s) => s.isSymbolicLink(),
+      () => false,
+    );
     if (link) return unreadable('is a symbolic link');
   }
   let fh: FileHandle;
@@ -33,7 +36,8 @@ export async function readBounded(path: string, maxBytes: number, tail = false):
   try {
     const info = await fh.stat();
     if (!info.isFile()) return unreadable('is not a regular file');
-    if (info.size > maxBytes && !tail) return unreadable(`is too large (${info.size} bytes; at most ${maxBytes} expected)`);
+    if (info.size > maxBytes && !tail)
+      return unreadable(`is too large (${info.size} bytes; at most ${maxBytes} expected)`);
     const start = Math.max(0, info.size - maxBytes);
     const buf = Buffer.alloc(Math.min(info.size, maxBytes));
     let got = 0;

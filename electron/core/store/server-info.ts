@@ -21,7 +21,13 @@ const webServerSchema = z.strictObject({
   version: version.optional(),
   protocolVersion: protocolVersion.optional(),
 });
-const socketServerSchema = z.strictObject({ socket: z.string().min(1).max(4096), token, pid, version, protocolVersion });
+const socketServerSchema = z.strictObject({
+  socket: z.string().min(1).max(4096),
+  token,
+  pid,
+  version,
+  protocolVersion,
+});
 
 export const serverInfoSchema = z.union([webServerSchema, socketServerSchema]);
 export type ServerInfo = z.infer<typeof serverInfoSchema>;
@@ -45,7 +51,11 @@ export function readServerInfo(dataDir: string): ServerInfoRead {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
-    return { ok: false, missing, reason: missing ? 'missing' : `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+    return {
+      ok: false,
+      missing,
+      reason: missing ? 'missing' : `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+    };
   }
   let raw: unknown;
   try {
@@ -54,7 +64,9 @@ export function readServerInfo(dataDir: string): ServerInfoRead {
     return { ok: false, missing: false, reason: 'is not JSON' };
   }
   const parsed = serverInfoSchema.safeParse(raw);
-  return parsed.success ? { ok: true, info: parsed.data } : { ok: false, missing: false, reason: 'is not in the shape Baton writes' };
+  return parsed.success
+    ? { ok: true, info: parsed.data }
+    : { ok: false, missing: false, reason: 'is not in the shape Baton writes' };
 }
 
 export async function writeServerInfo(dataDir: string, info: ServerInfo): Promise<void> {

@@ -27,9 +27,17 @@ export function snapshotFiles(snapshot: SnapshotView, screens: readonly StoredSc
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, `screens[${i}]`));
     const s = parsed.data;
     if (files[s.agentId] !== undefined) {
-      throw new BatonError({ code: 'invalid', field: `screens[${i}].agentId`, message: `screens[${i}].agentId: appears twice` });
+      throw new BatonError({
+        code: 'invalid',
+        field: `screens[${i}].agentId`,
+        message: `screens[${i}].agentId: appears twice`,
+      });
     }
-    const capped: StoredScreen = { ...s, text: keepTail(s.text, SCREEN_MAX_BYTES), serialized: keepTail(s.serialized, SCREEN_MAX_BYTES) };
+    const capped: StoredScreen = {
+      ...s,
+      text: keepTail(s.text, SCREEN_MAX_BYTES),
+      serialized: keepTail(s.serialized, SCREEN_MAX_BYTES),
+    };
     files[s.agentId] = JSON.stringify(capped);
   }
   return files;

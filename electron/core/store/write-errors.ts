@@ -17,7 +17,9 @@ export class StoreWriteError extends BatonError {}
 
 /** True for a failure of the file system (it has an errno code), as opposed to a bug or a refused value. */
 export function isFileSystemError(err: unknown): boolean {
-  return err instanceof Error && !(err instanceof BatonError) && typeof (err as NodeJS.ErrnoException).code === 'string';
+  return (
+    err instanceof Error && !(err instanceof BatonError) && typeof (err as NodeJS.ErrnoException).code === 'string'
+  );
 }
 
 /**

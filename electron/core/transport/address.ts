@@ -30,7 +30,8 @@ export function allowedHosts(host: string, port: number): Set<string> {
 
 export function checkAddress(req: IncomingMessage, hosts: Set<string>): Refusal | null {
   const host = req.headers.host;
-  if (!host || !hosts.has(host.toLowerCase())) return { status: 403, reason: 'Host is not the address Baton is bound to' };
+  if (!host || !hosts.has(host.toLowerCase()))
+    return { status: 403, reason: 'Host is not the address Baton is bound to' };
   const origin = req.headers.origin;
   if (origin !== undefined && !hosts.has(originHost(origin))) return { status: 403, reason: 'foreign Origin' };
   return null;

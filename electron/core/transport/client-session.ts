@@ -74,7 +74,8 @@ export class ClientSession {
     const message = clientMessageSchema.safeParse(parsed);
     if (!message.success) {
       const id = typeof parsed === 'object' && parsed !== null ? (parsed as { id?: unknown }).id : undefined;
-      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return this.reply(id, { code: 'invalid', message: 'malformed message' });
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0)
+        return this.reply(id, { code: 'invalid', message: 'malformed message' });
       return this.protocolError('the message is neither a request with an id nor an ack');
     }
     if (message.data.t === 'ack') return this.ack(message.data);
@@ -87,7 +88,8 @@ export class ClientSession {
   }
 
   private async request(id: number, method: string, params: unknown): Promise<void> {
-    if (!Object.hasOwn(requests, method)) return this.reply(id, { code: 'invalid', message: `unknown method '${method.slice(0, 64)}'` });
+    if (!Object.hasOwn(requests, method))
+      return this.reply(id, { code: 'invalid', message: `unknown method '${method.slice(0, 64)}'` });
     const m = method as Method;
     const checked = requests[m].params.safeParse(params ?? {});
     if (!checked.success) return this.reply(id, describeIssue(checked.error));
@@ -120,9 +122,23 @@ export class ClientSession {
         // After a detach (or a newer attach) nothing more of this stream goes out, even if a frame is in flight.
         if (this.closed || this.streams.get(agentId) !== stream) return;
         if (frame.kind === 'bytes') {
-          this.push({ t: 'out', agentId, terminalId: stream.terminalId, offset: frame.offset, data: frame.data.toString('base64') });
+          this.push({
+            t: 'out',
+            agentId,
+            terminalId: stream.terminalId,
+            offset: frame.offset,
+            data: frame.data.toString('base64'),
+          });
         } else {
-          this.push({ t: 'reset', agentId, terminalId: stream.terminalId, offset: frame.offset, cols: frame.cols, rows: frame.rows, screen: frame.screen });
+          this.push({
+            t: 'reset',
+            agentId,
+            terminalId: stream.terminalId,
+            offset: frame.offset,
+            cols: frame.cols,
+            rows: frame.rows,
+            screen: frame.screen,
+          });
         }
       });
       if (this.closed || this.streams.get(agentId) !== stream) {
@@ -132,8 +148,16 @@ export class ClientSession {
       stream.terminalId = attached.terminalId;
       stream.subscription = attached.subscription;
       const { start, terminalId } = attached;
-      if (start.mode === 'bytes') return { mode: 'bytes' as const, terminalId, offset: start.offset, data: start.data.toString('base64') };
-      return { mode: 'reset' as const, terminalId, offset: start.offset, cols: start.cols, rows: start.rows, screen: start.screen };
+      if (start.mode === 'bytes')
+        return { mode: 'bytes' as const, terminalId, offset: start.offset, data: start.data.toString('base64') };
+      return {
+        mode: 'reset' as const,
+        terminalId,
+        offset: start.offset,
+        cols: start.cols,
+        rows: start.rows,
+        screen: start.screen,
+      };
     } catch (err) {
       if (this.streams.get(agentId) === stream) this.streams.delete(agentId);
       throw err;

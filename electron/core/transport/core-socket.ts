@@ -24,7 +24,11 @@ export function openCoreSocket(address: CoreAddress): WebSocket {
   }
   checkCoreSocket(address.socket);
   const path = address.socket;
-  return new WebSocket('ws://localhost/ws', { headers, maxPayload: MAX_MESSAGE_BYTES, createConnection: () => netConnect({ path }) });
+  return new WebSocket('ws://localhost/ws', {
+    headers,
+    maxPayload: MAX_MESSAGE_BYTES,
+    createConnection: () => netConnect({ path }),
+  });
 }
 
 /** Resolves once the socket is open; rejects with the core's refusal or the connection error, token scrubbed. */

@@ -45,8 +45,10 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
   const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const admitted = admit(req);
     if ('status' in admitted) return replyText(res, admitted.status, admitted.reason);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return replyText(res, 405, 'only GET and HEAD are served', { Allow: 'GET, HEAD' });
-    if (admitted.path === SOCKET_PATH) return replyText(res, 426, 'this is the WebSocket endpoint', { Upgrade: 'websocket' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return replyText(res, 405, 'only GET and HEAD are served', { Allow: 'GET, HEAD' });
+    if (admitted.path === SOCKET_PATH)
+      return replyText(res, 426, 'this is the WebSocket endpoint', { Upgrade: 'websocket' });
     await serveFile(res, admitted.path, req.method === 'HEAD', files);
   };
 

@@ -4,7 +4,8 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 export const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
@@ -12,7 +13,12 @@ export const SECURITY_HEADERS = {
 
 const statusLine = (status: number) => `${status} ${STATUS_CODES[status] ?? 'Error'}`;
 
-export function replyText(res: ServerResponse, status: number, reason: string, extra: Record<string, string> = {}): void {
+export function replyText(
+  res: ServerResponse,
+  status: number,
+  reason: string,
+  extra: Record<string, string> = {},
+): void {
   if (res.headersSent) return void res.destroy();
   res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...SECURITY_HEADERS, ...extra });
   res.end(`${statusLine(status)}: ${reason}\n`);

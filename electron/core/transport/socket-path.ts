@@ -19,7 +19,11 @@ export function isPipePath(path: string): boolean {
 }
 
 /** The core's default address for `dataDir`. Untested on Windows: there is no Windows machine here. */
-export function defaultSocketPath(dataDir: string, platform: NodeJS.Platform = process.platform, user = currentUser()): string {
+export function defaultSocketPath(
+  dataDir: string,
+  platform: NodeJS.Platform = process.platform,
+  user = currentUser(),
+): string {
   if (platform !== 'win32') return join(dataDir, SOCKET_FILE);
   const hash = createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 16);
   const safeUser = user.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'user';
@@ -44,7 +48,9 @@ export async function claimSocketPath(path: string): Promise<void> {
     return;
   }
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH_BYTES) {
-    throw new DataDirError(`the socket path ${path} is too long for a Unix socket (at most ${MAX_SOCKET_PATH_BYTES} bytes): give a shorter one with --socket PATH`);
+    throw new DataDirError(
+      `the socket path ${path} is too long for a Unix socket (at most ${MAX_SOCKET_PATH_BYTES} bytes): give a shorter one with --socket PATH`,
+    );
   }
   // The directory decides who can reach the socket while it is being created: it must be the user's alone.
   checkDataDir(dirname(path));
@@ -55,11 +61,13 @@ export async function claimSocketPath(path: string): Promise<void> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw new DataDirError(`cannot use the socket path ${path}: ${(err as Error).message}`);
   }
-  if (info.isSymbolicLink()) throw new DataDirError(`the socket path ${path} is a symbolic link: remove it, then start the core again`);
+  if (info.isSymbolicLink())
+    throw new DataDirError(`the socket path ${path} is a symbolic link: remove it, then start the core again`);
   if (!info.isSocket()) throw new DataDirError(`${path} is not a socket: move it away, then start the core again`);
   const owner = ownerProblem(info);
   if (owner) throw new DataDirError(`the socket ${path} ${owner}`);
-  if (await answers(path)) throw new DataDirError(`a Baton core is already running on ${path}: use it (baton ls), or stop it first`);
+  if (await answers(path))
+    throw new DataDirError(`a Baton core is already running on ${path}: use it (baton ls), or stop it first`);
   unlinkSync(path); // A core that was killed left it: nothing answers there.
 }
 
@@ -72,13 +80,19 @@ export function checkCoreSocket(path: string): void {
   } catch {
     throw new DataDirError(`the core's socket ${path} is gone: the core is not running`);
   }
-  if (info.isSymbolicLink()) throw new DataDirError(`the core's socket ${path} is a symbolic link: refusing it; remove it and start the core again`);
-  if (!info.isSocket()) throw new DataDirError(`${path} is not a socket: refusing it; remove it and start the core again`);
+  if (info.isSymbolicLink())
+    throw new DataDirError(
+      `the core's socket ${path} is a symbolic link: refusing it; remove it and start the core again`,
+    );
+  if (!info.isSocket())
+    throw new DataDirError(`${path} is not a socket: refusing it; remove it and start the core again`);
   const owner = ownerProblem(info);
   if (owner) throw new DataDirError(`the core's socket ${path} ${owner}: refusing it`);
   if (typeof process.getuid === 'function' && (info.mode & 0o077) !== 0) {
     const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-    throw new DataDirError(`the core's socket ${path} may be used by other users (mode ${mode}, expected 0600): refusing it; stop that core`);
+    throw new DataDirError(
+      `the core's socket ${path} may be used by other users (mode ${mode}, expected 0600): refusing it; stop that core`,
+    );
   }
 }
 

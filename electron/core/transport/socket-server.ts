@@ -20,7 +20,11 @@ export interface SocketServer {
 
 const SOCKET_PATH = '/ws';
 
-export async function startSocketServer(options: { core: CoreHost; socketPath: string; token: string }): Promise<SocketServer> {
+export async function startSocketServer(options: {
+  core: CoreHost;
+  socketPath: string;
+  token: string;
+}): Promise<SocketServer> {
   const { socketPath, token } = options;
   await claimSocketPath(socketPath);
   const endpoint = new SocketEndpoint(options.core);

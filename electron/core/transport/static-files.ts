@@ -34,6 +34,10 @@ export async function serveFile(res: ServerResponse, path: string, head: boolean
     body = Buffer.from(files.fallbackPage);
   }
   if (res.destroyed) return;
-  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': String(body.length) });
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+    'Content-Length': String(body.length),
+  });
   res.end(head ? undefined : body);
 }

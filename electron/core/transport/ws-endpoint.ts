@@ -44,7 +44,12 @@ export class SocketEndpoint {
    */
   async closeGracefully(graceMs = 1000): Promise<void> {
     const open = [...this.sockets];
-    const closed = Promise.all(open.map((ws) => new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve())))));
+    const closed = Promise.all(
+      open.map(
+        (ws) =>
+          new Promise<void>((resolve) => (ws.readyState === ws.CLOSED ? resolve() : ws.once('close', () => resolve()))),
+      ),
+    );
     for (const ws of open) ws.close(1001, 'the Baton core is stopping');
     let timer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);

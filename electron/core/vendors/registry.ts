@@ -38,7 +38,9 @@ export class Vendors {
 
   constructor(options: VendorOptions = {}) {
     this.context = new VendorContext(options);
-    this.adapters = new Map(Object.values(VENDORS).map((d): [VendorName, VendorAdapter] => [d.vendor, d.create(this.context)]));
+    this.adapters = new Map(
+      Object.values(VENDORS).map((d): [VendorName, VendorAdapter] => [d.vendor, d.create(this.context)]),
+    );
   }
 
   get(vendor: VendorName): VendorAdapter | undefined {

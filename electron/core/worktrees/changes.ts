@@ -23,7 +23,12 @@ export const DEFAULT_MAX_PATCH = 1024 * 1024;
 /** Untracked files diffed one by one beyond this count are listed but not in the patch. */
 const MAX_UNTRACKED_DIFFS = 500;
 
-export async function changesOf(worktree: string, baseCommit: string, env: NodeJS.ProcessEnv, maxBytes: number): Promise<Changes> {
+export async function changesOf(
+  worktree: string,
+  baseCommit: string,
+  env: NodeJS.ProcessEnv,
+  maxBytes: number,
+): Promise<Changes> {
   const opts = { cwd: worktree, env, readOnly: true };
   const diffFlags = ['--no-color', '--no-ext-diff', '--no-textconv'];
   // One pass for the counts and the summary (a fresh worktree's index is not refreshed yet, and this call may not

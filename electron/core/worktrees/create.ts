@@ -10,7 +10,16 @@ import { namesFor, sanitiseSegment } from './names.js';
 import { forget } from './owned.js';
 import { checkedAbsolute, ensureChildDir, exists, isInside, realOrNull } from './paths.js';
 import { listWorktrees } from './porcelain.js';
-import { batonRefs, checkedBranch, commitOf, findListing, forkPoint, freeBranch, repoOf, validBranch } from './repo-queries.js';
+import {
+  batonRefs,
+  checkedBranch,
+  commitOf,
+  findListing,
+  forkPoint,
+  freeBranch,
+  repoOf,
+  validBranch,
+} from './repo-queries.js';
 import type { CreatedWorktree, CreateRequest, RepoInfo, WorktreeContext } from './types.js';
 
 const MAX_CLASH = 100;
@@ -27,27 +36,48 @@ export async function createWorktree(ctx: WorktreeContext, request: CreateReques
   }
   if (request.existingWorktree !== undefined) return reuseWorktree(env, info, request.existingWorktree, request.base);
 
-  const existingBranch = request.existingBranch === undefined ? undefined : await checkedBranch(env, info.repoRoot, request.existingBranch, true);
+  const existingBranch =
+    request.existingBranch === undefined
+      ? undefined
+      : await checkedBranch(env, info.repoRoot, request.existingBranch, true);
   let baseCommit: string;
   if (request.base !== undefined) baseCommit = await commitOf(env, info.repoRoot, request.base);
-  else if (existingBranch !== undefined) baseCommit = await forkPoint(env, info.repoRoot, info.headCommit, existingBranch);
+  else if (existingBranch !== undefined)
+    baseCommit = await forkPoint(env, info.repoRoot, info.headCommit, existingBranch);
   else if (info.headCommit !== null) baseCommit = info.headCommit;
-  else throw new WorktreeError('invalid', `the repository at ${info.repoRoot} has no commits yet: make a first commit, then start the agent`);
+  else
+    throw new WorktreeError(
+      'invalid',
+      `the repository at ${info.repoRoot} has no commits yet: make a first commit, then start the agent`,
+    );
 
   const repoDir = await repoDirOf(ctx.baseDir, info);
-  if (existingBranch !== undefined) await freeBranch(env, info, await listWorktrees({ cwd: info.repoRoot, env }), existingBranch);
+  if (existingBranch !== undefined)
+    await freeBranch(env, info, await listWorktrees({ cwd: info.repoRoot, env }), existingBranch);
   const taken = existingBranch === undefined ? await batonRefs(env, info.repoRoot) : [];
   let chosen: { branch: string; path: string } | undefined;
   for (let n = 1; n <= MAX_CLASH && !chosen; n++) {
     const names = namesFor(request.runName, request.label, n);
     const path = join(repoDir, names.dirName);
     if (await exists(path)) continue;
-    if (existingBranch === undefined && (refTaken(taken, names.branch) || !(await validBranch(env, info.repoRoot, names.branch)))) continue;
+    if (
+      existingBranch === undefined &&
+      (refTaken(taken, names.branch) || !(await validBranch(env, info.repoRoot, names.branch)))
+    )
+      continue;
     chosen = { branch: existingBranch ?? names.branch, path };
   }
-  if (!chosen) throw new WorktreeError('conflict', `no free name for ${request.runName}/${request.label} under ${repoDir} (tried ${MAX_CLASH}): clean up old worktrees`);
+  if (!chosen)
+    throw new WorktreeError(
+      'conflict',
+      `no free name for ${request.runName}/${request.label} under ${repoDir} (tried ${MAX_CLASH}): clean up old worktrees`,
+    );
 
-  const branchCreated = existingBranch === undefined || (await ctx.ledger.list()).some((e) => e.commonDir === info.commonDir && e.branch === existingBranch && e.branchCreated);
+  const branchCreated =
+    existingBranch === undefined ||
+    (await ctx.ledger.list()).some(
+      (e) => e.commonDir === info.commonDir && e.branch === existingBranch && e.branchCreated,
+    );
   const entry: LedgerEntry = {
     path: chosen.path,
     commonDir: info.commonDir,
@@ -65,7 +95,10 @@ export async function createWorktree(ctx: WorktreeContext, request: CreateReques
     if (i >= 0) entries.splice(i, 1);
     entries.push(entry);
   });
-  const args = existingBranch === undefined ? ['worktree', 'add', '-b', chosen.branch, chosen.path, baseCommit] : ['worktree', 'add', chosen.path, existingBranch];
+  const args =
+    existingBranch === undefined
+      ? ['worktree', 'add', '-b', chosen.branch, chosen.path, baseCommit]
+      : ['worktree', 'add', chosen.path, existingBranch];
   const added = await git(args, { cwd: info.repoRoot, env });
   if (added.exitCode !== 0) {
     await forget(ctx.ledger, entry.path);
@@ -73,21 +106,54 @@ export async function createWorktree(ctx: WorktreeContext, request: CreateReques
   }
   await tightenMode(chosen.path);
   const included = await copyInclude(env, info.repoRoot, chosen.path);
-  return { repoRoot: info.repoRoot, worktreePath: chosen.path, branch: chosen.branch, baseCommit, created: true, branchCreated, included };
+  return {
+    repoRoot: info.repoRoot,
+    worktreePath: chosen.path,
+    branch: chosen.branch,
+    baseCommit,
+    created: true,
+    branchCreated,
+    included,
+  };
 }
 
-async function reuseWorktree(env: NodeJS.ProcessEnv, info: RepoInfo, given: string, base: string | undefined): Promise<CreatedWorktree> {
+async function reuseWorktree(
+  env: NodeJS.ProcessEnv,
+  info: RepoInfo,
+  given: string,
+  base: string | undefined,
+): Promise<CreatedWorktree> {
   const path = checkedAbsolute(given, 'existingWorktree');
   const real = await realOrNull(path);
   if (real === null) throw new WorktreeError('invalid', `existingWorktree ${path} does not exist`);
   const listing = await findListing(env, info.repoRoot, real);
   if (!listing || listing.bare) {
-    throw new WorktreeError('invalid', `${path} is not a worktree of the repository at ${info.repoRoot} (git worktree list does not show it): choose one of its worktrees`);
+    throw new WorktreeError(
+      'invalid',
+      `${path} is not a worktree of the repository at ${info.repoRoot} (git worktree list does not show it): choose one of its worktrees`,
+    );
   }
-  const head = (await gitOk(['rev-parse', '--verify', 'HEAD^{commit}'], { cwd: real, env, readOnly: true }, `reading HEAD of ${real}`)).trim();
-  const baseCommit = base !== undefined ? await commitOf(env, info.repoRoot, base) : await forkPoint(env, info.repoRoot, info.headCommit, head);
+  const head = (
+    await gitOk(
+      ['rev-parse', '--verify', 'HEAD^{commit}'],
+      { cwd: real, env, readOnly: true },
+      `reading HEAD of ${real}`,
+    )
+  ).trim();
+  const baseCommit =
+    base !== undefined
+      ? await commitOf(env, info.repoRoot, base)
+      : await forkPoint(env, info.repoRoot, info.headCommit, head);
   const none: IncludeResult = { copied: [], skipped: [] };
-  return { repoRoot: info.repoRoot, worktreePath: real, branch: listing.branch, baseCommit, created: false, branchCreated: false, included: none };
+  return {
+    repoRoot: info.repoRoot,
+    worktreePath: real,
+    branch: listing.branch,
+    baseCommit,
+    created: false,
+    branchCreated: false,
+    included: none,
+  };
 }
 
 /** `<realBase>/<repo name>`, created, real, a plain directory; the base must lie outside the repository. */
@@ -96,7 +162,10 @@ async function repoDirOf(baseDir: string, info: RepoInfo): Promise<string> {
   const realBase = await realpath(baseDir);
   for (const root of [info.repoRoot, info.mainWorktree, dirname(info.commonDir)]) {
     if (root !== null && isInside(root, realBase)) {
-      throw new WorktreeError('invalid', `the worktree folder ${baseDir} is inside the repository ${root}: choose one outside it`);
+      throw new WorktreeError(
+        'invalid',
+        `the worktree folder ${baseDir} is inside the repository ${root}: choose one outside it`,
+      );
     }
   }
   const name = sanitiseSegment(basename(info.mainWorktree ?? info.repoRoot).replace(/\.git$/, ''), 'repo');

@@ -24,7 +24,15 @@ export interface GitOptions {
 }
 
 // An inherited GIT_DIR or GIT_WORK_TREE (Baton started from a hook, say) would point every call at one repository.
-const REPO_OVERRIDES = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY', 'GIT_PREFIX', 'GIT_NAMESPACE'];
+const REPO_OVERRIDES = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_COMMON_DIR',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_PREFIX',
+  'GIT_NAMESPACE',
+];
 
 /** The environment git runs with: the given one, minus repository overrides, never prompting, in the C locale. */
 export function gitEnvironment(env: NodeJS.ProcessEnv, readOnly = false): NodeJS.ProcessEnv {
@@ -65,13 +73,23 @@ export async function git(args: readonly string[], options: GitOptions): Promise
 }
 
 /** Runs git and returns stdout, or throws a WorktreeError naming the action, git's own words and what to do. */
-export async function gitOk(args: readonly string[], options: GitOptions, what: string, hint?: string): Promise<string> {
+export async function gitOk(
+  args: readonly string[],
+  options: GitOptions,
+  what: string,
+  hint?: string,
+): Promise<string> {
   const result = await git(args, options);
   if (result.exitCode !== 0) throw gitFailure(what, result, hint);
   return result.stdout;
 }
 
-export function gitFailure(what: string, result: GitResult, hint?: string, code: 'failed' | 'conflict' | 'invalid' = 'failed'): WorktreeError {
+export function gitFailure(
+  what: string,
+  result: GitResult,
+  hint?: string,
+  code: 'failed' | 'conflict' | 'invalid' = 'failed',
+): WorktreeError {
   const said = firstLines(result.stderr) || firstLines(result.stdout) || `exit code ${String(result.exitCode)}`;
   const text = `${what}: git said: ${said}${hint ? `. ${hint}` : ''}`;
   return new WorktreeError(result.exitCode === null ? 'failed' : code, text);

@@ -36,7 +36,11 @@ export async function includedFiles(checkout: string, env: NodeJS.ProcessEnv): P
   }
   if (!info.isFile()) return { problem: `${file} is not a regular file (a link is not followed); nothing was copied` };
   // The folders git ignores as a whole, cheaply (not descended into): the ones no pattern reaches stay unwalked.
-  const ignoredDirs = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], { cwd: checkout, env, readOnly: true });
+  const ignoredDirs = await git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'], {
+    cwd: checkout,
+    env,
+    readOnly: true,
+  });
   if (ignoredDirs.exitCode !== 0) throw gitFailure('listing the folders git ignores', ignoredDirs);
   const patterns = await readFile(file, 'utf8').then(parsePatterns, () => []);
   // `--directory` also shows a folder that merely holds only ignored files (config/ with its .env): only the
@@ -44,7 +48,12 @@ export async function includedFiles(checkout: string, env: NodeJS.ProcessEnv): P
   const dirs = splitZ(ignoredDirs.stdout).filter((e) => e.endsWith('/'));
   let skip: string[] = [];
   if (dirs.length > 0) {
-    const whole = await git(['check-ignore', '-z', '--stdin'], { cwd: checkout, env, readOnly: true, input: `${dirs.join('\0')}\0` });
+    const whole = await git(['check-ignore', '-z', '--stdin'], {
+      cwd: checkout,
+      env,
+      readOnly: true,
+      input: `${dirs.join('\0')}\0`,
+    });
     if (whole.exitCode !== 0 && whole.exitCode !== 1) throw gitFailure('checking which folders git ignores', whole);
     skip = splitZ(whole.stdout)
       .map((e) => e.replace(/\/+$/, ''))
@@ -53,18 +62,32 @@ export async function includedFiles(checkout: string, env: NodeJS.ProcessEnv): P
   // --exclude-from with --others --ignored lists the untracked files matching these patterns only (not
   // .gitignore): patterns are read as a root-level ignore file, relative to the checkout's top.
   const pathspecs = ['.', ...skip.map((dir) => `:(exclude,top,literal)${dir}`)];
-  const matched = await git(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${file}`, '--', ...pathspecs], { cwd: checkout, env, readOnly: true });
+  const matched = await git(['ls-files', '-z', '--others', '--ignored', `--exclude-from=${file}`, '--', ...pathspecs], {
+    cwd: checkout,
+    env,
+    readOnly: true,
+  });
   if (matched.exitCode !== 0) throw gitFailure(`listing the files ${INCLUDE_FILE} matches`, matched, `check ${file}`);
   const candidates = splitZ(matched.stdout);
   if (candidates.length === 0) return [];
   // Of those, the ones git's own rules ignore. check-ignore exits 1 when none is ignored.
-  const ignored = await git(['check-ignore', '-z', '--stdin'], { cwd: checkout, env, readOnly: true, input: `${candidates.join('\0')}\0` });
-  if (ignored.exitCode !== 0 && ignored.exitCode !== 1) throw gitFailure('checking which of those files git ignores', ignored);
+  const ignored = await git(['check-ignore', '-z', '--stdin'], {
+    cwd: checkout,
+    env,
+    readOnly: true,
+    input: `${candidates.join('\0')}\0`,
+  });
+  if (ignored.exitCode !== 0 && ignored.exitCode !== 1)
+    throw gitFailure('checking which of those files git ignores', ignored);
   return splitZ(ignored.stdout);
 }
 
 /** Copies `files` (relative, from `includedFiles`) from `checkout` to `worktree` (both real paths). */
-export async function copyIncluded(checkout: string, worktree: string, files: readonly string[]): Promise<IncludeResult> {
+export async function copyIncluded(
+  checkout: string,
+  worktree: string,
+  files: readonly string[],
+): Promise<IncludeResult> {
   const result: IncludeResult = { copied: [], skipped: [] };
   if (files.length > MAX_FILES) {
     result.skipped.push({
@@ -102,7 +125,8 @@ async function copyOne(checkout: string, worktree: string, rel: string): Promise
     dir = join(dir, part);
     try {
       const info = await lstat(dir);
-      if (info.isSymbolicLink()) return `its directory ${part} is a symbolic link in the worktree (not written through)`;
+      if (info.isSymbolicLink())
+        return `its directory ${part} is a symbolic link in the worktree (not written through)`;
       if (!info.isDirectory()) return `${part} is not a directory in the worktree`;
     } catch {
       try {

@@ -17,7 +17,9 @@ const absolutePath = z
   .string()
   .min(1)
   .max(4096)
-  .refine((p) => isAbsolute(p) && normalize(p) === p && !p.includes('\0'), { error: 'must be an absolute, normalised path' });
+  .refine((p) => isAbsolute(p) && normalize(p) === p && !p.includes('\0'), {
+    error: 'must be an absolute, normalised path',
+  });
 export const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const time = z
   .string()
@@ -59,17 +61,19 @@ export class Ledger {
 
   /** Applies `change` to the entries under one lock, writing the result atomically (mode 0600). */
   update<T>(change: (entries: LedgerEntry[]) => T): Promise<T> {
-    const next = this.chain.catch(() => undefined).then(async () => {
-      const entries = await this.read();
-      const result = change(entries);
-      await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-      if (this.unreadable) {
-        await rename(this.path, `${this.path}.unreadable`).catch(() => undefined);
-        this.unreadable = false;
-      }
-      await writeFileAtomic(this.path, `${JSON.stringify({ v: 1, worktrees: entries }, null, 2)}\n`, 0o600);
-      return result;
-    });
+    const next = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        const entries = await this.read();
+        const result = change(entries);
+        await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+        if (this.unreadable) {
+          await rename(this.path, `${this.path}.unreadable`).catch(() => undefined);
+          this.unreadable = false;
+        }
+        await writeFileAtomic(this.path, `${JSON.stringify({ v: 1, worktrees: entries }, null, 2)}\n`, 0o600);
+        return result;
+      });
     this.chain = next;
     return next;
   }
@@ -79,7 +83,9 @@ export class Ledger {
     if (read.ok) return read.value.worktrees;
     if (!read.missing) {
       this.unreadable = true;
-      process.stderr.write(`baton: ignoring ${this.path}: it ${read.reason}; it will be kept as ${LEDGER_FILE}.unreadable\n`);
+      process.stderr.write(
+        `baton: ignoring ${this.path}: it ${read.reason}; it will be kept as ${LEDGER_FILE}.unreadable\n`,
+      );
     }
     return [];
   }

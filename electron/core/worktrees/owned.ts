@@ -8,15 +8,23 @@ import type { OwnedWorktree } from './types.js';
 /** The ledger entry of a path Baton created; refuses escapes, links and anything Baton did not create. */
 export async function ownedEntry(ledger: Ledger, worktreePath: string): Promise<LedgerEntry> {
   const path = checkedAbsolute(worktreePath, 'worktreePath');
-  if (await isSymlink(path)) throw new WorktreeError('escape', `${path} is a symbolic link: give the worktree's own path`);
+  if (await isSymlink(path))
+    throw new WorktreeError('escape', `${path} is a symbolic link: give the worktree's own path`);
   const real = await realOrNull(path);
   const parentReal = await realOrNull(dirname(path));
   const candidates = [path, real, parentReal === null ? null : join(parentReal, basename(path))];
   const entry = (await ledger.list()).find((e) => candidates.includes(e.path));
   if (!entry) {
-    throw new WorktreeError('not-owned', `Baton did not create ${path} (it is not in its list of worktrees): Baton leaves it alone; remove it yourself with git worktree remove if you want`);
+    throw new WorktreeError(
+      'not-owned',
+      `Baton did not create ${path} (it is not in its list of worktrees): Baton leaves it alone; remove it yourself with git worktree remove if you want`,
+    );
   }
-  if (real !== null && real !== entry.path) throw new WorktreeError('escape', `${path} now resolves to ${real}, outside the worktree Baton created: not touched`);
+  if (real !== null && real !== entry.path)
+    throw new WorktreeError(
+      'escape',
+      `${path} now resolves to ${real}, outside the worktree Baton created: not touched`,
+    );
   return entry;
 }
 

@@ -7,10 +7,14 @@ import { WorktreeError } from './errors.js';
 
 /** `path` as given, checked: absolute, no NUL, no `..` segment. Normalised (duplicate slashes, trailing slash). */
 export function checkedAbsolute(path: string, what: string): string {
-  if (typeof path !== 'string' || path === '' || path.includes('\0')) throw new WorktreeError('invalid', `${what} must be a path`);
+  if (typeof path !== 'string' || path === '' || path.includes('\0'))
+    throw new WorktreeError('invalid', `${what} must be a path`);
   if (!isAbsolute(path)) throw new WorktreeError('invalid', `${what} must be an absolute path (got a relative one)`);
   if (path.split(/[\\/]+/).includes('..')) {
-    throw new WorktreeError('escape', `${what} ${path} contains "..": give the directory itself, without ".." segments`);
+    throw new WorktreeError(
+      'escape',
+      `${what} ${path} contains "..": give the directory itself, without ".." segments`,
+    );
   }
   const norm = normalize(path);
   return norm.length > 1 && norm.endsWith(sep) ? norm.slice(0, -1) : norm;
@@ -62,7 +66,10 @@ export async function ensureChildDir(root: string, segment: string, what: string
     throw new WorktreeError('failed', `cannot create ${what} ${dir}: ${(err as Error).message}`);
   }
   if (info.isSymbolicLink()) {
-    throw new WorktreeError('escape', `${what} ${dir} is a symbolic link: Baton creates worktrees only in real directories under ${root}; remove the link`);
+    throw new WorktreeError(
+      'escape',
+      `${what} ${dir} is a symbolic link: Baton creates worktrees only in real directories under ${root}; remove the link`,
+    );
   }
   if (!info.isDirectory()) throw new WorktreeError('invalid', `${what} ${dir} is not a directory: move it away`);
   const real = await realpath(dir);

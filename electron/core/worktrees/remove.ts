@@ -17,11 +17,19 @@ export async function removeWorktree(ctx: WorktreeContext, request: RemoveReques
   if (await exists(entry.path)) {
     const dirty = await uncommitted(env, entry.path, true);
     if (dirty.length > 0 && request.force !== true) {
-      throw new WorktreeError('dirty', `the worktree ${entry.path} has uncommitted changes (${describeFiles(dirty)}): commit them, or remove it with force to discard them`);
+      throw new WorktreeError(
+        'dirty',
+        `the worktree ${entry.path} has uncommitted changes (${describeFiles(dirty)}): commit them, or remove it with force to discard them`,
+      );
     }
     const args = withGitDir(['worktree', 'remove', ...(request.force === true ? ['--force'] : []), entry.path]);
     const removed = await git(args, gitDirOpts);
-    if (removed.exitCode !== 0) throw gitFailure(`removing the worktree ${entry.path}`, removed, 'a locked worktree must be unlocked first (git worktree unlock)');
+    if (removed.exitCode !== 0)
+      throw gitFailure(
+        `removing the worktree ${entry.path}`,
+        removed,
+        'a locked worktree must be unlocked first (git worktree unlock)',
+      );
   } else {
     await dropStale(env, entry.commonDir, entry.path);
   }
@@ -35,7 +43,9 @@ export async function removeWorktree(ctx: WorktreeContext, request: RemoveReques
     result.branchKept = 'the branch no longer exists';
     return result;
   }
-  const holder = (await listWorktrees(gitDirOpts).catch(() => [])).find((w) => w.branch === entry.branch && !w.prunable);
+  const holder = (await listWorktrees(gitDirOpts).catch(() => [])).find(
+    (w) => w.branch === entry.branch && !w.prunable,
+  );
   if (holder) {
     result.branchKept = `the branch is checked out in ${holder.path}: kept`;
     return result;

@@ -23,19 +23,34 @@ export async function assessReopen(ctx: WorktreeContext, request: ReopenRequest)
     return { outcome: 'failed', reason: (err as Error).message };
   }
   const info = await inspectRepo(ctx.env, request.repoRoot).catch(() => null);
-  if (!info) return { outcome: 'failed', reason: `the repository at ${request.repoRoot} is gone or is no longer a git repository` };
+  if (!info)
+    return {
+      outcome: 'failed',
+      reason: `the repository at ${request.repoRoot} is gone or is no longer a git repository`,
+    };
   if (await exists(path)) {
     const real = await realOrNull(path);
     const listing = real === null ? undefined : await findListing(ctx.env, info.repoRoot, real);
-    if (!listing || real === null) return { outcome: 'failed', reason: `${path} exists but is no longer a worktree of the repository at ${info.repoRoot}` };
+    if (!listing || real === null)
+      return {
+        outcome: 'failed',
+        reason: `${path} exists but is no longer a worktree of the repository at ${info.repoRoot}`,
+      };
     return { outcome: 'existing', worktreePath: real, branch: listing.branch };
   }
   const branch = request.branch;
   if (!plausibleBranch(branch) || !(await branchExists(ctx.env, info.repoRoot, branch))) {
-    return { outcome: 'failed', reason: `the worktree ${path} and its branch ${branch} are both gone: nothing to resume from` };
+    return {
+      outcome: 'failed',
+      reason: `the worktree ${path} and its branch ${branch} are both gone: nothing to resume from`,
+    };
   }
   const entry = (await ctx.ledger.list()).find((e) => e.path === path && e.commonDir === info.commonDir);
-  if (!entry) return { outcome: 'failed', reason: `the worktree ${path} is gone and Baton did not create it: re-create it with git worktree add ${path} ${branch}` };
+  if (!entry)
+    return {
+      outcome: 'failed',
+      reason: `the worktree ${path} is gone and Baton did not create it: re-create it with git worktree add ${path} ${branch}`,
+    };
   return { outcome: 'recreate', worktreePath: path, path, info, branch };
 }
 
@@ -47,7 +62,11 @@ export async function reopenWorktree(ctx: WorktreeContext, request: ReopenReques
   try {
     const parent = await realpath(dirname(path)).catch(() => null);
     if (parent === null) await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    if ((await realpath(dirname(path))) !== dirname(path)) return { outcome: 'failed', reason: `the folder of ${path} now leads elsewhere (a symbolic link): not re-created` };
+    if ((await realpath(dirname(path))) !== dirname(path))
+      return {
+        outcome: 'failed',
+        reason: `the folder of ${path} now leads elsewhere (a symbolic link): not re-created`,
+      };
     await freeBranch(env, info, await listWorktrees({ cwd: info.repoRoot, env }), branch);
     const added = await git(['worktree', 'add', path, branch], { cwd: info.repoRoot, env });
     if (added.exitCode !== 0) throw gitFailure(`re-creating the worktree ${path} from branch ${branch}`, added);

@@ -47,7 +47,11 @@ export async function inspectRepo(env: Env, dir: string): Promise<RepoInfo | nul
 /** As `inspectRepo`, but a directory outside any repository is an error. */
 export async function repoOf(env: Env, dir: string): Promise<RepoInfo> {
   const info = await inspectRepo(env, dir);
-  if (!info) throw new WorktreeError('not-a-repo', `${dir} is not inside a git repository: choose a folder of a git checkout, or run the agent without a worktree`);
+  if (!info)
+    throw new WorktreeError(
+      'not-a-repo',
+      `${dir} is not inside a git repository: choose a folder of a git checkout, or run the agent without a worktree`,
+    );
   return info;
 }
 
@@ -59,11 +63,20 @@ export async function findListing(env: Env, repoRoot: string, real: string): Pro
 }
 
 /** A branch checked out by a worktree whose directory is gone is released; one in use elsewhere is refused. */
-export async function freeBranch(env: Env, info: RepoInfo, list: readonly WorktreeListing[], branch: string): Promise<void> {
+export async function freeBranch(
+  env: Env,
+  info: RepoInfo,
+  list: readonly WorktreeListing[],
+  branch: string,
+): Promise<void> {
   for (const w of list) {
     if (w.branch !== branch) continue;
     if (w.prunable || !(await exists(w.path))) await dropStale(env, info.commonDir, w.path);
-    else throw new WorktreeError('conflict', `branch ${branch} is already checked out in ${w.path}: reuse that worktree (existingWorktree) or choose another branch`);
+    else
+      throw new WorktreeError(
+        'conflict',
+        `branch ${branch} is already checked out in ${w.path}: reuse that worktree (existingWorktree) or choose another branch`,
+      );
   }
 }
 
@@ -73,14 +86,19 @@ export async function dropStale(env: Env, commonDir: string, path: string): Prom
   const listed = (await listWorktrees(opts)).some((w) => w.path === path);
   if (!listed) return;
   const removed = await git(['--git-dir', commonDir, 'worktree', 'remove', path], opts);
-  if (removed.exitCode !== 0) await gitOk(['--git-dir', commonDir, 'worktree', 'prune'], opts, 'pruning stale worktrees');
+  if (removed.exitCode !== 0)
+    await gitOk(['--git-dir', commonDir, 'worktree', 'prune'], opts, 'pruning stale worktrees');
 }
 
 export async function checkedBranch(env: Env, repoRoot: string, name: string, mustExist: boolean): Promise<string> {
   if (typeof name !== 'string' || !plausibleBranch(name) || !(await validBranch(env, repoRoot, name))) {
-    throw new WorktreeError('invalid', `${JSON.stringify(String(name).slice(0, 100))} is not a valid branch name (git check-ref-format --branch refuses it)`);
+    throw new WorktreeError(
+      'invalid',
+      `${JSON.stringify(String(name).slice(0, 100))} is not a valid branch name (git check-ref-format --branch refuses it)`,
+    );
   }
-  if (mustExist && !(await branchExists(env, repoRoot, name))) throw new WorktreeError('invalid', `there is no branch ${name} in ${repoRoot}`);
+  if (mustExist && !(await branchExists(env, repoRoot, name)))
+    throw new WorktreeError('invalid', `there is no branch ${name} in ${repoRoot}`);
   return name;
 }
 
@@ -97,8 +115,15 @@ export async function branchExists(env: Env, cwd: string, name: string, gitDir =
 
 /** Every branch under `baton` (and a branch named `baton` itself), for clash checks. */
 export async function batonRefs(env: Env, repoRoot: string): Promise<string[]> {
-  const out = await gitOk(['for-each-ref', '--format=%(refname)', 'refs/heads/baton'], { cwd: repoRoot, env, readOnly: true }, 'listing branches');
-  return out.split('\n').filter((l) => l !== '').map((l) => l.replace(/^refs\/heads\//, ''));
+  const out = await gitOk(
+    ['for-each-ref', '--format=%(refname)', 'refs/heads/baton'],
+    { cwd: repoRoot, env, readOnly: true },
+    'listing branches',
+  );
+  return out
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.replace(/^refs\/heads\//, ''));
 }
 
 export async function commitOf(env: Env, repoRoot: string, rev: string): Promise<string> {
@@ -106,7 +131,11 @@ export async function commitOf(env: Env, repoRoot: string, rev: string): Promise
     throw new WorktreeError('invalid', 'base must be a branch name or a commit');
   }
   const r = await git(['rev-parse', '-q', '--verify', `${rev}^{commit}`], { cwd: repoRoot, env, readOnly: true });
-  if (r.exitCode !== 0) throw new WorktreeError('invalid', `base ${JSON.stringify(rev.slice(0, 100))} is not a branch or commit of ${repoRoot}`);
+  if (r.exitCode !== 0)
+    throw new WorktreeError(
+      'invalid',
+      `base ${JSON.stringify(rev.slice(0, 100))} is not a branch or commit of ${repoRoot}`,
+    );
   return r.stdout.trim();
 }
 
@@ -120,7 +149,13 @@ export async function forkPoint(env: Env, repoRoot: string, head: string | null,
 
 /** `git status --porcelain` entries (tracked changes; and untracked, not ignored, files if asked). */
 export async function uncommitted(env: Env, dir: string, untracked: boolean): Promise<string[]> {
-  const args = ['status', '--porcelain=v1', '-z', `--untracked-files=${untracked ? 'all' : 'no'}`, '--ignore-submodules=none'];
+  const args = [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    `--untracked-files=${untracked ? 'all' : 'no'}`,
+    '--ignore-submodules=none',
+  ];
   const out = await gitOk(args, { cwd: dir, env, readOnly: true }, `reading the status of ${dir}`);
   const files: string[] = [];
   const parts = splitZ(out);

@@ -22,11 +22,22 @@ const OUTPUT_TAIL = 64 * 1024;
 
 const setupFileSchema = z.strictObject({
   command: z
-    .array(z.string().min(1).max(4096).refine((s) => !s.includes('\0'), { error: 'must not contain NUL' }))
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(4096)
+        .refine((s) => !s.includes('\0'), { error: 'must not contain NUL' }),
+    )
     .min(1)
     .max(256),
   /** Stop the command after this long (default 900 s). */
-  timeoutSeconds: z.number().int().min(1).max(4 * 3600).optional(),
+  timeoutSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .max(4 * 3600)
+    .optional(),
 });
 
 export interface SetupCommand {
@@ -41,7 +52,9 @@ export interface SetupCommand {
 export type SetupLookup = { ok: true; command: SetupCommand } | { ok: false; missing: boolean; reason: string };
 
 export function setupHash(commonDir: string, argv: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify(['baton-setup-v1', commonDir, argv])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(['baton-setup-v1', commonDir, argv]))
+    .digest('hex');
 }
 
 /** The checkout's setup command, none (`missing`), or why its file cannot be used. */
@@ -58,7 +71,12 @@ export async function readSetupCommand(checkout: string, commonDir: string): Pro
   const argv = read.value.command;
   return {
     ok: true,
-    command: { argv, timeoutSeconds: read.value.timeoutSeconds ?? DEFAULT_TIMEOUT_S, hash: setupHash(commonDir, argv), file },
+    command: {
+      argv,
+      timeoutSeconds: read.value.timeoutSeconds ?? DEFAULT_TIMEOUT_S,
+      hash: setupHash(commonDir, argv),
+      file,
+    },
   };
 }
 
@@ -82,14 +100,17 @@ export class Approvals {
   }
 
   add(hash: string): Promise<void> {
-    if (!SHA256.test(hash)) return Promise.reject(new WorktreeError('invalid', 'an approval must be a SHA-256 in hex (64 characters)'));
-    const next = this.chain.catch(() => undefined).then(async () => {
-      const approved = (await this.read()).filter((a) => a.sha256 !== hash);
-      approved.push({ sha256: hash, at: new Date().toISOString() });
-      await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
-      const kept = approved.slice(-MAX_APPROVALS);
-      await writeFileAtomic(this.path, `${JSON.stringify({ v: 1, approved: kept }, null, 2)}\n`, 0o600);
-    });
+    if (!SHA256.test(hash))
+      return Promise.reject(new WorktreeError('invalid', 'an approval must be a SHA-256 in hex (64 characters)'));
+    const next = this.chain
+      .catch(() => undefined)
+      .then(async () => {
+        const approved = (await this.read()).filter((a) => a.sha256 !== hash);
+        approved.push({ sha256: hash, at: new Date().toISOString() });
+        await mkdir(this.dataDir, { recursive: true, mode: 0o700 });
+        const kept = approved.slice(-MAX_APPROVALS);
+        await writeFileAtomic(this.path, `${JSON.stringify({ v: 1, approved: kept }, null, 2)}\n`, 0o600);
+      });
     this.chain = next;
     return next;
   }
@@ -98,7 +119,8 @@ export class Approvals {
     const read = await readJsonFile(this.path, MAX_APPROVALS_BYTES, approvalsSchema);
     if (read.ok) return read.value.approved;
     // An unreadable file approves nothing: the user is asked again, which is the safe side.
-    if (!read.missing) process.stderr.write(`baton: ignoring ${this.path}: it ${read.reason}; setup commands will be asked for again\n`);
+    if (!read.missing)
+      process.stderr.write(`baton: ignoring ${this.path}: it ${read.reason}; setup commands will be asked for again\n`);
     return [];
   }
 }

@@ -93,7 +93,8 @@ export interface OwnedWorktree extends LedgerEntry {
   exists: boolean;
 }
 
-export type CleanupResult = { worktreePath: string; ok: true; result: RemoveResult } | { worktreePath: string; ok: false; error: string };
+export type CleanupResult =
+  { worktreePath: string; ok: true; result: RemoveResult } | { worktreePath: string; ok: false; error: string };
 
 export interface ReopenRequest {
   repoRoot: string;

@@ -82,7 +82,9 @@ export class Worktrees {
    * What `reopen` would do, without doing anything (for a resume preview): `existing`, `recreate` (the directory
    * is gone, the branch is there, Baton created the worktree), or `failed` with the reason.
    */
-  async probe(request: ReopenRequest): Promise<{ outcome: 'existing' | 'recreate'; worktreePath: string } | { outcome: 'failed'; reason: string }> {
+  async probe(
+    request: ReopenRequest,
+  ): Promise<{ outcome: 'existing' | 'recreate'; worktreePath: string } | { outcome: 'failed'; reason: string }> {
     const found = await assessReopen(this.ctx, request);
     if (found.outcome === 'failed') return found;
     return { outcome: found.outcome, worktreePath: found.worktreePath };
@@ -130,7 +132,11 @@ export class Worktrees {
     const out: CleanupResult[] = [];
     for (const worktreePath of paths) {
       try {
-        out.push({ worktreePath, ok: true, result: await this.remove({ worktreePath, force: options.force === true }) });
+        out.push({
+          worktreePath,
+          ok: true,
+          result: await this.remove({ worktreePath, force: options.force === true }),
+        });
       } catch (err) {
         out.push({ worktreePath, ok: false, error: err instanceof Error ? err.message : String(err) });
       }
@@ -164,7 +170,10 @@ export class Worktrees {
     const command = await this.setupCommandOf(entry.repoRoot);
     if (command === null) return null;
     if (!(await this.approvals.has(command.hash))) {
-      throw new WorktreeError('not-approved', `the setup command ${JSON.stringify(command.argv)} of ${entry.repoRoot} has not been approved (or changed since): approve it to run it`);
+      throw new WorktreeError(
+        'not-approved',
+        `the setup command ${JSON.stringify(command.argv)} of ${entry.repoRoot} has not been approved (or changed since): approve it to run it`,
+      );
     }
     if (!(await exists(entry.path))) throw new WorktreeError('invalid', `the worktree ${entry.path} does not exist`);
     return runArgv(command, entry.path, this.ctx.env, onOutput);

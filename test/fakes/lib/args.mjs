@@ -35,9 +35,14 @@ export function resumeOrPicker(opts) {
  *   arg.peek()      the next word, not taken;  arg.take(): the next word, taken
  *   arg.rest()      every word after this one, taken (the parse ends)
  */
-export function parseArgs(argv, flags, { other = () => {}, missing = (flag) => fail(`error: option '${flag}' argument missing`) } = {}) {
+export function parseArgs(
+  argv,
+  flags,
+  { other = () => {}, missing = (flag) => fail(`error: option '${flag}' argument missing`) } = {},
+) {
   const handlers = new Map();
-  for (const [aliases, handler] of Object.entries(flags)) for (const alias of aliases.split(' ')) handlers.set(alias, handler);
+  for (const [aliases, handler] of Object.entries(flags))
+    for (const alias of aliases.split(' ')) handlers.set(alias, handler);
   for (let i = 0; i < argv.length; i++) {
     let name = argv[i];
     let inline;

@@ -252,7 +252,11 @@ export function createTui({
         if (!typing()) continue;
         if (ch === '\r') {
           if (pasteEnter?.mode === 'burst' && (textInChunk || at - lastTextAt < pasteEnter.windowMs)) continue;
-          if (pasteEnter?.mode === 'newline' && pasteEnter.windowMs > 0 && Date.now() - lastTextAt < pasteEnter.windowMs) {
+          if (
+            pasteEnter?.mode === 'newline' &&
+            pasteEnter.windowMs > 0 &&
+            Date.now() - lastTextAt < pasteEnter.windowMs
+          ) {
             buf += '\n'; // too close behind the keys: part of a paste
             changed = true;
             continue;

@@ -8,7 +8,11 @@ import { findClaudeTranscript, readClaudeRegistry } from './store.js';
 /** How often follow() reads the registry. */
 export const CLAUDE_FOLLOW_INTERVAL_MS = FOLLOW_INTERVAL_MS;
 
-export function followClaude(terminal: LiveTerminal, env: VendorEnv, onSession: (seen: SessionObservation) => void): () => void {
+export function followClaude(
+  terminal: LiveTerminal,
+  env: VendorEnv,
+  onSession: (seen: SessionObservation) => void,
+): () => void {
   let stopped = false;
   let polling = false;
   let last: SessionObservation | null = null;

@@ -23,7 +23,8 @@ const SUMMARY = Buffer.from('"type":"summary"');
 const CWD = Buffer.from('"cwd":"');
 
 /** Claude's own records of a slash command, stored as user lines: never the prompt a person typed. */
-const COMMAND_WRAPPER = /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>/;
+const COMMAND_WRAPPER =
+  /^\s*<(command-name|command-message|command-args|local-command-stdout|local-command-stderr|local-command-caveat)>/;
 
 /** `text` trimmed and cut to FIRST_PROMPT_MAX_CHARS, never inside a surrogate pair. */
 export function shortPrompt(text: string): string | null {
@@ -109,7 +110,7 @@ export function parseClaudeHead(buf: Buffer, complete: boolean): ClaudeHead {
   let hasMessages = false;
   /** Where the first user line starts: `summary` lines, when a file has them, come before it. */
   let firstUser = -1;
-  for (let pos = 0; pos < buf.length; ) {
+  for (let pos = 0; pos < buf.length;) {
     const at = buf.indexOf(USER, pos);
     if (at < 0) break;
     const line = lineAround(buf, at);
@@ -131,7 +132,10 @@ export function parseClaudeHead(buf: Buffer, complete: boolean): ClaudeHead {
     hasMessages = true;
     if (rec.isMeta === true || rec.isSidechain === true) continue;
     const message = rec.message as { content?: unknown } | undefined;
-    const text = textOf(message && typeof message === 'object' ? message.content : undefined, (type) => type === 'text');
+    const text = textOf(
+      message && typeof message === 'object' ? message.content : undefined,
+      (type) => type === 'text',
+    );
     if (text === null || COMMAND_WRAPPER.test(text)) continue;
     const prompt = shortPrompt(text);
     if (prompt === null) continue;
@@ -146,7 +150,7 @@ export function parseClaudeHead(buf: Buffer, complete: boolean): ClaudeHead {
 
 /** The cwd of the first line that has one (every message line of a transcript carries it). */
 function firstCwd(buf: Buffer): string | null {
-  for (let pos = 0; pos < buf.length; ) {
+  for (let pos = 0; pos < buf.length;) {
     const at = buf.indexOf(CWD, pos);
     if (at < 0) return null;
     const line = lineAround(buf, at);
@@ -162,22 +166,24 @@ function firstCwd(buf: Buffer): string | null {
  * those at the top of the file, so only the bytes before the first user line (`summaryEnd`) are searched for one.
  */
 function titleOf(buf: Buffer, summaryEnd: number): string | null {
-  for (let end = buf.length; end > 0; ) {
+  for (let end = buf.length; end > 0;) {
     const at = buf.lastIndexOf(CUSTOM_TITLE, end - 1);
     if (at < 0) break;
     const line = lineAround(buf, at);
     end = line.start;
     const rec = parseLine(buf, line);
-    if (rec?.type === 'custom-title' && typeof rec.customTitle === 'string' && rec.customTitle.trim() !== '') return rec.customTitle.trim();
+    if (rec?.type === 'custom-title' && typeof rec.customTitle === 'string' && rec.customTitle.trim() !== '')
+      return rec.customTitle.trim();
   }
   const top = buf.subarray(0, summaryEnd);
-  for (let pos = 0; pos < top.length; ) {
+  for (let pos = 0; pos < top.length;) {
     const at = top.indexOf(SUMMARY, pos);
     if (at < 0) break;
     const line = lineAround(buf, at);
     pos = line.end + 1;
     const rec = parseLine(buf, line);
-    if (rec?.type === 'summary' && typeof rec.summary === 'string' && rec.summary.trim() !== '') return rec.summary.trim();
+    if (rec?.type === 'summary' && typeof rec.summary === 'string' && rec.summary.trim() !== '')
+      return rec.summary.trim();
   }
   return null;
 }

@@ -24,7 +24,11 @@ const dirents = (path: string) =>
 const names = (path: string) => new Promise<string[]>((res) => readdir(path, (err, list) => res(err ? [] : list)));
 
 /** Runs `fn` over `items` with at most `n` at a time; each worker gets its own index (for per-worker buffers). */
-async function eachLimited<T>(items: readonly T[], n: number, fn: (item: T, worker: number) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  n: number,
+  fn: (item: T, worker: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const worker = async (w: number) => {
     while (next < items.length) await fn(items[next++]!, w);
@@ -130,7 +134,13 @@ export class ClaudeSessionList {
         mtimeMs: st.mtimeMs,
         size: st.size,
         found: conversation
-          ? { sessionId, cwd: head.cwd, title: head.title, firstPrompt: head.firstPrompt, lastActivity: new Date(st.mtimeMs).toISOString() }
+          ? {
+              sessionId,
+              cwd: head.cwd,
+              title: head.title,
+              firstPrompt: head.firstPrompt,
+              lastActivity: new Date(st.mtimeMs).toISOString(),
+            }
           : null,
       });
     });
@@ -145,7 +155,11 @@ export class ClaudeSessionList {
     }
     for (const key of cache.keys()) if (key.startsWith(`${projects}/`) && !seen.has(key)) cache.delete(key);
     return found
-      .sort((a, b) => b.mtimeMs - a.mtimeMs || (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0))
+      .sort(
+        (a, b) =>
+          b.mtimeMs - a.mtimeMs ||
+          (a.session.sessionId < b.session.sessionId ? -1 : a.session.sessionId > b.session.sessionId ? 1 : 0),
+      )
       .map((f) => f.session);
   }
 }

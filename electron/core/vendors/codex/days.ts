@@ -26,7 +26,12 @@ function zoneOf(env: VendorEnv): string | null {
 function localDay(at: Date, env: VendorEnv): Ymd {
   const zone = zoneOf(env);
   if (zone) {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: 'numeric', day: 'numeric' }).formatToParts(at);
+    const parts = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+    }).formatToParts(at);
     const get = (t: string) => Number(parts.find((p) => p.type === t)?.value);
     const ymd = { y: get('year'), m: get('month'), d: get('day') };
     if (Number.isFinite(ymd.y) && Number.isFinite(ymd.m) && Number.isFinite(ymd.d)) return ymd;

@@ -121,7 +121,10 @@ export function followCodex(
       else {
         const full = Date.now() - lastFullScan >= timings.fullScanEveryMs;
         if (full) lastFullScan = Date.now();
-        const found = await store.findRollout(current, env, { also: [new Date(terminal.spawnedAt)], recentOnly: !full });
+        const found = await store.findRollout(current, env, {
+          also: [new Date(terminal.spawnedAt)],
+          recentOnly: !full,
+        });
         if (found !== null) confirmed = true;
       }
     }
@@ -131,7 +134,11 @@ export function followCodex(
     onSession({ ...reported });
   };
 
-  const stopPolling = repeat(poll, () => (current ? timings.intervalMs : timings.searchIntervalMs), () => stopped);
+  const stopPolling = repeat(
+    poll,
+    () => (current ? timings.intervalMs : timings.searchIntervalMs),
+    () => stopped,
+  );
   return () => {
     stopped = true;
     stopPolling();

@@ -39,17 +39,28 @@ export const codex: VendorDefinition<'codex'> = {
       ...resumePlanning(async (ctx, prior, env) => {
         if (!CODEX_SESSION_ID.test(prior.sessionId)) {
           // Never pass it on: `codex resume <non-UUID>` is a name lookup that can silently start a new session.
-          const why = prior.sessionId === '' ? 'no Codex session was recorded for this agent' : 'the saved session id is not a Codex session id';
+          const why =
+            prior.sessionId === ''
+              ? 'no Codex session was recorded for this agent'
+              : 'the saved session id is not a Codex session id';
           return { plan: fresh(ctx, env, freshWarning('codex', why, ctx.cwd)), found: false };
         }
         if ((await store.findRollout(prior.sessionId, env)) !== null) {
           const argv = [resolveBin(binary, env), 'resume', prior.sessionId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args];
-          return { plan: spawnPlan(argv, prior.sessionId, prior.chosenBy, 'resumed', null, { sessionId: prior.sessionId }), found: true };
+          return {
+            plan: spawnPlan(argv, prior.sessionId, prior.chosenBy, 'resumed', null, { sessionId: prior.sessionId }),
+            found: true,
+          };
         }
         // Codex cannot start a new session under a given id: say whether the rollout vanished or was never written.
         const where = `${displayCodexHome(env)}/sessions`;
-        const why = prior.confirmed ? `is not in ${where} any more` : `was never saved in ${where} (no prompt was answered in it)`;
-        return { plan: fresh(ctx, env, freshWarning('codex', `session ${shortId(prior.sessionId)} ${why}`, ctx.cwd)), found: false };
+        const why = prior.confirmed
+          ? `is not in ${where} any more`
+          : `was never saved in ${where} (no prompt was answered in it)`;
+        return {
+          plan: fresh(ctx, env, freshWarning('codex', `session ${shortId(prior.sessionId)} ${why}`, ctx.cwd)),
+          found: false,
+        };
       }),
 
       async exists(sessionId, _cwd, env) {

@@ -33,7 +33,8 @@ export function processTree(pid: number): number[] {
       }
       for (const t of tasks) {
         try {
-          for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').split(' ')) if (c !== '') add(Number(c));
+          for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').split(' '))
+            if (c !== '') add(Number(c));
         } catch {
           /* the thread ended */
         }

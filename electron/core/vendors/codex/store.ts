@@ -52,11 +52,20 @@ async function rolloutsIn(dayDir: string): Promise<Map<string, string>> {
 async function allDayDirs(env: VendorEnv): Promise<string[]> {
   const root = sessionsDir(env);
   const out: string[] = [];
-  const years = (await listDir(root)).filter((n) => /^\d{4}$/.test(n)).sort().reverse();
+  const years = (await listDir(root))
+    .filter((n) => /^\d{4}$/.test(n))
+    .sort()
+    .reverse();
   for (const y of years) {
-    const months = (await listDir(join(root, y))).filter((n) => /^\d{2}$/.test(n)).sort().reverse();
+    const months = (await listDir(join(root, y)))
+      .filter((n) => /^\d{2}$/.test(n))
+      .sort()
+      .reverse();
     for (const m of months) {
-      const days = (await listDir(join(root, y, m))).filter((n) => /^\d{2}$/.test(n)).sort().reverse();
+      const days = (await listDir(join(root, y, m)))
+        .filter((n) => /^\d{2}$/.test(n))
+        .sort()
+        .reverse();
       for (const d of days) out.push(join(root, y, m, d));
     }
   }
@@ -67,7 +76,8 @@ async function allDayDirs(env: VendorEnv): Promise<string[]> {
 function recentDayDirs(env: VendorEnv, instants: readonly Date[]): string[] {
   const root = sessionsDir(env);
   const dirs: string[] = [];
-  for (const at of instants) for (const f of localDayFolders(at, env)) if (!dirs.includes(join(root, f))) dirs.push(join(root, f));
+  for (const at of instants)
+    for (const f of localDayFolders(at, env)) if (!dirs.includes(join(root, f))) dirs.push(join(root, f));
   return dirs;
 }
 
@@ -98,7 +108,11 @@ export class CodexStore {
    * The rollout of thread `id`, or null: today's and yesterday's local-date folders first, then (unless `recentOnly`)
    * a scan of every day folder. The id must already match CODEX_SESSION_ID (it becomes part of a file name pattern).
    */
-  async findRollout(id: string, env: VendorEnv, opts: { now?: Date; also?: readonly Date[]; recentOnly?: boolean } = {}): Promise<string | null> {
+  async findRollout(
+    id: string,
+    env: VendorEnv,
+    opts: { now?: Date; also?: readonly Date[]; recentOnly?: boolean } = {},
+  ): Promise<string | null> {
     if (!CODEX_SESSION_ID.test(id)) return null;
     const root = sessionsDir(env);
     const known = this.knownPaths.get(id);
@@ -142,7 +156,13 @@ export class CodexStore {
         const found = await this.listCache.get(path, async (p, { mtimeMs }) => {
           const head = await readRolloutHead(p);
           return head && head.sessionId === m[1]
-            ? { sessionId: head.sessionId, cwd: head.cwd, title: null, firstPrompt: head.firstPrompt, lastActivity: new Date(mtimeMs).toISOString() }
+            ? {
+                sessionId: head.sessionId,
+                cwd: head.cwd,
+                title: null,
+                firstPrompt: head.firstPrompt,
+                lastActivity: new Date(mtimeMs).toISOString(),
+              }
             : null;
         });
         if (found?.value) out.push(found.value);

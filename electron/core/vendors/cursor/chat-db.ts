@@ -98,7 +98,8 @@ export function readChatDb(db: SqlDatabase): CursorChat | null {
     if (!data) continue;
     try {
       const m = JSON.parse(Buffer.from(data).toString('utf8')) as { role?: unknown; content?: unknown };
-      if (typeof m.role === 'string') messages.push({ role: m.role, text: textOf(m.content, (type) => type === undefined || type === 'text') });
+      if (typeof m.role === 'string')
+        messages.push({ role: m.role, text: textOf(m.content, (type) => type === undefined || type === 'text') });
     } catch {
       /* not a JSON message */
     }

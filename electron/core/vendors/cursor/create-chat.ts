@@ -22,7 +22,12 @@ const firstLine = (s: string): string => (s.split('\n').find((l) => l.trim() !==
  * Runs `<bin> create-chat` in `cwd` and returns the new chat's id, or throws a clear Error (`binEnvVar` is named when
  * the binary is missing; `timeoutMs` bounds a CLI that never answers).
  */
-export function createChat(bin: string, cwd: string, env: VendorEnv, opts: { binEnvVar: string; timeoutMs: number }): Promise<string> {
+export function createChat(
+  bin: string,
+  cwd: string,
+  env: VendorEnv,
+  opts: { binEnvVar: string; timeoutMs: number },
+): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       bin,
@@ -33,16 +38,25 @@ export function createChat(bin: string, cwd: string, env: VendorEnv, opts: { bin
         if (err) {
           const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
           if (e.code === 'ENOENT') {
-            return reject(new Error(`Cursor CLI was not found (looked for '${bin}' on PATH); install it or set ${opts.binEnvVar}`));
+            return reject(
+              new Error(`Cursor CLI was not found (looked for '${bin}' on PATH); install it or set ${opts.binEnvVar}`),
+            );
           }
           if (e.killed) {
-            return reject(new Error(`'${bin} create-chat' did not answer within ${opts.timeoutMs / 1000} s, so no chat was created`));
+            return reject(
+              new Error(
+                `'${bin} create-chat' did not answer within ${opts.timeoutMs / 1000} s, so no chat was created`,
+              ),
+            );
           }
           const why = firstLine(String(stderr)) || firstLine(out) || `exit code ${String(e.code)}`;
           return reject(new Error(`'${bin} create-chat' failed, so no chat was created: ${why}`));
         }
         const id = parseCreateChatOutput(out);
-        if (!id) return reject(new Error(`'${bin} create-chat' did not print one chat id, so Baton cannot know which chat the agent has`));
+        if (!id)
+          return reject(
+            new Error(`'${bin} create-chat' did not print one chat id, so Baton cannot know which chat the agent has`),
+          );
         resolve(id);
       },
     );

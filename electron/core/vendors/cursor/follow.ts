@@ -53,7 +53,11 @@ export function followCursor(
     }
   };
 
-  const stopPolling = repeat(poll, () => timings.intervalMs, () => stopped || confirmed);
+  const stopPolling = repeat(
+    poll,
+    () => timings.intervalMs,
+    () => stopped || confirmed,
+  );
   return () => {
     stopped = true;
     stopPolling();

@@ -22,7 +22,7 @@ const binary = cliBinary('cursor', BIN);
 
 /** Shown wherever Cursor can be picked or is running (see the report of the issue that added it). */
 export const CURSOR_SUPPORT_NOTE =
-  'Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor\'s published behaviour, not against the real cursor-agent. Tell us if something does not work.';
+  "Cursor CLI support is experimental: Baton has been tested only against a stand-in that follows Cursor's published behaviour, not against the real cursor-agent. Tell us if something does not work.";
 
 /** The vendor facts, as data. All [reported]. */
 export const CURSOR_FACTS = {
@@ -35,13 +35,28 @@ export const CURSOR_FACTS = {
   resumeErrorTexts: [/chat not found/i, /no chat found/i, /could not find chat/i] as readonly RegExp[],
 } as const;
 
-function resumePlan(ctx: AgentContext, env: VendorEnv, id: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome']): SpawnPlan {
-  return spawnPlan([resolveBin(binary, env), '--resume', id, ...ctx.args], id, chosenBy, outcome, null, { sessionId: id });
+function resumePlan(
+  ctx: AgentContext,
+  env: VendorEnv,
+  id: string,
+  chosenBy: PriorSession['chosenBy'],
+  outcome: SpawnPlan['outcome'],
+): SpawnPlan {
+  return spawnPlan([resolveBin(binary, env), '--resume', id, ...ctx.args], id, chosenBy, outcome, null, {
+    sessionId: id,
+  });
 }
 
 /** A fresh CLI without an id: follow() discovers the chat it creates. Only for resume fallbacks (see the header). */
 function freshUnknown(ctx: AgentContext, env: VendorEnv, why: string): SpawnPlan {
-  return spawnPlan([resolveBin(binary, env), ...ctx.args], null, null, 'fresh', freshWarning('cursor', why, ctx.cwd), {});
+  return spawnPlan(
+    [resolveBin(binary, env), ...ctx.args],
+    null,
+    null,
+    'fresh',
+    freshWarning('cursor', why, ctx.cwd),
+    {},
+  );
 }
 
 export const cursor: VendorDefinition<'cursor'> = {
@@ -59,7 +74,10 @@ export const cursor: VendorDefinition<'cursor'> = {
       ...binary,
 
       async spawnFresh(ctx, env) {
-        const id = await createChat(resolveBin(binary, env), ctx.cwd, env, { binEnvVar: binary.binEnvVar, timeoutMs: timings.createChatTimeoutMs });
+        const id = await createChat(resolveBin(binary, env), ctx.cwd, env, {
+          binEnvVar: binary.binEnvVar,
+          timeoutMs: timings.createChatTimeoutMs,
+        });
         return resumePlan(ctx, env, id, 'vendor', 'fresh');
       },
 
@@ -67,9 +85,11 @@ export const cursor: VendorDefinition<'cursor'> = {
         const id = prior.sessionId;
         const problem = savedIdProblem(id, CURSOR_CHAT_ID, 'a Cursor chat id', 'chat');
         if (problem) return { plan: freshUnknown(ctx, env, problem), found: false };
-        if ((await findChatStore(id, ctx.cwd, env)) !== null) return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: true };
+        if ((await findChatStore(id, ctx.cwd, env)) !== null)
+          return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: true };
         // create-chat made the folder but nothing was said yet: the same chat opens again, empty, as it was.
-        if ((await chatFolderExists(id, ctx.cwd, env)) && !prior.confirmed) return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: false };
+        if ((await chatFolderExists(id, ctx.cwd, env)) && !prior.confirmed)
+          return { plan: resumePlan(ctx, env, id, prior.chosenBy, 'resumed'), found: false };
         return { plan: freshUnknown(ctx, env, goneFrom(id, displayChatsDir(env), 'chat')), found: false };
       }),
 

@@ -133,7 +133,10 @@ export class CursorStore {
           const chat = await readChatStore(this.sql, store);
           let found: FoundSession | null = null;
           if (chat && (chat.messages.length > 0 || metaJson?.hasConversation === true)) {
-            const updated = typeof metaJson?.updatedAtMs === 'number' ? metaJson.updatedAtMs : ((await stat(store).catch(() => null))?.mtimeMs ?? 0);
+            const updated =
+              typeof metaJson?.updatedAtMs === 'number'
+                ? metaJson.updatedAtMs
+                : ((await stat(store).catch(() => null))?.mtimeMs ?? 0);
             found = {
               sessionId: id,
               cwd: null,

@@ -34,8 +34,15 @@ function toMessage(rec: unknown): Message | null {
   return { id: typeof r.id === 'string' ? r.id : null, type: r.type, text: textOf(r.content) };
 }
 
-function summarise(sessionId: string, meta: Record<string, unknown>, messages: Message[], summary: string | null): GeminiChat {
-  const first = messages.find((m) => m.type === 'user' && m.text !== null && !m.text.trimStart().startsWith('<session_context>'));
+function summarise(
+  sessionId: string,
+  meta: Record<string, unknown>,
+  messages: Message[],
+  summary: string | null,
+): GeminiChat {
+  const first = messages.find(
+    (m) => m.type === 'user' && m.text !== null && !m.text.trimStart().startsWith('<session_context>'),
+  );
   return {
     sessionId,
     startTime: typeof meta.startTime === 'string' ? meta.startTime : null,
@@ -104,7 +111,10 @@ export function parseGeminiChatJson(text: string): GeminiChat | null {
 /** The last `$set.summary` in a file's tail (the first, torn line is skipped). */
 function summaryInTail(tail: string): string | null {
   let summary: string | null = null;
-  const lines = tail.split('\n').slice(1).filter((l) => l.includes('"summary"'));
+  const lines = tail
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.includes('"summary"'));
   for (const rec of jsonLines(lines.join('\n'))) {
     const set = isRecord(rec) ? rec.$set : undefined;
     if (isRecord(set) && typeof set.summary === 'string') summary = set.summary;

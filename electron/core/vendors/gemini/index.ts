@@ -16,7 +16,11 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   resumeFlag: '--resume',
   /** Keys followed at once by Enter look like a paste to Gemini: the text stays in the box (docs/vendors.md §12.3). */
   submitDelayMs: 800,
-  resumeErrorTexts: [/Invalid session identifier/, /No previous sessions found for this project/, /Session ID "[^"]*" already exists/],
+  resumeErrorTexts: [
+    /Invalid session identifier/,
+    /No previous sessions found for this project/,
+    /Session ID "[^"]*" already exists/,
+  ],
   sessionErrorExitCode: 42,
   // A metadata-only file still makes Gemini refuse the id for a new session: while nothing was said, resume it.
   reopenStarted: { with: 'resume', onlyIfNeverSaid: true },

@@ -52,7 +52,8 @@ export async function readGeminiProjects(env: VendorEnv): Promise<Map<string, st
   const json = await readJson(join(geminiDir(env), 'projects.json'));
   const projects = json && typeof json === 'object' ? (json as { projects?: unknown }).projects : undefined;
   if (!projects || typeof projects !== 'object') return out;
-  for (const [cwd, slug] of Object.entries(projects as Record<string, unknown>)) if (isSafeSlug(slug)) out.set(cwd, slug);
+  for (const [cwd, slug] of Object.entries(projects as Record<string, unknown>))
+    if (isSafeSlug(slug)) out.set(cwd, slug);
   return out;
 }
 

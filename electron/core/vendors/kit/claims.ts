@@ -18,7 +18,11 @@ export class SessionClaims {
    * A new follower: its identity, and the id its plan's hints carry when that has the vendor's shape (a resume, or
    * an id the vendor made before the spawn), claimed for it at once.
    */
-  enter(what: string, hints: Readonly<Record<string, string>>, pattern: RegExp): { me: Claimant; hinted: string | null } {
+  enter(
+    what: string,
+    hints: Readonly<Record<string, string>>,
+    pattern: RegExp,
+  ): { me: Claimant; hinted: string | null } {
     const me = this.newClaimant(what);
     const hinted = hints.sessionId && pattern.test(hints.sessionId) ? hints.sessionId : null;
     if (hinted) this.claim(hinted, me);
@@ -45,6 +49,11 @@ export interface FollowDeps<S, T> {
 }
 
 /** A discovering vendor's store reader, claim book and timings (its defaults under the context's options). */
-export function followDeps<S, T extends Record<string, number>>(ctx: VendorContext, vendor: VendorName, store: StateSlot<S>, timings: T): FollowDeps<S, T> {
+export function followDeps<S, T extends Record<string, number>>(
+  ctx: VendorContext,
+  vendor: VendorName,
+  store: StateSlot<S>,
+  timings: T,
+): FollowDeps<S, T> {
   return { store: ctx.state(store), claims: ctx.claims(vendor), timings: ctx.timings(vendor, timings) };
 }

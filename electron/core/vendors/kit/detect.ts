@@ -10,10 +10,16 @@ import { inheritedEnv } from './env.js';
 const VERSION_TIMEOUT_MS = 5000;
 const CACHE_MS = 60_000;
 
-const DETECTED = stateSlot('detected vendors', () => ({ last: null as { at: number; infos: Promise<VendorInfo[]> } | null }));
+const DETECTED = stateSlot('detected vendors', () => ({
+  last: null as { at: number; infos: Promise<VendorInfo[]> } | null,
+}));
 
 /** Every adapter's binary and version, asked again at most once a minute. */
-export function detectVendors(ctx: VendorContext, adapters: Iterable<VendorAdapter>, env: VendorEnv): Promise<VendorInfo[]> {
+export function detectVendors(
+  ctx: VendorContext,
+  adapters: Iterable<VendorAdapter>,
+  env: VendorEnv,
+): Promise<VendorInfo[]> {
   const cache = ctx.state(DETECTED);
   if (cache.last && Date.now() - cache.last.at < CACHE_MS) return cache.last.infos;
   const infos = Promise.all([...adapters].map((a) => detectOne(a, env)));
@@ -39,7 +45,9 @@ async function detectOne(adapter: VendorAdapter, env: VendorEnv): Promise<Vendor
 function versionOf(bin: string, args: readonly string[], env: VendorEnv): Promise<string | null> {
   return new Promise((resolve) => {
     execFile(bin, [...args], { timeout: VERSION_TIMEOUT_MS, env: inheritedEnv(env) }, (err, stdout) => {
-      const line = String(stdout).split('\n').find((l) => l.trim() !== '');
+      const line = String(stdout)
+        .split('\n')
+        .find((l) => l.trim() !== '');
       resolve(err || !line ? null : line.trim().slice(0, 80));
     });
   });

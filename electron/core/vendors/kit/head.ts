@@ -54,7 +54,12 @@ export async function readHeadLines(path: string, max = HEAD_BYTES): Promise<str
  * The first `max` bytes of a file of `size` bytes, and its last `tail` bytes when it is longer (never the middle), as
  * text. Throws when it cannot be read.
  */
-export async function readHeadTail(path: string, size: number, max: number, tail: number): Promise<{ head: string; tail: string | null }> {
+export async function readHeadTail(
+  path: string,
+  size: number,
+  max: number,
+  tail: number,
+): Promise<{ head: string; tail: string | null }> {
   const head = (await readAt(path, Buffer.alloc(Math.min(size, max)), 0)).toString('utf8');
   if (tail <= 0 || size <= max) return { head, tail: null };
   const len = Math.min(tail, size - max);

@@ -3,7 +3,15 @@
 // said. Their adapters differ only in data (flags, texts, delays) and in their store reader, so one definition
 // helper builds all four: a vendor folder then holds its facts, its store reader and, for Claude, its own follower.
 import type { VendorName } from '../../../../shared/words.js';
-import type { FoundSession, PriorSession, SpawnPlan, VendorAdapter, VendorDefinition, VendorEnv, AgentContext } from '../adapter.js';
+import type {
+  FoundSession,
+  PriorSession,
+  SpawnPlan,
+  VendorAdapter,
+  VendorDefinition,
+  VendorEnv,
+  AgentContext,
+} from '../adapter.js';
 import { cliBinary, resolveBin } from './bin.js';
 import type { StateSlot, VendorContext } from './context.js';
 import { newSessionId } from './ids.js';
@@ -66,16 +74,26 @@ export interface MintedIdFacts<S extends MintedIdStore = MintedIdStore, V extend
 }
 
 /** The registry's definition of a minted-id vendor. */
-export function defineMintedIdVendor<S extends MintedIdStore, V extends VendorName>(facts: MintedIdFacts<S, V>): VendorDefinition<V> {
+export function defineMintedIdVendor<S extends MintedIdStore, V extends VendorName>(
+  facts: MintedIdFacts<S, V>,
+): VendorDefinition<V> {
   return { vendor: facts.vendor, create: (ctx) => mintedIdAdapter(facts, ctx) };
 }
 
-function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: MintedIdFacts<S, V>, ctx: VendorContext): VendorAdapter {
+function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
+  f: MintedIdFacts<S, V>,
+  ctx: VendorContext,
+): VendorAdapter {
   const store = ctx.state(f.store);
   const binary = cliBinary(f.vendor, f.bin);
   const hinted = f.follow === undefined;
-  const plan = (argv: string[], sessionId: string, chosenBy: PriorSession['chosenBy'], outcome: SpawnPlan['outcome'], warning: string | null = null) =>
-    spawnPlan(argv, sessionId, chosenBy, outcome, warning, hinted ? { sessionId } : undefined);
+  const plan = (
+    argv: string[],
+    sessionId: string,
+    chosenBy: PriorSession['chosenBy'],
+    outcome: SpawnPlan['outcome'],
+    warning: string | null = null,
+  ) => spawnPlan(argv, sessionId, chosenBy, outcome, warning, hinted ? { sessionId } : undefined);
   const resumeArgs = (id: string) => (f.resumeFlag.endsWith('=') ? [`${f.resumeFlag}${id}`] : [f.resumeFlag, id]);
   /** The argv that starts a session under `id`, named unless `named` is false. */
   const start = (a: AgentContext, env: VendorEnv, id: string, named = true) => [
@@ -86,7 +104,12 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: Minte
     ...a.args,
   ];
   const resume = (a: AgentContext, env: VendorEnv, prior: PriorSession) =>
-    plan([resolveBin(binary, env), ...resumeArgs(prior.sessionId), ...a.args], prior.sessionId, prior.chosenBy, 'resumed');
+    plan(
+      [resolveBin(binary, env), ...resumeArgs(prior.sessionId), ...a.args],
+      prior.sessionId,
+      prior.chosenBy,
+      'resumed',
+    );
   const fresh = (a: AgentContext, env: VendorEnv, warning: string | null) => {
     const id = newSessionId();
     return plan(start(a, env, id), id, 'baton', 'fresh', warning);
@@ -99,7 +122,9 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: Minte
     if (what === 'conversation') return resume(a, env, prior);
     const reopen = f.reopenStarted;
     if (what === 'started' && reopen && (neverSaid(prior) || !reopen.onlyIfNeverSaid)) {
-      return reopen.with === 'resume' ? resume(a, env, prior) : plan(start(a, env, id, false), id, prior.chosenBy, 'resumed');
+      return reopen.with === 'resume'
+        ? resume(a, env, prior)
+        : plan(start(a, env, id, false), id, prior.chosenBy, 'resumed');
     }
     // The CLI writes its transcript only at the first prompt: nothing was said, so the same id starts afresh.
     if (neverSaid(prior)) return plan(start(a, env, id), id, 'baton', 'resumed');
@@ -122,14 +147,18 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(f: Minte
       const problem = savedIdProblem(prior.sessionId, f.sessionIdPattern, f.idName);
       if (problem) return { plan: fresh(a, env, freshWarning(f.vendor, problem, a.cwd)), found: false };
       const what = await held(prior.sessionId, a.cwd, env);
-      return { plan: await planHeld(a, env, prior, what), found: what === 'conversation' || (what === 'started' && store.confirmsStarted === true) };
+      return {
+        plan: await planHeld(a, env, prior, what),
+        found: what === 'conversation' || (what === 'started' && store.confirmsStarted === true),
+      };
     }),
 
     exists: (sessionId, cwd, env) => store.exists(sessionId, cwd, env),
 
     follow: f.follow
       ? f.follow(ctx, store)
-      : (terminal, env, onSession) => followHintedId(terminal, f.sessionIdPattern, (id) => store.exists(id, terminal.cwd, env), onSession),
+      : (terminal, env, onSession) =>
+          followHintedId(terminal, f.sessionIdPattern, (id) => store.exists(id, terminal.cwd, env), onSession),
 
     listSessions: (env) => store.list(env),
 

@@ -20,8 +20,13 @@ export function spawnPlan(
  * plans with `planResumeChecked` and so reads the store once per agent (docs/architecture.md §5); `planResume` is
  * the plan alone.
  */
-export function resumePlanning(planChecked: VendorAdapter['planResumeChecked']): Pick<VendorAdapter, 'planResume' | 'planResumeChecked'> {
-  return { planResumeChecked: planChecked, planResume: async (ctx, prior, env) => (await planChecked(ctx, prior, env)).plan };
+export function resumePlanning(
+  planChecked: VendorAdapter['planResumeChecked'],
+): Pick<VendorAdapter, 'planResume' | 'planResumeChecked'> {
+  return {
+    planResumeChecked: planChecked,
+    planResume: async (ctx, prior, env) => (await planChecked(ctx, prior, env)).plan,
+  };
 }
 
 /** The warning of a resume that starts a fresh conversation instead: `<vendor>: <why>; starting a fresh …`. */

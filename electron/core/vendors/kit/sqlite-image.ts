@@ -43,7 +43,14 @@ const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
 
 /** SQLite's WAL checksum over `len` bytes (a multiple of 8) of `buf` at `off`, continuing from (s0, s1). */
-function walChecksum(view: DataView, off: number, len: number, bigEndian: boolean, s0: number, s1: number): [number, number] {
+function walChecksum(
+  view: DataView,
+  off: number,
+  len: number,
+  bigEndian: boolean,
+  s0: number,
+  s1: number,
+): [number, number] {
   for (let i = off; i < off + len; i += 8) {
     s0 = (s0 + view.getUint32(i, !bigEndian) + s1) >>> 0;
     s1 = (s1 + view.getUint32(i + 4, !bigEndian) + s0) >>> 0;

@@ -195,7 +195,11 @@ export function followOpencode(
     if (current && !confirmed) {
       // The server reads sessions from the store: a session it lists or returns has its row. Else read the store.
       if (listed?.some((s) => s.id === current)) confirmed = true;
-      else if (port !== null && parseServerSession(await getJson(port, `/session/${encodeURIComponent(current)}`).catch(() => null))?.id === current) {
+      else if (
+        port !== null &&
+        parseServerSession(await getJson(port, `/session/${encodeURIComponent(current)}`).catch(() => null))?.id ===
+          current
+      ) {
         portAnswered = true;
         confirmed = true;
       } else if (Date.now() - lastDbRead >= timings.dbEveryMs) {
@@ -209,7 +213,11 @@ export function followOpencode(
     onSession({ ...reported });
   };
 
-  const stopPolling = repeat(poll, () => (current && confirmed ? timings.intervalMs : timings.searchIntervalMs), () => stopped);
+  const stopPolling = repeat(
+    poll,
+    () => (current && confirmed ? timings.intervalMs : timings.searchIntervalMs),
+    () => stopped,
+  );
   return () => {
     stopped = true;
     stopPolling();

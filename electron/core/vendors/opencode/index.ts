@@ -48,9 +48,14 @@ function userPort(args: readonly string[]): number | null | undefined {
   return undefined;
 }
 
-async function withPort(ctx: AgentContext, head: string[], hints: Record<string, string>): Promise<{ argv: string[]; hints: Record<string, string> }> {
+async function withPort(
+  ctx: AgentContext,
+  head: string[],
+  hints: Record<string, string>,
+): Promise<{ argv: string[]; hints: Record<string, string> }> {
   const own = userPort(ctx.args);
-  if (own !== undefined) return { argv: [...head, ...ctx.args], hints: own === null ? hints : { ...hints, port: String(own) } };
+  if (own !== undefined)
+    return { argv: [...head, ...ctx.args], hints: own === null ? hints : { ...hints, port: String(own) } };
   const port = await freePort();
   return { argv: [...head, '--port', String(port), ...ctx.args], hints: { ...hints, port: String(port) } };
 }
@@ -90,7 +95,11 @@ export const opencode: VendorDefinition<'opencode'> = {
           return { plan: spawnPlan(argv, id, prior.chosenBy, 'resumed', null, hints), found: true };
         }
         // Resumed from another directory the CLI calls the model and then hangs (docs/vendors.md §6): never do that.
-        if (row) return { plan: await fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`), found: false };
+        if (row)
+          return {
+            plan: await fresh(ctx, env, `session ${shortId(id)} belongs to ${row.directory}, not ${ctx.cwd}`),
+            found: false,
+          };
         return { plan: await fresh(ctx, env, goneFrom(id, displayDataDir(env))), found: false };
       }),
 

@@ -27,7 +27,8 @@ export function parseServerSession(v: unknown): ServerSession | null {
 }
 
 /** What one server-sent event says about this process's sessions. */
-export type OwnEvent = { kind: 'session'; session: ServerSession; created: boolean } | { kind: 'prompt'; sessionId: string } | null;
+export type OwnEvent =
+  { kind: 'session'; session: ServerSession; created: boolean } | { kind: 'prompt'; sessionId: string } | null;
 
 /** Reads one event of `GET /event` (the instance's bus; the `/global/event` wrapping `{payload}` is accepted too). */
 export function parseEvent(data: string): OwnEvent {
@@ -47,7 +48,12 @@ export function parseEvent(data: string): OwnEvent {
   }
   if (type === 'message.updated') {
     const info = properties.info as { sessionID?: unknown; role?: unknown } | undefined;
-    if (info && info.role === 'user' && typeof info.sessionID === 'string' && OPENCODE_SESSION_ID.test(info.sessionID)) {
+    if (
+      info &&
+      info.role === 'user' &&
+      typeof info.sessionID === 'string' &&
+      OPENCODE_SESSION_ID.test(info.sessionID)
+    ) {
       return { kind: 'prompt', sessionId: info.sessionID };
     }
   }
@@ -65,7 +71,14 @@ function authHeaders(env: VendorEnv): Record<string, string> {
 export function getJson(port: number, path: string, env: VendorEnv, timeoutMs: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'GET', headers: { accept: 'application/json', ...authHeaders(env) }, timeout: timeoutMs },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'GET',
+        headers: { accept: 'application/json', ...authHeaders(env) },
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -92,7 +105,11 @@ export function getJson(port: number, path: string, env: VendorEnv, timeoutMs: n
 }
 
 /** Opens `GET /event`; calls `onOpen` once the server accepted it and `onData` per event. Returns a closer. */
-export function openEvents(port: number, env: VendorEnv, on: { open(): void; data(data: string): void; close(): void }): () => void {
+export function openEvents(
+  port: number,
+  env: VendorEnv,
+  on: { open(): void; data(data: string): void; close(): void },
+): () => void {
   let closed = false;
   let res: IncomingMessage | null = null;
   const finish = () => {
@@ -100,34 +117,43 @@ export function openEvents(port: number, env: VendorEnv, on: { open(): void; dat
     closed = true;
     on.close();
   };
-  const req = request({ host: '127.0.0.1', port, path: '/event', method: 'GET', headers: { accept: 'text/event-stream', ...authHeaders(env) } }, (r) => {
-    res = r;
-    if (r.statusCode !== 200) {
-      r.resume();
-      req.destroy();
-      return;
-    }
-    on.open();
-    r.setEncoding('utf8');
-    let buf = '';
-    r.on('data', (chunk: string) => {
-      buf += chunk.replace(/\r\n?/g, '\n');
-      for (let end = buf.indexOf('\n\n'); end >= 0; end = buf.indexOf('\n\n')) {
-        const block = buf.slice(0, end);
-        buf = buf.slice(end + 2);
-        const data = block
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data !== '') on.data(data);
+  const req = request(
+    {
+      host: '127.0.0.1',
+      port,
+      path: '/event',
+      method: 'GET',
+      headers: { accept: 'text/event-stream', ...authHeaders(env) },
+    },
+    (r) => {
+      res = r;
+      if (r.statusCode !== 200) {
+        r.resume();
+        req.destroy();
+        return;
       }
-      if (buf.length > 8 * 1024 * 1024) req.destroy();
-    });
-    r.on('end', finish);
-    r.on('close', finish);
-    r.on('error', finish);
-  });
+      on.open();
+      r.setEncoding('utf8');
+      let buf = '';
+      r.on('data', (chunk: string) => {
+        buf += chunk.replace(/\r\n?/g, '\n');
+        for (let end = buf.indexOf('\n\n'); end >= 0; end = buf.indexOf('\n\n')) {
+          const block = buf.slice(0, end);
+          buf = buf.slice(end + 2);
+          const data = block
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).replace(/^ /, ''))
+            .join('\n');
+          if (data !== '') on.data(data);
+        }
+        if (buf.length > 8 * 1024 * 1024) req.destroy();
+      });
+      r.on('end', finish);
+      r.on('close', finish);
+      r.on('error', finish);
+    },
+  );
   req.on('error', finish);
   req.on('close', () => {
     if (!res) finish();
