@@ -12,6 +12,7 @@ import {
   stopCommand,
 } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
+import { costCommand } from './commands/cost.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
@@ -47,6 +48,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   resumeCommand,
   resumeInterruptedCommand,
   eventsCommand,
+  costCommand,
   renameCommand,
   stopCommand,
   deleteCommand,

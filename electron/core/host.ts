@@ -1,5 +1,6 @@
 // The core host: store, terminals and runs under one data directory, and every request of the contract but the two
 // a client session answers itself. Pure Node; no Electron, no transport.
+import { CostService } from './cost/cost-service.js';
 import { EventEmitter } from 'node:events';
 import { isAbsolute, join } from 'node:path';
 import {
@@ -165,7 +166,8 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     snapshotAfterExit,
     worktrees,
   );
-  const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
+  const cost = new CostService(vendors, env, dataDir);
+  const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce, cost);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
   runs.onWriteProblem(({ runId, message }) => {
     const agentId = runs.get(runId)?.agents[0]?.id;
@@ -180,6 +182,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     env,
     events,
     worktrees,
+    cost,
   );
 }
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
+import { costTotalSchema } from './cost.js';
 
 export const agentSpecSchema = z.strictObject({
   vendor: vendorNameSchema,
@@ -96,6 +97,8 @@ export const runSummarySchema = z.strictObject({
    * found), `stale` (a transcript is gone: that agent would start fresh), `missing` (a directory is gone).
    */
   health: z.enum(['live', 'resumable', 'stale', 'missing']),
+  /** Tokens and USD of the run's agents so far (docs/cost.md); absent from an older core. */
+  cost: costTotalSchema.optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 
@@ -125,8 +128,12 @@ export const snapshotViewSchema = z.strictObject({
       status: agentStatusSchema,
       /** The agent's worktree when the snapshot was taken (absent: none, or a snapshot from before worktrees). */
       worktree: worktreeInfoSchema.nullable().optional(),
+      /** The agent's tokens and USD when the snapshot was taken (docs/cost.md). */
+      cost: costTotalSchema.optional(),
     }),
   ),
+  /** The run's tokens and USD when the snapshot was taken. */
+  cost: costTotalSchema.optional(),
 });
 export type SnapshotView = z.infer<typeof snapshotViewSchema>;
 

@@ -33,6 +33,7 @@ import {
   type LoggedRequest,
   type MockModel,
 } from './mock-model.js';
+import { conversationCalls, describeCalls, readCost } from './cost-check.js';
 import { declareVendor, recordCheck, recordInstall, writeReport, type Status } from './report.js';
 import { HOME_OF, ORDER, SPECS, baseEnv, type CompatVendorSpec } from './vendors.js';
 
@@ -416,6 +417,7 @@ async function journey(
     t = Date.now();
   };
   let failed = true;
+  const journeyMark = mock.mark();
   try {
     j.server = await startServer(join(j.root, 'data'), j.env);
     const serverPid = j.server.child.pid!;
@@ -498,6 +500,21 @@ async function journey(
       `the mock saw the resumed ${vendor} send N=${n} in its history: ${summarise(asked.requests)}`,
     ).toBeGreaterThan(0);
     lap('recall');
+
+    // 4b. Cost: the tokens Baton reads from the transcripts this CLI wrote are exactly what the mock reported.
+    const { calls, unrecorded } = conversationCalls(
+      mock.log().filter((e) => e.seq > journeyMark),
+      spec.unrecordedCalls,
+    );
+    const cost = await readCost(client, started.id, calls, 15_000);
+    expect(
+      cost.read,
+      `${vendor}: tokens read from its transcripts (${cost.cost.agents[0]?.note ?? 'no note'}) vs the mock's calls: ${describeCalls(calls)}`,
+    ).toEqual({ input: cost.expected.input, output: cost.expected.output });
+    notes.push(
+      `cost: ${cost.expected.calls} calls, ${cost.expected.input}+${cost.expected.output} tokens read exactly` +
+        (unrecorded.length > 0 ? `; ${unrecorded.length} side calls the transcript does not record` : ''),
+    );
 
     const treeTwo = agentTree(agentOf(await client.call('run.get', { run: started.id })).pid);
     await client.call('run.stop', { run: started.id });

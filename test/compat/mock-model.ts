@@ -36,6 +36,11 @@ export interface LoggedRequest {
   /** The reply came from the history (an earlier user message), not from the last one. */
   fromHistory: boolean;
   status: number;
+  /**
+   * The token counts the mock reported for this call (no cache: every prompt token is uncached input), so a test can
+   * add up what a CLI's transcript should record; null for requests that are not model calls.
+   */
+  usage: { input: number; output: number } | null;
 }
 
 export interface MockModel {
@@ -417,6 +422,12 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       reply: '',
       fromHistory: false,
       status: 200,
+      usage: null,
+    };
+    /** What the reply below reports as its usage: the same `tokens()` the API answers use. */
+    const reporting = (text: string): string => {
+      entry.usage = { input: tokens(raw), output: tokens(text) };
+      return text;
     };
     entries.push(entry);
     const converse = (api: Api, users: string[], sys: string) => {
@@ -438,7 +449,7 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     if (req.method === 'POST' && /^\/v1\/messages\/?$/.test(path)) {
       const users = roleMessages(body.messages);
       const reply = converse('anthropic', users, systemText(body.system));
-      return anthropic(res, body, reply, raw);
+      return anthropic(res, body, reporting(reply), raw);
     }
     if (req.method === 'POST' && /^\/v1\/messages\/count_tokens\/?$/.test(path)) {
       entry.api = 'anthropic';
@@ -448,7 +459,7 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     if (req.method === 'POST' && /^\/(v1\/)?responses\/?$/.test(path)) {
       const users = responsesUserTexts(body.input);
       const reply = converse('responses', users, str(body.instructions));
-      return responses(res, body, reply, raw);
+      return responses(res, body, reporting(reply), raw);
     }
     if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) {
       const msgs = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
@@ -457,7 +468,7 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
         .map((m) => contentText(m.content))
         .join('\n');
       const reply = converse('chat', roleMessages(msgs), sys);
-      return chat(res, body, reply, raw);
+      return chat(res, body, reporting(reply), raw);
     }
     if (req.method === 'GET' && /^\/(v1\/)?models\/?$/.test(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -472,7 +483,7 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       const users = geminiUserTexts(body.contents);
       const sys = systemText(body.systemInstruction ?? body.system_instruction);
       if (method === 'streamGenerateContent')
-        return geminiStream(res, model, converse('gemini-stream', users, sys), raw);
+        return geminiStream(res, model, reporting(converse('gemini-stream', users, sys)), raw);
       if (method === 'generateContent') {
         const cfg = isObj(body.generationConfig) ? body.generationConfig : {};
         const schema = cfg.responseJsonSchema ?? cfg.responseSchema ?? cfg.response_json_schema;
@@ -480,10 +491,10 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
           converse('gemini-json', users, sys);
           const filled = JSON.stringify(fillSchema(schema ?? { type: 'OBJECT', properties: {} }));
           Object.assign(entry, { reply: filled, fromHistory: false });
-          return geminiJson(res, model, filled, raw);
+          return geminiJson(res, model, reporting(filled), raw);
         }
         entry.api = 'gemini-json';
-        return geminiJson(res, model, converse('gemini-json', users, sys), raw);
+        return geminiJson(res, model, reporting(converse('gemini-json', users, sys)), raw);
       }
       if (method === 'countTokens') {
         entry.api = 'gemini-count';

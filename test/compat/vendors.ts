@@ -31,6 +31,11 @@ export interface CompatVendorSpec {
   answerMs: number;
   /** Time budget for the whole journey test. */
   journeyMs: number;
+  /**
+   * Model calls the CLI makes and its transcript does not record (matched on the call's last user message): left out
+   * of the cost check's expected sum, and counted in its note (docs/cost.md).
+   */
+  unrecordedCalls?: RegExp;
 }
 
 export const HOME_OF = (root: string) => join(root, 'home');
@@ -154,6 +159,9 @@ const codex: CompatVendorSpec = {
   readyMs: 60_000,
   answerMs: 60_000,
   journeyMs: 300_000,
+  // 0.169 asks the model a second time per turn ("… answer the request. User prompt: <text>"); the rollout has no
+  // token_count for that call.
+  unrecordedCalls: /User prompt: /,
 };
 
 // ---------- Gemini CLI ----------

@@ -2,6 +2,7 @@
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
 import { json, note, out, plural } from '../output.js';
 import { coreNotes } from './core.js';
+import { costText } from '../../../shared/cost-text.js';
 import { RUN_ARG, runArg } from './common.js';
 
 export const lsCommand: CommandSpec = {
@@ -18,7 +19,9 @@ export const lsCommand: CommandSpec = {
     else if (runs.length === 0) out('No runs yet. Start one with: baton start <run> --agent claude@<dir>');
     else
       for (const r of runs)
-        out(`${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}`);
+        out(
+          `${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}${r.cost ? `\t${costText(r.cost)}` : ''}`,
+        );
     // The footer goes to standard error: a script reading the runs from standard output gets the runs only.
     if (!ctx.args.has('json')) for (const line of await coreNotes(client, ctx)) note(line);
     return 'done';
@@ -33,7 +36,9 @@ export const snapshotCommand: CommandSpec = {
   example: 'snapshot demo',
   async run(ctx) {
     const snap = await (await ctx.server()).call('run.snapshot', { run: runArg(ctx) });
-    out(`snapshot ${snap.id} at ${snap.at}: ${plural(snap.agents.length, 'agent')}`);
+    out(
+      `snapshot ${snap.id} at ${snap.at}: ${plural(snap.agents.length, 'agent')}${snap.cost ? ` · ${costText(snap.cost)}` : ''}`,
+    );
     return 'done';
   },
 };

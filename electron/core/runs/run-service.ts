@@ -13,6 +13,7 @@ import type {
 } from '../../../shared/contract.js';
 import type { StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
+import type { CostService } from '../cost/cost-service.js';
 import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
@@ -53,6 +54,8 @@ export class RunService {
     private readonly events: EventEmitter,
     /** The agents' own git worktrees (changes, merge, removal; the host answers `worktree.*` through its table). */
     readonly worktrees: AgentWorktrees,
+    /** What the agents cost, read from the vendors' transcripts (docs/cost.md). */
+    private readonly cost: CostService,
   ) {}
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
@@ -60,8 +63,14 @@ export class RunService {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
-      return Promise.all(runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive))));
+      return Promise.all(
+        runs.map(async (r) => ({
+          ...runSummary(r, isLive, await this.planner.health(r, isLive)),
+          cost: (await this.cost.totals(r)).total,
+        })),
+      );
     },
+    'run.cost': async ({ run }) => this.cost.runCost(this.runs.find(run)),
     'run.get': async ({ run }) => this.view(run),
     'run.events': async ({ run }) => this.runs.readEvents(this.runs.find(run).id),
     'run.screens': ({ run, live }) => this.snapshots.screens(run, live ?? false),

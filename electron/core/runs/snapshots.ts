@@ -2,8 +2,10 @@
 // §1). Taken on demand, on an agent's exit, at quit, and periodically while output changes; each in the run's queue.
 // Also the screens themselves: live from the terminals' mirrors, or as the last snapshot recorded them.
 import type { Screen, SnapshotView } from '../../../shared/contract.js';
+import type { CostService } from '../cost/cost-service.js';
 import type { Terminal } from '../pty/terminal.js';
-import type { AgentRecord, StoredScreen } from '../store/types.js';
+import type { AgentRecord, RunManifest, StoredScreen } from '../store/types.js';
+import { costText } from '../../../shared/cost-text.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
@@ -42,6 +44,8 @@ export class Snapshots {
     private readonly vendors: Vendors,
     private readonly env: VendorEnv,
     private readonly announce: Announce,
+    /** What the agents cost when a snapshot is taken (docs/cost.md). */
+    private readonly cost?: CostService,
   ) {
     this.periodic = setInterval(() => {
       this.snapshotChangedRuns().catch((err: unknown) => logFailure('a periodic snapshot', err));
@@ -124,10 +128,12 @@ export class Snapshots {
         if (kept) screens.push(kept);
       }
     }
+    const cost = await this.costNow(run);
     const snapshot: SnapshotView = {
       id: newSnapshotId(),
       at: now(),
       reason,
+      ...(cost ? { cost: cost.total } : {}),
       agents: run.agents.map((a) => ({
         agentId: a.id,
         label: a.label,
@@ -136,6 +142,7 @@ export class Snapshots {
         sessionId: currentSessionId(a),
         status: a.status,
         ...(a.worktree ? { worktree: worktreeView(a) } : {}),
+        ...(cost?.agents.has(a.id) ? { cost: cost.agents.get(a.id) } : {}),
       })),
     };
     await writer.writeSnapshot(snapshot, screens);
@@ -146,10 +153,21 @@ export class Snapshots {
     await this.runs.history(run.id, {
       type: 'snapshot',
       snapshotId: snapshot.id,
-      message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}`,
+      message: `snapshot (${reason}) of ${screens.length} screen${screens.length === 1 ? '' : 's'}${cost ? ` · ${costText(cost.total)}` : ''}`,
     });
     this.announce('run.changed', { runId: run.id });
     return snapshot;
+  }
+
+  /** The cost of the run now; a cost that cannot be read never stops a snapshot. */
+  private async costNow(run: RunManifest): Promise<Awaited<ReturnType<CostService['totals']>> | null> {
+    if (!this.cost) return null;
+    try {
+      return await this.cost.totals(run);
+    } catch (err) {
+      logFailure(`reading the cost of run '${run.name}'`, err);
+      return null;
+    }
   }
 
   private async snapshotChangedRuns(): Promise<void> {

@@ -2,6 +2,7 @@
 import type { VendorName, ResumeOutcomeKind, SessionIdChooser } from '../../../shared/words.js';
 import type { BinaryFacts } from './kit/bin.js';
 import type { VendorContext } from './kit/context.js';
+import type { VendorUsage } from './kit/usage.js';
 
 /** What an adapter knows about the agent it starts. */
 export interface AgentContext {
@@ -117,6 +118,8 @@ export interface VendorAdapter extends BinaryFacts {
   listSessions?(env: VendorEnv): Promise<FoundSession[]>;
   /** The argv that resumes a session by hand (preview, "copy as shell commands"), argv[0] being the bin name. */
   resumeCommand(sessionId: string): string[];
+  /** Token usage and recorded cost of a session, read from the vendor's own transcripts (docs/cost.md). None: no model. */
+  readonly usage?: VendorUsage;
 }
 
 /**

@@ -7,6 +7,7 @@ import { followDeps } from '../kit/claims.js';
 import { shortId } from '../kit/ids.js';
 import { freshWarning, resumePlanning, spawnPlan } from '../kit/plans.js';
 import { CODEX_TIMINGS, followCodex } from './follow.js';
+import { CodexUsage } from './usage.js';
 import { CODEX_SESSION_ID, CODEX_STORE, displayCodexHome } from './store.js';
 
 /** Keeps the TUI from handing its thread to a detached app-server daemon that would outlive it (§2 pitfall 1). */
@@ -74,6 +75,8 @@ export const codex: VendorDefinition<'codex'> = {
       resumeCommand(sessionId) {
         return [BIN, 'resume', sessionId];
       },
+
+      usage: new CodexUsage(store),
     };
   },
 };

@@ -4,6 +4,7 @@
 // that exists but was never spoken to is respawned with it; if the folder was wiped, `--session-id` would
 // silently make an empty session, so that case starts fresh (new id) and says so.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
+import { CopilotUsage } from './usage.js';
 import { COPILOT_SESSION_ID, COPILOT_STORE, type CopilotStore } from './store.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §4). */
@@ -22,6 +23,7 @@ export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   sessionErrorExitCode: 1,
   reopenStarted: { with: 'session-id', onlyIfNeverSaid: false },
   store: COPILOT_STORE,
+  usage: () => new CopilotUsage(),
 };
 
 export const copilot = defineMintedIdVendor(COPILOT_FACTS);

@@ -9,6 +9,7 @@
 // planResume never runs create-chat: the core also plans resumes for the handle preview, which must start no
 // process and write nothing. A fresh fallback therefore starts the CLI without `--resume`, and follow() discovers the
 // new chat as the one new folder under the workspace's md5, claimed by no other agent (docs/vendors.md §11).
+import { cursorUsage } from './usage.js';
 import type { AgentContext, PriorSession, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
@@ -104,6 +105,8 @@ export const cursor: VendorDefinition<'cursor'> = {
       resumeCommand(sessionId) {
         return [BIN, '--resume', sessionId];
       },
+
+      usage: cursorUsage,
     };
   },
 };

@@ -17,6 +17,7 @@ import type { StateSlot, VendorContext } from './context.js';
 import { newSessionId } from './ids.js';
 import { freshWarning, goneFrom, neverSaid, resumePlanning, savedIdProblem, spawnPlan } from './plans.js';
 import { followHintedId } from './poll.js';
+import type { VendorUsage } from './usage.js';
 
 /** What a store holds of an id: a conversation, a session in which nothing was said yet, or nothing. */
 export type Held = 'conversation' | 'started' | 'none';
@@ -71,6 +72,8 @@ export interface MintedIdFacts<S extends MintedIdStore = MintedIdStore, V extend
    * the store for the id the plan's hints carry, so every plan then carries its id as a hint.
    */
   readonly follow?: (ctx: VendorContext, store: S) => VendorAdapter['follow'];
+  /** The usage reader of a vendor context (docs/cost.md). */
+  readonly usage?: (ctx: VendorContext, store: S) => VendorUsage;
 }
 
 /** The registry's definition of a minted-id vendor. */
@@ -163,5 +166,7 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     listSessions: (env) => store.list(env),
 
     resumeCommand: (sessionId) => [f.bin, ...resumeArgs(sessionId)],
+
+    ...(f.usage ? { usage: f.usage(ctx, store) } : {}),
   };
 }

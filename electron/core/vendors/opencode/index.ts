@@ -3,6 +3,8 @@
 // (follow.ts, server.ts). Resume: `opencode -s <id>` in the session's own directory (elsewhere the CLI hangs,
 // docs/vendors.md §6); the core spawns in the agent's stored cwd, and planResume only resumes a session whose directory
 // is that cwd.
+import { SQL_JS } from '../kit/sqlite-image.js';
+import { OpencodeUsage } from './usage.js';
 import { createServer } from 'node:http';
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
@@ -112,6 +114,8 @@ export const opencode: VendorDefinition<'opencode'> = {
       resumeCommand(sessionId) {
         return [BIN, '-s', sessionId];
       },
+
+      usage: new OpencodeUsage(vctx.state(SQL_JS)),
     };
   },
 };

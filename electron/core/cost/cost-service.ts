@@ -1,0 +1,114 @@
+// What each agent and run cost (docs/cost.md): for every session an agent had (its `sessionIds`, so an id change such
+// as Claude's /clear adds a session rather than replacing one), the vendor adapter reads the usage its transcripts
+// record; each transcript counts once, each call once, and the calls are priced by price-table.ts. Reads are
+// incremental and cached per file, so asking again (run.list with many runs) costs a stat per transcript.
+import type { AgentCost, CostFigures, CostTotal, RunCost } from '../../../shared/contract.js';
+import { shortId } from '../vendors/kit/ids.js';
+import type { VendorEnv } from '../vendors/adapter.js';
+import type { UsageEntry } from '../vendors/kit/usage.js';
+import type { Vendors } from '../vendors/registry.js';
+import type { AgentRecord, RunManifest } from '../store/types.js';
+import { PriceTables, type PriceTable } from './price-table.js';
+import { figuresOf, sumFigures, totalOf, unknownFigures } from './sum.js';
+
+export class CostService {
+  private readonly prices: PriceTables;
+
+  constructor(
+    private readonly vendors: Vendors,
+    private readonly env: VendorEnv,
+    dataDir: string,
+  ) {
+    this.prices = new PriceTables(dataDir);
+  }
+
+  /** The price table in use (the user's prices.json over the built-in one). */
+  priceTable(): Promise<PriceTable> {
+    return this.prices.current();
+  }
+
+  /** An agent's figures; null for an agent without a model (a shell). */
+  async agentFigures(
+    agent: AgentRecord,
+    table: PriceTable,
+  ): Promise<{ figures: CostFigures; sessions: number } | null> {
+    const usage = this.vendors.get(agent.vendor)?.usage;
+    if (!usage) return null;
+    const keyed = new Map<string, UsageEntry>();
+    const unkeyed: UsageEntry[] = [];
+    const sources = new Set<string>();
+    const gone: string[] = [];
+    /** Transcripts with answers but no usage recorded: their tokens are unknown, not 0. */
+    let silent = 0;
+    let counted = 0;
+    const ids = [...new Set(agent.sessionIds.map((s) => s.id))];
+    for (const id of ids) {
+      const reading = await usage.read(id, agent.cwd, this.env);
+      if (reading.kind === 'unrecorded') return { figures: unknownFigures(reading.reason), sessions: ids.length };
+      if (reading.kind === 'missing') {
+        // Never confirmed: nothing was said in it, so it cost nothing. Confirmed and now missing: its figures are lost.
+        if (agent.sessionIds.some((s) => s.id === id && s.confirmed)) gone.push(shortId(id));
+        continue;
+      }
+      for (const { source, entries, answers } of reading.sources) {
+        if (sources.has(source)) continue;
+        sources.add(source);
+        if (entries.length === 0 && answers > 0) silent++;
+        else counted++;
+        for (const e of entries) {
+          if (e.key === null) unkeyed.push(e);
+          else keyed.set(e.key, e);
+        }
+      }
+    }
+    const figures = figuresOf([...keyed.values(), ...unkeyed], table, usage.costUnknownBecause);
+    const lost = [
+      ...(gone.length > 0 ? [`the transcript of session ${gone.join(', ')} is gone`] : []),
+      ...(silent > 0 ? ['its transcript records no token counts'] : []),
+    ].join('; ');
+    if (lost === '') return { figures, sessions: ids.length };
+    // Nothing counted at all: unknown. Some counted: what is known, marked as a lower bound.
+    if (counted === 0) return { figures: unknownFigures(lost), sessions: ids.length };
+    return {
+      figures: { ...figures, partial: true, note: figures.note ? `${figures.note}; ${lost}` : lost },
+      sessions: ids.length,
+    };
+  }
+
+  async agentCost(agent: AgentRecord, table: PriceTable): Promise<AgentCost | null> {
+    const got = await this.agentFigures(agent, table);
+    if (!got) return null;
+    return { ...got.figures, agentId: agent.id, label: agent.label, vendor: agent.vendor, sessions: got.sessions };
+  }
+
+  /** Per agent and in total, with the date of the prices used. */
+  async runCost(run: RunManifest): Promise<RunCost> {
+    const table = await this.priceTable();
+    const agents: AgentCost[] = [];
+    for (const a of run.agents) {
+      const c = await this.agentCost(a, table);
+      if (c) agents.push(c);
+    }
+    return {
+      runId: run.id,
+      name: run.name,
+      agents,
+      total: sumFigures(agents),
+      prices: { asOf: table.asOf, source: table.source, file: table.file, error: table.error },
+    };
+  }
+
+  /** The run's compact sum (run summaries); per agent as well (snapshots). */
+  async totals(run: RunManifest): Promise<{ total: CostTotal; agents: Map<string, CostTotal> }> {
+    const table = await this.priceTable();
+    const agents = new Map<string, CostTotal>();
+    const parts: CostFigures[] = [];
+    for (const a of run.agents) {
+      const got = await this.agentFigures(a, table);
+      if (!got) continue;
+      agents.set(a.id, totalOf(got.figures));
+      parts.push(got.figures);
+    }
+    return { total: totalOf(sumFigures(parts)), agents };
+  }
+}

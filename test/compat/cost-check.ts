@@ -1,0 +1,60 @@
+// The cost step of the compat journey (docs/cost.md): the tokens Baton reads from the transcripts a real CLI wrote must
+// equal, exactly, what the mock model reported for that CLI's conversation calls. Side calls a CLI makes and does not
+// record (titles, Gemini's JSON router) are left out of the expected sum; a vendor whose real CLI records no usage is
+// told as such, never passed.
+import type { RpcClient } from '../../shared/client.js';
+import type { RunCost } from '../../shared/contract.js';
+import type { LoggedRequest } from './mock-model.js';
+
+/**
+ * The calls of a conversation: the streamed turns of each API, not titles or structured side calls; `unrecorded`
+ * names the vendor's side calls its transcript does not keep (they are reported apart).
+ */
+export function conversationCalls(
+  log: readonly LoggedRequest[],
+  unrecorded?: RegExp,
+): { calls: LoggedRequest[]; unrecorded: LoggedRequest[] } {
+  const turns = log.filter(
+    (e) =>
+      e.usage !== null &&
+      e.status === 200 &&
+      (e.api === 'anthropic' || e.api === 'responses' || e.api === 'chat' || e.api === 'gemini-stream') &&
+      e.reply !== 'Mock title',
+  );
+  const side = (e: LoggedRequest) => unrecorded !== undefined && unrecorded.test(e.lastUser);
+  return { calls: turns.filter((e) => !side(e)), unrecorded: turns.filter(side) };
+}
+
+export interface CostCheck {
+  expected: { input: number; output: number; calls: number };
+  read: { input: number; output: number } | null;
+  cost: RunCost;
+}
+
+/** Reads run.cost until its tokens match the mock's (the transcript may trail the screen), or `ms` passed. */
+export async function readCost(
+  client: RpcClient,
+  runId: string,
+  calls: readonly LoggedRequest[],
+  ms: number,
+): Promise<CostCheck> {
+  const expected = {
+    input: calls.reduce((n, e) => n + (e.usage?.input ?? 0), 0),
+    output: calls.reduce((n, e) => n + (e.usage?.output ?? 0), 0),
+    calls: calls.length,
+  };
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const cost = await client.call('run.cost', { run: runId });
+    const t = cost.agents[0]?.tokens ?? null;
+    // The mock reports no cache: every prompt token it counted is input, whatever a vendor calls it.
+    const read = t && { input: t.input + t.cacheRead + t.cacheWrite, output: t.output };
+    if ((read && read.input === expected.input && read.output === expected.output) || Date.now() > deadline)
+      return { expected, read, cost };
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+export function describeCalls(calls: readonly LoggedRequest[]): string {
+  return calls.map((e) => `#${e.seq} ${e.api} in=${e.usage?.input ?? '-'} out=${e.usage?.output ?? '-'}`).join(', ');
+}
