@@ -6,6 +6,7 @@ import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { CopyHandleMenu } from './CopyHandleMenu.js';
+import { RunCostTotal, useRunCost } from './Cost.js';
 
 export function RunView({ run }: { run: Run }) {
   const layout = useBaton((s) => s.layouts[run.id] ?? 'grid');
@@ -17,6 +18,7 @@ export function RunView({ run }: { run: Run }) {
   const outcomes = useBaton((s) => s.lastOutcomes[run.id]);
   const connected = useBaton((s) => s.status === 'connected');
   const live = run.agents.filter((a) => a.terminalId !== null && a.status === 'running').length;
+  useRunCost(run.id, live > 0);
 
   // Again after a reconnect: the panes' registry draws the recorded screens with the client the store gave it
   // (docs/architecture.md §6).
@@ -32,6 +34,7 @@ export function RunView({ run }: { run: Run }) {
         <span className="bt-muted">
           {live}/{run.agents.length} live
         </span>
+        <RunCostTotal runId={run.id} />
         <CommandButton command="run.snapshot" />
         <CopyHandleMenu runId={run.id} />
         <CommandButton command="resume.open" />

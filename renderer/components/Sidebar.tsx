@@ -4,6 +4,7 @@ import type { RunSummary } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
+import { costText } from '../../shared/cost-text.js';
 import { relativeTime } from './format.js';
 import './components.css';
 
@@ -159,6 +160,11 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
               <span className="bt-chip">{v}</span>{' '}
             </Fragment>
           ))}
+          {run.cost ? (
+            <>
+              <span className="bt-run-cost">{costText(run.cost)}</span>{' '}
+            </>
+          ) : null}
           <time className="bt-muted" dateTime={run.updatedAt} title={new Date(run.updatedAt).toLocaleString()}>
             {relativeTime(run.updatedAt, now)}
           </time>

@@ -1,6 +1,7 @@
 // A pane: header (label, vendor, cwd, short session id, worktree branch and changes, status) above the agent's one xterm.
 import { useEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
+import { AgentCostBadge } from '../components/Cost.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { useBaton } from '../state/store.js';
@@ -97,6 +98,7 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
           {shortId}
         </span>
         <WorktreeBadge agent={agent} />
+        <AgentCostBadge runId={runId} agentId={agent.id} />
         <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
           {statusText(agent, running && idle)}
         </span>

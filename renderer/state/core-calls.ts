@@ -10,6 +10,7 @@ import type {
   ResumeOutcome,
   RunView,
 } from '../../shared/contract.js';
+import { costText } from '../../shared/cost-text.js';
 import { shellQuote } from './shell-quote.js';
 import type { Store } from './store.js';
 
@@ -112,7 +113,7 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       const ids = snap.agents.filter((a) => a.sessionId).length;
       get().toast(
         'success',
-        `Snapshot at ${time}: ${plural(snap.agents.length, 'agent')}, ${plural(ids, 'session id')} and their screens`,
+        `Snapshot at ${time}: ${plural(snap.agents.length, 'agent')}, ${plural(ids, 'session id')} and their screens${snap.cost ? `; ${costText(snap.cost)}` : ''}`,
       );
     },
 

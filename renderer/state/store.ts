@@ -9,6 +9,7 @@ import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
+import { costCalls, type CostCalls, type CostState } from './cost-calls.js';
 import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
 
 export type HostInfo = Result<'host.info'>;
@@ -36,7 +37,7 @@ export interface Settings {
   clipboardClearSeconds: number | null;
 }
 
-interface BatonState {
+interface BatonState extends CostState {
   status: ConnectionStatus;
   hostInfo: HostInfo | null;
   runs: RunSummary[];
@@ -62,7 +63,7 @@ interface BatonState {
   removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls, WorktreeCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls, CostCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -155,9 +156,11 @@ export const useBaton = create<Store>()((set, get) => {
     pending: null,
     changes: {},
     removedWorktrees: {},
+    costs: {},
     ...loadPrefs(),
     ...coreCalls({ set, get, client: () => client, copy }),
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
+    ...costCalls({ set, client: () => client }),
 
     setConnection(status, c) {
       client = c;

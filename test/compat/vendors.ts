@@ -291,6 +291,9 @@ const qwen: CompatVendorSpec = {
   readyMs: 90_000,
   answerMs: 60_000,
   journeyMs: 420_000,
+  // 0.24.4 asks the model, after a turn, to extract memories and to suggest a next prompt; the chat JSONL records
+  // neither call's usage.
+  unrecordedCalls: /Existing memory files|Reply with ONLY the suggestion/,
 };
 
 export const SPECS: Record<CompatVendor, CompatVendorSpec> = { claude, codex, gemini, opencode, copilot, qwen };

@@ -244,6 +244,8 @@ async function main() {
     turns: [],
     envSent: false,
     resumed: false,
+    /** This process's running token total (a resumed process starts its own at zero, like the real CLI). */
+    usage: null,
   };
 
   function openLock(id) {
@@ -486,6 +488,25 @@ async function main() {
       id: msgId,
       role: 'assistant',
       content: [{ type: 'output_text', text: answer, annotations: [] }],
+    });
+    // As 0.169 records each call: its own usage and this process's running total (cached tokens inside input).
+    const call = { input_tokens: 10, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 5 };
+    thread.usage = {
+      input_tokens: (thread.usage?.input_tokens ?? 0) + 10,
+      cached_input_tokens: 0,
+      cache_write_input_tokens: 0,
+      output_tokens: (thread.usage?.output_tokens ?? 0) + 5,
+    };
+    const withTotal = (u) => ({ ...u, reasoning_output_tokens: 0, total_tokens: u.input_tokens + u.output_tokens });
+    line('event_msg', {
+      type: 'token_count',
+      info: {
+        total_token_usage: withTotal(thread.usage),
+        last_token_usage: withTotal(call),
+        last_usage_includes_reasoning: false,
+        model_context_window: 258400,
+      },
+      rate_limits: { limit_id: 'codex', primary: null, secondary: null },
     });
     line('event_msg', {
       type: 'task_complete',

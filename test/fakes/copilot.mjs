@@ -285,6 +285,19 @@ async function converse(text) {
     interactionId,
     turnId,
   });
+  // 1.0.102 keeps a durable usage record per model call (inputTokens include cache reads and writes).
+  const usageId = `chatcmpl-fake${crypto.randomBytes(6).toString('hex')}`;
+  event('session.usage_record', {
+    usage: {
+      model: 'fake-model',
+      inputTokens: 10,
+      outputTokens: 5,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      cost: 0,
+      accounting: { sourceSessionId: state.sessionId, sequence: Number(turnId) + 1, usageId },
+    },
+  });
   event('assistant.turn_end', { turnId });
   state.turns.push({ role: 'assistant', text: answer });
   state.workspace.updated_at = new Date().toISOString();

@@ -270,6 +270,8 @@ async function addMessage(sessionId, role, text, extra = {}) {
           agent: 'build',
           path: { cwd, root: cwd },
           cost: 0,
+          // As 1.18 records each call: input without the cache, output, reasoning, cache read/write.
+          tokens: { total: 15, input: 10, output: 5, reasoning: 0, cache: { write: 0, read: 0 } },
           modelID: 'mock-model',
           providerID: 'mock',
           time: { created: now, completed: now },

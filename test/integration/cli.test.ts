@@ -36,6 +36,7 @@ const COMMANDS = [
   'resume',
   'resume-interrupted',
   'events',
+  'cost',
   'rename',
   'stop',
   'delete',

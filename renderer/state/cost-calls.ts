@@ -1,0 +1,40 @@
+// The store's actions for cost (docs/cost.md): a run's cost per agent, as the core reads it from the vendors'
+// transcripts. Like core-calls.ts they are the only way components reach the core (docs/architecture.md §12).
+import type { BatonClient } from '../../shared/client.js';
+import type { RunCost } from '../../shared/contract.js';
+import type { Store } from './store.js';
+
+export interface CostState {
+  /** Per run: its cost as last read (run.cost). */
+  costs: Record<string, RunCost>;
+}
+
+export interface CostCalls {
+  /** Reads the run's cost again; its summary in the run list follows. A failed read keeps the last figures. */
+  refreshCost(runId: string): Promise<void>;
+}
+
+export interface CostCallDeps {
+  set(partial: Partial<Store> | ((s: Store) => Partial<Store>)): void;
+  client(): BatonClient | null;
+}
+
+export function costCalls({ set, client }: CostCallDeps): CostCalls {
+  return {
+    async refreshCost(runId) {
+      const c = client();
+      if (!c) return;
+      let cost: RunCost;
+      try {
+        cost = await c.call('run.cost', { run: runId });
+      } catch {
+        return; // the run was deleted, or the core is going: the next refresh says more
+      }
+      const total = { tokens: cost.total.tokens?.total ?? null, usd: cost.total.usd, partial: cost.total.partial };
+      set((s) => ({
+        costs: { ...s.costs, [runId]: cost },
+        runs: s.runs.map((r) => (r.id === runId ? { ...r, cost: total } : r)),
+      }));
+    },
+  };
+}
