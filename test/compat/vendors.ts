@@ -161,7 +161,7 @@ const codex: CompatVendorSpec = {
   journeyMs: 300_000,
   // 0.169 asks the model a second time per turn ("… answer the request. User prompt: <text>"); the rollout has no
   // token_count for that call.
-  unrecordedCalls: /User prompt: /,
+  unrecordedCalls: /User prompt:\s/,
 };
 
 // ---------- Gemini CLI ----------

@@ -5,7 +5,7 @@
 import type { AgentCost, CostFigures, CostTotal, RunCost } from '../../../shared/contract.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { VendorEnv } from '../vendors/adapter.js';
-import type { UsageEntry } from '../vendors/kit/usage.js';
+import type { UsageEntry, UsageSource } from '../vendors/kit/usage.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import { PriceTables, type PriceTable } from './price-table.js';
@@ -13,6 +13,11 @@ import { figuresOf, sumFigures, totalOf, unknownFigures } from './sum.js';
 
 export class CostService {
   private readonly prices: PriceTables;
+  /** Per agent: its last sum and what it was made of. */
+  private readonly sums = new Map<
+    string,
+    { table: PriceTable; signature: string; gone: string; figures: CostFigures }
+  >();
 
   constructor(
     private readonly vendors: Vendors,
@@ -34,14 +39,9 @@ export class CostService {
   ): Promise<{ figures: CostFigures; sessions: number } | null> {
     const usage = this.vendors.get(agent.vendor)?.usage;
     if (!usage) return null;
-    const keyed = new Map<string, UsageEntry>();
-    const unkeyed: UsageEntry[] = [];
-    const sources = new Set<string>();
-    const gone: string[] = [];
-    /** Transcripts with answers but no usage recorded: their tokens are unknown, not 0. */
-    let silent = 0;
-    let counted = 0;
     const ids = [...new Set(agent.sessionIds.map((s) => s.id))];
+    const sources = new Map<string, UsageSource>();
+    const gone: string[] = [];
     for (const id of ids) {
       const reading = await usage.read(id, agent.cwd, this.env);
       if (reading.kind === 'unrecorded') return { figures: unknownFigures(reading.reason), sessions: ids.length };
@@ -50,29 +50,17 @@ export class CostService {
         if (agent.sessionIds.some((s) => s.id === id && s.confirmed)) gone.push(shortId(id));
         continue;
       }
-      for (const { source, entries, answers } of reading.sources) {
-        if (sources.has(source)) continue;
-        sources.add(source);
-        if (entries.length === 0 && answers > 0) silent++;
-        else counted++;
-        for (const e of entries) {
-          if (e.key === null) unkeyed.push(e);
-          else keyed.set(e.key, e);
-        }
-      }
+      // A transcript two session ids lead to (a resume under the same file) counts once.
+      for (const source of reading.sources) if (!sources.has(source.source)) sources.set(source.source, source);
     }
-    const figures = figuresOf([...keyed.values(), ...unkeyed], table, usage.costUnknownBecause);
-    const lost = [
-      ...(gone.length > 0 ? [`the transcript of session ${gone.join(', ')} is gone`] : []),
-      ...(silent > 0 ? ['its transcript records no token counts'] : []),
-    ].join('; ');
-    if (lost === '') return { figures, sessions: ids.length };
-    // Nothing counted at all: unknown. Some counted: what is known, marked as a lower bound.
-    if (counted === 0) return { figures: unknownFigures(lost), sessions: ids.length };
-    return {
-      figures: { ...figures, partial: true, note: figures.note ? `${figures.note}; ${lost}` : lost },
-      sessions: ids.length,
-    };
+    // Nothing new since the last sum (same transcripts, same lengths, same prices): the last figures stand.
+    const signature = [...sources.values()].map((s) => `${s.source}:${s.stamp}`).join('|');
+    const memo = this.sums.get(agent.id);
+    if (memo && memo.table === table && memo.signature === signature && memo.gone === gone.join(','))
+      return { figures: memo.figures, sessions: ids.length };
+    const figures = sumSources([...sources.values()], gone, table, usage.costUnknownBecause);
+    this.sums.set(agent.id, { table, signature, gone: gone.join(','), figures });
+    return { figures, sessions: ids.length };
   }
 
   async agentCost(agent: AgentRecord, table: PriceTable): Promise<AgentCost | null> {
@@ -111,4 +99,36 @@ export class CostService {
     }
     return { total: totalOf(sumFigures(parts)), agents };
   }
+}
+
+/**
+ * The figures of an agent's transcripts: each call once (a call several transcripts repeat, by its key), priced,
+ * with what is lost (a transcript gone, one that records no usage) said, and the sum marked as a lower bound then.
+ */
+function sumSources(
+  sources: readonly UsageSource[],
+  gone: readonly string[],
+  table: PriceTable,
+  costUnknownBecause: string | null,
+): CostFigures {
+  const keyed = new Map<string, UsageEntry>();
+  const unkeyed: UsageEntry[] = [];
+  /** Transcripts with answers but no usage recorded: their tokens are unknown, not 0. */
+  let silent = 0;
+  for (const { entries, answers } of sources) {
+    if (entries.length === 0 && answers > 0) silent++;
+    for (const e of entries) {
+      if (e.key === null) unkeyed.push(e);
+      else keyed.set(e.key, e);
+    }
+  }
+  const figures = figuresOf([...keyed.values(), ...unkeyed], table, costUnknownBecause);
+  const lost = [
+    ...(gone.length > 0 ? [`the transcript of session ${gone.join(', ')} is gone`] : []),
+    ...(silent > 0 ? ['its transcript records no token counts'] : []),
+  ].join('; ');
+  if (lost === '') return figures;
+  // Nothing counted at all: unknown. Some counted: what is known, marked as a lower bound.
+  if (sources.length - silent === 0) return unknownFigures(lost);
+  return { ...figures, partial: true, note: figures.note ? `${figures.note}; ${lost}` : lost };
 }

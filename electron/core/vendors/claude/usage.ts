@@ -4,7 +4,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { VendorEnv } from '../adapter.js';
 import { isRecord } from '../kit/jsonl.js';
-import { listDir } from '../kit/store-fs.js';
+import { isFile, listDir } from '../kit/store-fs.js';
 import {
   count,
   JsonlUsageFiles,
@@ -46,11 +46,19 @@ const CLAUDE_LINES: LineParser<null> = {
 /** Reads Claude sessions' usage, each transcript incrementally (one reader per vendor context). */
 export class ClaudeUsage {
   private readonly files = new JsonlUsageFiles(CLAUDE_LINES);
+  /** Where each session's transcript was found: looked up again only once it is not there. */
+  private readonly paths = new Map<string, string>();
   readonly costUnknownBecause = null;
 
   async read(sessionId: string, cwd: string, env: VendorEnv): Promise<UsageReading> {
-    const path = await findClaudeTranscript(sessionId, cwd, env);
-    if (path === null) return { kind: 'missing' };
+    const key = `${cwd}\0${sessionId}`;
+    const known = this.paths.get(key);
+    const path = known && (await isFile(known)) ? known : await findClaudeTranscript(sessionId, cwd, env);
+    if (path === null) {
+      this.paths.delete(key);
+      return { kind: 'missing' };
+    }
+    this.paths.set(key, path);
     const subagents = join(dirname(path), basename(path, '.jsonl'), 'subagents');
     const paths = [
       path,

@@ -36,6 +36,8 @@ export interface UsageSource {
    * older release, a sample), and its tokens are unknown rather than 0.
    */
   answers: number;
+  /** Changes whenever the entries may have (the bytes read of a file, a database's state). */
+  stamp: string;
 }
 
 /**
@@ -178,6 +180,7 @@ const sourceOf = <S>(path: string, p: FileProgress<S>): UsageSource => ({
   source: path,
   entries: p.entries,
   answers: p.answers,
+  stamp: `${p.ino}:${p.offset}`,
 });
 
 /** A non-negative integer from a transcript field, else 0 (a missing count is no tokens of that kind). */

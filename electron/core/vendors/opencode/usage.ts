@@ -43,11 +43,12 @@ export class OpencodeUsage {
 
   constructor(private readonly sql: SqlJs) {}
 
-  private async load(env: VendorEnv): Promise<{ path: string; ledger: Ledger } | null> {
+  private async load(env: VendorEnv): Promise<{ path: string; key: string; ledger: Ledger } | null> {
     const path = opencodeDbPath(env);
     const key = await imageKey(path);
     if (key === null) return null;
-    if (this.ledger && this.ledger.path === path && this.ledger.key === key) return { path, ledger: this.ledger.value };
+    if (this.ledger && this.ledger.path === path && this.ledger.key === key)
+      return { path, key, ledger: this.ledger.value };
     const image = await readImage(path);
     if (!image) return null;
     const ledger = await withImage(this.sql, image.bytes, (db): Ledger => {
@@ -77,21 +78,21 @@ export class OpencodeUsage {
     });
     if (!ledger) return null;
     this.ledger = { path, key: image.key, value: ledger };
-    return { path, ledger };
+    return { path, key: image.key, ledger };
   }
 
   async read(sessionId: string, _cwd: string, env: VendorEnv): Promise<UsageReading> {
     if (!OPENCODE_SESSION_ID.test(sessionId)) return { kind: 'missing' };
     const got = await this.load(env);
     if (!got) return { kind: 'missing' };
-    const { path, ledger } = got;
+    const { path, ledger, key } = got;
     const sources: UsageSource[] = [];
     const seen = new Set<string>();
     const visit = (id: string) => {
       if (seen.has(id)) return;
       seen.add(id);
       const entries = ledger.bySession.get(id) ?? [];
-      sources.push({ source: `${path}#${id}`, entries, answers: entries.length });
+      sources.push({ source: `${path}#${id}`, entries, answers: entries.length, stamp: key });
       for (const child of ledger.children.get(id) ?? []) visit(child);
     };
     if (!ledger.sessions.has(sessionId)) return { kind: 'missing' };
