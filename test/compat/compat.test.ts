@@ -513,7 +513,9 @@ async function journey(
     ).toEqual({ input: cost.expected.input, output: cost.expected.output });
     notes.push(
       `cost: ${cost.expected.calls} calls, ${cost.expected.input}+${cost.expected.output} tokens read exactly` +
-        (unrecorded.length > 0 ? `; ${unrecorded.length} side calls the transcript does not record` : ''),
+        (unrecorded.length > 0
+          ? `; ${unrecorded.length} other model calls the CLI made that its transcript does not record (titles, routing, side calls)`
+          : ''),
     );
 
     const treeTwo = agentTree(agentOf(await client.call('run.get', { run: started.id })).pid);

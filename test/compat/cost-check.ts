@@ -7,22 +7,20 @@ import type { RunCost } from '../../shared/contract.js';
 import type { LoggedRequest } from './mock-model.js';
 
 /**
- * The calls of a conversation: the streamed turns of each API, not titles or structured side calls; `unrecorded`
- * names the vendor's side calls its transcript does not keep (they are reported apart).
+ * The calls of a conversation: the streamed turns of each API. The rest of the model calls (titles, Gemini's JSON
+ * router, and the side calls `unrecorded` names) are a CLI's own, which its transcript does not keep: returned
+ * apart, so the journey reports how many there were.
  */
 export function conversationCalls(
   log: readonly LoggedRequest[],
   unrecorded?: RegExp,
 ): { calls: LoggedRequest[]; unrecorded: LoggedRequest[] } {
-  const turns = log.filter(
-    (e) =>
-      e.usage !== null &&
-      e.status === 200 &&
-      (e.api === 'anthropic' || e.api === 'responses' || e.api === 'chat' || e.api === 'gemini-stream') &&
-      e.reply !== 'Mock title',
-  );
-  const side = (e: LoggedRequest) => unrecorded !== undefined && unrecorded.test(e.lastUser);
-  return { calls: turns.filter((e) => !side(e)), unrecorded: turns.filter(side) };
+  const modelCalls = log.filter((e) => e.usage !== null && e.status === 200);
+  const turn = (e: LoggedRequest) =>
+    (e.api === 'anthropic' || e.api === 'responses' || e.api === 'chat' || e.api === 'gemini-stream') &&
+    e.reply !== 'Mock title' &&
+    !(unrecorded !== undefined && unrecorded.test(e.lastUser));
+  return { calls: modelCalls.filter(turn), unrecorded: modelCalls.filter((e) => !turn(e)) };
 }
 
 export interface CostCheck {

@@ -159,7 +159,7 @@ describe('cost of a run of fakes', () => {
     );
     const priced = (await read()).cost;
     const pricedOf = (v: VendorName) => priced.agents.find((a) => a.vendor === v)!;
-    expect(pricedOf('claude').usd).toBeCloseTo((20 * 2 + 10 * 10) / 1e6, 12);
+    expect(pricedOf('claude').usd).toBeCloseTo((20 * 2 + 10 * 10) / 1e6, 9);
     expect(pricedOf('claude').usdFrom).toBe('priced');
     expect(pricedOf('copilot').usd).toBeNull(); // Copilot bills premium requests: never priced in USD
     expect(priced.prices).toMatchObject({ asOf: '2026-01-02', source: 'file', error: null });

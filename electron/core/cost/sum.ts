@@ -25,8 +25,8 @@ export function priceOf(e: UsageEntry, table: PriceTable): number | null {
   return (e.input * p.input + e.output * p.output + e.cacheRead * read + e.cacheWrite * write) / MILLION;
 }
 
-/** Cents are what a user reads; sums of many small floats are rounded to a millionth of a dollar. */
-const roundUsd = (v: number) => Math.round(v * MILLION) / MILLION;
+/** Sums of many small floats, rid of their binary noise (a billionth of a dollar is far below what anyone reads). */
+const roundUsd = (v: number) => Math.round(v * 1e9) / 1e9;
 
 /**
  * The figures of a set of calls. `costUnknownBecause` (a vendor that bills otherwise) leaves every unrecorded call
