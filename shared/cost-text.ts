@@ -1,6 +1,6 @@
 // How cost figures read, the same in the pane header, the run list, snapshots and `baton cost` (docs/cost.md):
 // compact ("12.3k tok · $0.04"), "unknown" for what is not known, never 0, and "≥" before a sum with unknown parts.
-import type { CostTotal } from './contract/cost.js';
+import type { CostFigures, CostTotal } from './contract/cost.js';
 
 /** 950 → "950", 12_345 → "12.3k", 4_200_000 → "4.2M". */
 export function tokensText(n: number): string {
@@ -19,9 +19,16 @@ export function usdText(usd: number): string {
 
 /** "12.3k tok · $0.04", "12.3k tok · cost unknown", "tokens unknown", with "≥" where parts are unknown. */
 export function costText(c: CostTotal): string {
-  const atLeast = c.partial ? '≥' : '';
   if (c.tokens === null && c.usd === null) return 'tokens unknown';
-  const tokens = c.tokens === null ? 'tokens unknown' : `${atLeast}${tokensText(c.tokens)} tok`;
-  const usd = c.usd === null ? 'cost unknown' : `${atLeast}${usdText(c.usd)}`;
+  const tokens = c.tokens === null ? 'tokens unknown' : `${c.partial ? '≥' : ''}${tokensText(c.tokens)} tok`;
+  const usd = c.usd === null ? 'cost unknown' : `${c.usdPartial === true ? '≥' : ''}${usdText(c.usd)}`;
   return `${tokens} · ${usd}`;
 }
+
+/** The compact sum of full figures. */
+export const totalOf = (f: CostFigures): CostTotal => ({
+  tokens: f.tokens?.total ?? null,
+  usd: f.usd,
+  partial: f.partial,
+  usdPartial: f.usdPartial,
+});

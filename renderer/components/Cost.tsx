@@ -2,13 +2,13 @@
 // that keeps them current while the run's agents work. Unknown figures read "unknown", never 0.
 import { useEffect } from 'react';
 import type { AgentCost, CostFigures, RunCost } from '../../shared/contract.js';
-import { costText, tokensText } from '../../shared/cost-text.js';
+import { costText, tokensText, totalOf } from '../../shared/cost-text.js';
 import { useBaton } from '../state/store.js';
 
 /** While agents run, the cost is read again this often (each read costs the core a stat per unchanged transcript). */
 const LIVE_REFRESH_MS = 5000;
 
-const compact = (f: CostFigures) => costText({ tokens: f.tokens?.total ?? null, usd: f.usd, partial: f.partial });
+const compact = (f: CostFigures) => costText(totalOf(f));
 
 /** The tooltip: every figure, where the money comes from, what is unknown and why, and the prices' date. */
 function details(f: CostFigures, prices: RunCost['prices'], sessions?: number): string {

@@ -2,6 +2,7 @@
 // transcripts. Like core-calls.ts they are the only way components reach the core (docs/architecture.md §12).
 import type { BatonClient } from '../../shared/client.js';
 import type { RunCost } from '../../shared/contract.js';
+import { totalOf } from '../../shared/cost-text.js';
 import type { Store } from './store.js';
 
 export interface CostState {
@@ -30,7 +31,7 @@ export function costCalls({ set, client }: CostCallDeps): CostCalls {
       } catch {
         return; // the run was deleted, or the core is going: the next refresh says more
       }
-      const total = { tokens: cost.total.tokens?.total ?? null, usd: cost.total.usd, partial: cost.total.partial };
+      const total = totalOf(cost.total);
       set((s) => ({
         costs: { ...s.costs, [runId]: cost },
         runs: s.runs.map((r) => (r.id === runId ? { ...r, cost: total } : r)),

@@ -29,8 +29,10 @@ export const costFiguresSchema = z.strictObject({
   unpricedModels: z.array(z.string()),
   /** Why a figure is unknown or incomplete, in the user's words; null when all is known. */
   note: z.string().nullable(),
-  /** Part of the figures is missing (a session's transcript is gone, an agent of the run is unknown). */
+  /** The tokens are a lower bound: part is missing (a session's transcript is gone, an agent of the run is unknown). */
   partial: z.boolean(),
+  /** The USD is a lower bound: some calls with tokens have no known cost (the rest is summed). */
+  usdPartial: z.boolean(),
 });
 export type CostFigures = z.infer<typeof costFiguresSchema>;
 
@@ -67,7 +69,10 @@ export type RunCost = z.infer<typeof runCostSchema>;
 export const costTotalSchema = z.strictObject({
   tokens: tokens.nullable(),
   usd: z.number().nonnegative().nullable(),
+  /** The tokens are a lower bound. */
   partial: z.boolean(),
+  /** The USD is a lower bound (absent from a snapshot of an older core: false). */
+  usdPartial: z.boolean().optional(),
 });
 export type CostTotal = z.infer<typeof costTotalSchema>;
 

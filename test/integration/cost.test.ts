@@ -179,10 +179,15 @@ describe('cost of a run of fakes', () => {
 
     // The run list and a snapshot carry the run's sum.
     const [summary] = await client.call('run.list', {});
-    expect(summary?.cost).toEqual({ tokens: 15 * 7, usd: null, partial: true });
+    expect(summary?.cost).toEqual({ tokens: 15 * 7, usd: null, partial: true, usdPartial: false });
     const snap = await client.call('run.snapshot', { run: 'costly' });
     expect(snap.cost?.tokens).toBe(15 * 7);
-    expect(snap.agents.find((a) => a.label === 'claude')?.cost).toEqual({ tokens: 30, usd: null, partial: false });
+    expect(snap.agents.find((a) => a.label === 'claude')?.cost).toEqual({
+      tokens: 30,
+      usd: null,
+      partial: false,
+      usdPartial: false,
+    });
     await client.call('run.stop', { run: 'costly' });
   }, 180_000);
 });

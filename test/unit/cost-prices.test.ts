@@ -93,7 +93,9 @@ describe('figures as users read them', () => {
     expect(costText({ tokens: 12_345, usd: 0.04, partial: false })).toBe('12.3k tok · $0.04');
     expect(costText({ tokens: 12_345, usd: null, partial: false })).toBe('12.3k tok · cost unknown');
     expect(costText({ tokens: null, usd: null, partial: false })).toBe('tokens unknown');
-    expect(costText({ tokens: 500, usd: 0.5, partial: true })).toBe('≥500 tok · ≥$0.50');
+    expect(costText({ tokens: 500, usd: 0.5, partial: true, usdPartial: true })).toBe('≥500 tok · ≥$0.50');
+    // Every token counted, but some calls have no price: only the money is a lower bound.
+    expect(costText({ tokens: 500, usd: 0.5, partial: false, usdPartial: true })).toBe('500 tok · ≥$0.50');
   });
 
   it('a run total adds what is known and marks itself incomplete when an agent is unknown', () => {
@@ -105,12 +107,14 @@ describe('figures as users read them', () => {
       unpricedModels: [],
       note: null,
       partial: false,
+      usdPartial: false,
     };
     const unknown = { ...known, tokens: null, usd: null, usdFrom: null, models: [], note: 'no counts' };
     const sum = sumFigures([known, unknown, known]);
     expect(sum.tokens?.total).toBe(30);
     expect(sum.usd).toBeCloseTo(0.02, 9);
     expect(sum.partial).toBe(true);
+    expect(sum.usdPartial).toBe(true);
     expect(sum.note).toBe('no counts');
     expect(sumFigures([unknown]).tokens).toBeNull();
   });

@@ -1,12 +1,10 @@
 // `baton cost <run> [--json]`: what a run's agents cost so far, per agent and in total, read from the vendors' own
 // transcripts and priced by the table whose date is printed (docs/cost.md).
 import type { AgentCost, CostFigures, RunCost } from '../../../shared/contract.js';
-import { costText, tokensText } from '../../../shared/cost-text.js';
+import { costText, tokensText, totalOf } from '../../../shared/cost-text.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
 import { json, note, out } from '../output.js';
 import { RUN_ARG, runArg } from './common.js';
-
-const totalOf = (f: CostFigures) => ({ tokens: f.tokens?.total ?? null, usd: f.usd, partial: f.partial });
 
 function detail(f: CostFigures): string {
   if (!f.tokens) return '';

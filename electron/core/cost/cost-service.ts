@@ -9,7 +9,8 @@ import type { UsageEntry, UsageSource } from '../vendors/kit/usage.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import { PriceTables, type PriceTable } from './price-table.js';
-import { figuresOf, sumFigures, totalOf, unknownFigures } from './sum.js';
+import { totalOf } from '../../../shared/cost-text.js';
+import { figuresOf, sumFigures, unknownFigures } from './sum.js';
 
 export class CostService {
   private readonly prices: PriceTables;
@@ -130,5 +131,10 @@ function sumSources(
   if (lost === '') return figures;
   // Nothing counted at all: unknown. Some counted: what is known, marked as a lower bound.
   if (sources.length - silent === 0) return unknownFigures(lost);
-  return { ...figures, partial: true, note: figures.note ? `${figures.note}; ${lost}` : lost };
+  return {
+    ...figures,
+    partial: true,
+    usdPartial: figures.usd !== null,
+    note: figures.note ? `${figures.note}; ${lost}` : lost,
+  };
 }

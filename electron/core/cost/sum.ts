@@ -79,12 +79,22 @@ export function figuresOf(
     unpricedModels,
     note,
     partial: false,
+    usdPartial: false,
   };
 }
 
 /** Unknown figures, with the reason. */
 export function unknownFigures(note: string): CostFigures {
-  return { tokens: null, usd: null, usdFrom: null, models: [], unpricedModels: [], note, partial: false };
+  return {
+    tokens: null,
+    usd: null,
+    usdFrom: null,
+    models: [],
+    unpricedModels: [],
+    note,
+    partial: false,
+    usdPartial: false,
+  };
 }
 
 /**
@@ -95,6 +105,7 @@ export function sumFigures(parts: readonly CostFigures[]): CostFigures {
   let tokens: TokenCounts | null = null;
   let usd: number | null = null;
   let partial = false;
+  let usdPartial = false;
   const froms = new Set<string>();
   const models = new Set<string>();
   const unpriced = new Set<string>();
@@ -103,9 +114,10 @@ export function sumFigures(parts: readonly CostFigures[]): CostFigures {
     if (f.tokens) tokens = addTokens(tokens ?? zeroTokens(), f.tokens);
     else partial = true;
     if (f.usd !== null) usd = (usd ?? 0) + f.usd;
-    else if (f.tokens === null || f.tokens.total > 0) partial = true;
+    else if (f.tokens === null || f.tokens.total > 0) usdPartial = true;
     if (f.usdFrom) froms.add(f.usdFrom);
     partial ||= f.partial;
+    usdPartial ||= f.usdPartial;
     for (const m of f.models) models.add(m);
     for (const m of f.unpricedModels) unpriced.add(m);
     if (f.note && !notes.includes(f.note)) notes.push(f.note);
@@ -118,11 +130,6 @@ export function sumFigures(parts: readonly CostFigures[]): CostFigures {
     unpricedModels: [...unpriced].sort(),
     note: notes.length > 0 ? notes.join('; ') : null,
     partial,
+    usdPartial: usd !== null && usdPartial,
   };
 }
-
-export const totalOf = (f: CostFigures): CostTotal => ({
-  tokens: f.tokens?.total ?? null,
-  usd: f.usd,
-  partial: f.partial,
-});
