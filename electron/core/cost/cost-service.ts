@@ -8,8 +8,8 @@ import type { VendorEnv } from '../vendors/adapter.js';
 import type { UsageEntry, UsageSource } from '../vendors/kit/usage.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
-import { PriceTables, type PriceTable } from './price-table.js';
 import { totalOf } from '../../../shared/cost-text.js';
+import { PriceTables, type PriceTable } from './price-table.js';
 import { figuresOf, sumFigures, unknownFigures } from './sum.js';
 
 export class CostService {
@@ -44,7 +44,8 @@ export class CostService {
     const sources = new Map<string, UsageSource>();
     const gone: string[] = [];
     for (const id of ids) {
-      const reading = await usage.read(id, agent.cwd, this.env);
+      // A store that cannot be read (a database being rewritten, say) counts as a transcript not there now.
+      const reading = await usage.read(id, agent.cwd, this.env).catch(() => ({ kind: 'missing' as const }));
       if (reading.kind === 'unrecorded') return { figures: unknownFigures(reading.reason), sessions: ids.length };
       if (reading.kind === 'missing') {
         // Never confirmed: nothing was said in it, so it cost nothing. Confirmed and now missing: its figures are lost.
