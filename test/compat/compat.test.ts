@@ -510,9 +510,9 @@ async function journey(
     expect(
       cost.read,
       `${vendor}: tokens read from its transcripts (${cost.cost.agents[0]?.note ?? 'no note'}) vs the mock's calls: ${describeCalls(calls)}`,
-    ).toEqual({ input: cost.expected.input, output: cost.expected.output });
+    ).toEqual({ input: cost.expected.input, cached: cost.expected.cached, output: cost.expected.output });
     notes.push(
-      `cost: ${cost.expected.calls} calls, ${cost.expected.input}+${cost.expected.output} tokens read exactly` +
+      `cost: ${cost.expected.calls} calls, ${cost.expected.input} in (${cost.expected.cached} from cache) + ${cost.expected.output} out read exactly` +
         (unrecorded.length > 0
           ? `; ${unrecorded.length} other model calls the CLI made that its transcript does not record (titles, routing, side calls)`
           : ''),

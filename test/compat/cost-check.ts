@@ -24,8 +24,8 @@ export function conversationCalls(
 }
 
 export interface CostCheck {
-  expected: { input: number; output: number; calls: number };
-  read: { input: number; output: number } | null;
+  expected: { input: number; cached: number; output: number; calls: number };
+  read: { input: number; cached: number; output: number } | null;
   cost: RunCost;
 }
 
@@ -36,23 +36,32 @@ export async function readCost(
   calls: readonly LoggedRequest[],
   ms: number,
 ): Promise<CostCheck> {
+  const sum = (of: (u: NonNullable<LoggedRequest['usage']>) => number) =>
+    calls.reduce((n, e) => n + (e.usage ? of(e.usage) : 0), 0);
   const expected = {
-    input: calls.reduce((n, e) => n + (e.usage?.input ?? 0), 0),
-    output: calls.reduce((n, e) => n + (e.usage?.output ?? 0), 0),
+    input: sum((u) => u.input),
+    cached: sum((u) => u.cached),
+    output: sum((u) => u.output),
     calls: calls.length,
   };
   const deadline = Date.now() + ms;
   for (;;) {
     const cost = await client.call('run.cost', { run: runId });
     const t = cost.agents[0]?.tokens ?? null;
-    // The mock reports no cache: every prompt token it counted is input, whatever a vendor calls it.
-    const read = t && { input: t.input + t.cacheRead + t.cacheWrite, output: t.output };
-    if ((read && read.input === expected.input && read.output === expected.output) || Date.now() > deadline)
-      return { expected, read, cost };
+    // The whole prompt, however a vendor splits it, and the part read from the cache.
+    const read = t && { input: t.input + t.cacheRead + t.cacheWrite, cached: t.cacheRead, output: t.output };
+    const same =
+      read && read.input === expected.input && read.cached === expected.cached && read.output === expected.output;
+    if (same || Date.now() > deadline) return { expected, read, cost };
     await new Promise((r) => setTimeout(r, 500));
   }
 }
 
 export function describeCalls(calls: readonly LoggedRequest[]): string {
-  return calls.map((e) => `#${e.seq} ${e.api} in=${e.usage?.input ?? '-'} out=${e.usage?.output ?? '-'}`).join(', ');
+  return calls
+    .map(
+      (e) =>
+        `#${e.seq} ${e.api} in=${e.usage?.input ?? '-'} cached=${e.usage?.cached ?? '-'} out=${e.usage?.output ?? '-'}`,
+    )
+    .join(', ');
 }

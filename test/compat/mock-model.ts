@@ -37,10 +37,11 @@ export interface LoggedRequest {
   fromHistory: boolean;
   status: number;
   /**
-   * The token counts the mock reported for this call (no cache: every prompt token is uncached input), so a test can
-   * add up what a CLI's transcript should record; null for requests that are not model calls.
+   * The token counts the mock reported for this call, so a test can add up what a CLI's transcript should record:
+   * `input` is the whole prompt, of which `cached` were reported as read from a cache (each API in its own words);
+   * null for requests that are not model calls.
    */
-  usage: { input: number; output: number } | null;
+  usage: { input: number; cached: number; output: number } | null;
 }
 
 export interface MockModel {
@@ -208,13 +209,20 @@ function sseHeaders(res: ServerResponse): void {
 }
 
 const tokens = (s: string) => Math.max(1, Math.ceil(s.length / 4));
+/** The part of a prompt the mock says it read from a cache: a quarter, so every API's cache field carries a count. */
+const cachedOf = (prompt: string) => Math.floor(tokens(prompt) / 4);
 let idCounter = 0;
 const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++idCounter).toString(36).padStart(6, '0')}`;
 
 function anthropic(res: ServerResponse, body: Json, reply: string, inputText: string): void {
   const model = str(body.model) || 'claude-mock';
   const id = newId('msg_mock');
-  const usageIn = { input_tokens: tokens(inputText), cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  // Anthropic counts the cache apart: input_tokens is the uncached part only.
+  const usageIn = {
+    input_tokens: tokens(inputText) - cachedOf(inputText),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: cachedOf(inputText),
+  };
   if (body.stream !== true) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -265,7 +273,7 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
   const created = Math.floor(Date.now() / 1000);
   const usage = {
     input_tokens: tokens(inputText),
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: cachedOf(inputText) },
     output_tokens: tokens(reply),
     output_tokens_details: { reasoning_tokens: 0 },
     total_tokens: tokens(inputText) + tokens(reply),
@@ -327,6 +335,7 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
   const created = Math.floor(Date.now() / 1000);
   const usage = {
     prompt_tokens: tokens(inputText),
+    prompt_tokens_details: { cached_tokens: cachedOf(inputText) },
     completion_tokens: tokens(reply),
     total_tokens: tokens(inputText) + tokens(reply),
   };
@@ -370,6 +379,7 @@ function geminiStream(res: ServerResponse, model: string, reply: string, inputTe
     if (last)
       data.usageMetadata = {
         promptTokenCount: tokens(inputText),
+        cachedContentTokenCount: cachedOf(inputText),
         candidatesTokenCount: tokens(reply),
         totalTokenCount: tokens(inputText) + tokens(reply),
       };
@@ -385,6 +395,7 @@ function geminiJson(res: ServerResponse, model: string, text: string, inputText:
       candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
       usageMetadata: {
         promptTokenCount: tokens(inputText),
+        cachedContentTokenCount: cachedOf(inputText),
         candidatesTokenCount: tokens(text),
         totalTokenCount: tokens(inputText) + tokens(text),
       },
@@ -426,7 +437,7 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     };
     /** What the reply below reports as its usage: the same `tokens()` the API answers use. */
     const reporting = (text: string): string => {
-      entry.usage = { input: tokens(raw), output: tokens(text) };
+      entry.usage = { input: tokens(raw), cached: cachedOf(raw), output: tokens(text) };
       return text;
     };
     entries.push(entry);
