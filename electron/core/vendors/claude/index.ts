@@ -4,6 +4,7 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
 import { CLAUDE_SESSION_ID, CLAUDE_STORE, type ClaudeStore } from './store.js';
+import { claudeTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §1). */
 export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
@@ -22,4 +23,4 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   follow: () => followClaude,
 };
 
-export const claude = defineMintedIdVendor(CLAUDE_FACTS);
+export const claude = { ...defineMintedIdVendor(CLAUDE_FACTS), transcripts: claudeTranscripts };

@@ -5,6 +5,7 @@
 // silently make an empty session, so that case starts fresh (new id) and says so.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { COPILOT_SESSION_ID, COPILOT_STORE, type CopilotStore } from './store.js';
+import { copilotTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §4). */
 export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
@@ -24,4 +25,4 @@ export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   store: COPILOT_STORE,
 };
 
-export const copilot = defineMintedIdVendor(COPILOT_FACTS);
+export const copilot = { ...defineMintedIdVendor(COPILOT_FACTS), transcripts: copilotTranscripts };

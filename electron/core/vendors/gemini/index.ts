@@ -4,6 +4,7 @@
 // one without is respawned under the same id only while nothing was ever said.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
+import { geminiTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §3). */
 export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
@@ -27,4 +28,4 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   store: GEMINI_STORE,
 };
 
-export const gemini = defineMintedIdVendor(GEMINI_FACTS);
+export const gemini = { ...defineMintedIdVendor(GEMINI_FACTS), transcripts: geminiTranscripts };

@@ -3,6 +3,7 @@
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { QWEN_SESSION_ID, QWEN_STORE, type QwenStore } from './store.js';
+import { qwenTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §5). */
 export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
@@ -19,4 +20,4 @@ export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   store: QWEN_STORE,
 };
 
-export const qwen = defineMintedIdVendor(QWEN_FACTS);
+export const qwen = { ...defineMintedIdVendor(QWEN_FACTS), transcripts: qwenTranscripts };

@@ -1,0 +1,221 @@
+// The search engine of the worker thread (docs/search.md): the index, its refresh passes, queries and transcripts.
+// Everything here runs off the core's event loop; the core talks to it through search-worker.ts.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import initSqlJs from 'sql.js';
+import type { SearchHit, SearchStatus } from '../../../shared/contract.js';
+import type { VendorName } from '../../../shared/words.js';
+import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
+import { sqlJsLoader } from '../vendors/kit/sqlite-image.js';
+import { IndexDb, type FileRow } from './index-db.js';
+import { refreshIndex, type RefreshCounts } from './indexer.js';
+import { holdsPhrases, matchExpression, parseQuery } from './query.js';
+import { matchingLines, readMessage, readMessages } from './snippets.js';
+
+/** Matching messages one query reads at most (the newest). */
+export const MAX_MATCHES = 5000;
+/** Hits shown per transcript. */
+const HITS_PER_RESULT = 3;
+/** A transcript view holds at most this many messages around its focus. */
+const MAX_TRANSCRIPT_MESSAGES = 400;
+/** Rebuild from scratch once this share of the postings point at messages that are gone. */
+const ORPHAN_SHARE = 0.3;
+
+export interface EngineQuery {
+  text: string;
+  vendor?: VendorName;
+  /** Only these (vendor, session id) pairs: a run's agents. */
+  sessions?: readonly { vendor: VendorName; sessionId: string }[];
+  dir?: string;
+  limit: number;
+}
+
+export interface EngineResult {
+  vendor: VendorName;
+  sessionId: string;
+  cwd: string | null;
+  lastActivity: string;
+  hits: SearchHit[];
+  moreHits: number;
+}
+
+export interface EngineTranscript {
+  vendor: VendorName;
+  sessionId: string;
+  cwd: string | null;
+  messages: { messageId: number | null; role: 'user' | 'assistant'; text: string; time: string | null }[];
+  focus: number | null;
+  skipped: number;
+}
+
+const loadSql = sqlJsLoader();
+
+export class SearchEngine {
+  private db: IndexDb;
+  private dirty = false;
+  status: SearchStatus = {
+    state: 'starting',
+    done: 0,
+    total: 0,
+    files: 0,
+    messages: 0,
+    indexBytes: 0,
+    refreshedAt: null,
+    error: null,
+  };
+
+  private constructor(
+    db: IndexDb,
+    private readonly sql: initSqlJs.SqlJsStatic,
+    private readonly file: string | null,
+    private readonly sources: ReadonlyMap<VendorName, TranscriptSource>,
+  ) {
+    this.db = db;
+    this.status.indexBytes = file ? (statSync(file, { throwIfNoEntry: false })?.size ?? 0) : 0;
+    this.count();
+  }
+
+  /** Opens the index saved at `file` (a new one when it is missing, unreadable or of another version). */
+  static async open(file: string | null, sources: ReadonlyMap<VendorName, TranscriptSource>): Promise<SearchEngine> {
+    const sql = await loadSql();
+    let db: IndexDb | null = null;
+    if (file) {
+      try {
+        db = new IndexDb(new sql.Database(readFileSync(file)));
+      } catch {
+        db = null; // missing, damaged or of another version: built again
+      }
+    }
+    return new SearchEngine(db ?? new IndexDb(new sql.Database()), sql, file, sources);
+  }
+
+  private count(): void {
+    this.status.files = this.db.files.size;
+    this.status.messages = this.db.messages;
+  }
+
+  /** One pass over the stores; `progress` is told as files are read. */
+  async refresh(env: VendorEnv, progress: (s: SearchStatus) => void): Promise<RefreshCounts> {
+    if (this.db.orphans > ORPHAN_SHARE * Math.max(1, this.db.messages + this.db.orphans)) {
+      this.db.close();
+      this.db = new IndexDb(new this.sql.Database());
+      this.dirty = true;
+    }
+    this.status.state = 'indexing';
+    let last = 0;
+    const counts = await refreshIndex(this.db, this.sources, env, (done, total) => {
+      this.status.done = done;
+      this.status.total = total;
+      this.count();
+      const now = performance.now();
+      if (now - last > 250 || done === total) {
+        last = now;
+        progress({ ...this.status });
+      }
+    });
+    if (counts.changed > 0 || counts.removed > 0) this.dirty = true;
+    this.count();
+    this.status.state = 'ready';
+    this.status.refreshedAt = new Date().toISOString();
+    return counts;
+  }
+
+  /** Writes the index to its file when it changed since the last save (atomically: a temp file, then a rename). */
+  save(): boolean {
+    if (!this.file || !this.dirty) return false;
+    const bytes = this.db.export();
+    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, bytes, { mode: 0o600 });
+    renameSync(tmp, this.file);
+    this.status.indexBytes = bytes.length;
+    this.dirty = false;
+    return true;
+  }
+
+  /** Size of the index as it would be saved now (the bench measures it without a file). */
+  size(): number {
+    return this.db.export().length;
+  }
+
+  private inScope(f: FileRow, q: EngineQuery): boolean {
+    if (q.vendor && f.vendor !== q.vendor) return false;
+    if (q.sessions && !q.sessions.some((s) => s.vendor === f.vendor && s.sessionId === f.session)) return false;
+    if (q.dir && !(f.cwd === q.dir || f.cwd?.startsWith(q.dir.endsWith('/') ? q.dir : `${q.dir}/`))) return false;
+    return f.session !== null;
+  }
+
+  query(q: EngineQuery): { results: EngineResult[]; total: number; capped: boolean } {
+    const parsed = parseQuery(q.text);
+    const match = matchExpression(parsed);
+    if (match === '') return { results: [], total: 0, capped: false };
+    const ids = this.db.matching(match, MAX_MATCHES);
+    const groups = new Map<number, { file: FileRow; hits: SearchHit[]; more: number }>();
+    for (const id of ids) {
+      const m = this.db.message(id);
+      const file = m ? this.db.files.get(m.file) : undefined;
+      if (!m || !file || !this.inScope(file, q)) continue;
+      let g = groups.get(file.id);
+      if (!g) {
+        g = { file, hits: [], more: 0 };
+        groups.set(file.id, g);
+      }
+      // Phrases are checked in the text (the index keeps words, not their order): only for hits that are shown.
+      if (g.hits.length >= HITS_PER_RESULT) {
+        g.more++;
+        continue;
+      }
+      const source = this.sources.get(file.vendor);
+      const msg = source ? readMessage(file.path, m.off, m.len, source) : null;
+      if (!msg?.text || !msg.role || !holdsPhrases(msg.text, parsed)) continue;
+      g.hits.push({ messageId: id, role: msg.role, time: msg.time ?? null, lines: matchingLines(msg.text, parsed) });
+    }
+    const all = [...groups.values()]
+      .filter((g) => g.hits.length > 0)
+      .sort((a, b) => b.file.mtimeMs - a.file.mtimeMs);
+    return {
+      total: all.length,
+      capped: ids.length >= MAX_MATCHES,
+      results: all.slice(0, q.limit).map((g) => ({
+        vendor: g.file.vendor,
+        sessionId: g.file.session!,
+        cwd: g.file.cwd,
+        lastActivity: new Date(g.file.mtimeMs).toISOString(),
+        hits: g.hits,
+        moreHits: g.more,
+      })),
+    };
+  }
+
+  /** The conversation of (vendor, session), cut around `messageId` when it is long; null when not indexed. */
+  transcript(vendor: VendorName, sessionId: string, messageId?: number): EngineTranscript | null {
+    const file = [...this.db.files.values()]
+      .filter((f) => f.vendor === vendor && f.session === sessionId)
+      .sort((a, b) => b.mtimeMs - a.mtimeMs)[0];
+    const source = this.sources.get(vendor);
+    if (!file || !source) return null;
+    const all = readMessages(file.path, source);
+    const at = messageId === undefined ? undefined : this.db.message(messageId);
+    const focusSeq = at && at.file === file.id && at.seq < all.length ? at.seq : null;
+    const centre = focusSeq ?? all.length - 1;
+    const start = Math.max(0, Math.min(centre - MAX_TRANSCRIPT_MESSAGES / 2, all.length - MAX_TRANSCRIPT_MESSAGES));
+    const shown = all.slice(start, start + MAX_TRANSCRIPT_MESSAGES);
+    return {
+      vendor,
+      sessionId,
+      cwd: file.cwd,
+      messages: shown.map((m, i) => ({
+        messageId: focusSeq !== null && start + i === focusSeq ? messageId! : null,
+        role: m.role!,
+        text: m.text!,
+        time: m.time ?? null,
+      })),
+      focus: focusSeq === null ? null : focusSeq - start,
+      skipped: start,
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

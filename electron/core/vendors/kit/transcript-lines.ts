@@ -1,0 +1,45 @@
+// Shared pieces of the vendors' transcript sources (docs/search.md §2): walking a store's folders for transcript
+// files, and the small checks every line reader makes.
+import { join } from 'node:path';
+import type { TranscriptLine } from '../adapter.js';
+import { isRecord } from './jsonl.js';
+import { listDir } from './store-fs.js';
+
+/** `root/<folder>/<sub…>/<name>` for each folder of `root` and each name `pick` keeps (it gives the session id). */
+export async function filesUnder(
+  root: string,
+  sub: readonly string[],
+  pick: (name: string) => { sessionId: string | null } | null,
+): Promise<{ path: string; folder: string; sessionId: string | null }[]> {
+  const out: { path: string; folder: string; sessionId: string | null }[] = [];
+  for (const folder of await listDir(root)) {
+    if (folder.startsWith('.')) continue;
+    const dir = join(root, folder, ...sub);
+    for (const name of await listDir(dir)) {
+      const hit = pick(name);
+      if (hit) out.push({ path: join(dir, name), folder, sessionId: hit.sessionId });
+    }
+  }
+  return out;
+}
+
+/** A string field of a record, or undefined. */
+export function str(rec: unknown, key: string): string | undefined {
+  if (!isRecord(rec)) return undefined;
+  const v = rec[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A message line, or null when it holds no text (a tool call, an empty block list). */
+export function message(
+  role: 'user' | 'assistant',
+  text: string | null | undefined,
+  time: string | undefined,
+  cwd?: string,
+): TranscriptLine | null {
+  if (!text || text.trim() === '') return cwd ? { cwd } : null;
+  const out: TranscriptLine = { role, text };
+  if (time) out.time = time;
+  if (cwd) out.cwd = cwd;
+  return out;
+}
