@@ -86,7 +86,8 @@ export class IndexDb {
       this.byPath.set(row.path, row);
     }
     this.nextFile = Math.max(0, ...this.files.keys()) + 1;
-    this.nextMsg = Number(db.exec('SELECT coalesce(max(docid), 0) FROM fts')[0]?.values[0]?.[0] ?? 0) + 1;
+    // Kept in meta, not taken from msgs: an id whose message is gone may still have postings, so it is never reused.
+    this.nextMsg = Number(this.metaValue('nextMsg') ?? 1);
     this.messages = Number(db.exec('SELECT count(*) FROM msgs')[0]?.values[0]?.[0] ?? 0);
     this.orphans = Number(this.metaValue('orphans') ?? 0);
   }
@@ -101,7 +102,10 @@ export class IndexDb {
   }
 
   commit(): void {
-    this.db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('orphans', ?)", [String(this.orphans)]);
+    this.db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('orphans', ?), ('nextMsg', ?)", [
+      String(this.orphans),
+      String(this.nextMsg),
+    ]);
     this.db.run('COMMIT');
   }
 
