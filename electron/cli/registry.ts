@@ -11,6 +11,7 @@ import {
   snapshotCommand,
   stopCommand,
 } from './commands/runs.js';
+import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
@@ -46,6 +47,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   inspectCommand,
   resumeCommand,
   resumeInterruptedCommand,
+  searchCommand,
   eventsCommand,
   renameCommand,
   stopCommand,

@@ -170,9 +170,7 @@ export class SearchEngine {
       if (!msg?.text || !msg.role || !holdsPhrases(msg.text, parsed)) continue;
       g.hits.push({ messageId: id, role: msg.role, time: msg.time ?? null, lines: matchingLines(msg.text, parsed) });
     }
-    const all = [...groups.values()]
-      .filter((g) => g.hits.length > 0)
-      .sort((a, b) => b.file.mtimeMs - a.file.mtimeMs);
+    const all = [...groups.values()].filter((g) => g.hits.length > 0).sort((a, b) => b.file.mtimeMs - a.file.mtimeMs);
     return {
       total: all.length,
       capped: ids.length >= MAX_MATCHES,

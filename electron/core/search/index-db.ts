@@ -68,7 +68,8 @@ export class IndexDb {
     this.putFile = db.prepare(
       'INSERT OR REPLACE INTO files(id, vendor, path, session, cwd, size, mtime, ino, done, seq) VALUES (?,?,?,?,?,?,?,?,?,?)',
     );
-    const rows = db.exec('SELECT id, vendor, path, session, cwd, size, mtime, ino, done, seq FROM files')[0]?.values ?? [];
+    const rows =
+      db.exec('SELECT id, vendor, path, session, cwd, size, mtime, ino, done, seq FROM files')[0]?.values ?? [];
     for (const r of rows) {
       const row: FileRow = {
         id: Number(r[0]),

@@ -40,10 +40,11 @@ export class SearchService {
 
   /** The first pass now, then one every SEARCH_REFRESH_MS (a pass reads only what changed). */
   start(): void {
-    const pass = () =>
+    const pass = (): void => {
       this.refresh().catch((err: unknown) => reportFailure('refreshing the search index', err));
-    void pass();
-    this.timer = setInterval(() => void pass(), SEARCH_REFRESH_MS);
+    };
+    pass();
+    this.timer = setInterval(pass, SEARCH_REFRESH_MS);
     this.timer.unref();
   }
 
@@ -67,10 +68,16 @@ export class SearchService {
 
   private async resumeFound(p: Params<'search.resume'>): Promise<Result<'search.resume'>> {
     const holder = this.holder(p.vendor, p.sessionId);
-    if (holder) throw conflict(`this conversation is already agent '${holder.label}' of run '${holder.runName}': resume that run`);
+    if (holder)
+      throw conflict(
+        `this conversation is already agent '${holder.label}' of run '${holder.runName}': resume that run`,
+      );
     if ('newRun' in p.into) {
       const session = { vendor: p.vendor, sessionId: p.sessionId, cwd: p.cwd, ...(p.label ? { label: p.label } : {}) };
-      return adoptSessions({ resume: (h) => this.deps.resume(h) }, this.deps.runs, { name: p.into.newRun, sessions: [session] });
+      return adoptSessions({ resume: (h) => this.deps.resume(h) }, this.deps.runs, {
+        name: p.into.newRun,
+        sessions: [session],
+      });
     }
     const ref = p.into.run;
     const run = this.deps.runs.get(ref) ?? this.deps.runs.findByName(ref);
@@ -95,7 +102,12 @@ export class SearchService {
   readonly requests: RequestTable<SearchMethod> = {
     'search.query': async (p) => {
       const sessions = p.run === undefined ? undefined : this.runSessions(p.run);
-      const found = await this.worker.ask<{ results: EngineResult[]; total: number; capped: boolean; status: SearchStatus }>({
+      const found = await this.worker.ask<{
+        results: EngineResult[];
+        total: number;
+        capped: boolean;
+        status: SearchStatus;
+      }>({
         op: 'query',
         query: {
           text: p.text,

@@ -31,14 +31,17 @@ export class SearchWorkerClient {
     if (this.worker) return this.worker;
     const w = new Worker(workerUrl(), { workerData: { file: this.file } });
     w.unref();
-    w.on('message', (msg: { id?: number; ok?: boolean; value?: unknown; error?: string; event?: string; status?: SearchStatus }) => {
-      if (msg.event === 'progress' && msg.status) return this.onProgress(msg.status);
-      const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id!);
-      if (msg.ok) p.resolve(msg.value);
-      else p.reject(new Error(msg.error ?? 'search failed'));
-    });
+    w.on(
+      'message',
+      (msg: { id?: number; ok?: boolean; value?: unknown; error?: string; event?: string; status?: SearchStatus }) => {
+        if (msg.event === 'progress' && msg.status) return this.onProgress(msg.status);
+        const p = msg.id === undefined ? undefined : this.pending.get(msg.id);
+        if (!p) return;
+        this.pending.delete(msg.id!);
+        if (msg.ok) p.resolve(msg.value);
+        else p.reject(new Error(msg.error ?? 'search failed'));
+      },
+    );
     const fail = (why: string) => {
       if (this.worker !== w) return;
       this.worker = null;

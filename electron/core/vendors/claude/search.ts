@@ -19,6 +19,11 @@ export const claudeTranscripts: TranscriptSource = {
     if (!isRecord(rec) || rec.isSidechain === true || rec.isMeta === true) return null;
     if (rec.type !== 'user' && rec.type !== 'assistant') return null;
     const content = isRecord(rec.message) ? rec.message.content : undefined;
-    return message(rec.type, textOf(content, (t) => t === 'text'), str(rec, 'timestamp'), str(rec, 'cwd'));
+    return message(
+      rec.type,
+      textOf(content, (t) => t === 'text'),
+      str(rec, 'timestamp'),
+      str(rec, 'cwd'),
+    );
   },
 };
