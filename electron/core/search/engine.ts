@@ -7,13 +7,13 @@ import type { SearchHit, SearchStatus } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
 import { sqlJsLoader } from '../vendors/kit/sqlite-image.js';
-import { IndexDb, type FileRow } from './index-db.js';
+import { IndexDb, type FileRow, type MessageRow } from './index-db.js';
 import { refreshIndex, type RefreshCounts } from './indexer.js';
 import { holdsPhrases, matchExpression, parseQuery } from './query.js';
 import { matchingLines, readMessage, readMessages } from './snippets.js';
 
 /** Matching messages one query reads at most (the newest). */
-export const MAX_MATCHES = 5000;
+export const MAX_MATCHES = 2000;
 /** Hits shown per transcript. */
 const HITS_PER_RESULT = 3;
 /** A transcript view holds at most this many messages around its focus. */
@@ -145,44 +145,53 @@ export class SearchEngine {
     return f.session !== null;
   }
 
+  /**
+   * The transcripts holding every word, newest first. Matching messages are grouped by transcript first (ids only);
+   * only the transcripts returned have their hits read back from disk, phrases checked and lines highlighted.
+   */
   query(q: EngineQuery): { results: EngineResult[]; total: number; capped: boolean } {
     const parsed = parseQuery(q.text);
     const match = matchExpression(parsed);
     if (match === '') return { results: [], total: 0, capped: false };
-    const ids = this.db.matching(match, MAX_MATCHES);
-    const groups = new Map<number, { file: FileRow; hits: SearchHit[]; more: number }>();
-    for (const id of ids) {
-      const m = this.db.message(id);
-      const file = m ? this.db.files.get(m.file) : undefined;
-      if (!m || !file || !this.inScope(file, q)) continue;
-      let g = groups.get(file.id);
-      if (!g) {
-        g = { file, hits: [], more: 0 };
-        groups.set(file.id, g);
+    const found = this.db.matching(match, MAX_MATCHES);
+    const groups = new Map<number, { file: FileRow; ids: MessageRow[] }>();
+    for (const m of found) {
+      const file = this.db.files.get(m.file);
+      if (!file || !this.inScope(file, q)) continue;
+      const g = groups.get(file.id);
+      if (g) g.ids.push(m);
+      else groups.set(file.id, { file, ids: [m] });
+    }
+    const ordered = [...groups.values()].sort((a, b) => b.file.mtimeMs - a.file.mtimeMs);
+    const results: EngineResult[] = [];
+    let dropped = 0;
+    for (const g of ordered) {
+      if (results.length >= q.limit) break;
+      const source = this.sources.get(g.file.vendor);
+      const hits: SearchHit[] = [];
+      let checked = 0;
+      for (const m of g.ids) {
+        if (hits.length >= HITS_PER_RESULT) break;
+        checked++;
+        const msg = source ? readMessage(g.file.path, m.off, m.len, source) : null;
+        // Phrases are checked in the text: the index keeps each message's words, not their order.
+        if (!msg?.text || !msg.role || !holdsPhrases(msg.text, parsed)) continue;
+        hits.push({ messageId: m.id, role: msg.role, time: msg.time ?? null, lines: matchingLines(msg.text, parsed) });
       }
-      // Phrases are checked in the text (the index keeps words, not their order): only for hits that are shown.
-      if (g.hits.length >= HITS_PER_RESULT) {
-        g.more++;
+      if (hits.length === 0) {
+        dropped++;
         continue;
       }
-      const source = this.sources.get(file.vendor);
-      const msg = source ? readMessage(file.path, m.off, m.len, source) : null;
-      if (!msg?.text || !msg.role || !holdsPhrases(msg.text, parsed)) continue;
-      g.hits.push({ messageId: id, role: msg.role, time: msg.time ?? null, lines: matchingLines(msg.text, parsed) });
-    }
-    const all = [...groups.values()].filter((g) => g.hits.length > 0).sort((a, b) => b.file.mtimeMs - a.file.mtimeMs);
-    return {
-      total: all.length,
-      capped: ids.length >= MAX_MATCHES,
-      results: all.slice(0, q.limit).map((g) => ({
+      results.push({
         vendor: g.file.vendor,
         sessionId: g.file.session!,
         cwd: g.file.cwd,
         lastActivity: new Date(g.file.mtimeMs).toISOString(),
-        hits: g.hits,
-        moreHits: g.more,
-      })),
-    };
+        hits,
+        moreHits: g.ids.length - checked,
+      });
+    }
+    return { results, total: ordered.length - dropped, capped: found.length >= MAX_MATCHES };
   }
 
   /** The conversation of (vendor, session), cut around `messageId` when it is long; null when not indexed. */

@@ -160,13 +160,21 @@ export class IndexDb {
     this.messages++;
   }
 
-  /** Ids of the messages holding every word of `match` (FTS4 syntax), newest first, at most `limit`. */
-  matching(match: string, limit: number): number[] {
-    const out: number[] = [];
-    const st = this.db.prepare('SELECT docid FROM fts WHERE fts MATCH ? ORDER BY docid DESC LIMIT ?');
+  /**
+   * The messages holding every word of `match` (FTS4 syntax), newest first, at most `limit`; one statement, so the
+   * rows are joined inside SQLite rather than looked up one by one.
+   */
+  matching(match: string, limit: number): MessageRow[] {
+    const out: MessageRow[] = [];
+    const st = this.db.prepare(
+      'SELECT id, file, seq, off, len FROM msgs WHERE id IN (SELECT docid FROM fts WHERE fts MATCH ? ORDER BY docid DESC LIMIT ?) ORDER BY id DESC',
+    );
     try {
       st.bind([match, limit]);
-      while (st.step()) out.push(Number(st.get()[0]));
+      while (st.step()) {
+        const r = st.get();
+        out.push({ id: Number(r[0]), file: Number(r[1]), seq: Number(r[2]), off: Number(r[3]), len: Number(r[4]) });
+      }
     } finally {
       st.free();
     }

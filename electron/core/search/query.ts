@@ -4,11 +4,15 @@
 /** Longer "words" are ids, hashes and encoded blobs: not searched, and they would swell the index. */
 export const MAX_TOKEN_CHARS = 48;
 const WORD = /[\p{L}\p{N}]+/gu;
+const NOT_WORD = /[^\p{L}\p{N}]+/u;
+/** A shorter prefix matches too many words to be of use (and costs a scan of them all): it is taken as a word. */
+export const MIN_PREFIX_CHARS = 3;
 
 /** The distinct lowercase words of `text`, space-separated: what the index holds for one message. */
 export function indexTokens(text: string): string {
   const seen = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(WORD)) if (m[0].length <= MAX_TOKEN_CHARS) seen.add(m[0]);
+  // split, not matchAll: no match object per word (this runs over every message of every transcript).
+  for (const w of text.toLowerCase().split(NOT_WORD)) if (w !== '' && w.length <= MAX_TOKEN_CHARS) seen.add(w);
   return [...seen].join(' ');
 }
 
@@ -19,7 +23,7 @@ export interface ParsedQuery {
   phrases: string[];
 }
 
-/** Parses `foo bar* "exact words"`; anything that is not a letter or a digit separates words. */
+/** Parses `foo bar* "exact words"` (a prefix needs MIN_PREFIX_CHARS); anything that is not a letter or a digit separates words. */
 export function parseQuery(input: string): ParsedQuery {
   const words: ParsedQuery['words'] = [];
   const phrases: string[] = [];
@@ -33,7 +37,7 @@ export function parseQuery(input: string): ParsedQuery {
     const inQuotes = i % 2 === 1 && i < parts.length - 1;
     const found = [...part.matchAll(/([\p{L}\p{N}]+)(\*?)/gu)].filter((m) => m[1]!.length <= MAX_TOKEN_CHARS);
     if (inQuotes && found.length > 1) phrases.push(found.map((m) => m[1]!).join(' '));
-    for (const m of found) add(m[1]!, !inQuotes && m[2] === '*');
+    for (const m of found) add(m[1]!, !inQuotes && m[2] === '*' && m[1]!.length >= MIN_PREFIX_CHARS);
   }
   return { words, phrases };
 }

@@ -1,7 +1,5 @@
 // The core's side of the search worker (docs/search.md §4): starts the thread, numbers requests, hands progress on.
 // A worker that dies is started again at the next request; its requests in flight fail with a clear message.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchStatus } from '../../../shared/contract.js';
 import type { WorkerRequest } from './search-worker.js';
@@ -9,11 +7,8 @@ import type { WorkerRequest } from './search-worker.js';
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 type Ask = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
-/** The built worker beside this file; under tsx (the bench), its TypeScript source (workers inherit tsx's loader). */
-function workerUrl(): URL {
-  const built = new URL('./search-worker.js', import.meta.url);
-  return existsSync(fileURLToPath(built)) ? built : new URL('./search-worker.ts', import.meta.url);
-}
+/** The built worker beside this file (dist/). */
+export const SEARCH_WORKER_URL = new URL('./search-worker.js', import.meta.url);
 
 export class SearchWorkerClient {
   private worker: Worker | null = null;
@@ -25,11 +20,13 @@ export class SearchWorkerClient {
     /** Where the index is saved; null keeps it in memory only. */
     private readonly file: string | null,
     private readonly onProgress: (status: SearchStatus) => void,
+    /** The worker's module; the bench, running from sources, passes the built one. */
+    private readonly workerUrl: URL = SEARCH_WORKER_URL,
   ) {}
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const w = new Worker(workerUrl(), { workerData: { file: this.file } });
+    const w = new Worker(this.workerUrl, { workerData: { file: this.file } });
     w.unref();
     w.on(
       'message',

@@ -11,11 +11,14 @@ export async function filesUnder(
   sub: readonly string[],
   pick: (name: string) => { sessionId: string | null } | null,
 ): Promise<{ path: string; folder: string; sessionId: string | null }[]> {
+  const folders = (await listDir(root)).filter((f) => !f.startsWith('.'));
+  // Every folder at once: the reads queue on libuv's pool instead of waiting for each other.
+  const lists = await Promise.all(folders.map((folder) => listDir(join(root, folder, ...sub))));
   const out: { path: string; folder: string; sessionId: string | null }[] = [];
-  for (const folder of await listDir(root)) {
-    if (folder.startsWith('.')) continue;
+  for (const [i, names] of lists.entries()) {
+    const folder = folders[i]!;
     const dir = join(root, folder, ...sub);
-    for (const name of await listDir(dir)) {
+    for (const name of names) {
       const hit = pick(name);
       if (hit) out.push({ path: join(dir, name), folder, sessionId: hit.sessionId });
     }
