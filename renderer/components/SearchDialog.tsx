@@ -1,14 +1,14 @@
 // Search every conversation on this machine (docs/search.md §6): words → results newest first (vendor, run and label or
 // "outside Baton", directory, time, the matching lines highlighted), filtered by vendor, run and directory; a hit
 // opens the transcript at that point (SearchTranscript.tsx), from where the conversation can be resumed.
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
-import type { Result, SearchHit, SearchLine, SearchResult, SearchStatus } from '../../shared/contract.js';
+import { useEffect, useId, useMemo, useState } from 'react';
+import type { Result, SearchHit, SearchResult, SearchStatus } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useSearch } from '../state/search-store.js';
 import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage, relativeTime } from './format.js';
-import { whereOf, type Opened } from './search-format.js';
+import { MarkedLine, whereOf, type Opened } from './search-format.js';
 import { SearchTranscript } from './SearchTranscript.js';
 import './components.css';
 import './search.css';
@@ -18,19 +18,6 @@ const TITLE = 'Search every conversation';
 const PAGE = 50;
 
 type Found = { state: 'idle' } | { state: 'error'; message: string } | { state: 'ok'; result: Result<'search.query'> };
-
-/** A line with its matched words in <mark>. */
-export function MarkedLine({ line }: { line: SearchLine }) {
-  const parts: ReactNode[] = [];
-  let at = 0;
-  for (const [i, [a, b]] of line.match.entries()) {
-    if (a > at) parts.push(line.text.slice(at, a));
-    parts.push(<mark key={i}>{line.text.slice(a, b)}</mark>);
-    at = b;
-  }
-  parts.push(line.text.slice(at));
-  return <span className="bt-search-line">{parts}</span>;
-}
 
 function progressText(s: SearchStatus | null): string {
   if (!s) return 'Looking at the index…';
@@ -179,7 +166,7 @@ function SearchDialogBody() {
             <ResultItem
               key={`${r.vendor}\n${r.sessionId}`}
               result={r}
-              onOpen={(hit) => setOpened({ result: r, hit })}
+              onOpen={(hit) => setOpened({ result: r, hit, text })}
             />
           ))}
         </ol>

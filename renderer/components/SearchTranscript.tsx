@@ -8,7 +8,7 @@ import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage, relativeTime } from './format.js';
 import { OutcomeTable } from './OutcomeTable.js';
-import { whereOf, type Opened } from './search-format.js';
+import { MarkedLine, whereOf, wordRanges, type Opened } from './search-format.js';
 import { RUN_NAME_RULE, suggestRunName, validateRunName } from './validate.js';
 
 type Loaded =
@@ -77,7 +77,13 @@ export function SearchTranscript({ opened, onBack, onClose }: { opened: Opened; 
                   {m.time ? <time dateTime={m.time}> · {new Date(m.time).toLocaleString()}</time> : null}
                   {i === t.focus ? <span className="bt-visually-hidden"> (the match)</span> : null}
                 </span>
-                <div className="bt-turn-text">{m.text}</div>
+                <div className="bt-turn-text">
+                  {i === t.focus ? (
+                    <MarkedLine line={{ text: m.text, match: wordRanges(m.text, opened.text) }} />
+                  ) : (
+                    m.text
+                  )}
+                </div>
               </li>
             ))}
           </ol>

@@ -97,6 +97,7 @@ describe.skipIf(skipReason !== null)(`search journey in Chromium${skipReason ? `
     await view.waitFor();
     const hit = view.locator('li[aria-current="true"]');
     expect(await hit.innerText()).toContain(`remember the number ${number}`);
+    expect(await hit.locator('mark').allInnerTexts()).toEqual(['number', String(number)]);
     expect(await view.getByRole('list', { name: 'The conversation, oldest first' }).innerText()).toContain(
       `OK, I will remember ${number}.`,
     );
