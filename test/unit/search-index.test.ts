@@ -95,6 +95,36 @@ describe('search index', () => {
     expect(t.messages[t.focus!]!.text).toBe('what number did I ask you to remember?');
   });
 
+  it('finds words across full-text shards, newest first', async () => {
+    engine.close();
+    engine = await SearchEngine.open(null, transcriptSources(), { shardMessages: 3 });
+    const lines = Array.from({ length: 10 }, (_, i) => claudeLine(`walrus number ${i}`)).join('');
+    await appendFile(join(home, CLAUDE_FILE), lines);
+    await engine.refresh(env(), noProgress);
+    const found = engine.query({ text: 'walrus', limit: 5 });
+    expect(found.results).toHaveLength(1);
+    const hits = found.results[0]!;
+    expect(hits.hits.map((h) => h.lines[0]!.text)).toEqual(['walrus number 9', 'walrus number 8', 'walrus number 7']);
+    expect(hits.moreHits).toBe(7);
+    expect(engine.query({ text: 'walrus 2', limit: 5 }).results[0]!.hits.map((h) => h.lines[0]!.text)).toEqual([
+      'walrus number 2',
+    ]);
+  });
+
+  it('rebuilds itself once most of what it holds is gone', async () => {
+    const big = join(home, '.claude/projects/-home-u-proj/11111111-2222-4333-8444-555555555555.jsonl');
+    await writeFile(big, Array.from({ length: 20 }, (_, i) => claudeLine(`gone ${i}`)).join(''));
+    await engine.refresh(env(), noProgress);
+    const before = engine.status.messages;
+    await unlink(big);
+    await engine.refresh(env(), noProgress); // forgets the file: its postings are orphans now
+    expect(engine.status.messages).toBe(before - 20);
+    const counts = await engine.refresh(env(), noProgress); // most postings orphaned: built again from the files
+    expect(counts.changed).toBe(2);
+    expect(sessionsFound('gone')).toEqual([]);
+    expect(sessionsFound('777')).toHaveLength(2);
+  });
+
   it('is saved and reopened without reading the transcripts again', async () => {
     expect(engine.save()).toBe(true);
     engine.close();

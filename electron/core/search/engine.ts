@@ -2,7 +2,6 @@
 // Everything here runs off the core's event loop; the core talks to it through search-worker.ts.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import initSqlJs from 'sql.js';
 import type { SearchHit, SearchStatus } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
@@ -53,6 +52,8 @@ const loadSql = sqlJsLoader();
 export class SearchEngine {
   private db: IndexDb;
   private dirty = false;
+  /** A pass is under way: its transaction is open, so the index is not saved meanwhile. */
+  private refreshing = false;
   status: SearchStatus = {
     state: 'starting',
     done: 0,
@@ -66,7 +67,8 @@ export class SearchEngine {
 
   private constructor(
     db: IndexDb,
-    private readonly sql: initSqlJs.SqlJsStatic,
+    /** A new, empty index (for a rebuild). */
+    private readonly empty: () => IndexDb,
     private readonly file: string | null,
     private readonly sources: ReadonlyMap<VendorName, TranscriptSource>,
   ) {
@@ -76,17 +78,22 @@ export class SearchEngine {
   }
 
   /** Opens the index saved at `file` (a new one when it is missing, unreadable or of another version). */
-  static async open(file: string | null, sources: ReadonlyMap<VendorName, TranscriptSource>): Promise<SearchEngine> {
+  static async open(
+    file: string | null,
+    sources: ReadonlyMap<VendorName, TranscriptSource>,
+    options: { shardMessages?: number } = {},
+  ): Promise<SearchEngine> {
     const sql = await loadSql();
+    const make = (data?: Uint8Array) => new IndexDb(new sql.Database(data), options.shardMessages);
     let db: IndexDb | null = null;
     if (file) {
       try {
-        db = new IndexDb(new sql.Database(readFileSync(file)));
+        db = make(readFileSync(file));
       } catch {
         db = null; // missing, damaged or of another version: built again
       }
     }
-    return new SearchEngine(db ?? new IndexDb(new sql.Database()), sql, file, sources);
+    return new SearchEngine(db ?? make(), make, file, sources);
   }
 
   private count(): void {
@@ -96,9 +103,18 @@ export class SearchEngine {
 
   /** One pass over the stores; `progress` is told as files are read. */
   async refresh(env: VendorEnv, progress: (s: SearchStatus) => void): Promise<RefreshCounts> {
+    this.refreshing = true;
+    try {
+      return await this.refreshPass(env, progress);
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  private async refreshPass(env: VendorEnv, progress: (s: SearchStatus) => void): Promise<RefreshCounts> {
     if (this.db.orphans > ORPHAN_SHARE * Math.max(1, this.db.messages + this.db.orphans)) {
       this.db.close();
-      this.db = new IndexDb(new this.sql.Database());
+      this.db = this.empty();
       this.dirty = true;
     }
     this.status.state = 'indexing';
@@ -120,9 +136,12 @@ export class SearchEngine {
     return counts;
   }
 
-  /** Writes the index to its file when it changed since the last save (atomically: a temp file, then a rename). */
+  /**
+   * Writes the index to its file when it changed since the last save (atomically: a temp file, then a rename). Not
+   * during a pass (false then): the pass's end asks again.
+   */
   save(): boolean {
-    if (!this.file || !this.dirty) return false;
+    if (!this.file || !this.dirty || this.refreshing) return false;
     const bytes = this.db.export();
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.tmp`;

@@ -1,7 +1,9 @@
 // The search index's tables (docs/search.md §3), in SQLite compiled to WebAssembly (sql.js, which the project already
 // ships; its build has FTS4). One row per transcript file (`files`, also kept in memory), one per message (`msgs`:
 // where its line is in the file, so the text itself is never stored), and a contentless FTS4 table whose docid is
-// the message's id and whose one column holds the message's distinct words. A contentless table cannot forget a row:
+// the message's id and whose one column holds the message's distinct words, split by message id into shards of
+// SHARD_MESSAGES (`fts_0`, `fts_1`, …): a query reads the newest shard first and stops once it has enough, so a word
+// nearly every message holds costs one shard, not the whole index. A contentless table cannot forget a row:
 // a transcript that shrank or vanished leaves postings whose message row is gone (`orphans`), skipped by queries and
 // dropped by the rebuild that follows once they are many.
 import type initSqlJs from 'sql.js';
@@ -11,7 +13,9 @@ type Db = initSqlJs.Database;
 type Statement = initSqlJs.Statement;
 
 /** Bumped when the tables change: an index of another version is rebuilt. */
-export const INDEX_VERSION = '1';
+export const INDEX_VERSION = '2';
+/** Messages per full-text shard. */
+export const SHARD_MESSAGES = 100_000;
 
 export interface FileRow {
   id: number;
@@ -41,14 +45,18 @@ CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
 CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, vendor TEXT, path TEXT UNIQUE, session TEXT, cwd TEXT,
   size INTEGER, mtime REAL, ino INTEGER, done INTEGER, seq INTEGER);
 CREATE TABLE IF NOT EXISTS msgs(id INTEGER PRIMARY KEY, file INTEGER, seq INTEGER, off INTEGER, len INTEGER);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts4(content='', t);
 `;
+
+/** A shard's table name: built from an integer only. */
+const shardTable = (k: number) => `fts_${Math.trunc(k)}`;
 
 export class IndexDb {
   readonly files = new Map<number, FileRow>();
   readonly byPath = new Map<string, FileRow>();
   private readonly insertMsg: Statement;
-  private readonly insertFts: Statement;
+  private insertFts: Statement | null = null;
+  /** The shard `insertFts` writes to. */
+  private insertShard = -1;
   private readonly getMsg: Statement;
   private readonly putFile: Statement;
   private nextMsg: number;
@@ -57,13 +65,20 @@ export class IndexDb {
   orphans: number;
   messages: number;
 
-  constructor(private readonly db: Db) {
+  /** The shard holding message `id` (ids start at 1). */
+  private readonly shardOf: (id: number) => number;
+
+  /** `shardMessages`: tests make shards small to cross them. */
+  constructor(
+    private readonly db: Db,
+    shardMessages = SHARD_MESSAGES,
+  ) {
+    this.shardOf = (id) => Math.floor((id - 1) / shardMessages);
     db.run(SCHEMA);
     const version = this.metaValue('version');
     if (version !== null && version !== INDEX_VERSION) throw new Error('index of another version');
     db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('version', ?)", [INDEX_VERSION]);
     this.insertMsg = db.prepare('INSERT INTO msgs(id, file, seq, off, len) VALUES (?, ?, ?, ?, ?)');
-    this.insertFts = db.prepare('INSERT INTO fts(docid, t) VALUES (?, ?)');
     this.getMsg = db.prepare('SELECT file, seq, off, len FROM msgs WHERE id = ?');
     this.putFile = db.prepare(
       'INSERT OR REPLACE INTO files(id, vendor, path, session, cwd, size, mtime, ino, done, seq) VALUES (?,?,?,?,?,?,?,?,?,?)',
@@ -156,27 +171,45 @@ export class IndexDb {
   addMessage(file: FileRow, off: number, len: number, tokens: string): void {
     const id = this.nextMsg++;
     this.insertMsg.run([id, file.id, file.seq++, off, len]);
-    if (tokens !== '') this.insertFts.run([id, tokens]);
+    if (tokens !== '') this.shardInsert(this.shardOf(id)).run([id, tokens]);
     this.messages++;
   }
 
+  private shardInsert(k: number): Statement {
+    if (this.insertShard !== k || !this.insertFts) {
+      this.insertFts?.free();
+      this.db.run(`CREATE VIRTUAL TABLE IF NOT EXISTS ${shardTable(k)} USING fts4(content='', t)`);
+      this.insertFts = this.db.prepare(`INSERT INTO ${shardTable(k)}(docid, t) VALUES (?, ?)`);
+      this.insertShard = k;
+    }
+    return this.insertFts;
+  }
+
   /**
-   * The messages holding every word of `match` (FTS4 syntax), newest first, at most `limit`; one statement, so the
-   * rows are joined inside SQLite rather than looked up one by one.
+   * The messages holding every word of `match` (FTS4 syntax), newest first, at most `limit`: shard by shard from the
+   * newest, each joined to its message rows inside SQLite (one statement) rather than looked up one by one.
    */
   matching(match: string, limit: number): MessageRow[] {
     const out: MessageRow[] = [];
-    const st = this.db.prepare(
-      'SELECT id, file, seq, off, len FROM msgs WHERE id IN (SELECT docid FROM fts WHERE fts MATCH ? ORDER BY docid DESC LIMIT ?) ORDER BY id DESC',
-    );
-    try {
-      st.bind([match, limit]);
-      while (st.step()) {
-        const r = st.get();
-        out.push({ id: Number(r[0]), file: Number(r[1]), seq: Number(r[2]), off: Number(r[3]), len: Number(r[4]) });
+    for (let k = this.shardOf(Math.max(1, this.nextMsg - 1)); k >= 0 && out.length < limit; k--) {
+      const table = shardTable(k);
+      let st: Statement;
+      try {
+        st = this.db.prepare(
+          `SELECT id, file, seq, off, len FROM msgs WHERE id IN (SELECT docid FROM ${table} WHERE ${table} MATCH ? ORDER BY docid DESC LIMIT ?) ORDER BY id DESC`,
+        );
+      } catch {
+        continue; // a shard whose messages all had no words was never made
       }
-    } finally {
-      st.free();
+      try {
+        st.bind([match, limit - out.length]);
+        while (st.step()) {
+          const r = st.get();
+          out.push({ id: Number(r[0]), file: Number(r[1]), seq: Number(r[2]), off: Number(r[3]), len: Number(r[4]) });
+        }
+      } finally {
+        st.free();
+      }
     }
     return out;
   }
@@ -197,7 +230,7 @@ export class IndexDb {
   }
 
   close(): void {
-    for (const st of [this.insertMsg, this.insertFts, this.getMsg, this.putFile]) st.free();
+    for (const st of [this.insertMsg, this.insertFts, this.getMsg, this.putFile]) st?.free();
     this.db.close();
   }
 }

@@ -11,6 +11,12 @@ import { indexTokens } from './query.js';
 
 /** The longest a slice of indexing holds the worker before it looks at its messages again. */
 const SLICE_MS = 50;
+/**
+ * How often a long pass commits. The transaction stays open across slices (queries in between run on the same
+ * connection and see what is indexed so far): each commit writes a full-text segment, and many small segments cost
+ * merges.
+ */
+const COMMIT_MS = 3000;
 /** Read at most this much of a file at once. */
 const CHUNK_BYTES = 4 << 20;
 /** A longer line (a pasted file, an image) is skipped, not parsed. */
@@ -142,6 +148,7 @@ export async function refreshIndex(
   try {
     db.forgetFiles(gone, true);
     let sliceStart = performance.now();
+    let committed = sliceStart;
     for (const [i, l] of changed.entries()) {
       const known = db.byPath.get(l.path);
       const row = known ?? db.newFile(l.vendor, l.path);
@@ -154,10 +161,13 @@ export async function refreshIndex(
       row.ino = l.ino;
       db.saveFile(row);
       if (performance.now() - sliceStart > SLICE_MS) {
-        db.commit();
+        if (performance.now() - committed > COMMIT_MS) {
+          db.commit();
+          db.begin();
+          committed = performance.now();
+        }
         progress(i + 1, changed.length);
         await turn();
-        db.begin();
         sliceStart = performance.now();
       }
     }
