@@ -4,15 +4,28 @@
 /** Longer "words" are ids, hashes and encoded blobs: not searched, and they would swell the index. */
 export const MAX_TOKEN_CHARS = 48;
 const WORD = /[\p{L}\p{N}]+/gu;
-const NOT_WORD = /[^\p{L}\p{N}]+/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** A shorter prefix matches too many words to be of use (and costs a scan of them all): it is taken as a word. */
 export const MIN_PREFIX_CHARS = 3;
 
 /** The distinct lowercase words of `text`, space-separated: what the index holds for one message. */
 export function indexTokens(text: string): string {
+  // A scan of character codes, not a regular expression: this runs over every message of every transcript, and
+  // ASCII letters and digits (most of any transcript) need no Unicode lookup.
+  const lower = text.toLowerCase();
   const seen = new Set<string>();
-  // split, not matchAll: no match object per word (this runs over every message of every transcript).
-  for (const w of text.toLowerCase().split(NOT_WORD)) if (w !== '' && w.length <= MAX_TOKEN_CHARS) seen.add(w);
+  const n = lower.length;
+  let start = -1;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? lower.charCodeAt(i) : 32;
+    const inWord = (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 128 && LETTER_OR_DIGIT.test(lower[i]!));
+    if (inWord) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (i - start <= MAX_TOKEN_CHARS) seen.add(lower.slice(start, i));
+      start = -1;
+    }
+  }
   return [...seen].join(' ');
 }
 
