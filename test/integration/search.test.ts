@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import type { SearchResult } from '../../shared/contract.js';
+import type { SearchResult, SearchStatus } from '../../shared/contract.js';
 import { runCli } from '../helpers/core.js';
 import {
   FAKES,
@@ -92,6 +92,8 @@ describe('search across every transcript', () => {
     servers.push(server);
     const client = await server.connect();
     clients.push(client);
+    const progress: SearchStatus[] = [];
+    client.on('search.progress', (status) => progress.push(status));
 
     const started = await client.call('run.start', {
       name: 'alpha',
@@ -114,6 +116,8 @@ describe('search across every transcript', () => {
       return r.results.length === 2 ? r : undefined;
     }, 'both agents in the search results');
     expect(found.results.map(where).sort()).toEqual(['claude alpha/planner', 'gemini alpha/coder']);
+    // The index told its progress as it went: passes ended with every conversation in it.
+    expect(progress.at(-1)).toMatchObject({ state: 'ready', files: 3 });
     expect(found.results.every((r) => r.cwd === work)).toBe(true);
     const line = found.results[0]!.hits.flatMap((h) => h.lines).find((l) => l.match.length > 0)!;
     expect(line.text.slice(line.match[0]![0], line.match[0]![1])).toBe(String(inRun));

@@ -40,6 +40,7 @@ export class SearchService {
 
   /** The first pass now, then one every SEARCH_REFRESH_MS (a pass reads only what changed). */
   start(): void {
+    if (!this.worker.available()) return;
     const pass = (): void => {
       this.refresh().catch((err: unknown) => reportFailure('refreshing the search index', err));
     };

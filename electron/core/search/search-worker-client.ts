@@ -1,5 +1,7 @@
 // The core's side of the search worker (docs/search.md §4): starts the thread, numbers requests, hands progress on.
 // A worker that dies is started again at the next request; its requests in flight fail with a clear message.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SearchStatus } from '../../../shared/contract.js';
 import type { WorkerRequest } from './search-worker.js';
@@ -24,8 +26,17 @@ export class SearchWorkerClient {
     private readonly workerUrl: URL = SEARCH_WORKER_URL,
   ) {}
 
+  /**
+   * The worker's module is there: it is a build output (dist/), absent when the core runs from its TypeScript sources
+   * (a test in the same process); search then answers that it is not available.
+   */
+  available(): boolean {
+    return this.workerUrl.protocol !== 'file:' || existsSync(fileURLToPath(this.workerUrl));
+  }
+
   private start(): Worker {
     if (this.worker) return this.worker;
+    if (!this.available()) throw new Error('search is not available in this build (its worker thread is missing)');
     const w = new Worker(this.workerUrl, { workerData: { file: this.file } });
     w.unref();
     w.on(
@@ -53,7 +64,12 @@ export class SearchWorkerClient {
 
   ask<T>(req: Ask): Promise<T> {
     if (this.closed) return Promise.reject(new Error('search is closed'));
-    const w = this.start();
+    let w: Worker;
+    try {
+      w = this.start();
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });

@@ -2,6 +2,7 @@
 // hold the core's event loop. Requests come as {id, op, …} and get {id, ok, value | error}; progress goes out as
 // {event: 'progress', status}. One refresh pass runs at a time; asks during a pass share the next one.
 import { parentPort, workerData } from 'node:worker_threads';
+import type { SearchStatus } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import { transcriptSources } from '../vendors/registry.js';
@@ -22,6 +23,8 @@ if (!port) throw new Error('search-worker runs as a worker thread');
 const { file } = workerData as { file: string | null };
 
 const engine = SearchEngine.open(file, transcriptSources());
+// A failure to open is answered to each request (answer); it must not end the thread before the first one.
+engine.catch(() => undefined);
 let running: Promise<unknown> | null = null;
 let next: Promise<unknown> | null = null;
 let saveTimer: NodeJS.Timeout | null = null;
@@ -37,12 +40,11 @@ function saveSoon(e: SearchEngine): void {
   }, SAVE_DELAY_MS);
 }
 
-async function refresh(env: VendorEnv): Promise<unknown> {
-  const e = await engine;
+async function refresh(e: SearchEngine, env: VendorEnv): Promise<unknown> {
   if (running) {
     next ??= running.then(() => {
       next = null;
-      return refresh(env);
+      return refresh(e, env);
     });
     return next;
   }
@@ -59,11 +61,31 @@ async function refresh(env: VendorEnv): Promise<unknown> {
   return running;
 }
 
+/** What `search.status` says when the index cannot be opened (sql.js failed to load, say). */
+function failed(err: unknown): SearchStatus {
+  return {
+    state: 'failed',
+    done: 0,
+    total: 0,
+    files: 0,
+    messages: 0,
+    indexBytes: 0,
+    refreshedAt: null,
+    error: `the index could not be opened (${err instanceof Error ? err.name : 'error'})`,
+  };
+}
+
 async function answer(req: WorkerRequest): Promise<unknown> {
-  const e = await engine;
+  let e: SearchEngine;
+  try {
+    e = await engine;
+  } catch (err) {
+    if (req.op === 'status' || req.op === 'refresh') return failed(err);
+    throw new Error(failed(err).error ?? 'the index could not be opened');
+  }
   switch (req.op) {
     case 'refresh':
-      return refresh(req.env);
+      return refresh(e, req.env);
     case 'query':
       return { ...e.query(req.query), status: e.status };
     case 'transcript':
