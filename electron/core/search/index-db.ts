@@ -13,7 +13,7 @@ type Db = initSqlJs.Database;
 type Statement = initSqlJs.Statement;
 
 /** Bumped when the tables change: an index of another version is rebuilt. */
-export const INDEX_VERSION = '2';
+export const INDEX_VERSION = '3';
 /** Messages per full-text shard. */
 export const SHARD_MESSAGES = 100_000;
 
@@ -42,7 +42,7 @@ export interface MessageRow {
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT);
-CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, vendor TEXT, path TEXT UNIQUE, session TEXT, cwd TEXT,
+CREATE TABLE IF NOT EXISTS files(id INTEGER PRIMARY KEY, vendor TEXT, path TEXT, session TEXT, cwd TEXT,
   size INTEGER, mtime REAL, ino INTEGER, done INTEGER, seq INTEGER);
 CREATE TABLE IF NOT EXISTS msgs(id INTEGER PRIMARY KEY, file INTEGER, seq INTEGER, off INTEGER, len INTEGER);
 `;
@@ -52,7 +52,9 @@ const shardTable = (k: number) => `fts_${Math.trunc(k)}`;
 
 export class IndexDb {
   readonly files = new Map<number, FileRow>();
+  /** Unique by path: this map is the index of paths (a UNIQUE index makes every row write several times dearer). */
   readonly byPath = new Map<string, FileRow>();
+  private readonly unsaved = new Set<FileRow>();
   private readonly insertMsg: Statement;
   private insertFts: Statement | null = null;
   /** The shard `insertFts` writes to. */
@@ -118,6 +120,9 @@ export class IndexDb {
   }
 
   commit(): void {
+    for (const f of this.unsaved)
+      this.putFile.run([f.id, f.vendor, f.path, f.session, f.cwd, f.size, f.mtimeMs, f.ino, f.done, f.seq]);
+    this.unsaved.clear();
     this.db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('orphans', ?), ('nextMsg', ?)", [
       String(this.orphans),
       String(this.nextMsg),
@@ -144,8 +149,13 @@ export class IndexDb {
     return row;
   }
 
+  /**
+   * Writes the file's row at the next commit. Not at once: a write to another table between full-text inserts makes
+   * FTS4 flush its pending terms into a segment of their own (it does so at every statement savepoint), which made
+   * a first index three times slower.
+   */
   saveFile(f: FileRow): void {
-    this.putFile.run([f.id, f.vendor, f.path, f.session, f.cwd, f.size, f.mtimeMs, f.ino, f.done, f.seq]);
+    this.unsaved.add(f);
   }
 
   /** Forgets the files' messages (their postings become orphans); with `drop`, the files too. One scan for all. */
@@ -157,6 +167,7 @@ export class IndexDb {
     this.orphans += gone;
     this.messages -= gone;
     for (const f of files) {
+      this.unsaved.delete(f);
       if (drop) {
         this.files.delete(f.id);
         this.byPath.delete(f.path);
