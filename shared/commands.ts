@@ -42,6 +42,7 @@ export const COMMANDS = [
   { id: 'pane.previous', title: 'Previous pane', keys: ['Alt+Shift+['] },
   { id: 'pane.search', title: 'Search in the focused pane', keys: ['Alt+Shift+F'] },
   { id: 'sessions.open', title: 'Sessions on this machine', keys: [] },
+  { id: 'search.open', title: 'Search every conversation', short: 'Search', keys: ['Alt+Shift+G'] },
   { id: 'worktrees.cleanup', title: 'Leftover worktrees', keys: [], asks: true },
   { id: 'help.open', title: 'Keyboard shortcuts', keys: ['F1', 'Ctrl+/'] },
 ] as const satisfies readonly CommandSpec[];

@@ -5,6 +5,7 @@ export * from './contract/agents.js';
 export * from './contract/handles.js';
 export * from './contract/sessions.js';
 export * from './contract/cost.js';
+export * from './contract/search.js';
 export * from './contract/core.js';
 export * from './contract/requests.js';
 export * from './contract/events.js';

@@ -11,6 +11,7 @@ import {
   snapshotCommand,
   stopCommand,
 } from './commands/runs.js';
+import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { costCommand } from './commands/cost.js';
 import { resumeInterruptedCommand } from './commands/core.js';
@@ -47,6 +48,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   inspectCommand,
   resumeCommand,
   resumeInterruptedCommand,
+  searchCommand,
   eventsCommand,
   costCommand,
   renameCommand,

@@ -21,6 +21,7 @@ import { RunRepository } from './runs/run-repository.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import type { Announce } from './runs/views.js';
+import { SearchService } from './search/search-service.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
 import { readSettings, updateSettings } from './store/settings.js';
@@ -72,6 +73,14 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   const crashed = await runs.markInterrupted();
   const service = runService(runs, ptyHost, options.env, options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
+  const search = new SearchService({
+    dataDir: options.dataDir,
+    env: options.env,
+    runs,
+    resume: (handle) => service.requests['run.resume']({ handle }),
+    announce: (status) => service.announce('search.progress', status),
+  });
+  search.start();
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
 
@@ -99,6 +108,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...search.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -118,6 +128,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     close() {
       closing ??= (async () => {
         await service.shutdown();
+        await search.close();
         service.worktrees.close();
         await ptyHost.stopAll();
         ptyHost.close();

@@ -66,6 +66,7 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
     run: (s) => s.setSearchAgent(focusedAgent() ?? selectedRun(s)?.agents[0]?.id ?? null),
   },
   'sessions.open': { when: always, run: (s) => s.openDialog({ kind: 'sessions' }) },
+  'search.open': { when: always, run: (s) => s.openDialog({ kind: 'search' }) },
   'worktrees.cleanup': { when: always, run: (s) => s.openDialog({ kind: 'worktrees' }) },
   'help.open': { when: always, run: (s) => s.openDialog({ kind: 'help' }) },
 };

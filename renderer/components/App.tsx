@@ -15,6 +15,7 @@ import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
 import { WorktreeCleanupDialog } from './WorktreeCleanupDialog.js';
+import { SearchDialog } from './SearchDialog.js';
 
 export function App() {
   const status = useBaton((s) => s.status);
@@ -46,6 +47,7 @@ export function App() {
           <CoreIndicator />
           <CommandButton command="run.new" />
           <CommandButton command="resume.open" />
+          <CommandButton command="search.open" short />
           <CommandButton command="help.open" symbol="?" />
         </div>
         <CoreBanners />
@@ -63,6 +65,7 @@ export function App() {
       {dialog?.kind === 'rename' && <RenameDialog />}
       {dialog?.kind === 'delete' && <DeleteDialog />}
       {dialog?.kind === 'sessions' && <SessionsFound />}
+      {dialog?.kind === 'search' && <SearchDialog />}
       {dialog?.kind === 'changes' && <ChangesDialog />}
       {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
       <Toasts />

@@ -21,6 +21,8 @@ export type Dialog =
   | { kind: 'rename'; runId: string }
   | { kind: 'delete'; runId: string }
   | { kind: 'sessions' }
+  /** Search across every conversation on this machine (docs/search.md). */
+  | { kind: 'search' }
   /** One agent's worktree: its diff, merge, removal. */
   | { kind: 'changes'; agentId: string }
   /** Worktrees Baton made that no run owns any more. */

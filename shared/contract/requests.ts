@@ -22,6 +22,7 @@ import { agentId, runId, snapshotId, runRef, offset, terminalId, handleText } fr
 import { handlePreviewSchema, resumeCommandSchema, resumeOutcomeSchema } from './handles.js';
 import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
+import { searchRequests } from './search.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -215,6 +216,7 @@ export const requests = {
   'settings.get': { params: z.strictObject({}), result: coreSettingsSchema },
   'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
   ...costRequests,
+  ...searchRequests,
 } as const;
 
 export type Method = keyof typeof requests;

@@ -41,8 +41,18 @@ const msText = (n: number) => `${n < 100 ? n.toFixed(1) : n.toFixed(0)} ms`;
 
 // ---------------------------------------------------------------- the store
 
+/** What an assistant turn says beyond its filler (the search bench gives each turn words of its own). */
+export type TurnWords = (i: number, turn: number) => string;
+
 /** One transcript in the CLI's line format: a prompt, then assistant turns until `bytes`. */
-function transcript(sessionId: string, cwd: string, i: number, filler: string): Buffer {
+function transcript(
+  sessionId: string,
+  cwd: string,
+  i: number,
+  filler: string,
+  fileBytes: number,
+  words?: TurnWords,
+): Buffer {
   const envelope = { userType: 'external', entrypoint: 'cli', cwd, sessionId, version: '2.1.332', gitBranch: 'main' };
   const lines = [
     JSON.stringify({ type: 'permission-mode', permissionMode: 'default', sessionId }),
@@ -60,14 +70,14 @@ function transcript(sessionId: string, cwd: string, i: number, filler: string): 
     }),
   ];
   let size = lines[0]!.length + lines[1]!.length;
-  for (let turn = 0; size < FILE_BYTES; turn++) {
+  for (let turn = 0; size < fileBytes; turn++) {
     const l = JSON.stringify({
       parentUuid: null,
       type: 'assistant',
       message: {
         role: 'assistant',
         model: 'claude-fake',
-        content: [{ type: 'text', text: `turn ${turn}: ${filler}` }],
+        content: [{ type: 'text', text: `turn ${turn}: ${words ? `${words(i, turn)} ` : ''}${filler}` }],
       },
       uuid: randomUUID(),
       ...envelope,
@@ -78,26 +88,35 @@ function transcript(sessionId: string, cwd: string, i: number, filler: string): 
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
-function generate(home: string): { files: string[]; bytes: number } {
+/**
+ * Writes `files` Claude transcripts of about `fileBytes` each under `home` in PROJECTS projects (the import bench's
+ * store; the search bench uses it too, with words of its own in each turn).
+ */
+export function generate(
+  home: string,
+  files = FILES,
+  fileBytes = FILE_BYTES,
+  words?: TurnWords,
+): { files: string[]; bytes: number } {
   const projects = join(home, '.claude', 'projects');
   const filler = 'lorem ipsum dolor sit amet, '.repeat(100);
-  const files: string[] = [];
+  const written: string[] = [];
   let bytes = 0;
   for (let p = 0; p < PROJECTS; p++) {
     const cwd = `/home/bench/project-${p}`;
     const dir = join(projects, cwd.replace(/[^a-zA-Z0-9]/g, '-'));
     mkdirSync(dir, { recursive: true });
-    for (let k = 0; k < FILES / PROJECTS; k++) {
-      const i = p * (FILES / PROJECTS) + k;
+    for (let k = 0; k < files / PROJECTS; k++) {
+      const i = p * (files / PROJECTS) + k;
       const id = randomUUID();
       const file = join(dir, `${id}.jsonl`);
-      const body = transcript(id, cwd, i, filler);
+      const body = transcript(id, cwd, i, filler, fileBytes, words);
       writeFileSync(file, body);
-      files.push(file);
+      written.push(file);
       bytes += body.length;
     }
   }
-  return { files, bytes };
+  return { files: written, bytes };
 }
 
 // ---------------------------------------------------------------- baselines

@@ -122,6 +122,38 @@ export interface VendorAdapter extends BinaryFacts {
   readonly usage?: VendorUsage;
 }
 
+/** What one line of a transcript holds for search (docs/search.md §2): a message's text, its time, the directory. */
+export interface TranscriptLine {
+  role?: 'user' | 'assistant';
+  text?: string;
+  /** ISO time of the message, when the line says. */
+  time?: string;
+  /** The conversation's directory, when the line says. */
+  cwd?: string;
+  /** The session id, when the file's name does not give it (Gemini). */
+  sessionId?: string;
+}
+
+/** One transcript file of a vendor's store. */
+export interface TranscriptFile {
+  path: string;
+  /** Null when only the file's lines say it. */
+  sessionId: string | null;
+  /** Null when only the file's lines say it. */
+  cwd: string | null;
+}
+
+/**
+ * A vendor's transcripts, for search across every conversation (docs/search.md). Pure functions of the store's files,
+ * so the search worker thread can use them without an adapter: JSON Lines files that grow by appending.
+ */
+export interface TranscriptSource {
+  /** Every transcript file of the store. */
+  files(env: VendorEnv): Promise<TranscriptFile[]>;
+  /** What one parsed line holds; null for a line that is neither a message nor a fact about the conversation. */
+  line(value: unknown): TranscriptLine | null;
+}
+
 /**
  * A vendor as the registry lists it: its name and how its adapter is made over a core's vendor context (the claims,
  * caches and timings that core's adapters share). Each vendor folder's index.ts exports one.
@@ -129,4 +161,6 @@ export interface VendorAdapter extends BinaryFacts {
 export interface VendorDefinition<V extends VendorName = VendorName> {
   readonly vendor: V;
   create(ctx: VendorContext): VendorAdapter;
+  /** Its transcripts for search; absent where the store is not JSON Lines (docs/search.md §2). */
+  readonly transcripts?: TranscriptSource;
 }

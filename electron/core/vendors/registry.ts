@@ -4,7 +4,7 @@
 // timings) and nothing else.
 import type { VendorInfo } from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
-import type { VendorAdapter, VendorDefinition, VendorEnv } from './adapter.js';
+import type { TranscriptSource, VendorAdapter, VendorDefinition, VendorEnv } from './adapter.js';
 import { claude } from './claude/index.js';
 import { codex } from './codex/index.js';
 import { copilot } from './copilot/index.js';
@@ -51,6 +51,13 @@ export class Vendors {
   detect(env: VendorEnv): Promise<VendorInfo[]> {
     return detectVendors(this.context, this.adapters.values(), env);
   }
+}
+
+/** Each vendor's transcripts for search (docs/search.md §2), for the search worker: no adapter is made. */
+export function transcriptSources(): ReadonlyMap<VendorName, TranscriptSource> {
+  const out = new Map<VendorName, TranscriptSource>();
+  for (const d of Object.values(VENDORS) as VendorDefinition[]) if (d.transcripts) out.set(d.vendor, d.transcripts);
+  return out;
 }
 
 /** A core's vendors; tests pass options (shorter follow timings) instead of changing globals. */

@@ -5,6 +5,7 @@ import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
 import { ClaudeUsage } from './usage.js';
 import { CLAUDE_SESSION_ID, CLAUDE_STORE, type ClaudeStore } from './store.js';
+import { claudeTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §1). */
 export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
@@ -24,4 +25,4 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   usage: () => new ClaudeUsage(),
 };
 
-export const claude = defineMintedIdVendor(CLAUDE_FACTS);
+export const claude = { ...defineMintedIdVendor(CLAUDE_FACTS), transcripts: claudeTranscripts };

@@ -9,6 +9,7 @@ import { freshWarning, resumePlanning, spawnPlan } from '../kit/plans.js';
 import { CODEX_TIMINGS, followCodex } from './follow.js';
 import { CodexUsage } from './usage.js';
 import { CODEX_SESSION_ID, CODEX_STORE, displayCodexHome } from './store.js';
+import { codexTranscripts } from './search.js';
 
 /** Keeps the TUI from handing its thread to a detached app-server daemon that would outlive it (§2 pitfall 1). */
 export const CODEX_NO_DAEMON_ARGS = ['--no-daemon', '-c', 'features.daemon_auto_start=false'] as const;
@@ -21,6 +22,7 @@ function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): Spawn
 }
 
 export const codex: VendorDefinition<'codex'> = {
+  transcripts: codexTranscripts,
   vendor: 'codex',
   create(vctx) {
     const deps = followDeps(vctx, 'codex', CODEX_STORE, CODEX_TIMINGS);

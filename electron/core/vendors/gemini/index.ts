@@ -5,6 +5,7 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { GeminiUsage } from './usage.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
+import { geminiTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §3). */
 export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
@@ -29,4 +30,4 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   usage: (_ctx, store) => new GeminiUsage(store),
 };
 
-export const gemini = defineMintedIdVendor(GEMINI_FACTS);
+export const gemini = { ...defineMintedIdVendor(GEMINI_FACTS), transcripts: geminiTranscripts };

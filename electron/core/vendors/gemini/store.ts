@@ -57,7 +57,7 @@ export async function readGeminiProjects(env: VendorEnv): Promise<Map<string, st
   return out;
 }
 
-async function readMarker(path: string): Promise<string | null> {
+export async function readMarker(path: string): Promise<string | null> {
   try {
     const text = (await readFile(path, 'utf8')).trim();
     return text === '' ? null : text;

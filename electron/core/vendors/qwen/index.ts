@@ -4,6 +4,7 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { QwenUsage } from './usage.js';
 import { QWEN_SESSION_ID, QWEN_STORE, type QwenStore } from './store.js';
+import { qwenTranscripts } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §5). */
 export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
@@ -21,4 +22,4 @@ export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   usage: () => new QwenUsage(),
 };
 
-export const qwen = defineMintedIdVendor(QWEN_FACTS);
+export const qwen = { ...defineMintedIdVendor(QWEN_FACTS), transcripts: qwenTranscripts };
