@@ -187,6 +187,7 @@ export const useBaton = create<Store>()((set, get) => {
       });
       c.on('agent.warning', ({ message }) => get().toast('warning', message));
       c.on('agent.changes', ({ agentId, files }) => get().noteChanges(agentId, files));
+      c.on('cost.changed', () => void get().refreshRuns());
       void c.call('host.info', {}).then((hostInfo) => set({ hostInfo }));
       void get().refreshRuns();
       const selected = get().selectedRunId;

@@ -76,6 +76,11 @@ export const costTotalSchema = z.strictObject({
 });
 export type CostTotal = z.infer<typeof costTotalSchema>;
 
+export const costEvents = {
+  /** These runs' costs were read after run.list answered without them: list again. */
+  'cost.changed': z.strictObject({ runIds: z.array(runId) }),
+} as const;
+
 export const costRequests = {
   /** Per agent and in total, what the run cost so far. */
   'run.cost': { params: z.strictObject({ run: runRef }), result: runCostSchema },

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { agentStatusSchema } from './agents.js';
 import { agentId, runId, terminalId } from './fields.js';
 import { searchEvents } from './search.js';
+import { costEvents } from './cost.js';
 
 export const events = {
   'run.changed': z.strictObject({ runId, deleted: z.boolean().optional() }),
@@ -20,6 +21,7 @@ export const events = {
   /** The interrupted runs, or a resume of them, changed: ask `recovery.get`. */
   'recovery.changed': z.strictObject({}),
   ...searchEvents,
+  ...costEvents,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

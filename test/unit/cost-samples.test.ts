@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { VendorName } from '../../shared/words.js';
 import { CostService } from '../../electron/core/cost/cost-service.js';
+import { listCosts } from '../../electron/core/cost/list-costs.js';
 import type { AgentRecord, RunManifest } from '../../electron/core/store/types.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 
@@ -218,5 +219,21 @@ describe('cost from each vendor sample', () => {
     );
     expect(gone?.tokens).toBeNull();
     expect(gone?.note).toMatch(/transcript of session 11111111… is gone/);
+  });
+
+  it('run.list waits for costs only within its budget, and names the runs summed later in one event', async () => {
+    const runs = [
+      run([agent('qwen', [IDS.qwen])]),
+      { ...run([agent('gemini', [IDS.gemini])]), id: 'run_1123456789abcdef' },
+    ];
+    const service = new CostService(createVendors(), env, dataDir);
+    let told: string[] | null = null;
+    const none = await listCosts(service, runs, (ids) => (told = ids), 0);
+    expect(none.size).toBe(0);
+    await expect.poll(() => told).toEqual(runs.map((r) => r.id));
+    // Read once: within any budget now.
+    const all = await listCosts(service, runs, () => expect.unreachable('nothing is late'), 10_000);
+    expect(all.get(runs[0]!.id)).toEqual({ tokens: 52 + 8, usd: null, partial: false, usdPartial: false });
+    expect(all.get(runs[1]!.id)?.tokens).toBe(54 + 11);
   });
 });

@@ -12,6 +12,11 @@ import { totalOf } from '../../../shared/cost-text.js';
 import { PriceTables, type PriceTable } from './price-table.js';
 import { figuresOf, sumFigures, unknownFigures } from './sum.js';
 
+export interface RunTotals {
+  total: CostTotal;
+  agents: Map<string, CostTotal>;
+}
+
 export class CostService {
   private readonly prices: PriceTables;
   /** Per agent: its last sum and what it was made of. */
@@ -88,8 +93,21 @@ export class CostService {
     };
   }
 
+  /** Sums of a run being made now, so a list asked twice meanwhile reads the transcripts once. */
+  private readonly inFlight = new Map<string, Promise<RunTotals>>();
+
+  /** `totals`, shared by every caller while it is being made. */
+  totalsOnce(run: RunManifest): Promise<RunTotals> {
+    let p = this.inFlight.get(run.id);
+    if (!p) {
+      p = this.totals(run).finally(() => this.inFlight.delete(run.id));
+      this.inFlight.set(run.id, p);
+    }
+    return p;
+  }
+
   /** The run's compact sum (run summaries); per agent as well (snapshots). */
-  async totals(run: RunManifest): Promise<{ total: CostTotal; agents: Map<string, CostTotal> }> {
+  async totals(run: RunManifest): Promise<RunTotals> {
     const table = await this.priceTable();
     const agents = new Map<string, CostTotal>();
     const parts: CostFigures[] = [];

@@ -14,6 +14,7 @@ import type {
 import type { StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
+import { listCosts } from '../cost/list-costs.js';
 import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
@@ -63,12 +64,12 @@ export class RunService {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
-      return Promise.all(
-        runs.map(async (r) => ({
-          ...runSummary(r, isLive, await this.planner.health(r, isLive)),
-          cost: (await this.cost.totals(r)).total,
-        })),
+      const costs = listCosts(this.cost, runs, (runIds) => this.announce('cost.changed', { runIds }));
+      const summaries = await Promise.all(
+        runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive))),
       );
+      const cost = await costs;
+      return summaries.map((s) => (cost.has(s.id) ? { ...s, cost: cost.get(s.id) } : s));
     },
     'run.cost': async ({ run }) => this.cost.runCost(this.runs.find(run)),
     'run.get': async ({ run }) => this.view(run),

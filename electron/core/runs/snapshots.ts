@@ -163,7 +163,7 @@ export class Snapshots {
   private async costNow(run: RunManifest): Promise<Awaited<ReturnType<CostService['totals']>> | null> {
     if (!this.cost) return null;
     try {
-      return await this.cost.totals(run);
+      return await this.cost.totalsOnce(run);
     } catch (err) {
       logFailure(`reading the cost of run '${run.name}'`, err);
       return null;
