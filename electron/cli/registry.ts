@@ -13,6 +13,7 @@ import {
 } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
 import { resumeInterruptedCommand } from './commands/core.js';
+import { connectCommand, hostsCommand } from './commands/hosts.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
 import { commandUsage, overallUsage } from './usage.js';
@@ -51,6 +52,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   stopCommand,
   deleteCommand,
   worktreesCommand,
+  hostsCommand,
+  connectCommand,
   helpCommand,
 ];
 

@@ -20,6 +20,9 @@ import { RunRepository } from './runs/run-repository.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import type { Announce } from './runs/views.js';
+import { Hosts } from './remote/hosts.js';
+import { RemoteLauncher } from './remote/remote-launcher.js';
+import { packageRoot } from './paths.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
 import { readSettings, updateSettings } from './store/settings.js';
@@ -69,7 +72,20 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     );
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
-  const service = runService(runs, ptyHost, options.env, options.dataDir);
+  // Remote hosts over ssh (docs/hosts.md): one connection per host, shared by that host's agents.
+  const hosts = new Hosts({
+    dataDir: options.dataDir,
+    env: options.env,
+    version: options.version,
+    packageRoot: packageRoot(),
+    announce: (name, payload) => service.announce(name, payload),
+    liveOn: (alias) =>
+      service
+        .liveAgents()
+        .flatMap(({ runId, agentIds }) => runs.get(runId)?.agents.filter((a) => agentIds.includes(a.id)) ?? [])
+        .filter((a) => (a.host ?? null) === alias).length,
+  });
+  const service = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
@@ -98,6 +114,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...hosts.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -120,6 +137,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         service.worktrees.close();
         await ptyHost.stopAll();
         ptyHost.close();
+        hosts.close();
       })();
       return closing;
     },
@@ -138,7 +156,13 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
  * The run service over its parts, each given what it needs through its constructor: one repository, one PTY host and
  * one set of vendors per core (their claims and caches are this core's own; docs/architecture.md §9).
  */
-function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataDir: string): RunService {
+function runService(
+  runs: RunRepository,
+  ptyHost: PtyHost,
+  env: VendorEnv,
+  dataDir: string,
+  remote: RemoteLauncher,
+): RunService {
   const vendors = createVendors();
   const events = new EventEmitter();
   const announce: Announce = (name, payload) => {
@@ -164,6 +188,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     announce,
     snapshotAfterExit,
     worktrees,
+    remote,
   );
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.

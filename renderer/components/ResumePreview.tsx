@@ -14,6 +14,7 @@ const CHECK_TEXT: Record<SessionCheck, string> = {
   'cwd-missing': 'directory missing → cannot start',
   'cwd-unsafe': 'directory refused → cannot start',
   'no-session': 'no conversation (starts anew)',
+  remote: 'checked on its host when it starts',
 };
 
 type PreviewAgent = HandlePreview['agents'][number];

@@ -21,6 +21,7 @@ import {
 import { agentId, runId, snapshotId, runRef, offset, terminalId, handleText } from './fields.js';
 import { handlePreviewSchema, resumeCommandSchema, resumeOutcomeSchema } from './handles.js';
 import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
+import { hostMapSchema, hostRequests } from './hosts.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -82,6 +83,8 @@ export const requests = {
         .optional(),
       /** A repository root that is missing here → another path; every agent of that repository follows. */
       repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
+      /** A host alias of the handle → the alias that reaches that host from here (docs/hosts.md). */
+      hostMap: hostMapSchema.optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
@@ -90,6 +93,7 @@ export const requests = {
       handle: handleText,
       cwd: absolutePathSchema.optional(),
       repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
+      hostMap: hostMapSchema.optional(),
     }),
     result: handlePreviewSchema,
   },
@@ -213,6 +217,7 @@ export const requests = {
   'recovery.dismiss': { params: z.strictObject({}), result: z.strictObject({}) },
   'settings.get': { params: z.strictObject({}), result: coreSettingsSchema },
   'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
+  ...hostRequests,
 } as const;
 
 export type Method = keyof typeof requests;

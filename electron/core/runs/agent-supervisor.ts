@@ -3,12 +3,13 @@
 // agents are live and each agent's latest terminal; records every change through the run repository and tells the
 // clients (docs/architecture.md §5 steps 8–11, §8).
 import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
-import type { Terminal } from '../pty/terminal.js';
+import type { AgentTerminal } from '../pty/terminal.js';
+import type { RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { Vendors } from '../vendors/registry.js';
-import { LaunchError, type AgentLauncher, type LiveAgent } from './agent-launcher.js';
+import { LaunchError, type AgentLauncher, type LaunchHooks, type LiveAgent } from './agent-launcher.js';
 import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from './agent-worktrees.js';
 import { logFailure, now, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
@@ -26,7 +27,7 @@ const NOTHING_PREPARED: Prepared = { notices: [], warning: null, message: null }
 export class AgentSupervisor {
   private readonly running = new Map<string, RunningAgent>();
   /** Each agent's latest terminal, kept after it ends so a pane can still attach and read its last output. */
-  private readonly lastTerminal = new Map<string, Terminal>();
+  private readonly lastTerminal = new Map<string, AgentTerminal>();
   private closing = false;
 
   constructor(
@@ -39,6 +40,8 @@ export class AgentSupervisor {
     private readonly snapshotAfterExit: (runId: string) => Promise<unknown>,
     /** The agents' own git worktrees: made or found before a start, watched while live. */
     private readonly worktrees: AgentWorktrees,
+    /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
+    private readonly remote: RemoteLauncher | null = null,
   ) {}
 
   live(agentId: string): RunningAgent | undefined {
@@ -58,7 +61,7 @@ export class AgentSupervisor {
   }
 
   /** The agent's latest terminal, live or ended. */
-  terminalOf(agentId: string): Terminal | undefined {
+  terminalOf(agentId: string): AgentTerminal | undefined {
     return this.lastTerminal.get(agentId);
   }
 
@@ -174,6 +177,8 @@ export class AgentSupervisor {
   /** A vendor that creates its id before the CLI starts (Cursor's create-chat) can fail here: the agent is failed, not the run. */
   private async planFresh(run: RunManifest, agent: AgentRecord): Promise<SpawnPlan | null> {
     const adapter = this.vendors.get(agent.vendor)!;
+    // A remote agent is planned by its host's core, where its CLI and its vendor's store are.
+    if (agent.host) return remotePlan(null, 'fresh');
     try {
       return await adapter.spawnFresh(context(run, agent), this.env);
     } catch (err) {
@@ -210,7 +215,7 @@ export class AgentSupervisor {
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
     try {
-      live = await this.launcher.launch(adapter, plan, agent.cwd, {
+      const hooks: LaunchHooks = {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
           this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) =>
@@ -222,7 +227,19 @@ export class AgentSupervisor {
             .catch((err: unknown) => logFailure(`recording the exit of ${agent.label}`, err))
             .finally(settle);
         },
-      });
+      };
+      live =
+        agent.host && this.remote
+          ? await this.remote.launch(
+              runId,
+              { ...agent, host: agent.host },
+              adapter,
+              plan.outcome === 'resumed' && (plan.sessionId !== null || adapter.sessionIdPattern === null)
+                ? { sessionId: plan.sessionId }
+                : null,
+              hooks,
+            )
+          : await this.launcher.launch(adapter, plan, agent.cwd, hooks);
     } catch (err) {
       const message =
         err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
@@ -342,6 +359,11 @@ export class AgentSupervisor {
       this.announce('agent.warning', { runId, agentId, message: warning });
     }
   }
+}
+
+/** A remote agent's plan: what to ask its host's core for (its argv is decided there). */
+export function remotePlan(sessionId: string | null, outcome: SpawnPlan['outcome']): SpawnPlan {
+  return { argv: [], env: {}, sessionId, chosenBy: null, outcome, warning: null };
 }
 
 function context(run: RunManifest, agent: AgentRecord): AgentContext {
