@@ -5,7 +5,7 @@
 // only the version (checked below) in it.
 import { existsSync, readFileSync } from 'node:fs';
 import { machine, type } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { execa } from 'execa';
 import { explainSshFailure, runSsh, sshArgs, sshError, type SshOptions } from './ssh.js';
 
@@ -26,10 +26,13 @@ export class HostSetupError extends Error {
 
 export type Progress = (message: string) => void;
 
-/** Where the core of `version` lives on a host, relative to the login directory ssh starts in. */
+/**
+ * Where the core of `version` lives on a host, as the remote shell expands it: under $HOME (which is also where that
+ * host's core keeps its data), not the directory sshd starts a session in.
+ */
 export function serverDir(version: string): string {
   if (!VERSION.test(version)) throw new Error('not a version Baton can install');
-  return `.baton/server/${version}`;
+  return `"$HOME/.baton/server/${version}"`;
 }
 
 export interface Probe {
@@ -91,6 +94,7 @@ export async function ensureInstalled(
   checkNode(alias, probe);
   if (probe.installed) return probe;
   const dir = serverDir(version);
+  const partial = `"$HOME/.baton/server/${version}.partial"`;
   const sameBinaries = probe.platform === `${type()} ${machine()}` && probe.abi === process.versions.modules;
   const paths = ['package.json', 'bin', 'dist', ...(sameBinaries ? productionModules(packageRoot) : [])];
   progress(`copying Baton ${version} to the host${sameBinaries ? ' (with its modules)' : ''}`);
@@ -100,10 +104,7 @@ export async function ensureInstalled(
   });
   const copy = await tar.pipe(
     'ssh',
-    [
-      ...sshArgs(alias, ssh),
-      `umask 077 && rm -rf ${dir}.partial && mkdir -p ${dir}.partial && tar -x -z -C ${dir}.partial`,
-    ],
+    [...sshArgs(alias, ssh), `umask 077 && rm -rf ${partial} && mkdir -p ${partial} && tar -x -z -C ${partial}`],
     { reject: false, encoding: 'utf8', timeout: 600_000 },
   );
   if (copy.exitCode !== 0) throw new HostSetupError('copy the core', sshError(copy.stderr));
@@ -112,35 +113,47 @@ export async function ensureInstalled(
     const npm = await runSsh(
       alias,
       ssh,
-      `cd ${dir}.partial && npm install --omit=dev --no-audit --no-fund --no-save --loglevel=error`,
+      `cd ${partial} && npm install --omit=dev --no-audit --no-fund --no-save --loglevel=error`,
       900_000,
     );
     if (npm.exitCode !== 0) throw new HostSetupError('npm install', sshError(npm.stderr || npm.stdout));
   }
-  const done = await runSsh(alias, ssh, `rm -rf ${dir} && mv ${dir}.partial ${dir} && chmod 700 .baton`, 60_000);
+  const done = await runSsh(alias, ssh, `rm -rf ${dir} && mv ${partial} ${dir} && chmod 700 "$HOME/.baton"`, 60_000);
   if (done.exitCode !== 0) throw new HostSetupError('finish the install', sshError(done.stderr));
   progress(`Baton ${version} is installed`);
   return probe;
 }
 
 /**
- * The package's production dependencies, transitively, as `node_modules/<name>` paths (hoisted; a package's own
- * nested node_modules travel inside it).
+ * The package's production dependencies, transitively, as the top-level `node_modules/<name>` paths that hold them
+ * (a package's own nested node_modules travel inside it; their dependencies are resolved as Node would, upwards).
  */
 export function productionModules(root: string): string[] {
+  const topLevel = new Set<string>();
   const seen = new Set<string>();
-  const visit = (pkgJson: string) => {
-    const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as {
+  const resolveFrom = (dir: string, name: string): string | null => {
+    for (let d = dir; d.startsWith(root); d = dirname(d)) {
+      const candidate = join(d, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+      if (d === root) break;
+    }
+    return null;
+  };
+  const visit = (dir: string) => {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
       dependencies?: Record<string, string>;
       optionalDependencies?: Record<string, string>;
     };
     for (const name of Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies })) {
-      const path = join('node_modules', name);
-      if (seen.has(path) || !existsSync(join(root, path, 'package.json'))) continue;
-      seen.add(path);
-      visit(join(root, path, 'package.json'));
+      const found = resolveFrom(dir, name);
+      if (!found || seen.has(found)) continue;
+      seen.add(found);
+      const rel = relative(root, found).split(sep);
+      // node_modules/<name> or node_modules/@scope/<name>: the top-level folder that carries it.
+      topLevel.add(rel.slice(0, rel[1]?.startsWith('@') ? 3 : 2).join('/'));
+      visit(found);
     }
   };
-  visit(join(root, 'package.json'));
-  return [...seen].sort();
+  visit(root);
+  return [...topLevel].sort();
 }

@@ -69,9 +69,15 @@ export class RemoteLauncher {
     return { terminal, adapter, stopRequested: false, stopFollowing: stopSessions };
   }
 
+  /**
+   * The remote run of this local run: named after its id (a resume there may also have given it that id). A ref
+   * shaped like a run id is looked up as an id only, so the name is found through the list.
+   */
   private async remoteRun(core: RemoteCore, runId: string): Promise<RunView | null> {
+    const found = (await core.call('run.list', { query: runId })).find((r) => r.name === runId || r.id === runId);
+    if (!found) return null;
     try {
-      return await core.call('run.get', { run: runId });
+      return await core.call('run.get', { run: found.id });
     } catch (err) {
       if (err instanceof BatonError && err.code === 'not-found') return null;
       throw err;

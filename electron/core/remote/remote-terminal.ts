@@ -54,7 +54,7 @@ export class RemoteTerminal {
         ENDED.has(e.status) &&
         (e.terminalId === null || e.terminalId === this.id)
       )
-        void this.drainThenExit(e.exitCode ?? 0);
+        this.drainThenExit(e.exitCode ?? 0).catch((err: unknown) => reportFailure('a remote agent exit', err));
     });
     const offReconnect = core.onReconnect(() => {
       this.follow().catch((err: unknown) => reportFailure('reattaching a remote terminal', err));
@@ -88,9 +88,11 @@ export class RemoteTerminal {
         },
       },
     );
+    // The catch-up arrived before the stream was returned, so it could not be acknowledged then: it is now.
+    this.remote.ack(this.remoteEnd);
     // Ended while this side was away: the tail came with the attach, and no status event will come again.
     const now = await this.statusOf();
-    if (now.ended) void this.drainThenExit(now.exitCode ?? 0);
+    if (now.ended) await this.drainThenExit(now.exitCode ?? 0);
   }
 
   get endOffset(): number {
