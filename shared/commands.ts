@@ -43,6 +43,7 @@ export const COMMANDS = [
   { id: 'pane.search', title: 'Search in the focused pane', keys: ['Alt+Shift+F'] },
   { id: 'sessions.open', title: 'Sessions on this machine', keys: [] },
   { id: 'worktrees.cleanup', title: 'Leftover worktrees', keys: [], asks: true },
+  { id: 'hosts.open', title: 'Hosts', keys: [] },
   { id: 'help.open', title: 'Keyboard shortcuts', keys: ['F1', 'Ctrl+/'] },
 ] as const satisfies readonly CommandSpec[];
 

@@ -67,6 +67,7 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
   },
   'sessions.open': { when: always, run: (s) => s.openDialog({ kind: 'sessions' }) },
   'worktrees.cleanup': { when: always, run: (s) => s.openDialog({ kind: 'worktrees' }) },
+  'hosts.open': { when: always, run: (s) => s.openDialog({ kind: 'hosts' }) },
   'help.open': { when: always, run: (s) => s.openDialog({ kind: 'help' }) },
 };
 

@@ -15,6 +15,7 @@ import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
 import { WorktreeCleanupDialog } from './WorktreeCleanupDialog.js';
+import { HostsDialog } from './HostsDialog.js';
 
 export function App() {
   const status = useBaton((s) => s.status);
@@ -65,6 +66,7 @@ export function App() {
       {dialog?.kind === 'sessions' && <SessionsFound />}
       {dialog?.kind === 'changes' && <ChangesDialog />}
       {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
+      {dialog?.kind === 'hosts' && <HostsDialog />}
       <Toasts />
     </div>
   );

@@ -10,6 +10,7 @@ import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
 import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
+import { hostCalls, type HostCalls } from './host-calls.js';
 
 export type HostInfo = Result<'host.info'>;
 export type Layout = 'grid' | 'tabs';
@@ -23,7 +24,9 @@ export type Dialog =
   /** One agent's worktree: its diff, merge, removal. */
   | { kind: 'changes'; agentId: string }
   /** Worktrees Baton made that no run owns any more. */
-  | { kind: 'worktrees' };
+  | { kind: 'worktrees' }
+  /** This machine and the ssh hosts agents can run on (docs/hosts.md). */
+  | { kind: 'hosts' };
 
 export interface Toast {
   id: number;
@@ -62,7 +65,7 @@ interface BatonState {
   removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls, WorktreeCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls, HostCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -158,12 +161,14 @@ export const useBaton = create<Store>()((set, get) => {
     ...loadPrefs(),
     ...coreCalls({ set, get, client: () => client, copy }),
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
+    ...hostCalls({ set, get, client: () => client }),
 
     setConnection(status, c) {
       client = c;
       for (const use of clientUsers) use(c);
       set({ status });
       if (!c) return;
+      c.on('host.changed', (view) => get().hostChanged(view));
       c.on('run.changed', ({ runId, deleted }) => {
         void get().refreshRuns();
         if (deleted) {
