@@ -17,7 +17,7 @@ import {
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
-import { isRunning } from '../helpers/core.js';
+import { isRunning, runCli } from '../helpers/core.js';
 
 const VERSION = (
   JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
@@ -168,6 +168,20 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remote.close();
     const hosts = await client.call('hosts.list', {});
     expect(hosts.find((h) => h.alias === 'devbox')).toMatchObject({ state: 'connected', liveAgents: 2 });
+  }, 60_000);
+
+  it('lists hosts and starts an agent on a host from the command line, ~ being that host’s home', async () => {
+    const cli = { ...env, BATON_URL: server.url, BATON_TOKEN: server.token };
+    const hosts = await runCli(['hosts'], cli);
+    expect(hosts.code, hosts.stderr).toBe(0);
+    expect(hosts.stdout).toMatch(/^this machine: local/m);
+    expect(hosts.stdout).toMatch(/^devbox \(\S+@127\.0\.0\.1:\d+\): connected, 2 live agents$/m);
+    const started = await runCli(['start', 'from-cli', '--agent', 'shell:far@devbox:~/work', '--json'], cli);
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout) as { agents: AgentView[] };
+    expect(run.agents[0]).toMatchObject({ label: 'far', host: 'devbox', cwd: remoteDir, status: 'running' });
+    const stopped = await runCli(['delete', 'from-cli'], cli);
+    expect(stopped.code, stopped.stderr).toBe(0);
   }, 60_000);
 
   it('keeps the remote agents running when the ssh connection is killed mid-flood; panes continue byte-exact', async () => {

@@ -3,11 +3,28 @@
 // names the remote run after the local run's id and the remote agent after the local label, so the same local agent
 // always finds the same remote one, from any machine that resumes the run's handle.
 import { BatonError, type AgentView, type RunView } from '../../../shared/contract.js';
+import type { DecodedHandle } from '../handle/codec.js';
 import type { AgentRecord } from '../store/types.js';
-import type { VendorAdapter } from '../vendors/adapter.js';
+import type { SpawnPlan, VendorAdapter } from '../vendors/adapter.js';
 import { LaunchError, type LaunchHooks, type LiveAgent } from '../runs/agent-launcher.js';
 import type { RemoteCore } from './remote-core.js';
 import { ENDED, RemoteTerminal } from './remote-terminal.js';
+
+/** A remote agent's plan: what to ask its host's core for (its argv is decided there). */
+export function remotePlan(sessionId: string | null, outcome: SpawnPlan['outcome']): SpawnPlan {
+  return { argv: [], env: {}, sessionId, chosenBy: null, outcome, warning: null };
+}
+
+/** A handle alias → the alias the user chose for it here (hostMap); an agent with no host stays on this machine. */
+export type HostMap = Readonly<Record<string, string>>;
+
+export function mapHosts(decoded: DecodedHandle, hostMap: HostMap | undefined): DecodedHandle {
+  if (!hostMap) return decoded;
+  return {
+    ...decoded,
+    agents: decoded.agents.map((a) => (a.host && hostMap[a.host] ? { ...a, host: hostMap[a.host] } : a)),
+  };
+}
 
 export interface RemoteCores {
   /** The connection to the host of that alias (made on first use). */
@@ -16,6 +33,18 @@ export interface RemoteCores {
 
 export class RemoteLauncher {
   constructor(private readonly cores: RemoteCores) {}
+
+  /** A plan of the supervisor's (remotePlan): a resume continues its session; a fresh one starts a new conversation. */
+  launchPlanned(
+    runId: string,
+    agent: AgentRecord & { host: string },
+    adapter: VendorAdapter,
+    plan: SpawnPlan,
+    hooks: LaunchHooks,
+  ): Promise<LiveAgent> {
+    const resumes = plan.outcome === 'resumed' && (plan.sessionId !== null || adapter.sessionIdPattern === null);
+    return this.launch(runId, agent, adapter, resumes ? { sessionId: plan.sessionId } : null, hooks);
+  }
 
   /**
    * `resume`: the session to continue (a resume's plan), or null for a new conversation. An agent already running

@@ -4,7 +4,7 @@
 // clients (docs/architecture.md §5 steps 8–11, §8).
 import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
 import type { AgentTerminal } from '../pty/terminal.js';
-import type { RemoteLauncher } from '../remote/remote-launcher.js';
+import { remotePlan, type RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
@@ -230,15 +230,7 @@ export class AgentSupervisor {
       };
       live =
         agent.host && this.remote
-          ? await this.remote.launch(
-              runId,
-              { ...agent, host: agent.host },
-              adapter,
-              plan.outcome === 'resumed' && (plan.sessionId !== null || adapter.sessionIdPattern === null)
-                ? { sessionId: plan.sessionId }
-                : null,
-              hooks,
-            )
+          ? await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks)
           : await this.launcher.launch(adapter, plan, agent.cwd, hooks);
     } catch (err) {
       const message =
@@ -359,11 +351,6 @@ export class AgentSupervisor {
       this.announce('agent.warning', { runId, agentId, message: warning });
     }
   }
-}
-
-/** A remote agent's plan: what to ask its host's core for (its argv is decided there). */
-export function remotePlan(sessionId: string | null, outcome: SpawnPlan['outcome']): SpawnPlan {
-  return { argv: [], env: {}, sessionId, chosenBy: null, outcome, warning: null };
 }
 
 function context(run: RunManifest, agent: AgentRecord): AgentContext {

@@ -14,7 +14,7 @@ import { invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
-import { remotePlan } from './agent-supervisor.js';
+import { mapHosts, remotePlan, type HostMap } from '../remote/remote-launcher.js';
 import { currentSessionId } from './views.js';
 import { inspectDirectory, problemText, type DirectoryCheck, type DirectoryProblem } from './workdir.js';
 
@@ -409,17 +409,6 @@ function previewWorktree(p: PlannedAgent): HandlePreviewAgent['worktree'] {
   if (w.state === 'recreate')
     return { branch, state: 'recreate', reason: `its worktree is gone: it will be re-created from branch ${w.branch}` };
   return { branch, state: 'failed', reason: w.reason };
-}
-
-/** A handle alias → the alias the user chose for it here (hostMap); an agent with no host stays on this machine. */
-export type HostMap = Readonly<Record<string, string>>;
-
-function mapHosts(decoded: DecodedHandle, hostMap: HostMap | undefined): DecodedHandle {
-  if (!hostMap) return decoded;
-  return {
-    ...decoded,
-    agents: decoded.agents.map((a) => (a.host && hostMap[a.host] ? { ...a, host: hostMap[a.host] } : a)),
-  };
 }
 
 /** `path` under a repository root that `repoMap` moves, moved with it. */
