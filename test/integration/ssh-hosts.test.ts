@@ -247,6 +247,16 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
         ['there-a', 'devbox', 'remote'],
         ['there-b', 'devbox', 'remote'],
       ]);
+      // Another name for the same machine here: the preview says where each agent will go.
+      const mapped = await next.call('handle.inspect', { handle, hostMap: { devbox: 'me@devbox.example:2222' } });
+      expect(mapped.agents.map((x) => x.host ?? null)).toEqual([
+        null,
+        'me@devbox.example:2222',
+        'me@devbox.example:2222',
+      ]);
+      await expect(next.call('handle.inspect', { handle, hostMap: { devbox: '-oProxyCommand=x' } })).rejects.toThrow(
+        /host must be an ssh alias/,
+      );
       const { run, outcomes } = await next.call('run.resume', { handle, confirmShell: [0, 1, 2] });
       expect(outcomes.map((o) => [o.label, o.outcome])).toEqual([
         ['here', 'fresh'],
