@@ -182,6 +182,11 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     expect(run.agents[0]).toMatchObject({ label: 'far', host: 'devbox', cwd: remoteDir, status: 'running' });
     const stopped = await runCli(['delete', 'from-cli'], cli);
     expect(stopped.code, stopped.stderr).toBe(0);
+    // Its run on the host went with it.
+    const remote = await remoteCore(sshd);
+    const localId = (JSON.parse(started.stdout) as { id: string }).id;
+    expect((await remote.call('run.list', {})).some((r) => r.name === localId)).toBe(false);
+    remote.close();
   }, 60_000);
 
   it('keeps the remote agents running when the ssh connection is killed mid-flood; panes continue byte-exact', async () => {

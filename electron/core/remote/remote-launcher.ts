@@ -99,6 +99,22 @@ export class RemoteLauncher {
   }
 
   /**
+   * The local run is being deleted: its remote run on that host goes too (its agents were stopped first). A host
+   * that cannot be reached keeps it; the reason is returned for the log.
+   */
+  async deleteRemoteRun(runId: string, host: string): Promise<string | null> {
+    try {
+      const core = this.cores.core(host);
+      await core.connect();
+      const run = await this.remoteRun(core, runId);
+      if (run) await core.call('run.delete', { run: run.id });
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+
+  /**
    * The remote run of this local run: named after its id (a resume there may also have given it that id). A ref
    * shaped like a run id is looked up as an id only, so the name is found through the list.
    */

@@ -72,6 +72,14 @@ export class AgentSupervisor {
     this.lastTerminal.delete(agentId);
   }
 
+  /** The run is being deleted: its runs on other hosts go too (docs/hosts.md); a host out of reach keeps its own. */
+  async deleteRemoteRuns(run: RunManifest): Promise<void> {
+    for (const host of new Set(run.agents.flatMap((a) => (a.host ? [a.host] : [])))) {
+      const kept = await this.remote?.deleteRemoteRun(run.id, host);
+      if (kept) process.stderr.write(`baton: run '${run.name}': its record on ${host} was kept: ${kept}\n`);
+    }
+  }
+
   /** From now on an exit is the quit's doing: no fresh start after a refused resume, no exit snapshot. */
   beginShutdown(): void {
     this.closing = true;

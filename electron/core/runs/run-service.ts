@@ -93,6 +93,7 @@ export class RunService {
       if (removeWorktrees === true) await this.worktrees.checkRemovable(run.agents);
       await Promise.all(run.agents.map((a) => this.agents.stop(a.id)));
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
+      await this.agents.deleteRemoteRuns(run);
       if (removeWorktrees === true) {
         // A worktree that could not go (changed since the check, say) is left as an orphan: `worktrees.orphans` lists it.
         for (const kept of await this.worktrees.removeAll(run.agents))
