@@ -40,6 +40,8 @@ const COMMANDS = [
   'stop',
   'delete',
   'worktrees',
+  'hosts',
+  'connect',
   'help',
 ];
 
