@@ -1,7 +1,8 @@
 // Remote hosts against a real sshd on 127.0.0.1 (test/helpers/sshd.ts), through the system's ssh with the test's
 // own config, keys and known_hosts (docs/hosts.md). The "remote" Baton is installed by the test's own first use into
 // a temp HOME of the sshd sessions, and its agents run in that host's own background core.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -331,4 +332,73 @@ describe.skipIf(!sshdAvailable())('hosts that cannot be used', () => {
     expect(view.message).toMatch(/^check Node: Node\.js is not installed on nonode .*install Node 20 or later there/);
     expect(existsSync(join(noNode.remoteHome, '.baton', 'server'))).toBe(false);
   }, 60_000);
+});
+
+describe.skipIf(!sshdAvailable())('a host running an older Baton core', () => {
+  it('replaces it only after it snapshotted its runs, and the new core brings them back', async () => {
+    const sshd = await startSshd();
+    const dir = tempDir('baton-ssh-old-');
+    const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+    const work = join(sshd.remoteHome, 'work');
+    mkdirSync(work, { mode: 0o700 });
+    let server = await startServer(join(dir, 'first'), env);
+    let client = await server.connect();
+    try {
+      // First use installs this version; its core is then stopped, and an older Baton made beside it runs instead.
+      expect((await client.call('hosts.connect', { host: 'devbox' })).state).toBe('connected');
+      client.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      let remote = await remoteCore(sshd);
+      const stoppedPid = (await remote.call('core.info', {})).pid;
+      await remote.call('core.shutdown', { resumeOnStart: false });
+      remote.close();
+      await waitFor(() => !isRunning(stoppedPid), 'the first remote core to stop');
+      const servers = join(sshd.remoteHome, '.baton', 'server');
+      const older = join(servers, '0.0.1');
+      mkdirSync(older);
+      cpSync(join(servers, VERSION, 'bin'), join(older, 'bin'), { recursive: true });
+      cpSync(join(servers, VERSION, 'dist'), join(older, 'dist'), { recursive: true });
+      symlinkSync(join(servers, VERSION, 'node_modules'), join(older, 'node_modules'));
+      const pkg = JSON.parse(readFileSync(join(servers, VERSION, 'package.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(older, 'package.json'), JSON.stringify({ ...pkg, version: '0.0.1' }));
+      spawn(
+        process.execPath,
+        [join(older, 'bin', 'baton.js'), 'serve', '--socket', '--data-dir', join(sshd.remoteHome, '.baton')],
+        { env: { HOME: sshd.remoteHome, PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: 'ignore' },
+      ).unref();
+      remote = await waitFor(async () => {
+        const c = await remoteCore(sshd);
+        if ((await c.call('core.info', {})).version === '0.0.1') return c;
+        c.close();
+        return undefined;
+      }, 'the older core to serve');
+      const oldRun = await remote.call('run.start', {
+        name: 'on-the-old-core',
+        agents: [{ vendor: 'shell', label: 'old', cwd: work, command: BASH }],
+      });
+      expect(oldRun.lastSnapshot).toBeNull();
+      remote.close();
+
+      // A Baton of this version connects: the older core snapshots its runs and gives way; the new one resumes them.
+      server = await startServer(join(dir, 'second'), env);
+      client = await server.connect();
+      expect((await client.call('hosts.connect', { host: 'devbox' })).state).toBe('connected');
+      remote = await remoteCore(sshd);
+      expect((await remote.call('core.info', {})).version).toBe(VERSION);
+      const after = await waitFor(async () => {
+        const run = await remote.call('run.get', { run: 'on-the-old-core' });
+        return run.agents[0]?.status === 'running' ? run : undefined;
+      }, 'the old run to run again on the new core');
+      expect(after.lastSnapshot).not.toBeNull();
+      expect(after.id).toBe(oldRun.id);
+      await remote.call('core.shutdown', { resumeOnStart: false });
+      remote.close();
+    } finally {
+      client.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      sshd.stop();
+    }
+  }, 180_000);
 });
