@@ -140,6 +140,12 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
       return sessions.length;
     },
     stop() {
+      // The sessions too: ssh's shared connections (ControlPersist) end with them instead of idling on.
+      killMarks(
+        listProcs()
+          .filter((p) => p.ppid === sshdPid)
+          .map(markOf),
+      );
       child.kill('SIGTERM');
     },
   };
