@@ -87,7 +87,7 @@ export function AgentRowFields({
             <option value="">{vendors ? 'Choose a vendor' : 'Detecting vendor CLIs…'}</option>
           ) : null}
           {(vendors ?? []).map((v) => (
-            <option key={v.vendor} value={v.vendor} disabled={!v.found && row.host === ''}>
+            <option key={v.vendor} value={v.vendor} disabled={!v.found}>
               {vendorOptionText(v)}
             </option>
           ))}

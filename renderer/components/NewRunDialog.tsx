@@ -36,7 +36,8 @@ function rowErrors(row: AgentRow, rows: AgentRow[], vendors: VendorInfo[] | null
   const errors: AgentRowErrors = {};
   const info = vendors?.find((v) => v.vendor === row.vendor);
   if (row.vendor === '') errors.vendor = 'Choose a vendor';
-  else if (info && !info.found && !row.host) errors.vendor = `${info.displayName} is not installed on the Baton host`;
+  else if (info && !info.found)
+    errors.vendor = `${info.displayName} is not installed on ${row.host || 'the Baton host'}`;
   const cwd = validateCwd(row.cwd);
   if (cwd) errors.cwd = cwd;
   const others = rows.filter((r) => r.key !== row.key).map((r) => r.label);
@@ -101,6 +102,14 @@ function NewRunForm() {
   // A directory on another host is that host's: it is not inspected here (docs/hosts.md).
   const repos = useRepoInspections(rows.map((r) => (r.host ? '' : r.cwd)));
   const hostAliases = useHostAliases();
+  const hostVendors = useBaton((s) => s.hostVendors);
+  const loadHostVendors = useBaton((s) => s.loadHostVendors);
+  const hostsKey = [...new Set(rows.map((r) => r.host).filter((h) => h !== ''))].join('\n');
+  // Vendor detection applies on the agent's host: its own core says which CLIs are installed there.
+  useEffect(() => {
+    for (const host of hostsKey.split('\n')) if (host) void loadHostVendors(host);
+  }, [hostsKey, loadHostVendors]);
+  const vendorsOf = (row: AgentRow): VendorInfo[] | null => (row.host ? (hostVendors[row.host] ?? null) : vendors);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submits, setSubmits] = useState(0);
   const [phase, setPhase] = useState<'edit' | 'starting' | 'done'>('edit');
@@ -130,7 +139,7 @@ function NewRunForm() {
   const takenNames = useMemo(() => runs.map((r) => r.name), [runs]);
   const name = nameDraft ?? suggestRunName(rows[0]?.cwd ?? '', takenNames);
   const nameError = validateRunName(name, takenNames);
-  const errors = rows.map((r) => rowErrors(r, rows, vendors));
+  const errors = rows.map((r) => rowErrors(r, rows, vendorsOf(r)));
   const worktreeErrors = rows.map((r) => (r.host ? null : worktreeError(r.worktree, repos.of(r.cwd))));
   const valid =
     !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
@@ -307,7 +316,7 @@ function NewRunForm() {
               index={i}
               row={row}
               errors={rowError}
-              vendors={vendors}
+              vendors={vendorsOf(row)}
               hosts={hostAliases}
               disabled={phase !== 'edit'}
               canRemove={rows.length > 1 && phase === 'edit'}

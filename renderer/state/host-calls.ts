@@ -2,7 +2,7 @@
 // connecting to one (which installs Baton's core there on first use). Like core-calls.ts, the only way components
 // reach the core about hosts.
 import type { BatonClient } from '../../shared/client.js';
-import type { HostView } from '../../shared/contract.js';
+import type { HostView, VendorInfo } from '../../shared/contract.js';
 import type { Store } from './store.js';
 
 export interface HostCalls {
@@ -14,6 +14,10 @@ export interface HostCalls {
   connectHost(host: string): Promise<HostView>;
   /** A `host.changed` event: that host's row, replaced. */
   hostChanged(view: HostView): void;
+  /** Per host alias: the vendor CLIs installed there, once asked (null: asking, or it could not be reached). */
+  hostVendors: Record<string, VendorInfo[] | null>;
+  /** Asks the host's core which vendor CLIs it has (connecting to it first); a failure leaves null. */
+  loadHostVendors(host: string): Promise<void>;
 }
 
 type Set = (partial: Partial<Store> | ((s: Store) => Partial<Store>)) => void;
@@ -56,5 +60,20 @@ export function hostCalls({
       return view;
     },
     hostChanged: replace,
+    hostVendors: {},
+    async loadHostVendors(host) {
+      if (host in get().hostVendors) return;
+      set((s) => ({ hostVendors: { ...s.hostVendors, [host]: null } }));
+      try {
+        const vendors = await client().call('hosts.vendors', { host });
+        set((s) => ({ hostVendors: { ...s.hostVendors, [host]: vendors } }));
+      } catch {
+        // Asked again when the host is chosen again; the agent's start says why it cannot run there.
+        set((s) => {
+          const { [host]: _gone, ...rest } = s.hostVendors;
+          return { hostVendors: rest };
+        });
+      }
+    },
   };
 }

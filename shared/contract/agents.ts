@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
-import { hostAliasSchema } from './hosts.js';
+import { hostAliasSchema } from './host-alias.js';
 
 export const agentSpecSchema = z.strictObject({
   vendor: vendorNameSchema,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { vendorNameSchema } from '../words.js';
 import { agentId, runId } from './fields.js';
-import { hostAliasSchema } from './hosts.js';
+import { hostAliasSchema } from './host-alias.js';
 
 /**
  * `cwd-unsafe`: the directory is someone else's or others can write it (the reason is in `cwdProblem`). `remote`: the

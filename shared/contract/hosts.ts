@@ -1,20 +1,10 @@
 // Remote hosts reached over the user's own OpenSSH (docs/hosts.md): how a host is named, what state it is in, and the
 // requests and event about them. An agent on a host carries the host's alias; no alias means this machine.
 import { z } from 'zod';
+import { vendorInfoSchema } from './core.js';
+import { hostAliasSchema } from './host-alias.js';
 
-/**
- * A host as the user names it: an alias of their ~/.ssh/config (`devbox`) or `user@host[:port]`. Never starts with
- * `-` (it is an argument of ssh, never an option) and holds no space, quote or shell character.
- */
-export const HOST_ALIAS = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]{0,31}@)?[A-Za-z0-9_][A-Za-z0-9._-]{0,252}(?::[0-9]{1,5})?$/;
-export const hostAliasSchema = z
-  .string({ error: 'host must be text' })
-  .max(300, { error: 'host must be at most 300 characters' })
-  .regex(HOST_ALIAS, { error: 'host must be an ssh alias or user@host[:port] (letters, digits, . _ -)' });
-export type HostAlias = z.infer<typeof hostAliasSchema>;
-
-/** A resume's host mapping: the handle's alias → the alias to use here (like repoMap for repositories). */
-export const hostMapSchema = z.record(hostAliasSchema, hostAliasSchema);
+export * from './host-alias.js';
 
 /**
  * `connected`: its core answers; `connecting`: ssh is connecting (or Baton is installing its core there);
@@ -51,6 +41,8 @@ export const hostRequests = {
    * progress goes out as `host.changed` events. Resolves with the host's state (an error names the step).
    */
   'hosts.connect': { params: z.strictObject({ host: hostAliasSchema }), result: hostViewSchema },
+  /** The vendor CLIs installed on that host, as its own core detects them (connecting first). */
+  'hosts.vendors': { params: z.strictObject({ host: hostAliasSchema }), result: z.array(vendorInfoSchema) },
 } as const;
 
 export const hostEvents = {

@@ -124,6 +124,9 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     expect(view, view.message ?? '').toMatchObject({ alias: 'devbox', state: 'connected', home: sshd.remoteHome });
     expect(existsSync(join(sshd.remoteHome, '.baton', 'server', VERSION, 'bin', 'baton.js'))).toBe(true);
     expect(progress.some((m) => m.startsWith('copying Baton'))).toBe(true);
+    // Vendor detection happens on the host: its own core says which CLIs it has.
+    const vendors = await client.call('hosts.vendors', { host: 'devbox' });
+    expect(vendors.find((v) => v.vendor === 'shell')?.found).toBe(true);
     // The remote core listens on its user-only socket in that host's data directory.
     const remote = await remoteCore(sshd);
     expect((await remote.call('core.info', {})).version).toBe(VERSION);

@@ -20,7 +20,7 @@ import { RemoteCore } from './remote-core.js';
 import type { RemoteCores } from './remote-launcher.js';
 import { prepareControlDir, resolveTarget, type SshOptions } from './ssh.js';
 
-export type HostMethod = 'hosts.list' | 'hosts.add' | 'hosts.connect';
+export type HostMethod = 'hosts.list' | 'hosts.add' | 'hosts.connect' | 'hosts.vendors';
 
 const HOSTS_FILE = 'hosts.json';
 const hostsFileSchema = z.strictObject({ v: z.literal(1), hosts: z.array(hostAliasSchema).max(256) });
@@ -65,6 +65,7 @@ export class Hosts implements RemoteCores {
         .catch(() => undefined);
       return this.view(host, (await this.configHosts()).includes(host) ? 'config' : 'added');
     },
+    'hosts.vendors': async ({ host }) => (await this.core(host).call('host.info', {})).vendors,
   };
 
   core(alias: string): RemoteCore {
