@@ -44,6 +44,7 @@ export const COMMANDS = [
   { id: 'sessions.open', title: 'Sessions on this machine', keys: [] },
   { id: 'search.open', title: 'Search every conversation', short: 'Search', keys: ['Alt+Shift+G'] },
   { id: 'worktrees.cleanup', title: 'Leftover worktrees', keys: [], asks: true },
+  { id: 'hosts.open', title: 'Hosts', keys: [] },
   { id: 'help.open', title: 'Keyboard shortcuts', keys: ['F1', 'Ctrl+/'] },
 ] as const satisfies readonly CommandSpec[];
 

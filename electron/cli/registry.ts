@@ -15,6 +15,7 @@ import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { costCommand } from './commands/cost.js';
 import { resumeInterruptedCommand } from './commands/core.js';
+import { connectCommand, hostsCommand } from './commands/hosts.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
 import { commandUsage, overallUsage } from './usage.js';
@@ -55,6 +56,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   stopCommand,
   deleteCommand,
   worktreesCommand,
+  hostsCommand,
+  connectCommand,
   helpCommand,
 ];
 

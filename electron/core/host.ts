@@ -22,6 +22,9 @@ import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
+import { Hosts } from './remote/hosts.js';
+import { RemoteLauncher } from './remote/remote-launcher.js';
+import { packageRoot } from './paths.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
 import { readSettings, updateSettings } from './store/settings.js';
@@ -71,7 +74,20 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     );
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
-  const service = runService(runs, ptyHost, options.env, options.dataDir);
+  // Remote hosts over ssh (docs/hosts.md): one connection per host, shared by that host's agents.
+  const hosts = new Hosts({
+    dataDir: options.dataDir,
+    env: options.env,
+    version: options.version,
+    packageRoot: packageRoot(),
+    announce: (name, payload) => service.announce(name, payload),
+    liveOn: (alias) =>
+      service
+        .liveAgents()
+        .flatMap(({ runId, agentIds }) => runs.get(runId)?.agents.filter((a) => agentIds.includes(a.id)) ?? [])
+        .filter((a) => (a.host ?? null) === alias).length,
+  });
+  const service = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const search = new SearchService({
     dataDir: options.dataDir,
@@ -109,6 +125,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
       ...search.requests,
+      ...hosts.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -132,6 +149,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         service.worktrees.close();
         await ptyHost.stopAll();
         ptyHost.close();
+        hosts.close();
       })();
       return closing;
     },
@@ -150,7 +168,13 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
  * The run service over its parts, each given what it needs through its constructor: one repository, one PTY host and
  * one set of vendors per core (their claims and caches are this core's own; docs/architecture.md §9).
  */
-function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataDir: string): RunService {
+function runService(
+  runs: RunRepository,
+  ptyHost: PtyHost,
+  env: VendorEnv,
+  dataDir: string,
+  remote: RemoteLauncher,
+): RunService {
   const vendors = createVendors();
   const events = new EventEmitter();
   const announce: Announce = (name, payload) => {
@@ -176,6 +200,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     announce,
     snapshotAfterExit,
     worktrees,
+    remote,
   );
   const cost = new CostService(vendors, env, dataDir);
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce, cost);

@@ -68,6 +68,7 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
   'sessions.open': { when: always, run: (s) => s.openDialog({ kind: 'sessions' }) },
   'search.open': { when: always, run: (s) => s.openDialog({ kind: 'search' }) },
   'worktrees.cleanup': { when: always, run: (s) => s.openDialog({ kind: 'worktrees' }) },
+  'hosts.open': { when: always, run: (s) => s.openDialog({ kind: 'hosts' }) },
   'help.open': { when: always, run: (s) => s.openDialog({ kind: 'help' }) },
 };
 

@@ -13,6 +13,8 @@ export interface AgentRow {
   cwd: string;
   label: string;
   worktree: WorktreeChoice;
+  /** '' = this machine; else a host alias (docs/hosts.md). */
+  host: string;
 }
 
 export type AgentRowField = 'vendor' | 'cwd' | 'label';
@@ -24,6 +26,8 @@ interface Props {
   /** Only the errors to show now (touched fields, or after Start). */
   errors: AgentRowErrors;
   vendors: VendorInfo[] | null;
+  /** The hosts an agent can run on besides this machine (their aliases); none: the Host field is not shown. */
+  hosts?: readonly string[];
   disabled: boolean;
   canRemove: boolean;
   status: ReactNode;
@@ -52,6 +56,7 @@ export function AgentRowFields({
   row,
   errors,
   vendors,
+  hosts = [],
   disabled,
   canRemove,
   status,
@@ -93,8 +98,26 @@ export function AgentRowFields({
           rule={vendors?.find((v) => v.vendor === row.vendor)?.note ?? undefined}
         />
       </div>
+      {hosts.length > 0 || row.host !== '' ? (
+        <div className="bt-field">
+          <label htmlFor={`${id}-host`}>Host</label>
+          <select
+            id={`${id}-host`}
+            value={row.host}
+            disabled={disabled}
+            onChange={(e) => onChange({ host: e.target.value })}
+          >
+            <option value="">This machine</option>
+            {[...new Set([...hosts, ...(row.host ? [row.host] : [])])].map((h) => (
+              <option key={h} value={h}>
+                {h}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
       <div className="bt-field bt-field-grow">
-        <label htmlFor={`${id}-cwd`}>Working directory</label>
+        <label htmlFor={`${id}-cwd`}>{row.host ? `Working directory on ${row.host}` : 'Working directory'}</label>
         <input
           id={`${id}-cwd`}
           className="bt-input bt-mono"
@@ -112,7 +135,7 @@ export function AgentRowFields({
           }}
           onBlur={() => onTouch('cwd')}
         />
-        {window.baton ? (
+        {window.baton && row.host === '' ? (
           <button
             type="button"
             className="bt-button"

@@ -16,6 +16,7 @@ import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
 import { WorktreeCleanupDialog } from './WorktreeCleanupDialog.js';
 import { SearchDialog } from './SearchDialog.js';
+import { HostsDialog } from './HostsDialog.js';
 
 export function App() {
   const status = useBaton((s) => s.status);
@@ -68,6 +69,7 @@ export function App() {
       {dialog?.kind === 'search' && <SearchDialog />}
       {dialog?.kind === 'changes' && <ChangesDialog />}
       {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
+      {dialog?.kind === 'hosts' && <HostsDialog />}
       <Toasts />
     </div>
   );

@@ -10,6 +10,7 @@ import { agentField, errorField, errorMessage, messageForField } from './format.
 import { useRepoInspections } from './repo-inspections.js';
 import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
 import { WorktreeFields } from './WorktreeFields.js';
+import { useHostAliases } from './host-aliases.js';
 import {
   DEFAULT_WORKTREE_CHOICE,
   setupApprovedHere,
@@ -35,7 +36,8 @@ function rowErrors(row: AgentRow, rows: AgentRow[], vendors: VendorInfo[] | null
   const errors: AgentRowErrors = {};
   const info = vendors?.find((v) => v.vendor === row.vendor);
   if (row.vendor === '') errors.vendor = 'Choose a vendor';
-  else if (info && !info.found) errors.vendor = `${info.displayName} is not installed on the Baton host`;
+  else if (info && !info.found)
+    errors.vendor = `${info.displayName} is not installed on ${row.host || 'the Baton host'}`;
   const cwd = validateCwd(row.cwd);
   if (cwd) errors.cwd = cwd;
   const others = rows.filter((r) => r.key !== row.key).map((r) => r.label);
@@ -93,11 +95,21 @@ function NewRunForm() {
 
   const [nameDraft, setNameDraft] = useState<string | null>(null);
   const [rows, setRows] = useState<AgentRow[]>(() => [
-    { key: 0, vendor: defaultVendor(vendors), cwd: '', label: '', worktree: DEFAULT_WORKTREE_CHOICE },
+    { key: 0, vendor: defaultVendor(vendors), cwd: '', label: '', worktree: DEFAULT_WORKTREE_CHOICE, host: '' },
   ]);
   /** The setup commands the user approved here, by hash (a repository's, shared by its agents). */
   const [setupOk, setSetupOk] = useState<ReadonlySet<string>>(new Set());
-  const repos = useRepoInspections(rows.map((r) => r.cwd));
+  // A directory on another host is that host's: it is not inspected here (docs/hosts.md).
+  const repos = useRepoInspections(rows.map((r) => (r.host ? '' : r.cwd)));
+  const hostAliases = useHostAliases();
+  const hostVendors = useBaton((s) => s.hostVendors);
+  const loadHostVendors = useBaton((s) => s.loadHostVendors);
+  const hostsKey = [...new Set(rows.map((r) => r.host).filter((h) => h !== ''))].join('\n');
+  // Vendor detection applies on the agent's host: its own core says which CLIs are installed there.
+  useEffect(() => {
+    for (const host of hostsKey.split('\n')) if (host) void loadHostVendors(host);
+  }, [hostsKey, loadHostVendors]);
+  const vendorsOf = (row: AgentRow): VendorInfo[] | null => (row.host ? (hostVendors[row.host] ?? null) : vendors);
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submits, setSubmits] = useState(0);
   const [phase, setPhase] = useState<'edit' | 'starting' | 'done'>('edit');
@@ -127,8 +139,8 @@ function NewRunForm() {
   const takenNames = useMemo(() => runs.map((r) => r.name), [runs]);
   const name = nameDraft ?? suggestRunName(rows[0]?.cwd ?? '', takenNames);
   const nameError = validateRunName(name, takenNames);
-  const errors = rows.map((r) => rowErrors(r, rows, vendors));
-  const worktreeErrors = rows.map((r) => worktreeError(r.worktree, repos.of(r.cwd)));
+  const errors = rows.map((r) => rowErrors(r, rows, vendorsOf(r)));
+  const worktreeErrors = rows.map((r) => (r.host ? null : worktreeError(r.worktree, repos.of(r.cwd))));
   const valid =
     !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
   const shown = (field: string) => submits > 0 || touched.has(field);
@@ -158,6 +170,7 @@ function NewRunForm() {
         cwd: last?.cwd ?? '',
         label: '',
         worktree,
+        host: last?.host ?? '',
       },
     ]);
   };
@@ -176,6 +189,7 @@ function NewRunForm() {
           cwd: checkoutDir(a),
           label: a.label,
           worktree: { ...DEFAULT_WORKTREE_CHOICE, isolation: a.worktree ? 'own' : 'share' },
+          host: a.host ?? '',
         })),
       );
       setServerError(null);
@@ -197,16 +211,16 @@ function NewRunForm() {
     setPhase('starting');
     try {
       // Directories typed just before Start: their isolation is decided on the core's answer, as the dialog shows it.
-      const known = await repos.settle(rows.map((r) => r.cwd));
+      const known = await repos.settle(rows.map((r) => (r.host ? '' : r.cwd)));
       const stateOf = (cwd: string): RepoState | undefined => known.get(cwd);
       const specs: AgentSpec[] = rows.map((r) => ({
         vendor: r.vendor as AgentSpec['vendor'],
         cwd: r.cwd,
         ...(r.label ? { label: r.label } : {}),
-        ...worktreeSpec(r.worktree, stateOf(r.cwd)),
+        ...(r.host ? { host: r.host } : worktreeSpec(r.worktree, stateOf(r.cwd))),
       }));
       const approvals = setupsToApprove(
-        rows.map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })),
+        rows.filter((r) => !r.host).map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })),
         setupOk,
       );
       for (const a of approvals) await approveSetup(a.repoRoot, a.hash);
@@ -302,7 +316,8 @@ function NewRunForm() {
               index={i}
               row={row}
               errors={rowError}
-              vendors={vendors}
+              vendors={vendorsOf(row)}
+              hosts={hostAliases}
               disabled={phase !== 'edit'}
               canRemove={rows.length > 1 && phase === 'edit'}
               status={status}
@@ -313,16 +328,18 @@ function NewRunForm() {
                 setRows((rs) => rs.filter((r) => r.key !== row.key));
               }}
             >
-              <WorktreeFields
-                agentName={`agent ${i + 1}`}
-                choice={row.worktree}
-                state={repos.of(row.cwd)}
-                disabled={phase !== 'edit'}
-                showErrors={submits > 0}
-                setupApproved={setupApprovedHere(setupOk, repos.of(row.cwd))}
-                onChange={(patch) => updateRow(row.key, { worktree: { ...row.worktree, ...patch } })}
-                onApproveSetup={(on) => setSetupOk((old) => toggleSetup(old, repos.of(row.cwd), on))}
-              />
+              {row.host ? null : (
+                <WorktreeFields
+                  agentName={`agent ${i + 1}`}
+                  choice={row.worktree}
+                  state={repos.of(row.cwd)}
+                  disabled={phase !== 'edit'}
+                  showErrors={submits > 0}
+                  setupApproved={setupApprovedHere(setupOk, repos.of(row.cwd))}
+                  onChange={(patch) => updateRow(row.key, { worktree: { ...row.worktree, ...patch } })}
+                  onApproveSetup={(on) => setSetupOk((old) => toggleSetup(old, repos.of(row.cwd), on))}
+                />
+              )}
             </AgentRowFields>
           );
         })}

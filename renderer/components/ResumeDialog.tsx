@@ -1,5 +1,5 @@
 // Resume from handle: paste a handle, see per agent what will happen, resume, then see each agent's outcome.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { HandlePreview, ResumeOutcome } from '../../shared/contract.js';
 import { useBaton } from '../state/store.js';
 import { Dialog } from './Dialog.js';
@@ -7,6 +7,7 @@ import { OutcomeTable } from './OutcomeTable.js';
 import { errorField, errorMessage, handleAdvice, messageForField } from './format.js';
 import { handleRepoRoots, reposToMap, usableRepoMap } from './handle-repos.js';
 import { RepoMapFields } from './RepoMapFields.js';
+import { HostMapFields, handleHosts, usableHostMap } from './HostMapFields.js';
 import { PreviewTable, ShellConfirmations, shellIndexes } from './ResumePreview.js';
 import { CWD_RULE, validateCwd } from './validate.js';
 import './components.css';
@@ -61,6 +62,9 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
   const cwdParam = cwd !== '' && !cwdError ? cwd : undefined;
   // As a string, so the preview is asked again only when the usable mapping really changed.
   const repoMapKey = JSON.stringify(usableRepoMap(repoPaths));
+  const [hostNames, setHostNames] = useState<Readonly<Record<string, string>>>({});
+  const hostMapKey = JSON.stringify(usableHostMap(hostNames));
+  const handleHostList = useMemo(() => handleHosts(text), [text]);
 
   useEffect(() => {
     if (phase !== 'edit') return;
@@ -70,7 +74,12 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
     let current = true;
     setInspection({ state: 'checking' });
     const timer = setTimeout(() => {
-      inspectHandle(text, cwdParam, JSON.parse(repoMapKey) as Record<string, string>)
+      inspectHandle(
+        text,
+        cwdParam,
+        JSON.parse(repoMapKey) as Record<string, string>,
+        JSON.parse(hostMapKey) as Record<string, string>,
+      )
         .then((preview) => current && setInspection({ state: 'ok', preview }))
         .catch(
           (err: unknown) =>
@@ -82,7 +91,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       current = false;
       clearTimeout(timer);
     };
-  }, [text, cwdParam, repoMapKey, connected, inspectHandle, phase]);
+  }, [text, cwdParam, repoMapKey, hostMapKey, connected, inspectHandle, phase]);
 
   const preview = inspection.state === 'ok' ? inspection.preview : null;
   useEffect(() => {
@@ -121,6 +130,7 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
         needsCwd ? cwdParam : undefined,
         confirmShell,
         JSON.parse(repoMapKey) as Record<string, string>,
+        JSON.parse(hostMapKey) as Record<string, string>,
       );
       setHandle(''); // The secret is not kept once it has done its job.
       setOutcomes(result.outcomes);
@@ -225,6 +235,15 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
           }}
         />
       ) : null}
+      <HostMapFields
+        hosts={handleHostList}
+        mapped={hostNames}
+        disabled={phase !== 'edit'}
+        onChange={(host, to) => {
+          setHostNames((old) => ({ ...old, [host]: to }));
+          setResumeError(null);
+        }}
+      />
       {preview ? (
         <ShellConfirmations
           preview={preview}

@@ -14,6 +14,7 @@ const CHECK_TEXT: Record<SessionCheck, string> = {
   'cwd-missing': 'directory missing → cannot start',
   'cwd-unsafe': 'directory refused → cannot start',
   'no-session': 'no conversation (starts anew)',
+  remote: 'checked on its host when it starts',
 };
 
 type PreviewAgent = HandlePreview['agents'][number];
@@ -48,6 +49,7 @@ function commandText(a: PreviewAgent): string {
 export function PreviewTable({ preview }: { preview: HandlePreview }) {
   // The column only when an agent had a worktree, so a run without any reads as before.
   const worktrees = preview.agents.some((a) => a.worktree !== null);
+  const hosts = preview.agents.some((a) => a.host !== undefined);
   return (
     <>
       <p>
@@ -63,6 +65,7 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
             <tr>
               <th scope="col">Label</th>
               <th scope="col">Vendor</th>
+              {hosts ? <th scope="col">Host</th> : null}
               <th scope="col">Directory</th>
               <th scope="col">Session</th>
               <th scope="col">Check</th>
@@ -75,6 +78,7 @@ export function PreviewTable({ preview }: { preview: HandlePreview }) {
               <tr key={`${a.label}-${i}`}>
                 <th scope="row">{a.label}</th>
                 <td>{a.vendor}</td>
+                {hosts ? <td className="bt-mono">{a.host ?? 'this machine'}</td> : null}
                 <td>
                   <span className="bt-mono">{a.cwd ?? '—'}</span>
                   {a.newDirectory && a.cwd !== null ? (

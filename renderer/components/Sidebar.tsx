@@ -128,6 +128,7 @@ export function Sidebar() {
       <div className="bt-sidebar-foot">
         <CommandButton command="sessions.open" className="bt-button" />
         <CommandButton command="worktrees.cleanup" className="bt-button" />
+        <CommandButton command="hosts.open" className="bt-button" />
       </div>
     </div>
   );

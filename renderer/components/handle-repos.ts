@@ -10,8 +10,8 @@ function decodeBase64Url(text: string): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-/** Per agent, in the handle's order (the preview's), its worktree's repository root or null; [] for anything unreadable. */
-export function handleRepoRoots(handle: string): (string | null)[] {
+/** The handle's agents as its JSON holds them (unchecked: the core checks everything); [] for anything unreadable. */
+export function decodedHandleAgents(handle: string): unknown[] {
   const text = handle.trim();
   try {
     const json = text.startsWith('baton1.')
@@ -22,8 +22,16 @@ export function handleRepoRoots(handle: string): (string | null)[] {
     if (json === null) return [];
     const body: unknown = JSON.parse(json);
     const agents = typeof body === 'object' && body !== null ? (body as { agents?: unknown }).agents : undefined;
-    if (!Array.isArray(agents)) return [];
-    return agents.map((a: unknown) => {
+    return Array.isArray(agents) ? (agents as unknown[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Per agent, in the handle's order (the preview's), its worktree's repository root or null; [] for anything unreadable. */
+export function handleRepoRoots(handle: string): (string | null)[] {
+  try {
+    return decodedHandleAgents(handle).map((a: unknown) => {
       const worktree = typeof a === 'object' && a !== null ? (a as { worktree?: unknown }).worktree : undefined;
       const root =
         typeof worktree === 'object' && worktree !== null ? (worktree as { repoRoot?: unknown }).repoRoot : undefined;

@@ -91,6 +91,11 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
         </span>
         <strong className="bt-pane-label">{agent.label}</strong>
         <span className="bt-chip">{agent.vendor}</span>
+        {agent.host ? (
+          <span className="bt-chip bt-pane-host" title={`runs on ${agent.host}`}>
+            {agent.host}
+          </span>
+        ) : null}
         <span className="bt-pane-cwd" title={agent.cwd}>
           <bdi>{agent.cwd}</bdi>
         </span>

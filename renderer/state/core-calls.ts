@@ -27,13 +27,15 @@ export interface CoreCalls {
    * What resuming `handle` would do, per agent (handle.inspect): nothing runs. `repoMap`: a missing repository root →
    * the path the user gave for it (every agent of that repository follows).
    */
-  inspectHandle(handle: string, cwd?: string, repoMap?: RepoMap): Promise<HandlePreview>;
+  inspectHandle(handle: string, cwd?: string, repoMap?: RepoMap, hostMap?: RepoMap): Promise<HandlePreview>;
   /** `confirmShell`: the handle indexes of the shell agents the user confirmed (run.resume). */
   resume(
     handle: string,
     cwd?: string,
     confirmShell?: number[],
     repoMap?: RepoMap,
+    /** A host alias of the handle → the alias that reaches that host here (docs/hosts.md). */
+    hostMap?: RepoMap,
   ): Promise<{ run: RunView; outcomes: ResumeOutcome[] }>;
   /** Conversations the vendors' own stores hold on this machine (sessions.list). */
   listSessions(params: Params<'sessions.list'>): Promise<Result<'sessions.list'>>;
@@ -139,16 +141,22 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       get().toast('success', `Copied ${plural(commands.length, 'shell command')}`);
     },
 
-    inspectHandle: (handle, cwd, repoMap) =>
-      client().call('handle.inspect', { handle, ...(cwd ? { cwd } : {}), ...repoMapParam(repoMap) }),
+    inspectHandle: (handle, cwd, repoMap, hostMap) =>
+      client().call('handle.inspect', {
+        handle,
+        ...(cwd ? { cwd } : {}),
+        ...repoMapParam(repoMap),
+        ...(hostMap && Object.keys(hostMap).length > 0 ? { hostMap } : {}),
+      }),
 
-    async resume(handle, cwd, confirmShell, repoMap) {
+    async resume(handle, cwd, confirmShell, repoMap, hostMap) {
       return adopted(
         await client().call('run.resume', {
           handle,
           ...(cwd ? { cwd } : {}),
           ...(confirmShell ? { confirmShell } : {}),
           ...repoMapParam(repoMap),
+          ...(hostMap && Object.keys(hostMap).length > 0 ? { hostMap } : {}),
         }),
       );
     },

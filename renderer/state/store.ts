@@ -11,6 +11,7 @@ import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
 import { costCalls, type CostCalls, type CostState } from './cost-calls.js';
 import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
+import { hostCalls, type HostCalls } from './host-calls.js';
 
 export type HostInfo = Result<'host.info'>;
 export type Layout = 'grid' | 'tabs';
@@ -26,7 +27,9 @@ export type Dialog =
   /** One agent's worktree: its diff, merge, removal. */
   | { kind: 'changes'; agentId: string }
   /** Worktrees Baton made that no run owns any more. */
-  | { kind: 'worktrees' };
+  | { kind: 'worktrees' }
+  /** This machine and the ssh hosts agents can run on (docs/hosts.md). */
+  | { kind: 'hosts' };
 
 export interface Toast {
   id: number;
@@ -65,7 +68,7 @@ interface BatonState extends CostState {
   removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls, WorktreeCalls, CostCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls, CostCalls, HostCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -163,12 +166,14 @@ export const useBaton = create<Store>()((set, get) => {
     ...coreCalls({ set, get, client: () => client, copy }),
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
     ...costCalls({ set, client: () => client }),
+    ...hostCalls({ set, get, client: () => client }),
 
     setConnection(status, c) {
       client = c;
       for (const use of clientUsers) use(c);
       set({ status });
       if (!c) return;
+      c.on('host.changed', (view) => get().hostChanged(view));
       c.on('run.changed', ({ runId, deleted }) => {
         void get().refreshRuns();
         if (deleted) {

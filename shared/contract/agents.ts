@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
 import { costTotalSchema } from './cost.js';
+import { hostAliasSchema } from './host-alias.js';
 
 export const agentSpecSchema = z.strictObject({
   vendor: vendorNameSchema,
@@ -27,6 +28,8 @@ export const agentSpecSchema = z.strictObject({
     .optional(),
   /** A base branch or commit for a new worktree; default: the repository's current HEAD. */
   base: z.string().min(1).max(200).optional(),
+  /** The host it runs on (an ssh alias or user@host[:port]; docs/hosts.md); left out: this machine. */
+  host: hostAliasSchema.optional(),
 });
 export type AgentSpec = z.infer<typeof agentSpecSchema>;
 
@@ -70,6 +73,8 @@ export const agentViewSchema = z.strictObject({
   startedAt: isoTime.nullable(),
   /** The agent's own git worktree; null when it works in its directory as it is. */
   worktree: worktreeInfoSchema.nullable(),
+  /** The host it runs on (docs/hosts.md); absent: this machine. */
+  host: hostAliasSchema.optional(),
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 

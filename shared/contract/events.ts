@@ -4,6 +4,7 @@ import { agentStatusSchema } from './agents.js';
 import { agentId, runId, terminalId } from './fields.js';
 import { searchEvents } from './search.js';
 import { costEvents } from './cost.js';
+import { hostEvents } from './hosts.js';
 
 export const events = {
   'run.changed': z.strictObject({ runId, deleted: z.boolean().optional() }),
@@ -22,6 +23,7 @@ export const events = {
   'recovery.changed': z.strictObject({}),
   ...searchEvents,
   ...costEvents,
+  ...hostEvents,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

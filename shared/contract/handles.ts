@@ -2,9 +2,13 @@
 import { z } from 'zod';
 import { vendorNameSchema } from '../words.js';
 import { agentId, runId } from './fields.js';
+import { hostAliasSchema } from './host-alias.js';
 
-/** `cwd-unsafe`: the directory is someone else's or others can write it (the reason is in `cwdProblem`). */
-export const sessionCheckSchema = z.enum(['found', 'missing', 'cwd-missing', 'cwd-unsafe', 'no-session']);
+/**
+ * `cwd-unsafe`: the directory is someone else's or others can write it (the reason is in `cwdProblem`). `remote`: the
+ * agent runs on another host, whose core checks its directory and conversation when it starts (docs/hosts.md).
+ */
+export const sessionCheckSchema = z.enum(['found', 'missing', 'cwd-missing', 'cwd-unsafe', 'no-session', 'remote']);
 export type SessionCheck = z.infer<typeof sessionCheckSchema>;
 
 export const handlePreviewSchema = z.strictObject({
@@ -37,6 +41,8 @@ export const handlePreviewSchema = z.strictObject({
           reason: z.string().nullable(),
         })
         .nullable(),
+      /** The host it will run on (after the resume's hostMap); absent: this machine. */
+      host: hostAliasSchema.optional(),
     }),
   ),
 });

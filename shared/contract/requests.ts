@@ -23,6 +23,7 @@ import { handlePreviewSchema, resumeCommandSchema, resumeOutcomeSchema } from '.
 import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
+import { hostMapSchema, hostRequests } from './hosts.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -84,6 +85,8 @@ export const requests = {
         .optional(),
       /** A repository root that is missing here → another path; every agent of that repository follows. */
       repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
+      /** A host alias of the handle → the alias that reaches that host from here (docs/hosts.md). */
+      hostMap: hostMapSchema.optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
   },
@@ -92,6 +95,7 @@ export const requests = {
       handle: handleText,
       cwd: absolutePathSchema.optional(),
       repoMap: z.record(absolutePathSchema, absolutePathSchema).optional(),
+      hostMap: hostMapSchema.optional(),
     }),
     result: handlePreviewSchema,
   },
@@ -217,6 +221,7 @@ export const requests = {
   'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
   ...costRequests,
   ...searchRequests,
+  ...hostRequests,
 } as const;
 
 export type Method = keyof typeof requests;

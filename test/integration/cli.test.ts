@@ -41,6 +41,8 @@ const COMMANDS = [
   'stop',
   'delete',
   'worktrees',
+  'hosts',
+  'connect',
   'help',
 ];
 

@@ -1,6 +1,7 @@
 // Commands about agents: start a run of them, type into one, read one's screen.
-import { resolve } from 'node:path';
-import type { AgentSpec, AgentView } from '../../../shared/contract.js';
+import { posix, resolve } from 'node:path';
+import type { RpcClient } from '../../../shared/client.js';
+import { HOST_ALIAS, type AgentSpec, type AgentView } from '../../../shared/contract.js';
 import { VENDOR_NAMES, type VendorName } from '../../../shared/words.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
 import { shownArgument, UsageError } from '../errors.js';
@@ -8,7 +9,9 @@ import { expandHome } from '../home.js';
 import { json, note, out, plural } from '../output.js';
 import { agentByLabel, isLive, LABEL_ARG, labelArg, notRunningReason, RUN_ARG, runArg } from './common.js';
 
-const AGENT_FORM = '<vendor>[:<label>]@<dir>';
+const AGENT_FORM = '<vendor>[:<label>]@[<host>:]<dir>';
+/** `devbox:~/src/app`, `me@10.0.0.5:2222:/srv/app`: a host, then the first `:` before a `/` or `~`. */
+const ON_HOST = /^([^:/~][^/~]*?):([/~].*)$/;
 
 /** `claude:planner@~/src/app` → the spec run.start takes; the directory as an absolute path, `~` expanded. */
 export function parseAgentSpec(text: string, env: NodeJS.ProcessEnv): AgentSpec {
@@ -24,13 +27,40 @@ export function parseAgentSpec(text: string, env: NodeJS.ProcessEnv): AgentSpec 
     );
   if (label === '')
     throw new UsageError(`--agent ${shownArgument(text, env)} has an empty label: leave out the ':' or name the agent`);
-  const dir = text.slice(at + 1);
-  if (dir === '') throw new UsageError(`--agent ${shownArgument(text, env)} has no directory after '@'`);
+  const place = text.slice(at + 1);
+  if (place === '') throw new UsageError(`--agent ${shownArgument(text, env)} has no directory after '@'`);
+  const remote = ON_HOST.exec(place);
+  if (remote) {
+    const [, host, dir] = remote as unknown as [string, string, string];
+    if (!HOST_ALIAS.test(host))
+      throw new UsageError(`--agent: ${shownArgument(host, env)} is not a host (an ssh alias or user@host[:port])`);
+    // `~` is the remote user's home: the CLI expands it once it has asked that host (remoteHomes).
+    return { vendor: vendor as VendorName, cwd: dir, host, ...(label !== undefined ? { label } : {}) };
+  }
   return {
     vendor: vendor as VendorName,
-    cwd: resolve(expandHome(dir, env, '--agent')),
+    cwd: resolve(expandHome(place, env, '--agent')),
     ...(label !== undefined ? { label } : {}),
   };
+}
+
+/** Directories on other hosts that start with `~`, expanded with that host's home (connecting to it first). */
+export async function expandRemoteHomes(specs: AgentSpec[], client: RpcClient): Promise<AgentSpec[]> {
+  const homes = new Map<string, string>();
+  for (const spec of specs) {
+    if (!spec.host || !spec.cwd.startsWith('~')) continue;
+    if (!/^~(?:\/|$)/.test(spec.cwd))
+      throw new UsageError(`--agent: on another host, only ~ (that user's home) is expanded, not ~user`);
+    let home = homes.get(spec.host);
+    if (home === undefined) {
+      const view = await client.call('hosts.connect', { host: spec.host });
+      if (view.home === null) throw new Error(`${spec.host} is ${view.state}: ${view.message ?? 'no answer'}`);
+      home = view.home;
+      homes.set(spec.host, home);
+    }
+    spec.cwd = posix.normalize(`${home}${spec.cwd.slice(1)}`).replace(/(.)\/$/, '$1');
+  }
+  return specs;
 }
 
 /**
@@ -65,7 +95,7 @@ export function agentSpecsOf(typed: readonly { name: string; value: string }[], 
 
 /** `planner (claude) running in /wt/app/demo-planner (worktree on baton/demo/planner)` */
 export function agentLine(a: AgentView): string {
-  const where = a.worktree ? ` in ${a.cwd} (worktree on ${a.worktree.branch})` : '';
+  const where = `${a.host ? ` on ${a.host}` : ''}${a.worktree ? ` in ${a.cwd} (worktree on ${a.worktree.branch})` : ''}`;
   return `${a.label} (${a.vendor}) ${a.status}${where}${a.warning ? ` — ${a.warning}` : ''}`;
 }
 
@@ -106,7 +136,8 @@ export const startCommand: CommandSpec = {
     const name = runArg(ctx);
     const specs = agentSpecsOf(ctx.args.inOrder(), ctx.env);
     if (specs.length === 0) throw new UsageError(`give at least one --agent ${AGENT_FORM}`);
-    const run = await (await ctx.server()).call('run.start', { name, agents: specs });
+    const client = await ctx.server();
+    const run = await client.call('run.start', { name, agents: await expandRemoteHomes(specs, client) });
     if (ctx.args.has('json')) json(run);
     else for (const a of run.agents) out(agentLine(a));
     const failed = run.agents.filter((a) => a.status === 'failed');

@@ -73,6 +73,7 @@ const CHECK_WORDS: Record<SessionCheck, string> = {
   'no-session': 'no conversation (starts anew)',
   'cwd-missing': 'directory missing: cannot start',
   'cwd-unsafe': 'directory refused: cannot start',
+  remote: 'on its host: checked there when it starts',
 };
 
 const WORKTREE_WORDS: Record<NonNullable<HandlePreview['agents'][number]['worktree']>['state'], string> = {

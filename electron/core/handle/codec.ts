@@ -7,7 +7,7 @@
 // The marker is explicit so "resume this agent into a run" and "resume this run" never depend on a count.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { BatonError, describeIssue } from '../../../shared/contract.js';
+import { BatonError, describeIssue, hostAliasSchema } from '../../../shared/contract.js';
 import {
   AGENT_ID,
   LIMITS,
@@ -27,6 +27,8 @@ export interface HandleAgent {
   cwd: string | null;
   /** The agent's own git worktree, which `cwd` lies in; absent when it works in `cwd` as it is. */
   worktree?: HandleWorktree;
+  /** The host it runs on (an ssh alias or user@host[:port]; docs/hosts.md); absent: the machine that resumes. */
+  host?: string;
 }
 
 /** Where an agent's worktree was: the repository, the worktree, its branch and the commit it started from. */
@@ -94,6 +96,8 @@ const agentSchema = z.strictObject({
       { error: 'worktree must be an object' },
     )
     .optional(),
+  // Only a name ssh looks up (never an option: it cannot start with '-'), checked by its own pattern.
+  host: hostAliasSchema.optional(),
 });
 
 const batonSchema = z.strictObject({
@@ -147,6 +151,7 @@ export function encodeHandle(h: HandleInput): string {
             },
           }
         : {}),
+      ...(a.host ? { host: a.host } : {}),
     })),
   };
   // Baton must never hand out a handle it would refuse to read back.
@@ -228,7 +233,10 @@ function checkBatonAgents(h: z.infer<typeof batonSchema>, rules: HandleRules | n
       checkSessionId(`${field}.sessionId`, vendor, a.sessionId, supportedPattern(`${field}.vendor`, vendor, rules));
     const cwd = absolutePathSchema.safeParse(a.cwd);
     if (!cwd.success) throw new BatonError(describeIssue(cwd.error, `${field}.cwd`));
-    if (a.worktree === undefined) return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data };
+    const host = a.host === undefined ? {} : { host: a.host };
+    if (a.worktree === undefined)
+      return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, ...host };
+    if (a.host !== undefined) fail(`${field}.worktree`, `${field}.worktree: an agent on another host has no worktree`);
     const worktree = checkWorktree(`${field}.worktree`, a.worktree);
     // The agent works inside its worktree: a cwd elsewhere would let the handle pair any directory with it.
     if (!isWithin(worktree.worktreePath, cwd.data))

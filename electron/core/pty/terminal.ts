@@ -15,6 +15,29 @@ import type { StreamFrame } from './subscriber.js';
 export type { AttachStart, Subscription } from './output-stream.js';
 export type { ExitInfo, SpawnOptions } from './pty-process.js';
 
+/**
+ * What the runs need of an agent's terminal, wherever its process lives: a local `Terminal`, or a remote agent's
+ * `RemoteTerminal` (docs/hosts.md).
+ */
+export type AgentTerminal = Pick<
+  Terminal,
+  | 'id'
+  | 'pid'
+  | 'lastOutputAt'
+  | 'endOffset'
+  | 'exited'
+  | 'cols'
+  | 'rows'
+  | 'notice'
+  | 'write'
+  | 'resize'
+  | 'onExit'
+  | 'capture'
+  | 'attach'
+  | 'stop'
+  | 'dispose'
+>;
+
 export const newTerminalId = () => `trm_${randomBytes(10).toString('hex').slice(0, 16)}`;
 
 export class Terminal implements Disposable {

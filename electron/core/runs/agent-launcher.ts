@@ -4,7 +4,7 @@ import type { SpawnPlan, VendorAdapter, VendorEnv, SessionObservation } from '..
 import { inheritedEnv } from '../vendors/kit/env.js';
 import { findOnPath } from '../vendors/registry.js';
 import type { PtyHost } from '../pty/pty-host.js';
-import type { ExitInfo, Terminal } from '../pty/terminal.js';
+import type { AgentTerminal, ExitInfo } from '../pty/terminal.js';
 
 const DEFAULT_SIZE = { cols: 120, rows: 40 } as const;
 /** A resume that dies this soon with one of the vendor's "no such session" texts failed to resume. */
@@ -18,7 +18,7 @@ export interface LaunchHooks {
 }
 
 export interface LiveAgent {
-  readonly terminal: Terminal;
+  readonly terminal: AgentTerminal;
   readonly adapter: VendorAdapter;
   /** Set when Baton itself asked the agent to stop, so its exit is not reported as a crash. */
   stopRequested: boolean;
@@ -63,8 +63,10 @@ export class AgentLauncher {
   }
 
   /** Lets the PTY host drop an ended terminal (its agent has a newer one, or its run is being deleted). */
-  release(terminal: Terminal): void {
-    this.ptyHost.release(terminal.id);
+  release(terminal: AgentTerminal): void {
+    // A remote agent's terminal is this core's copy of its stream, not the PTY host's (docs/hosts.md).
+    if (this.ptyHost.get(terminal.id)) this.ptyHost.release(terminal.id);
+    else terminal.dispose();
   }
 
   private spawn(adapter: VendorAdapter, plan: SpawnPlan, cwd: string, hooks: LaunchHooks): LiveAgent {

@@ -3,12 +3,13 @@
 // agents are live and each agent's latest terminal; records every change through the run repository and tells the
 // clients (docs/architecture.md §5 steps 8–11, §8).
 import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
-import type { Terminal } from '../pty/terminal.js';
+import type { AgentTerminal } from '../pty/terminal.js';
+import { remotePlan, type RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { Vendors } from '../vendors/registry.js';
-import { LaunchError, type AgentLauncher, type LiveAgent } from './agent-launcher.js';
+import { LaunchError, type AgentLauncher, type LaunchHooks, type LiveAgent } from './agent-launcher.js';
 import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from './agent-worktrees.js';
 import { logFailure, now, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
@@ -26,7 +27,7 @@ const NOTHING_PREPARED: Prepared = { notices: [], warning: null, message: null }
 export class AgentSupervisor {
   private readonly running = new Map<string, RunningAgent>();
   /** Each agent's latest terminal, kept after it ends so a pane can still attach and read its last output. */
-  private readonly lastTerminal = new Map<string, Terminal>();
+  private readonly lastTerminal = new Map<string, AgentTerminal>();
   private closing = false;
 
   constructor(
@@ -39,6 +40,8 @@ export class AgentSupervisor {
     private readonly snapshotAfterExit: (runId: string) => Promise<unknown>,
     /** The agents' own git worktrees: made or found before a start, watched while live. */
     private readonly worktrees: AgentWorktrees,
+    /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
+    private readonly remote: RemoteLauncher | null = null,
   ) {}
 
   live(agentId: string): RunningAgent | undefined {
@@ -58,7 +61,7 @@ export class AgentSupervisor {
   }
 
   /** The agent's latest terminal, live or ended. */
-  terminalOf(agentId: string): Terminal | undefined {
+  terminalOf(agentId: string): AgentTerminal | undefined {
     return this.lastTerminal.get(agentId);
   }
 
@@ -67,6 +70,14 @@ export class AgentSupervisor {
     const terminal = this.lastTerminal.get(agentId);
     if (terminal) this.launcher.release(terminal);
     this.lastTerminal.delete(agentId);
+  }
+
+  /** The run is being deleted: its runs on other hosts go too (docs/hosts.md); a host out of reach keeps its own. */
+  async deleteRemoteRuns(run: RunManifest): Promise<void> {
+    for (const host of new Set(run.agents.flatMap((a) => (a.host ? [a.host] : [])))) {
+      const kept = await this.remote?.deleteRemoteRun(run.id, host);
+      if (kept) process.stderr.write(`baton: run '${run.name}': its record on ${host} was kept: ${kept}\n`);
+    }
   }
 
   /** From now on an exit is the quit's doing: no fresh start after a refused resume, no exit snapshot. */
@@ -174,6 +185,8 @@ export class AgentSupervisor {
   /** A vendor that creates its id before the CLI starts (Cursor's create-chat) can fail here: the agent is failed, not the run. */
   private async planFresh(run: RunManifest, agent: AgentRecord): Promise<SpawnPlan | null> {
     const adapter = this.vendors.get(agent.vendor)!;
+    // A remote agent is planned by its host's core, where its CLI and its vendor's store are.
+    if (agent.host) return remotePlan(null, 'fresh');
     try {
       return await adapter.spawnFresh(context(run, agent), this.env);
     } catch (err) {
@@ -210,7 +223,7 @@ export class AgentSupervisor {
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
     try {
-      live = await this.launcher.launch(adapter, plan, agent.cwd, {
+      const hooks: LaunchHooks = {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
           this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) =>
@@ -222,7 +235,11 @@ export class AgentSupervisor {
             .catch((err: unknown) => logFailure(`recording the exit of ${agent.label}`, err))
             .finally(settle);
         },
-      });
+      };
+      live =
+        agent.host && this.remote
+          ? await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks)
+          : await this.launcher.launch(adapter, plan, agent.cwd, hooks);
     } catch (err) {
       const message =
         err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;

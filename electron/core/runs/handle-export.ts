@@ -29,7 +29,15 @@ export function handleOf(run: RunManifest, vendors: Vendors, agentLabel?: string
           baseCommit: a.worktree.baseCommit,
         }
       : undefined;
-    return { id: a.id, label: a.label, vendor: a.vendor, sessionId, cwd: a.cwd, ...(worktree ? { worktree } : {}) };
+    return {
+      id: a.id,
+      label: a.label,
+      vendor: a.vendor,
+      sessionId,
+      cwd: a.cwd,
+      ...(worktree ? { worktree } : {}),
+      ...(a.host ? { host: a.host } : {}),
+    };
   });
   return encodeHandle({
     run: { name: run.name, id: run.id },

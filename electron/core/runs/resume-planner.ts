@@ -14,6 +14,7 @@ import { invalid } from './errors.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
+import { mapHosts, remotePlan, type HostMap } from '../remote/remote-launcher.js';
 import { currentSessionId } from './views.js';
 import { inspectDirectory, problemText, type DirectoryCheck, type DirectoryProblem } from './workdir.js';
 
@@ -68,8 +69,8 @@ export class ResumePlanner {
    * one that is there must be a worktree of its repository reached without a link that leads elsewhere (else the
    * whole resume is refused); one that is gone is re-created at the start, or its agent fails with the reason.
    */
-  async resolve(text: string, cwd?: string, repoMap?: RepoMap): Promise<ResumeTarget> {
-    const decoded = this.decode(text, cwd, repoMap);
+  async resolve(text: string, cwd?: string, repoMap?: RepoMap, hostMap?: HostMap): Promise<ResumeTarget> {
+    const decoded = this.decode(text, cwd, repoMap, hostMap);
     if (decoded.kind === 'caw' && !cwd) throw invalid('this handle carries no working directory; give one', 'cwd');
     const found = await this.assessWorktrees(decoded, repoMap);
     const cwds: string[] = [];
@@ -80,7 +81,8 @@ export class ResumePlanner {
       if (where.used?.state === 'refused')
         throw invalid(where.used.reason, `agents[${i}].worktree.${where.used.field}`);
       // A worktree to re-create (or gone for good) has no directory to check yet: the start checks the new one.
-      if (where.used && where.used.state !== 'existing') cwds.push(a.cwd ?? '');
+      // Nor has an agent on another host here: its host's core checks it when it starts (docs/hosts.md).
+      if ((where.used && where.used.state !== 'existing') || a.host !== undefined) cwds.push(a.cwd ?? '');
       else
         cwds.push(
           await checkedDirectory(
@@ -93,10 +95,11 @@ export class ResumePlanner {
       decoded,
       cwds,
       found.map((f) => f.used),
+      hostMap,
     );
     // A known agent runs where the store recorded it, whatever the handle says: that directory must pass too.
     for (const p of target.agents) {
-      if (p.known && (p.worktree === null || p.worktree.state === 'existing'))
+      if (p.known && !p.agent.host && (p.worktree === null || p.worktree.state === 'existing'))
         await checkedDirectory(p.agent.cwd, `agents[${p.index}].cwd`);
     }
     return target;
@@ -146,8 +149,8 @@ export class ResumePlanner {
    * this store. A directory that cannot be used is a per-agent finding with its reason, not an error; the preview
    * may name it, since the user is looking at the handle they pasted.
    */
-  async preview(text: string, cwd?: string, repoMap?: RepoMap): Promise<HandlePreview> {
-    const decoded = this.decode(text, cwd, repoMap);
+  async preview(text: string, cwd?: string, repoMap?: RepoMap, hostMap?: HostMap): Promise<HandlePreview> {
+    const decoded = this.decode(text, cwd, repoMap, hostMap);
     const found = await this.assessWorktrees(decoded, repoMap);
     const checks: (DirectoryCheck | null)[] = [];
     for (const [i, a] of decoded.agents.entries()) {
@@ -155,7 +158,7 @@ export class ResumePlanner {
       const dir = where?.state === 'existing' ? where.cwd : (a.cwd ?? cwd);
       // A worktree still to be re-created: its directory is made at the start, so there is nothing to check yet.
       checks.push(
-        where && where.state !== 'existing'
+        (where && where.state !== 'existing') || a.host !== undefined
           ? { ok: true, real: a.cwd ?? '/' }
           : dir
             ? await inspectDirectory(dir)
@@ -167,6 +170,7 @@ export class ResumePlanner {
       decoded,
       usable,
       found.map((f) => f.used),
+      hostMap,
     );
     const used = new Set(
       this.runs
@@ -196,8 +200,8 @@ export class ResumePlanner {
    * A handle as text: a bare id is looked up in the store, anything else goes to `decodeHandle` with each adapter's
    * id pattern. A caw handle takes the directory the user gave.
    */
-  private decode(text: string, cwd: string | undefined, repoMap?: RepoMap): DecodedHandle {
-    const decoded = this.decodeText(text, cwd);
+  private decode(text: string, cwd: string | undefined, repoMap?: RepoMap, hostMap?: HostMap): DecodedHandle {
+    const decoded = mapHosts(this.decodeText(text, cwd), hostMap);
     if (!repoMap) return decoded;
     // An agent without a worktree in a repository that moved follows it (one with a worktree: assess).
     return {
@@ -232,6 +236,7 @@ export class ResumePlanner {
     decoded: DecodedHandle,
     cwds: readonly string[],
     worktrees: readonly (WorktreeAssessment | null)[],
+    hostMap?: HostMap,
   ): Promise<ResumeTarget> {
     const existing = decoded.run ? this.runs.get(decoded.run.id) : undefined;
     const runId = existing?.id ?? decoded.run?.id ?? newRunId();
@@ -251,6 +256,8 @@ export class ResumePlanner {
       const known = existing?.agents.find((a) => a.id === h.id);
       const record = known ? structuredClone(known) : this.newRecord(h, cwds[i]!, labels, i);
       if (!known) labels.push(record.label);
+      // The store's host of a known agent follows the user's mapping too (another alias for the same machine).
+      if (record.host && hostMap?.[record.host]) record.host = hostMap[record.host];
       const worktree = worktrees[i] ?? null;
       // Planned where it will really run: its worktree as found now (moved, or in a repository repoMap names).
       if (worktree?.state === 'existing' && record.worktree) {
@@ -278,6 +285,8 @@ export class ResumePlanner {
     if (run.agents.some((a) => isLive(a.id))) return 'live';
     let health: RunSummary['health'] = 'resumable';
     for (const a of run.agents) {
+      // An agent on another host: its directory and conversation are there, asked only when it resumes.
+      if (a.host) continue;
       // A worktree that is gone is re-created from its branch at the resume: only its repository must be there.
       if (!(await isDirectory(a.cwd)) && !(a.worktree && (await isDirectory(a.worktree.repoRoot)))) return 'missing';
       const adapter = this.vendors.get(a.vendor);
@@ -305,6 +314,7 @@ export class ResumePlanner {
       startedAt: null,
       // Baton's own only once its ledger says so (the resume's start decides): never removed on a handle's word.
       ...(h.worktree ? { worktree: { ...h.worktree, created: false, baseBranch: null } } : {}),
+      ...(h.host ? { host: h.host } : {}),
     };
   }
 
@@ -314,6 +324,17 @@ export class ResumePlanner {
     h: HandleAgent,
   ): Promise<Omit<PlannedAgent, 'index' | 'known' | 'worktree' | 'sessionId'>> {
     const adapter = this.vendors.get(agent.vendor)!;
+    // Planned by its host's core when it starts: its CLI and its vendor's store are there (docs/hosts.md).
+    if (agent.host) {
+      if (h.sessionId !== null && !agent.sessionIds.some((s) => s.id === h.sessionId))
+        agent.sessionIds.push({
+          id: h.sessionId,
+          chosenBy: 'vendor',
+          seenAt: new Date().toISOString(),
+          confirmed: true,
+        });
+      return { agent, plan: remotePlan(h.sessionId, 'resumed'), found: h.sessionId !== null, check: 'remote' };
+    }
     const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
     if (h.sessionId === null || adapter.sessionIdPattern === null) {
       const { plan } = await adapter.planResumeChecked(
@@ -348,7 +369,7 @@ async function previewAgent(
   used: ReadonlySet<string>,
 ): Promise<HandlePreviewAgent> {
   const recreating = p.worktree !== null && p.worktree.state !== 'existing';
-  const runsIn = p.known && !recreating ? await inspectDirectory(p.agent.cwd) : own;
+  const runsIn = p.known && !recreating && !p.agent.host ? await inspectDirectory(p.agent.cwd) : own;
   const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
   let problem: string | null = null;
   let check = p.check;
@@ -376,6 +397,7 @@ async function previewAgent(
     check,
     command: problem === null ? p.plan.argv : [],
     worktree: previewWorktree(p),
+    ...(p.agent.host ? { host: p.agent.host } : {}),
   };
 }
 

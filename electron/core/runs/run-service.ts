@@ -103,6 +103,7 @@ export class RunService {
       if (removeWorktrees === true) await this.worktrees.checkRemovable(run.agents);
       await Promise.all(run.agents.map((a) => this.agents.stop(a.id)));
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
+      await this.agents.deleteRemoteRuns(run);
       if (removeWorktrees === true) {
         // A worktree that could not go (changed since the check, say) is left as an orphan: `worktrees.orphans` lists it.
         for (const kept of await this.worktrees.removeAll(run.agents))
@@ -123,15 +124,15 @@ export class RunService {
       return { handle: handleOf(this.runs.find(run), this.vendors, agent) };
     },
     'run.commands': async ({ run, agent }) => resumeCommandsOf(this.runs.find(run), this.env, this.vendors, agent),
-    'run.resume': async ({ handle, cwd, confirmShell = [], repoMap }) => {
+    'run.resume': async ({ handle, cwd, confirmShell = [], repoMap, hostMap }) => {
       const { runId, outcomes } = await this.startTarget(
-        await this.planner.resolve(handle, cwd, repoMap),
+        await this.planner.resolve(handle, cwd, repoMap, hostMap),
         new Set(confirmShell),
         repoMap,
       );
       return { run: this.view(runId), outcomes };
     },
-    'handle.inspect': ({ handle, cwd, repoMap }) => this.planner.preview(handle, cwd, repoMap),
+    'handle.inspect': ({ handle, cwd, repoMap, hostMap }) => this.planner.preview(handle, cwd, repoMap, hostMap),
     'agent.add': async ({ run: ref, agent: spec }) => {
       const run = this.runs.find(ref);
       checkRoom(run.agents.length, 1, 'agent');
@@ -338,6 +339,15 @@ export class RunService {
         ...(planned.agent.worktree ? { worktree: planned.agent.worktree } : {}),
       };
     const { id, label, vendor } = agent;
+    // A host the user mapped to another alias: the agent lives there from now on (docs/hosts.md).
+    if (planned.agent.host !== agent.host && planned.agent.host) {
+      const host = planned.agent.host;
+      await this.runs.update(runId, (m) => {
+        const a = m.agents.find((x) => x.id === id);
+        if (a) a.host = host;
+      });
+      agent = { ...agent, host };
+    }
     if (planned.worktree?.state === 'failed' || planned.worktree?.state === 'refused') {
       const message = `its worktree cannot be used: ${planned.worktree.reason}`;
       await this.agents.markFailed(runId, id, message);

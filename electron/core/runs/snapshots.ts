@@ -3,7 +3,7 @@
 // Also the screens themselves: live from the terminals' mirrors, or as the last snapshot recorded them.
 import type { Screen, SnapshotView } from '../../../shared/contract.js';
 import type { CostService } from '../cost/cost-service.js';
-import type { Terminal } from '../pty/terminal.js';
+import type { AgentTerminal } from '../pty/terminal.js';
 import type { AgentRecord, RunManifest, StoredScreen } from '../store/types.js';
 import { costText } from '../../../shared/cost-text.js';
 import type { VendorEnv } from '../vendors/adapter.js';
@@ -18,12 +18,12 @@ const PERIODIC_SNAPSHOT_MS = 60_000;
 /** What snapshots read of the agents' terminals (the supervisor's). */
 export interface AgentTerminals {
   /** The agent's latest terminal, live or ended. */
-  terminalOf(agentId: string): Terminal | undefined;
-  live(agentId: string): { readonly terminal: Terminal } | undefined;
+  terminalOf(agentId: string): AgentTerminal | undefined;
+  live(agentId: string): { readonly terminal: AgentTerminal } | undefined;
   liveRunIds(): Set<string>;
 }
 
-async function captureScreen(agent: AgentRecord, terminal: Terminal): Promise<Screen> {
+async function captureScreen(agent: AgentRecord, terminal: AgentTerminal): Promise<Screen> {
   const shot = await terminal.capture();
   return {
     agentId: agent.id,

@@ -86,10 +86,17 @@ export async function newAgentRecords(
     const adapter = vendors.get(spec.vendor);
     if (!adapter) throw invalid(`vendor '${spec.vendor}' is not supported yet`, `${field}.vendor`);
     if (spec.command && spec.vendor !== 'shell') throw invalid('only shell agents take a command', `${field}.command`);
-    const cwd = await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
+    // A remote agent's directory is its host's to check, when its core there starts it (docs/hosts.md).
+    if (spec.host && spec.worktree !== undefined && spec.worktree !== 'none')
+      throw invalid('an agent on another host works in its directory as it is (no worktree yet)', `${field}.worktree`);
+    const cwd = spec.host
+      ? spec.cwd
+      : await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
     const label = uniqueLabel(spec.label ?? spec.vendor, labels, `${field}.label`, spec.label !== undefined);
     labels.push(label);
-    const worktree = await worktrees.check(spec, cwd, field, agentName({ label, vendor: spec.vendor }));
+    const worktree = spec.host
+      ? null
+      : await worktrees.check(spec, cwd, field, agentName({ label, vendor: spec.vendor }));
     const agent: AgentRecord = {
       id: newAgentId(),
       label,
@@ -102,6 +109,7 @@ export async function newAgentRecords(
       exitCode: null,
       warning: null,
       startedAt: null,
+      ...(spec.host ? { host: spec.host } : {}),
     };
     out.push({ agent, worktree });
   }

@@ -32,6 +32,7 @@ export function agentView(agent: AgentRecord, live: LiveInfo | undefined): Agent
     warning: agent.warning,
     startedAt: agent.startedAt,
     worktree: worktreeView(agent),
+    ...(agent.host ? { host: agent.host } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
 // A run's manifest file (runs/<runId>/run.json): its strict schema, used both before a write and after a read,
 // and the reading of one from disk, where anything may be found.
 import { z } from 'zod';
-import { agentStatusSchema } from '../../../shared/contract.js';
+import { agentStatusSchema, hostAliasSchema } from '../../../shared/contract.js';
 import {
   AGENT_ID,
   LIMITS,
@@ -59,6 +59,7 @@ const agentRecordSchema: z.ZodType<AgentRecord> = z.strictObject({
     .nullable(),
   startedAt: time.nullable(),
   worktree: worktreeRecordSchema.optional(),
+  host: hostAliasSchema.optional(),
 });
 
 export const runManifestSchema: z.ZodType<RunManifest> = z

@@ -17,6 +17,8 @@ export interface AgentRecord {
   startedAt: string | null;
   /** The agent's own git worktree (docs/worktrees.md); absent when it works in `cwd` as it is. */
   worktree?: WorktreeRecord;
+  /** The host it runs on, an ssh alias or user@host[:port] (docs/hosts.md); absent: this machine. */
+  host?: string;
 }
 
 /** Where an agent's worktree is and where it came from; `cwd` lies inside `worktreePath`. */

@@ -1,0 +1,220 @@
+// Remote agents over ssh (docs/hosts.md), against plain ssh over the same shared connection, in the same run:
+// keystroke echo p99 through a remote agent (a raw-echo CLI in a remote pane) vs `ssh host cat` echo, and a remote
+// pane's throughput vs `ssh host cat bigfile`. Needs sshd (test/helpers/sshd.ts) and a build (`npm run build`).
+// Run: npx tsx test/bench/ssh.ts
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RpcClient } from '../../shared/client.js';
+import { sshArgs } from '../../electron/core/remote/ssh.js';
+import { startSshd } from '../helpers/sshd.js';
+import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
+import { fmt, mbps, ms, quantile } from './stats.js';
+
+const KEYS = 300;
+const BIG_MB = 32;
+const ECHO = `process.stdin.setRawMode(true); process.stdin.on('data', (d) => process.stdout.write(d)); process.stdout.write('READY');`;
+const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Time for each keystroke until its echo is seen by `seen` (the text received so far grows). */
+async function echoTimes(type: (key: string) => void, received: () => number, text: () => string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < KEYS; i++) {
+    const key = LETTERS[i % LETTERS.length]!;
+    const before = received();
+    const t0 = performance.now();
+    type(key);
+    for (;;) {
+      if (received() > before && text().endsWith(key)) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    times.push(performance.now() - t0);
+    await sleep(1 + Math.random() * 3);
+  }
+  return times;
+}
+
+async function main(): Promise<void> {
+  const sshd = await startSshd();
+  const dir = tempDir('baton-bench-ssh-');
+  const dataDir = join(dir, 'data');
+  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+  const server = await startServer(dataDir, env);
+  const client: RpcClient = await server.connect();
+  const ssh = { controlDir: join(dataDir, 'ssh'), configFile: sshd.configFile };
+  try {
+    const host = await client.call('hosts.connect', { host: 'devbox' });
+    if (host.state !== 'connected') throw new Error(`devbox: ${host.message ?? host.state}`);
+    const work = join(sshd.remoteHome, 'bench');
+    mkdirSync(work, { mode: 0o700 });
+    const line = `${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2)}\n`;
+    writeFileSync(join(work, 'big.txt'), line.repeat(Math.ceil((BIG_MB * 1e6) / line.length)));
+    const bigBytes = Math.ceil((BIG_MB * 1e6) / line.length) * line.length;
+
+    // Keystroke echo through a remote agent: agent.write → remote PTY → echo → remote core → ssh → this core → client.
+    const run = await client.call('run.start', {
+      name: 'bench-ssh',
+      agents: [
+        { vendor: 'shell', label: 'echo', cwd: work, host: 'devbox', command: ['node', '-e', ECHO] },
+        { vendor: 'shell', label: 'pane', cwd: work, host: 'devbox', command: ['/bin/bash', '--noprofile', '--norc'] },
+      ],
+    });
+    const [echoAgent, paneAgent] = run.agents;
+    let paneText = '';
+    let paneBytes = 0;
+    await client.attach(
+      echoAgent!.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => {
+          paneText = (paneText + Buffer.from(d).toString('latin1')).slice(-64);
+          paneBytes += d.length;
+        },
+        onReset: () => undefined,
+      },
+    );
+    await waitFor(() => paneText.includes('READY'), 'the remote echo agent');
+    const remote = await echoTimes(
+      (k) => void client.call('agent.write', { agentId: echoAgent!.id, data: k }),
+      () => paneBytes,
+      () => paneText,
+    );
+
+    // Diagnostic: the same remote agent typed into on its own core's socket (no ssh, no local core).
+    const { connect } = await import('../../electron/cli/connect.js');
+    const { readFileSync } = await import('node:fs');
+    const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
+      socket: string;
+      token: string;
+    };
+    const direct = await connect({ socket: info.socket, token: info.token });
+    const remoteRun = (await direct.call('run.list', {})).find((r) => r.name === run.id)!;
+    const remoteEcho = (await direct.call('run.get', { run: remoteRun.id })).agents.find((a) => a.label === 'echo')!;
+    let directText = '';
+    let directBytes = 0;
+    const directStream = await direct.attach(
+      remoteEcho.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => {
+          directText = (directText + Buffer.from(d).toString('latin1')).slice(-64);
+          directBytes += d.length;
+        },
+        onReset: () => undefined,
+      },
+    );
+    await sleep(300);
+    const onHost = await echoTimes(
+      (k) => void direct.call('agent.write', { agentId: remoteEcho.id, data: k }),
+      () => directBytes,
+      () => directText,
+    );
+    directStream.detach();
+    direct.close();
+
+    // The same over plain ssh, on the same shared connection: `ssh devbox cat`.
+    const cat = spawn('ssh', [...sshArgs('devbox', ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let catText = '';
+    let catBytes = 0;
+    cat.stdout.on('data', (d: Buffer) => {
+      catText = (catText + d.toString('latin1')).slice(-64);
+      catBytes += d.length;
+    });
+    await sleep(500);
+    const plain = await echoTimes(
+      (k) => cat.stdin.write(k),
+      () => catBytes,
+      () => catText,
+    );
+    cat.stdin.end();
+
+    // Throughput: `cat big.txt` in a remote pane until its end mark reaches this client, vs `ssh devbox cat big.txt`.
+    let tail = '';
+    let done = false;
+    await client.attach(
+      paneAgent!.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => {
+          tail = (tail + Buffer.from(d).toString('latin1')).slice(-64);
+          if (tail.includes('END-OF-BIG-42')) done = true;
+        },
+        onReset: () => undefined,
+      },
+    );
+    await sleep(500);
+    const t0 = performance.now();
+    await client.call('agent.write', { agentId: paneAgent!.id, data: 'cat big.txt; echo END-OF-BIG-$((40+2))\r' });
+    await waitFor(() => done, 'the remote pane to show all of big.txt', 300_000);
+    const paneMs = performance.now() - t0;
+    const t1 = performance.now();
+    const plainCat = spawn('ssh', [...sshArgs('devbox', ssh), `cat "$HOME/bench/big.txt"`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let got = 0;
+    plainCat.stdout.on('data', (d: Buffer) => (got += d.length));
+    await new Promise((r) => plainCat.once('close', r));
+    const plainMs = performance.now() - t1;
+    if (got !== bigBytes) throw new Error(`ssh cat gave ${got} bytes, expected ${bigBytes}`);
+
+    const p99 = quantile(remote, 0.99);
+    const base = quantile(plain, 0.99);
+    const paneRate = mbps(bigBytes, paneMs);
+    const plainRate = mbps(bigBytes, plainMs);
+    const rows = [
+      ['metric', 'remote agent', 'plain ssh (same connection)', 'ratio', 'goal'],
+      [
+        'keystroke echo p99',
+        ms(p99),
+        ms(base),
+        `${fmt(p99 / base, 2)}×`,
+        `≤ 1.2× + 5 ms (≤ ${ms(base * 1.2 + 5)}): ${p99 <= base * 1.2 + 5 ? 'met' : 'MISSED'}`,
+      ],
+      ['keystroke echo p50', ms(quantile(remote, 0.5)), ms(quantile(plain, 0.5)), '', ''],
+      [
+        'echo on the host itself',
+        `p50 ${ms(quantile(onHost, 0.5))}, p99 ${ms(quantile(onHost, 0.99))}`,
+        '',
+        '',
+        'diagnostic: the remote core alone',
+      ],
+      [
+        `throughput (${BIG_MB} MB)`,
+        `${fmt(paneRate, 1)} MB/s`,
+        `${fmt(plainRate, 1)} MB/s`,
+        `${fmt(paneRate / plainRate, 2)}`,
+        `≥ 0.8: ${paneRate / plainRate >= 0.8 ? 'met' : 'MISSED'}`,
+      ],
+    ];
+    for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
+  } finally {
+    await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
+    client.close();
+    server.child.kill('SIGTERM');
+    await server.exited;
+    // The bench's own remote core, ended through its own contract (found through its server.json there).
+    const { connect } = await import('../../electron/cli/connect.js');
+    const { readFileSync } = await import('node:fs');
+    try {
+      const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
+        socket: string;
+        token: string;
+      };
+      const remoteCore = await connect({ socket: info.socket, token: info.token });
+      await remoteCore.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
+      remoteCore.close();
+    } catch {
+      // No remote core was started.
+    }
+    sshd.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,122 @@
+// End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
+// `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
+// Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../../electron/cli/connect.js';
+import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+
+const skipReason = skipUnlessChromium() ?? (sshdAvailable() ? null : 'no sshd (openssh-server) on this machine');
+if (skipReason) console.warn(`[e2e] ${skipReason}`);
+
+const WAIT_MS = 30_000;
+let root = '';
+let sshd: TestSshd | null = null;
+let server: ServerProcess | null = null;
+let session: BrowserSession | null = null;
+let page: Page;
+
+const pane = (label: string): Locator => page.getByRole('region', { name: label, exact: true });
+const dialog = (name: string): Locator => page.getByRole('dialog', { name });
+
+async function paneText(label: string): Promise<string> {
+  const rows = pane(label).locator('.xterm-rows');
+  if ((await rows.count()) === 0) return '';
+  return (await rows.innerText()).replace(/\u00a0/g, ' ');
+}
+
+describe.skipIf(skipReason !== null)(
+  `an agent on a remote host, in Chromium${skipReason ? ` — ${skipReason}` : ''}`,
+  () => {
+    beforeAll(async () => {
+      root = tempDir('baton-e2e-hosts-');
+      sshd = await startSshd();
+      mkdirSync(join(root, 'here'), { mode: 0o700 });
+      mkdirSync(join(sshd.remoteHome, 'there'), { mode: 0o700 });
+      server = await startServer(
+        join(root, 'data'),
+        testEnv(join(root, 'home'), { BATON_SSH_CONFIG: sshd.configFile }),
+      );
+      session = await launchBrowser();
+      page = session.page;
+      page.setDefaultTimeout(WAIT_MS);
+      await page.goto(`${server.url}/#token=${server.token}`);
+    });
+
+    afterEach(async (ctx) => {
+      if (ctx.task.result?.state === 'fail' && session)
+        await screenshot(page, `failed-hosts-${ctx.task.name.split('.')[0]}`).catch(() => undefined);
+    });
+
+    afterAll(async () => {
+      await session?.close();
+      if (server && server.child.exitCode === null) {
+        server.child.kill('SIGTERM');
+        await Promise.race([server.exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+      }
+      if (sshd) {
+        try {
+          const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
+            socket: string;
+            token: string;
+          };
+          const remote = await connect(info);
+          await remote.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
+          remote.close();
+        } catch {
+          // No remote core was started.
+        }
+        sshd.stop();
+      }
+      if (root) rmSync(root, { recursive: true, force: true });
+    });
+
+    it('1. the Hosts dialog lists the ssh config’s hosts and connects one, installing Baton there', async () => {
+      await page.getByRole('button', { name: 'Hosts', exact: true }).click();
+      const hosts = dialog('Hosts');
+      const row = hosts.locator('tr[data-host="devbox"]');
+      await row.waitFor();
+      expect(await row.innerText()).toContain('not connected');
+      expect(await hosts.locator('tr[data-host="local"]').innerText()).toContain('This machine');
+      await row.getByRole('button', { name: 'Connect to devbox' }).click();
+      await row.getByText('connected', { exact: true }).waitFor({ timeout: 120_000 });
+      await screenshot(page, 'hosts-list');
+      await hosts.getByRole('button', { name: 'Close' }).last().click();
+      await hosts.waitFor({ state: 'detached' });
+    }, 150_000);
+
+    it('2. New run puts one agent here and one on devbox; the remote pane shows its host and answers', async () => {
+      await page.locator('.bt-topbar').getByRole('button', { name: 'New run', exact: true }).click();
+      const form = dialog('New run');
+      await form.getByLabel('Run name').fill('mixed');
+      const first = form.getByRole('group', { name: 'Agent 1' });
+      await first.getByLabel('Vendor').selectOption('shell');
+      await first.getByLabel('Working directory').fill(join(root, 'here'));
+      await first.getByLabel('Label').fill('here');
+      await form.getByRole('button', { name: 'Add agent' }).click();
+      const second = form.getByRole('group', { name: 'Agent 2' });
+      await second.getByLabel('Host').selectOption('devbox');
+      await second.getByLabel('Working directory on devbox').fill(join(sshd!.remoteHome, 'there'));
+      await second.getByLabel('Label').fill('there');
+      await form.getByRole('button', { name: 'Start', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Run “mixed” started with 2 agents' }).waitFor();
+      await form.waitFor({ state: 'detached' });
+      await pane('there').waitFor();
+      expect(await pane('there').locator('header').innerText()).toContain('devbox');
+      expect(await pane('here').locator('header').innerText()).not.toContain('devbox');
+      await pane('there').locator('.xterm-screen').click();
+      await page.keyboard.type('echo "remote home is $HOME"');
+      await page.keyboard.press('Enter');
+      await waitFor(
+        async () => (await paneText('there')).includes(`remote home is ${sshd!.remoteHome}`),
+        'the remote pane to answer',
+        WAIT_MS,
+      );
+      await screenshot(page, 'hosts-mixed-run');
+    }, 90_000);
+  },
+);

@@ -1,0 +1,407 @@
+// Remote hosts against a real sshd on 127.0.0.1 (test/helpers/sshd.ts), through the system's ssh with the test's
+// own config, keys and known_hosts (docs/hosts.md). The "remote" Baton is installed by the test's own first use into
+// a temp HOME of the sshd sessions, and its agents run in that host's own background core.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import type { AgentView } from '../../shared/contract.js';
+import { connect } from '../../electron/cli/connect.js';
+import { pathWithoutNode, sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
+import {
+  agentByLabel,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
+import { isRunning, runCli } from '../helpers/core.js';
+
+const VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
+const BASH = ['/bin/bash', '--noprofile', '--norc'];
+
+/** The last `size` bytes of an agent's stream (its output has ended growing), read through fresh attaches. */
+async function streamTail(client: RpcClient, agentId: string, size: number): Promise<{ end: number; tail: Buffer }> {
+  // First, where the stream ends: a catch-up from 0 ends there, and a reset says it.
+  let end = 0;
+  const probe = await client.attach(
+    agentId,
+    { fromOffset: 0, autoAck: true },
+    {
+      onData: (data, offset) => (end = Math.max(end, offset + data.length)),
+      onReset: (_screen, offset) => (end = Math.max(end, offset)),
+    },
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  probe.detach();
+  const from = Math.max(0, end - size);
+  const chunks: Buffer[] = [];
+  let got = from;
+  const stream = await client.attach(
+    agentId,
+    { fromOffset: from, autoAck: true },
+    {
+      onData: (data, offset) => {
+        if (offset !== got) throw new Error(`a gap at ${got}: data came at ${offset}`);
+        chunks.push(Buffer.from(data));
+        got = offset + data.length;
+      },
+      onReset: () => {
+        throw new Error('expected bytes, got a reset');
+      },
+    },
+  );
+  await waitFor(() => got >= end, `the tail of ${agentId}`, 30_000);
+  stream.detach();
+  return { end, tail: Buffer.concat(chunks) };
+}
+
+/** The remote host's own core, reached directly on its socket (as a test may: it is the same machine). */
+async function remoteCore(sshd: TestSshd): Promise<RpcClient> {
+  const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
+    socket: string;
+    token: string;
+  };
+  return connect({ socket: info.socket, token: info.token });
+}
+
+/** The remote core's run for a local run: named after the local run's id. */
+async function remoteRunOf(remote: RpcClient, runId: string) {
+  const found = (await remote.call('run.list', {})).find((r) => r.name === runId || r.id === runId);
+  if (!found) throw new Error(`the remote core has no run for ${runId}`);
+  return remote.call('run.get', { run: found.id });
+}
+
+describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
+  let sshd: TestSshd;
+  let server: ServerProcess;
+  let client: RpcClient;
+  let localDir: string;
+  let remoteDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    const dir = tempDir('baton-ssh-');
+    localDir = join(dir, 'local-work');
+    mkdirSync(localDir);
+    remoteDir = join(sshd.remoteHome, 'work');
+    mkdirSync(remoteDir, { mode: 0o700 });
+    env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+    server = await startServer(join(dir, 'data'), env);
+    client = await server.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    // The remote core is this test's own background process: ended through its own contract.
+    if (sshd && existsSync(join(sshd.remoteHome, '.baton', 'server.json'))) {
+      const remote = await remoteCore(sshd).catch(() => null);
+      await remote?.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
+      remote?.close();
+    }
+    sshd?.stop();
+  }, 60_000);
+
+  it('lists the hosts of the ssh config, and installs its core on a host at first use', async () => {
+    const before = await client.call('hosts.list', {});
+    expect(before[0]).toMatchObject({ alias: null, state: 'local' });
+    expect(before.find((h) => h.alias === 'devbox')).toMatchObject({
+      source: 'config',
+      state: 'idle',
+      target: expect.stringMatching(/@127\.0\.0\.1:\d+$/) as unknown as string,
+    });
+    const progress: string[] = [];
+    client.on('host.changed', (h) => h.message && progress.push(h.message));
+    const view = await client.call('hosts.connect', { host: 'devbox' });
+    expect(view, view.message ?? '').toMatchObject({ alias: 'devbox', state: 'connected', home: sshd.remoteHome });
+    expect(existsSync(join(sshd.remoteHome, '.baton', 'server', VERSION, 'bin', 'baton.js'))).toBe(true);
+    expect(progress.some((m) => m.startsWith('copying Baton'))).toBe(true);
+    // Vendor detection happens on the host: its own core says which CLIs it has.
+    const vendors = await client.call('hosts.vendors', { host: 'devbox' });
+    expect(vendors.find((v) => v.vendor === 'shell')?.found).toBe(true);
+    // The remote core listens on its user-only socket in that host's data directory.
+    const remote = await remoteCore(sshd);
+    expect((await remote.call('core.info', {})).version).toBe(VERSION);
+    remote.close();
+  }, 180_000);
+
+  let agents: AgentView[] = [];
+  let runId = '';
+
+  it('runs one local and two remote agents in one run, each where it belongs', async () => {
+    const run = await client.call('run.start', {
+      name: 'mixed',
+      agents: [
+        { vendor: 'shell', label: 'here', cwd: localDir, command: BASH },
+        { vendor: 'shell', label: 'there-a', cwd: remoteDir, command: BASH, host: 'devbox' },
+        { vendor: 'shell', label: 'there-b', cwd: remoteDir, command: BASH, host: 'devbox' },
+      ],
+    });
+    runId = run.id;
+    agents = run.agents;
+    expect(agents.map((a) => [a.label, a.status, a.host ?? null])).toEqual([
+      ['here', 'running', null],
+      ['there-a', 'running', 'devbox'],
+      ['there-b', 'running', 'devbox'],
+    ]);
+    for (const a of agents) await client.call('agent.write', { agentId: a.id, data: 'echo "home=$HOME pwd=$PWD"\r' });
+    const here = agentByLabel(agents, 'here');
+    const a = agentByLabel(agents, 'there-a');
+    const b = agentByLabel(agents, 'there-b');
+    await waitFor(
+      async () => (await screenText(client, a.id)).includes(`home=${sshd.remoteHome} pwd=${remoteDir}`),
+      'a',
+    );
+    await waitFor(async () => (await screenText(client, b.id)).includes(`pwd=${remoteDir}`), 'b');
+    await waitFor(async () => (await screenText(client, here.id)).includes(`home=${env.HOME} pwd=${localDir}`), 'here');
+    // The remote agents are the remote core's own: its run is named after this run's id, its agents by label.
+    const remote = await remoteCore(sshd);
+    const there = await remoteRunOf(remote, runId);
+    expect(there.agents.map((x) => [x.label, x.status])).toEqual([
+      ['there-a', 'running'],
+      ['there-b', 'running'],
+    ]);
+    remote.close();
+    const hosts = await client.call('hosts.list', {});
+    expect(hosts.find((h) => h.alias === 'devbox')).toMatchObject({ state: 'connected', liveAgents: 2 });
+  }, 60_000);
+
+  it('lists hosts and starts an agent on a host from the command line, ~ being that host’s home', async () => {
+    const cli = { ...env, BATON_URL: server.url, BATON_TOKEN: server.token };
+    const hosts = await runCli(['hosts'], cli);
+    expect(hosts.code, hosts.stderr).toBe(0);
+    expect(hosts.stdout).toMatch(/^this machine: local/m);
+    expect(hosts.stdout).toMatch(/^devbox \(\S+@127\.0\.0\.1:\d+\): connected, 2 live agents$/m);
+    const started = await runCli(['start', 'from-cli', '--agent', 'shell:far@devbox:~/work', '--json'], cli);
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout) as { agents: AgentView[] };
+    expect(run.agents[0]).toMatchObject({ label: 'far', host: 'devbox', cwd: remoteDir, status: 'running' });
+    const stopped = await runCli(['delete', 'from-cli'], cli);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    // Its run on the host went with it.
+    const remote = await remoteCore(sshd);
+    const localId = (JSON.parse(started.stdout) as { id: string }).id;
+    expect((await remote.call('run.list', {})).some((r) => r.name === localId)).toBe(false);
+    remote.close();
+  }, 60_000);
+
+  it('keeps the remote agents running when the ssh connection is killed mid-flood; panes continue byte-exact', async () => {
+    const a = agentByLabel(agents, 'there-a');
+    const remote = await remoteCore(sshd);
+    const remotePid = agentByLabel((await remoteRunOf(remote, runId)).agents, 'there-a').pid;
+    await client.call('agent.write', {
+      agentId: a.id,
+      // About 450 KB over a few seconds: the kill lands mid-flood, and what is written while this side is away stays
+      // within the remote terminal's 1 MiB ring (beyond it, a pane gets a reset, as a local one does).
+      data: 'for i in $(seq 1 25000); do echo "flood line $i"; (( i % 500 )) || sleep 0.1; done; echo FLOOD-$((40 + 2))-DONE\r',
+    });
+    const states: string[] = [];
+    const off = client.on('host.changed', (h) => h.alias === 'devbox' && states.push(h.state));
+    await waitFor(async () => (await screenText(client, a.id)).includes('flood line'), 'the flood to start');
+    expect(sshd.killConnections()).toBeGreaterThan(0);
+    // Mid-flood: the remote agent had not finished when its connection went.
+    expect(
+      await screenText(remote, agentByLabel((await remoteRunOf(remote, runId)).agents, 'there-a').id),
+    ).not.toContain('FLOOD-42-DONE');
+    // This side notices and reconnects; the agent there never stopped.
+    await waitFor(
+      async () => (await client.call('hosts.list', {})).find((h) => h.alias === 'devbox')?.state === 'connected',
+      'devbox to be connected again',
+      60_000,
+    );
+    await waitFor(
+      async () => (await screenText(client, a.id)).includes('FLOOD-42-DONE'),
+      'the end of the flood',
+      60_000,
+    );
+    off();
+    expect(states).toContain('connecting');
+    const there = agentByLabel((await remoteRunOf(remote, runId)).agents, 'there-a');
+    expect(there).toMatchObject({ status: 'running', pid: remotePid });
+    // Byte-exact: this core's stream of the pane ends at the same offset as the remote terminal's, with the same
+    // bytes (the last 512 KiB, through the reconnect), so nothing was lost or doubled.
+    const local = await streamTail(client, a.id, 512 * 1024);
+    const original = await streamTail(remote, there.id, 512 * 1024);
+    expect(local.end).toBe(original.end);
+    expect(local.tail.toString('latin1')).toContain('FLOOD-42-DONE');
+    expect(local.tail.equals(original.tail)).toBe(true);
+    // And the screens (the mirrors) agree.
+    const tail = (t: string) => t.trimEnd().split('\n').slice(-10).join('\n');
+    expect(tail(await screenText(client, a.id))).toBe(tail(await screenText(remote, there.id)));
+    remote.close();
+  }, 180_000);
+
+  it('brings the remote agents back from a handle resumed into an empty local data directory', async () => {
+    const { handle } = await client.call('run.handle', { run: runId });
+    const remote = await remoteCore(sshd);
+    const pids = (await remoteRunOf(remote, runId)).agents.map((x) => x.pid);
+    // This machine's core dies without stopping anything; the remote agents keep running on their host.
+    client.close();
+    server.child.kill('SIGKILL');
+    await server.exited;
+    const fresh = await startServer(join(tempDir('baton-ssh-fresh-'), 'data'), env);
+    const next = await fresh.connect();
+    try {
+      const preview = await next.call('handle.inspect', { handle });
+      expect(preview.agents.map((x) => [x.label, x.host ?? null, x.check])).toEqual([
+        ['here', null, 'no-session'],
+        ['there-a', 'devbox', 'remote'],
+        ['there-b', 'devbox', 'remote'],
+      ]);
+      // Another name for the same machine here: the preview says where each agent will go.
+      const mapped = await next.call('handle.inspect', { handle, hostMap: { devbox: 'me@devbox.example:2222' } });
+      expect(mapped.agents.map((x) => x.host ?? null)).toEqual([
+        null,
+        'me@devbox.example:2222',
+        'me@devbox.example:2222',
+      ]);
+      await expect(next.call('handle.inspect', { handle, hostMap: { devbox: '-oProxyCommand=x' } })).rejects.toThrow(
+        /host must be an ssh alias/,
+      );
+      const { run, outcomes } = await next.call('run.resume', { handle, confirmShell: [0, 1, 2] });
+      expect(outcomes.map((o) => [o.label, o.outcome])).toEqual([
+        ['here', 'fresh'],
+        ['there-a', 'resumed'],
+        ['there-b', 'resumed'],
+      ]);
+      // The same processes there, and their screens as they were.
+      expect((await remoteRunOf(remote, runId)).agents.map((x) => x.pid)).toEqual(pids);
+      const a = agentByLabel(run.agents, 'there-a');
+      expect(a.host).toBe('devbox');
+      await waitFor(async () => (await screenText(next, a.id)).includes('FLOOD-42-DONE'), 'the old screen', 30_000);
+      await next.call('agent.write', { agentId: a.id, data: 'echo again-$((6*7))\r' });
+      await waitFor(async () => (await screenText(next, a.id)).includes('again-42'), 'typing into it again');
+      expect(pids.every((p) => p !== null && isRunning(p))).toBe(true);
+    } finally {
+      next.close();
+      fresh.child.kill('SIGTERM');
+      await fresh.exited;
+      remote.close();
+    }
+  }, 180_000);
+});
+
+describe.skipIf(!sshdAvailable())('hosts that cannot be used', () => {
+  let sshd: TestSshd;
+  let noNode: TestSshd;
+  let server: ServerProcess;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    sshd = await startSshd();
+    const dir = tempDir('baton-ssh-bad-');
+    noNode = await startSshd({ path: pathWithoutNode(dir), known: 'nonode', unknown: 'nonode-stranger' });
+    const config = join(dir, 'ssh_config');
+    writeFileSync(config, sshd.config + noNode.config, { mode: 0o600 });
+    server = await startServer(join(dir, 'data'), testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: config }));
+    client = await server.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    sshd?.stop();
+    noNode?.stop();
+  });
+
+  it('refuses a host whose key is not in known_hosts, and says what to do', async () => {
+    const view = await client.call('hosts.connect', { host: 'stranger' });
+    expect(view.state).toBe('unreachable');
+    expect(view.message).toMatch(/host key of stranger is not in your known_hosts/);
+    expect(view.message).toMatch(/run `ssh stranger` in a terminal once/);
+    expect(existsSync(join(sshd.remoteHome, '.baton'))).toBe(false);
+    const run = await client.call('run.start', {
+      name: 'refused',
+      agents: [{ vendor: 'shell', cwd: '/tmp', host: 'stranger' }],
+    });
+    expect(run.agents[0]).toMatchObject({
+      status: 'failed',
+      warning: expect.stringMatching(/known_hosts/) as unknown as string,
+    });
+  }, 60_000);
+
+  it('says so when the host has no Node', async () => {
+    const view = await client.call('hosts.connect', { host: 'nonode' });
+    expect(view.state).toBe('needs-setup');
+    expect(view.message).toMatch(/^check Node: Node\.js is not installed on nonode .*install Node 20 or later there/);
+    expect(existsSync(join(noNode.remoteHome, '.baton', 'server'))).toBe(false);
+  }, 60_000);
+});
+
+describe.skipIf(!sshdAvailable())('a host running an older Baton core', () => {
+  it('replaces it only after it snapshotted its runs, and the new core brings them back', async () => {
+    const sshd = await startSshd();
+    const dir = tempDir('baton-ssh-old-');
+    const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+    const work = join(sshd.remoteHome, 'work');
+    mkdirSync(work, { mode: 0o700 });
+    let server = await startServer(join(dir, 'first'), env);
+    let client = await server.connect();
+    try {
+      // First use installs this version; its core is then stopped, and an older Baton made beside it runs instead.
+      expect((await client.call('hosts.connect', { host: 'devbox' })).state).toBe('connected');
+      client.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      let remote = await remoteCore(sshd);
+      const stoppedPid = (await remote.call('core.info', {})).pid;
+      await remote.call('core.shutdown', { resumeOnStart: false });
+      remote.close();
+      await waitFor(() => !isRunning(stoppedPid), 'the first remote core to stop');
+      const servers = join(sshd.remoteHome, '.baton', 'server');
+      const older = join(servers, '0.0.1');
+      mkdirSync(older);
+      cpSync(join(servers, VERSION, 'bin'), join(older, 'bin'), { recursive: true });
+      cpSync(join(servers, VERSION, 'dist'), join(older, 'dist'), { recursive: true });
+      symlinkSync(join(servers, VERSION, 'node_modules'), join(older, 'node_modules'));
+      const pkg = JSON.parse(readFileSync(join(servers, VERSION, 'package.json'), 'utf8')) as Record<string, unknown>;
+      writeFileSync(join(older, 'package.json'), JSON.stringify({ ...pkg, version: '0.0.1' }));
+      spawn(
+        process.execPath,
+        [join(older, 'bin', 'baton.js'), 'serve', '--socket', '--data-dir', join(sshd.remoteHome, '.baton')],
+        { env: { HOME: sshd.remoteHome, PATH: process.env.PATH ?? '/usr/bin:/bin' }, detached: true, stdio: 'ignore' },
+      ).unref();
+      remote = await waitFor(async () => {
+        const c = await remoteCore(sshd);
+        if ((await c.call('core.info', {})).version === '0.0.1') return c;
+        c.close();
+        return undefined;
+      }, 'the older core to serve');
+      const oldRun = await remote.call('run.start', {
+        name: 'on-the-old-core',
+        agents: [{ vendor: 'shell', label: 'old', cwd: work, command: BASH }],
+      });
+      expect(oldRun.lastSnapshot).toBeNull();
+      remote.close();
+
+      // A Baton of this version connects: the older core snapshots its runs and gives way; the new one resumes them.
+      server = await startServer(join(dir, 'second'), env);
+      client = await server.connect();
+      expect((await client.call('hosts.connect', { host: 'devbox' })).state).toBe('connected');
+      remote = await remoteCore(sshd);
+      expect((await remote.call('core.info', {})).version).toBe(VERSION);
+      const after = await waitFor(async () => {
+        const run = await remote.call('run.get', { run: 'on-the-old-core' });
+        return run.agents[0]?.status === 'running' ? run : undefined;
+      }, 'the old run to run again on the new core');
+      expect(after.lastSnapshot).not.toBeNull();
+      expect(after.id).toBe(oldRun.id);
+      await remote.call('core.shutdown', { resumeOnStart: false });
+      remote.close();
+    } finally {
+      client.close();
+      server.child.kill('SIGTERM');
+      await server.exited;
+      sshd.stop();
+    }
+  }, 180_000);
+});
