@@ -19,6 +19,7 @@ import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
+import { portableRequests, type PortableMethod } from './runs/portable.js';
 import type { Announce } from './runs/views.js';
 import { prepareDataDir } from './store/data-dir.js';
 import { RunStore } from './store/run-store.js';
@@ -69,7 +70,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
     );
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
-  const service = runService(runs, ptyHost, options.env, options.dataDir);
+  const { service, portable } = runService(runs, ptyHost, options.env, options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
@@ -98,6 +99,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...portable,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -138,7 +140,12 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
  * The run service over its parts, each given what it needs through its constructor: one repository, one PTY host and
  * one set of vendors per core (their claims and caches are this core's own; docs/architecture.md §9).
  */
-function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataDir: string): RunService {
+function runService(
+  runs: RunRepository,
+  ptyHost: PtyHost,
+  env: VendorEnv,
+  dataDir: string,
+): { service: RunService; portable: RequestTable<PortableMethod> } {
   const vendors = createVendors();
   const events = new EventEmitter();
   const announce: Announce = (name, payload) => {
@@ -171,7 +178,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     const agentId = runs.get(runId)?.agents[0]?.id;
     if (agentId) announce('agent.warning', { runId, agentId, message });
   });
-  return new RunService(
+  const service = new RunService(
     runs,
     new ResumePlanner(runs, vendors, env, worktrees),
     supervisor,
@@ -181,6 +188,10 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     events,
     worktrees,
   );
+  return {
+    service,
+    portable: portableRequests({ runs, supervisor, snapshots, vendors, env, worktrees, announce, service }),
+  };
 }
 
 /** `{quitAction: undefined}` would overwrite a saved choice with nothing: only the keys given change. */

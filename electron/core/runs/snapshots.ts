@@ -7,6 +7,7 @@ import type { AgentRecord, StoredScreen } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
+import { forkMarkOf } from './fork-marks.js';
 import { newSnapshotId } from './ids.js';
 import { logFailure, now, type RunRepository, type RunWriter } from './run-repository.js';
 import { currentSessionId, worktreeView, type Announce } from './views.js';
@@ -128,15 +129,21 @@ export class Snapshots {
       id: newSnapshotId(),
       at: now(),
       reason,
-      agents: run.agents.map((a) => ({
-        agentId: a.id,
-        label: a.label,
-        vendor: a.vendor,
-        cwd: a.cwd,
-        sessionId: currentSessionId(a),
-        status: a.status,
-        ...(a.worktree ? { worktree: worktreeView(a) } : {}),
-      })),
+      agents: await Promise.all(
+        run.agents.map(async (a) => {
+          const fork = await forkMarkOf(a, this.vendors, this.env);
+          return {
+            agentId: a.id,
+            label: a.label,
+            vendor: a.vendor,
+            cwd: a.cwd,
+            sessionId: currentSessionId(a),
+            status: a.status,
+            ...(a.worktree ? { worktree: worktreeView(a) } : {}),
+            ...(fork ? { fork } : {}),
+          };
+        }),
+      ),
     };
     await writer.writeSnapshot(snapshot, screens);
     await writer.change((m) => {

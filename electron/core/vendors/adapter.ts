@@ -117,6 +117,36 @@ export interface VendorAdapter extends BinaryFacts {
   listSessions?(env: VendorEnv): Promise<FoundSession[]>;
   /** The argv that resumes a session by hand (preview, "copy as shell commands"), argv[0] being the bin name. */
   resumeCommand(sessionId: string): string[];
+  /**
+   * The vendor's own fork of a session as it is now (docs/bundles.md §1): a plan whose CLI starts a new session that
+   * continues a copy of `sourceId` in `ctx.cwd`, leaving the source untouched. Absent: the vendor has none Baton can
+   * follow, and a fork copies the transcript (`transcripts`) instead.
+   */
+  planFork?(ctx: AgentContext, sourceId: string, env: VendorEnv): Promise<SpawnPlan>;
+  /** The vendor keeps a session in one file Baton can copy (fork by copy, a fork cut at a snapshot, bundles). */
+  readonly transcripts?: TranscriptFiles;
+}
+
+/** How a copied transcript's lines change for their new session id and directory. */
+export interface TranscriptRemap {
+  fromId: string;
+  toId: string;
+  fromCwd: string;
+  toCwd: string;
+}
+
+/** A vendor's session transcript as one file (JSON Lines), and where this machine's CLI looks for one. */
+export interface TranscriptFiles {
+  /** The transcript of `sessionId` now, or null when the store holds none. */
+  locate(sessionId: string, cwd: string, env: VendorEnv): Promise<string | null>;
+  /** Where this machine's CLI finds a session `sessionId` working in `cwd` (the file to write; folders may be missing). */
+  placeFor(sessionId: string, cwd: string, env: VendorEnv): Promise<string>;
+  /** A new session id of the vendor's shape, for a copy. */
+  newId(): string;
+  /** Per line, after the id and directory were replaced wherever they appear whole: what else keys on them. */
+  rewrite?(record: Record<string, unknown>, remap: TranscriptRemap): void;
+  /** After the copy is in place: what the CLI needs to find it (Gemini's projects.json entry for a new directory). */
+  register?(sessionId: string, cwd: string, env: VendorEnv): Promise<void>;
 }
 
 /**

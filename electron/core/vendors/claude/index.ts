@@ -3,6 +3,7 @@
 // (follow.ts) rather than through hints, so its plans carry none.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
+import { CLAUDE_TRANSCRIPTS } from './transcripts.js';
 import { CLAUDE_SESSION_ID, CLAUDE_STORE, type ClaudeStore } from './store.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §1). */
@@ -20,6 +21,8 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   sessionErrorExitCode: 1,
   store: CLAUDE_STORE,
   follow: () => followClaude,
+  forkFlag: '--fork-session',
+  transcripts: () => CLAUDE_TRANSCRIPTS,
 };
 
 export const claude = defineMintedIdVendor(CLAUDE_FACTS);

@@ -7,6 +7,7 @@ import { followDeps } from '../kit/claims.js';
 import { shortId } from '../kit/ids.js';
 import { freshWarning, resumePlanning, spawnPlan } from '../kit/plans.js';
 import { CODEX_TIMINGS, followCodex } from './follow.js';
+import { codexTranscripts } from './transcripts.js';
 import { CODEX_SESSION_ID, CODEX_STORE, displayCodexHome } from './store.js';
 
 /** Keeps the TUI from handing its thread to a detached app-server daemon that would outlive it (§2 pitfall 1). */
@@ -74,6 +75,14 @@ export const codex: VendorDefinition<'codex'> = {
       resumeCommand(sessionId) {
         return [BIN, 'resume', sessionId];
       },
+
+      // `codex fork <id>` starts a new thread continuing a copy of the source; follow() discovers its id.
+      async planFork(ctx, sourceId, env) {
+        const argv = [resolveBin(binary, env), 'fork', sourceId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args];
+        return spawnPlan(argv, null, null, 'resumed', null);
+      },
+
+      transcripts: codexTranscripts(store),
     };
   },
 };

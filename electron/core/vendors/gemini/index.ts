@@ -3,6 +3,7 @@
 // first message. Gemini refuses `--session-id` for an id it already has, so a session with any file is resumed, and
 // one without is respawned under the same id only while nothing was ever said.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
+import { geminiTranscripts } from './transcripts.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §3). */
@@ -25,6 +26,7 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   // A metadata-only file still makes Gemini refuse the id for a new session: while nothing was said, resume it.
   reopenStarted: { with: 'resume', onlyIfNeverSaid: true },
   store: GEMINI_STORE,
+  transcripts: geminiTranscripts,
 };
 
 export const gemini = defineMintedIdVendor(GEMINI_FACTS);

@@ -11,6 +11,7 @@ import type {
   VendorDefinition,
   VendorEnv,
   AgentContext,
+  TranscriptFiles,
 } from '../adapter.js';
 import { cliBinary, resolveBin } from './bin.js';
 import type { StateSlot, VendorContext } from './context.js';
@@ -71,6 +72,14 @@ export interface MintedIdFacts<S extends MintedIdStore = MintedIdStore, V extend
    * the store for the id the plan's hints carry, so every plan then carries its id as a hint.
    */
   readonly follow?: (ctx: VendorContext, store: S) => VendorAdapter['follow'];
+  /**
+   * The vendor's own fork: this flag with the resume flag starts a new session, under the id given with the
+   * session-id flag, that continues a copy of the resumed one (Claude's `--fork-session`). Absent: forks copy the
+   * transcript (docs/bundles.md §1).
+   */
+  readonly forkFlag?: string;
+  /** The vendor's transcripts as files Baton can copy (docs/bundles.md §2). */
+  readonly transcripts?: (store: S) => TranscriptFiles;
 }
 
 /** The registry's definition of a minted-id vendor. */
@@ -114,6 +123,14 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     const id = newSessionId();
     return plan(start(a, env, id), id, 'baton', 'fresh', warning);
   };
+  /** The native fork: resume the source with the fork flag, under an id Baton mints (so it needs no discovery). */
+  const forkPlanner =
+    (forkFlag: string): NonNullable<VendorAdapter['planFork']> =>
+    async (a, sourceId, env) => {
+      const id = newSessionId();
+      const argv = [resolveBin(binary, env), ...resumeArgs(sourceId), forkFlag, ...start(a, env, id).slice(1)];
+      return plan(argv, id, 'baton', 'resumed');
+    };
   const held = (id: string, cwd: string, env: VendorEnv): Promise<Held> =>
     store.held ? store.held(id, cwd, env) : store.exists(id, cwd, env).then((yes) => (yes ? 'conversation' : 'none'));
   /** The plan for what the store holds of the prior id (read once, by the caller). */
@@ -163,5 +180,8 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     listSessions: (env) => store.list(env),
 
     resumeCommand: (sessionId) => [f.bin, ...resumeArgs(sessionId)],
+
+    ...(f.forkFlag !== undefined ? { planFork: forkPlanner(f.forkFlag) } : {}),
+    ...(f.transcripts ? { transcripts: f.transcripts(store) } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // same cwd (sessions live per project), and confirms the id from `projects/<enc cwd>/chats/<id>.jsonl`, which the
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
+import { QWEN_TRANSCRIPTS } from './transcripts.js';
 import { QWEN_SESSION_ID, QWEN_STORE, type QwenStore } from './store.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §5). */
@@ -17,6 +18,7 @@ export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   resumeErrorTexts: [/No saved session found with (ID|title)/, /Session Id \S+ already exists/, /Invalid --session-id/],
   sessionErrorExitCode: 1,
   store: QWEN_STORE,
+  transcripts: () => QWEN_TRANSCRIPTS,
 };
 
 export const qwen = defineMintedIdVendor(QWEN_FACTS);
