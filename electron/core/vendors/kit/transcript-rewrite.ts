@@ -1,6 +1,6 @@
 // A JSON Lines transcript, copied for a new session id and directory (docs/bundles.md §2): a fork by copy, a fork cut
-// at a snapshot, a bundle placed on another machine. Every string that is the old id becomes the new id, and every
-// string that is the old directory, or a path inside it, moves to the new one; the vendor's own `rewrite` then fixes
+// at a snapshot, a bundle placed on another machine. Every string that is the old id becomes the new id, and the old
+// directory, wherever a string holds it as a whole path or the start of one, becomes the new one; the vendor's own `rewrite` then fixes
 // what keys on them in another form (Gemini's hash of the directory).
 import type { TranscriptFiles, TranscriptRemap } from '../adapter.js';
 import { isRecord } from './jsonl.js';
@@ -12,20 +12,25 @@ export function wholeLinesUpTo(bytes: Uint8Array, limit: number = bytes.length):
   return bytes.subarray(0, 0);
 }
 
-function remapString(s: string, m: TranscriptRemap): string {
-  if (s === m.fromId) return m.toId;
-  if (m.fromCwd === m.toCwd) return s;
-  if (s === m.fromCwd) return m.toCwd;
-  if (s.startsWith(`${m.fromCwd}/`)) return m.toCwd + s.slice(m.fromCwd.length);
-  return s;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The old directory wherever it appears as a whole path or the start of one (never `/a/proj2` for `/a/proj`). */
+function directoryPattern(cwd: string): RegExp {
+  return new RegExp(`${escapeRegExp(cwd)}(?=$|[/\\s"'\`:;,)\\]}])`, 'g');
 }
 
-function remapValue(v: unknown, m: TranscriptRemap): unknown {
-  if (typeof v === 'string') return remapString(v, m);
-  if (Array.isArray(v)) return v.map((x) => remapValue(x, m));
+function remapString(s: string, m: TranscriptRemap, dir: RegExp | null): string {
+  if (s === m.fromId) return m.toId;
+  if (dir === null || !s.includes(m.fromCwd)) return s;
+  return s.replace(dir, () => m.toCwd);
+}
+
+function remapValue(v: unknown, m: TranscriptRemap, dir: RegExp | null): unknown {
+  if (typeof v === 'string') return remapString(v, m, dir);
+  if (Array.isArray(v)) return v.map((x) => remapValue(x, m, dir));
   if (isRecord(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = remapValue(x, m);
+    for (const [k, x] of Object.entries(v)) out[k] = remapValue(x, m, dir);
     return out;
   }
   return v;
@@ -37,6 +42,7 @@ function remapValue(v: unknown, m: TranscriptRemap): unknown {
  */
 export function rewriteTranscript(text: string, remap: TranscriptRemap, rewrite?: TranscriptFiles['rewrite']): string {
   const out: string[] = [];
+  const dir = remap.fromCwd === remap.toCwd || remap.fromCwd === '/' ? null : directoryPattern(remap.fromCwd);
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     let rec: unknown;
@@ -45,7 +51,7 @@ export function rewriteTranscript(text: string, remap: TranscriptRemap, rewrite?
     } catch {
       throw new Error('a line of the transcript is not JSON');
     }
-    const moved = remapValue(rec, remap);
+    const moved = remapValue(rec, remap, dir);
     if (rewrite && isRecord(moved)) rewrite(moved, remap);
     out.push(JSON.stringify(moved));
   }
