@@ -12,6 +12,7 @@ import {
   stopCommand,
 } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
+import { exportCommand, forkCommand, importCommand } from './commands/portable.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
@@ -46,6 +47,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   inspectCommand,
   resumeCommand,
   resumeInterruptedCommand,
+  forkCommand,
+  exportCommand,
+  importCommand,
   eventsCommand,
   renameCommand,
   stopCommand,

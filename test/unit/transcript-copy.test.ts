@@ -10,7 +10,6 @@ import { copyTranscript } from '../../electron/core/runs/transcript-copy.js';
 import { geminiProjectHash } from '../../electron/core/vendors/gemini/store.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import { rewriteTranscript, wholeLinesUpTo } from '../../electron/core/vendors/kit/transcript-rewrite.js';
-import type { VendorName } from '../../shared/words.js';
 
 let tmp: string;
 let env: Record<string, string>;
@@ -28,8 +27,14 @@ beforeEach(() => {
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
 /** A transcript of `id` in `cwd` in each vendor's own shape (the fields its CLI writes that key on id and cwd). */
-function linesFor(vendor: VendorName, id: string, cwd: string): object[] {
+function linesFor(vendor: CopyVendor, id: string, cwd: string): object[] {
   switch (vendor) {
+    case 'claude':
+    case 'qwen':
+      return [
+        { sessionId: id, cwd, type: 'user', message: { content: 'remember the number 42' } },
+        { sessionId: id, cwd, type: 'assistant', message: { content: `edited ${cwd}/a.ts` } },
+      ];
     case 'codex':
       return [
         { type: 'session_meta', payload: { id, session_id: id, cwd, source: 'cli' } },
@@ -43,15 +48,11 @@ function linesFor(vendor: VendorName, id: string, cwd: string): object[] {
         { id: 'm1', type: 'user', content: [{ text: 'remember the number 42' }] },
         { id: 'm2', type: 'gemini', content: `read ${cwd}/a.ts` },
       ];
-    default:
-      return [
-        { sessionId: id, cwd, type: 'user', message: { content: 'remember the number 42' } },
-        { sessionId: id, cwd, type: 'assistant', message: { content: `edited ${cwd}/a.ts` } },
-      ];
   }
 }
 
 const vendors = createVendors();
+type CopyVendor = 'claude' | 'qwen' | 'gemini' | 'codex';
 
 describe.each(['claude', 'qwen', 'gemini', 'codex'] as const)('%s transcript copy', (vendor) => {
   it('lands where the store finds it for the new directory, with id and directory moved', async () => {
@@ -59,7 +60,12 @@ describe.each(['claude', 'qwen', 'gemini', 'codex'] as const)('%s transcript cop
     const id = files.newId();
     const source = await files.placeFor(id, from, env);
     mkdirSync(dirname(source), { recursive: true });
-    writeFileSync(source, linesFor(vendor, id, from).map((l) => JSON.stringify(l) + '\n').join(''));
+    writeFileSync(
+      source,
+      linesFor(vendor, id, from)
+        .map((l) => JSON.stringify(l) + '\n')
+        .join(''),
+    );
     expect(await files.locate(id, from, env)).toBe(source);
 
     const newId = await copyTranscript(files, env, { sessionId: id, cwd: from }, to);
