@@ -10,6 +10,9 @@ import { HelpOverlay } from './HelpOverlay.js';
 import { NewRunDialog } from './NewRunDialog.js';
 import { ResumeDialog, usePasteToResume } from './ResumeDialog.js';
 import { DeleteDialog, RenameDialog } from './RunDialogs.js';
+import { ExportDialog } from './ExportDialog.js';
+import { ForkDialog } from './ForkDialog.js';
+import { ImportDialog } from './ImportDialog.js';
 import { RunView } from './RunView.js';
 import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
@@ -46,6 +49,7 @@ export function App() {
           <CoreIndicator />
           <CommandButton command="run.new" />
           <CommandButton command="resume.open" />
+          <CommandButton command="bundle.import" />
           <CommandButton command="help.open" symbol="?" />
         </div>
         <CoreBanners />
@@ -65,6 +69,9 @@ export function App() {
       {dialog?.kind === 'sessions' && <SessionsFound />}
       {dialog?.kind === 'changes' && <ChangesDialog />}
       {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
+      {dialog?.kind === 'fork' && <ForkDialog />}
+      {dialog?.kind === 'export' && <ExportDialog />}
+      {dialog?.kind === 'import' && <ImportDialog />}
       <Toasts />
     </div>
   );

@@ -9,6 +9,7 @@ import type { VendorName } from '../../shared/words.js';
 import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
+import { portableCalls, type PortableCalls } from './portable-calls.js';
 import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
 
 export type HostInfo = Result<'host.info'>;
@@ -23,7 +24,11 @@ export type Dialog =
   /** One agent's worktree: its diff, merge, removal. */
   | { kind: 'changes'; agentId: string }
   /** Worktrees Baton made that no run owns any more. */
-  | { kind: 'worktrees' };
+  | { kind: 'worktrees' }
+  /** Fork a run (now, or at one of its snapshots), export it to a bundle, import a bundle (docs/bundles.md). */
+  | { kind: 'fork'; runId: string }
+  | { kind: 'export'; runId: string }
+  | { kind: 'import' };
 
 export interface Toast {
   id: number;
@@ -62,7 +67,7 @@ interface BatonState {
   removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls, WorktreeCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls, PortableCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -158,6 +163,7 @@ export const useBaton = create<Store>()((set, get) => {
     ...loadPrefs(),
     ...coreCalls({ set, get, client: () => client, copy }),
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
+    ...portableCalls({ set, get, client: () => client }),
 
     setConnection(status, c) {
       client = c;
