@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView, RunView } from '../../shared/contract.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
 import { ensureInstalled, type CompatVendor } from './install.js';
 import { recallReply, rememberReply, startMockModel, type MockModel } from './mock-model.js';
@@ -51,7 +52,7 @@ afterAll(async () => {
   for (const r of roots.splice(0)) {
     killByHome(HOME_OF(join(r, 'a')));
     killByHome(HOME_OF(join(r, 'b')));
-    rmSync(r, { recursive: true, force: true });
+    if (process.env.BATON_COMPAT_KEEP !== '1') rmSync(r, { recursive: true, force: true });
   }
 });
 
@@ -151,6 +152,23 @@ async function confirmedAgent(client: RpcClient, run: string): Promise<AgentView
   );
 }
 
+/**
+ * Until the vendor's transcript holds `text`: a CLI may show an answer seconds before it writes it (Qwen writes the
+ * turn at its end), and a fork or an export copies what is written.
+ */
+async function written(vendor: CompatVendor, m: Machine, agent: AgentView, text: string): Promise<void> {
+  const files = createVendors().get(vendor)?.transcripts;
+  if (!files) return;
+  await waitFor(
+    async () => {
+      const path = await files.locate(agent.sessionId!, agent.cwd, m.env);
+      return path !== null && readFileSync(path, 'utf8').includes(text);
+    },
+    `the ${vendor} transcript to hold '${text}'`,
+    30_000,
+  );
+}
+
 async function installedOrSkip(vendor: CompatVendor, skip: (why: string) => void) {
   const inst = await ensureInstalled(vendor);
   if (!inst.ok) {
@@ -181,7 +199,7 @@ for (const vendor of ORDER) {
       const orig = started.agents[0]!;
       await ready(m.client, vendor, orig.id);
       await say(m.client, vendor, orig.id, `remember the number ${n}`, rememberReply(n));
-      await confirmedAgent(m.client, 'orig');
+      await written(vendor, m, await confirmedAgent(m.client, 'orig'), rememberReply(n));
 
       const forked = await m.client.call('run.fork', { run: 'orig' });
       const [outcome] = forked.outcomes;
@@ -218,7 +236,7 @@ for (const vendor of ORDER) {
       const agent = started.agents[0]!;
       await ready(a.client, vendor, agent.id);
       await say(a.client, vendor, agent.id, `remember the number ${n}`, rememberReply(n));
-      await confirmedAgent(a.client, 'carry');
+      await written(vendor, a, await confirmedAgent(a.client, 'carry'), rememberReply(n));
       await a.client.call('run.stop', { run: 'carry' });
       const { bundle } = await a.client.call('bundle.export', { run: 'carry', passphrase: PASS });
       await stopServer(a.server);
