@@ -84,3 +84,49 @@ describe('fork of an agent in a worktree', () => {
     expect(git(tree, 'log', '--format=%s', '-1').trim()).toBe('two');
   });
 });
+
+describe('bundle of an agent in a worktree', () => {
+  it('restores its branch in the repository the map names, and its worktree is made again from it', async () => {
+    const repo = makeRepo(join(root, 'bundled'));
+    const run = await client.call('run.start', {
+      name: 'wtb',
+      agents: [{ vendor: 'claude', label: 'a', cwd: repo, worktree: 'new' }],
+    });
+    const source = agentByLabel(run.agents, 'a');
+    const tree = source.worktree!.worktreePath;
+    await ask(client, source.id, 'remember the number 4242', 'OK, I will remember 4242.', WAIT_MS);
+    writeFile(join(tree, 'work.txt'), 'work\n');
+    commitAll(tree, 'work');
+    const head = git(tree, 'rev-parse', 'HEAD').trim();
+    await waitFor(
+      async () => (await client.call('run.get', { run: 'wtb' })).agents[0]!.sessionIds.at(-1)?.confirmed,
+      'the session confirmed',
+      WAIT_MS,
+    );
+    const { bundle, agents } = await client.call('bundle.export', { run: 'wtb', passphrase: 'worktree passphrase' });
+    expect(agents[0]!.transcript).toBe(true);
+
+    // Another machine's copy of the repository: the same history, without the agent's branch.
+    const clone = join(root, 'clone');
+    git(root, 'clone', '-q', repo, clone);
+    expect(() => git(clone, 'rev-parse', '--verify', '-q', `refs/heads/${source.worktree!.branch}`)).toThrow();
+    const preview = await client.call('bundle.inspect', {
+      bundle,
+      passphrase: 'worktree passphrase',
+      map: { [repo]: clone },
+    });
+    expect(preview.agents[0]!.branch).toBe(source.worktree!.branch);
+    expect(preview.agents[0]!.mappedCwd).toBe(clone);
+    const imported = await client.call('bundle.import', {
+      bundle,
+      passphrase: 'worktree passphrase',
+      map: { [repo]: clone },
+      name: 'wtb moved',
+    });
+    expect(imported.outcomes[0]!.outcome).not.toBe('failed');
+    expect(git(clone, 'rev-parse', `refs/heads/${source.worktree!.branch}`).trim()).toBe(head);
+    const agent = imported.run.agents[0]!;
+    expect(agent.worktree!.repoRoot).toBe(clone);
+    expect(git(agent.worktree!.worktreePath, 'rev-parse', 'HEAD').trim()).toBe(head);
+  });
+});
