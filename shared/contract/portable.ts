@@ -5,8 +5,12 @@ import { runViewSchema } from './agents.js';
 import { runRef, snapshotId } from './fields.js';
 import { resumeOutcomeSchema } from './handles.js';
 
-/** The largest bundle (encrypted bytes) the core takes or gives over the contract. */
-export const BUNDLE_MAX_BYTES = 24 << 20;
+/**
+ * The largest bundle (encrypted bytes) the core takes or gives over the contract: its base64 must fit one WebSocket
+ * message of the web transport (4 MiB, transport/ws-endpoint.ts). The content is gzip'd, so this holds about ten
+ * times as much transcript.
+ */
+export const BUNDLE_MAX_BYTES = 3_000_000;
 /** A bundle travels as base64 inside a request or a reply. */
 const bundleBase64 = z
   .string()

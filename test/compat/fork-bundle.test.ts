@@ -199,7 +199,8 @@ for (const vendor of ORDER) {
       const orig = started.agents[0]!;
       await ready(m.client, vendor, orig.id);
       await say(m.client, vendor, orig.id, `remember the number ${n}`, rememberReply(n));
-      await written(vendor, m, await confirmedAgent(m.client, 'orig'), rememberReply(n));
+      const source = await confirmedAgent(m.client, 'orig');
+      await written(vendor, m, source, rememberReply(n));
 
       const forked = await m.client.call('run.fork', { run: 'orig' });
       const [outcome] = forked.outcomes;
@@ -217,6 +218,9 @@ for (const vendor of ORDER) {
         await say(m.client, vendor, fork.id, QUESTION, recallReply(n));
         await say(m.client, vendor, fork.id, `now remember the number ${later}`, rememberReply(later));
         await say(m.client, vendor, fork.id, QUESTION, recallReply(later));
+        // Baton follows the fork's own session (chosen, or discovered), never the source's.
+        const own = await confirmedAgent(m.client, forked.run.id);
+        expect(own.sessionId).not.toBe(source.sessionId);
       }
       await say(m.client, vendor, orig.id, QUESTION, recallReply(n));
       await m.client.call('run.stop', { run: forked.run.id });

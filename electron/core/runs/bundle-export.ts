@@ -120,7 +120,7 @@ export async function exportBundle(
   );
   if (sealed.length > BUNDLE_MAX_BYTES)
     throw conflict(
-      `the bundle would be ${Math.ceil(sealed.length / 2 ** 20)} MiB, over the ${BUNDLE_MAX_BYTES / 2 ** 20} MiB limit: export one snapshot, or fewer agents`,
+      `the bundle would be ${(sealed.length / 1e6).toFixed(1)} MB, over the ${BUNDLE_MAX_BYTES / 1e6} MB a bundle can be: export an earlier snapshot, or a run with fewer agents`,
     );
   return {
     bytes: sealed,

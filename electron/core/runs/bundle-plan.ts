@@ -105,6 +105,10 @@ export async function planBundle(
     } else if (extra?.transcript && h.worktree) {
       planned.note = 'its branch is restored; an isolated agent starts a fresh conversation in its re-created worktree';
     }
+    // The branch is the one the handle names (checked by git's rules there), so no name from the bundle reaches git
+    // unchecked (a name starting with "-" would read as an option).
+    if (extra?.branch && (!h.worktree || extra.branch.name !== h.worktree.branch))
+      throw invalid(`the bundle is not valid: agent '${h.label}' carries a branch its handle does not name`, 'bundle');
     if (extra?.branch && h.worktree)
       planned.branch = {
         repoRoot: planned.cwd,
