@@ -128,5 +128,5 @@ describe('bundle of an agent in a worktree', () => {
     const agent = imported.run.agents[0]!;
     expect(agent.worktree!.repoRoot).toBe(clone);
     expect(git(agent.worktree!.worktreePath, 'rev-parse', 'HEAD').trim()).toBe(head);
-  });
+  }, 120_000);
 });
