@@ -27,7 +27,7 @@ const SELECTED = (process.env.BATON_COMPAT_VENDORS ?? '')
 const FORK_METHOD: Record<CompatVendor, 'native' | 'copy' | 'none'> = {
   claude: 'native',
   codex: 'native',
-  opencode: 'native',
+  opencode: 'none',
   qwen: 'copy',
   gemini: 'copy',
   copilot: 'none',
@@ -212,7 +212,7 @@ for (const vendor of ORDER) {
       await ready(m.client, vendor, fork.id);
       if (FORK_METHOD[vendor] === 'none') {
         // Said, not hidden: the outcome names why there is no copy.
-        expect(outcome!.message).toMatch(/no fork of its own/);
+        expect(outcome!.message).toMatch(/no fork Baton can use/);
       } else {
         // The fork has the conversation (N), then goes its own way (M).
         await say(m.client, vendor, fork.id, QUESTION, recallReply(n));

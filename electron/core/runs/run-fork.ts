@@ -188,7 +188,7 @@ export class RunForks {
       return fresh(
         `${adapter.displayName} forks only in the session's own directory, and this agent has a new worktree`,
       );
-    return fresh(`${adapter.displayName} has no fork of its own and keeps no transcript file Baton can copy`);
+    return fresh(`${adapter.displayName} has no fork Baton can use and keeps no transcript file Baton can copy`);
   }
 
   private view(runId: string): RunView {

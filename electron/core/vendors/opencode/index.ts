@@ -113,13 +113,8 @@ export const opencode: VendorDefinition<'opencode'> = {
         return [BIN, '-s', sessionId];
       },
 
-      // `-s <id> --fork` starts a new session continuing a copy of the source (in the source's own directory, as a
-      // resume must be); follow() learns the new id from the TUI's own server. opencode keeps sessions in SQLite, so
-      // it has no transcript files to copy: no cut at a snapshot, no bundle.
-      async planFork(ctx, sourceId, env) {
-        const { argv, hints } = await withPort(ctx, [resolveBin(binary, env), '-s', sourceId, '--fork'], {});
-        return spawnPlan(argv, null, null, 'resumed', null, hints);
-      },
+      // No planFork: `-s <id> --fork` (1.18.33) makes the copy, but the TUI then often takes the next prompt in yet
+      // another new session (docs/bundles.md §7); and opencode keeps sessions in SQLite: no file to copy either.
     };
   },
 };
