@@ -11,3 +11,4 @@ export * from './contract/requests.js';
 export * from './contract/events.js';
 export * from './contract/wire.js';
 export * from './contract/hosts.js';
+export * from './contract/portable.js';

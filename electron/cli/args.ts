@@ -60,7 +60,8 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[], env
   const options = new Map<string, string[]>();
   const typed: { name: string; value: string }[] = [];
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+    const shortFor = spec.options.find((o) => o.short !== undefined && argv[i] === `-${o.short}`);
+    const arg = shortFor ? `--${shortFor.name}` : argv[i]!;
     if (arg === '--') {
       positionals.push(...argv.slice(i + 1));
       break;

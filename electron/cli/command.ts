@@ -6,6 +6,8 @@ import type { ServerAddress } from './connect.js';
 export interface OptionSpec {
   /** Without the dashes: `agent` for --agent. */
   readonly name: string;
+  /** A one-letter form (`o` for -o), for the few options that conventionally have one. */
+  readonly short?: string;
   /** The value's name in the usage (DIR, N); left out for a switch such as --json. */
   readonly value?: string;
   readonly help: string;

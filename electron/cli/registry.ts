@@ -14,6 +14,7 @@ import {
 import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { costCommand } from './commands/cost.js';
+import { exportCommand, forkCommand, importCommand } from './commands/portable.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { connectCommand, hostsCommand } from './commands/hosts.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
@@ -50,6 +51,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   resumeCommand,
   resumeInterruptedCommand,
   searchCommand,
+  forkCommand,
+  exportCommand,
+  importCommand,
   eventsCommand,
   costCommand,
   renameCommand,

@@ -20,6 +20,7 @@ import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
+import { portableRequests, type PortableMethod } from './runs/portable.js';
 import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
 import { Hosts } from './remote/hosts.js';
@@ -87,7 +88,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         .flatMap(({ runId, agentIds }) => runs.get(runId)?.agents.filter((a) => agentIds.includes(a.id)) ?? [])
         .filter((a) => (a.host ?? null) === alias).length,
   });
-  const service = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
+  const { service, portable } = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const search = new SearchService({
     dataDir: options.dataDir,
@@ -126,6 +127,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       ...service.worktrees.requests,
       ...search.requests,
       ...hosts.requests,
+      ...portable,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -174,7 +176,7 @@ function runService(
   env: VendorEnv,
   dataDir: string,
   remote: RemoteLauncher,
-): RunService {
+): { service: RunService; portable: RequestTable<PortableMethod> } {
   const vendors = createVendors();
   const events = new EventEmitter();
   const announce: Announce = (name, payload) => {
@@ -209,7 +211,7 @@ function runService(
     const agentId = runs.get(runId)?.agents[0]?.id;
     if (agentId) announce('agent.warning', { runId, agentId, message });
   });
-  return new RunService(
+  const service = new RunService(
     runs,
     new ResumePlanner(runs, vendors, env, worktrees),
     supervisor,
@@ -220,6 +222,10 @@ function runService(
     worktrees,
     cost,
   );
+  return {
+    service,
+    portable: portableRequests({ runs, supervisor, snapshots, vendors, env, worktrees, announce, service }),
+  };
 }
 
 /** `{quitAction: undefined}` would overwrite a saved choice with nothing: only the keys given change. */

@@ -10,6 +10,9 @@ import { HelpOverlay } from './HelpOverlay.js';
 import { NewRunDialog } from './NewRunDialog.js';
 import { ResumeDialog, usePasteToResume } from './ResumeDialog.js';
 import { DeleteDialog, RenameDialog } from './RunDialogs.js';
+import { ExportDialog } from './ExportDialog.js';
+import { ForkDialog } from './ForkDialog.js';
+import { ImportDialog } from './ImportDialog.js';
 import { RunView } from './RunView.js';
 import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
@@ -49,6 +52,7 @@ export function App() {
           <CommandButton command="run.new" />
           <CommandButton command="resume.open" />
           <CommandButton command="search.open" short />
+          <CommandButton command="bundle.import" />
           <CommandButton command="help.open" symbol="?" />
         </div>
         <CoreBanners />
@@ -70,6 +74,9 @@ export function App() {
       {dialog?.kind === 'changes' && <ChangesDialog />}
       {dialog?.kind === 'worktrees' && <WorktreeCleanupDialog />}
       {dialog?.kind === 'hosts' && <HostsDialog />}
+      {dialog?.kind === 'fork' && <ForkDialog />}
+      {dialog?.kind === 'export' && <ExportDialog />}
+      {dialog?.kind === 'import' && <ImportDialog />}
       <Toasts />
     </div>
   );

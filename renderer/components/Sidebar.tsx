@@ -182,6 +182,22 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
         </button>
         <button
           type="button"
+          className="bt-small-button"
+          aria-label={`Fork ${run.name}`}
+          onClick={() => openDialog({ kind: 'fork', runId: run.id })}
+        >
+          Fork
+        </button>
+        <button
+          type="button"
+          className="bt-small-button"
+          aria-label={`Export ${run.name}`}
+          onClick={() => openDialog({ kind: 'export', runId: run.id })}
+        >
+          Export
+        </button>
+        <button
+          type="button"
           className="bt-small-button bt-danger-text"
           aria-label={`Delete ${run.name}`}
           onClick={() => openDialog({ kind: 'delete', runId: run.id })}

@@ -10,6 +10,7 @@ import type { ConnectionStatus } from '../api/connection.js';
 import { copyText, pageFocus } from './clipboard.js';
 import { coreCalls, type CoreCalls } from './core-calls.js';
 import { costCalls, type CostCalls, type CostState } from './cost-calls.js';
+import { portableCalls, type PortableCalls } from './portable-calls.js';
 import { worktreeCalls, type ChangeCount, type RemovedWorktree, type WorktreeCalls } from './worktree-calls.js';
 import { hostCalls, type HostCalls } from './host-calls.js';
 
@@ -29,7 +30,11 @@ export type Dialog =
   /** Worktrees Baton made that no run owns any more. */
   | { kind: 'worktrees' }
   /** This machine and the ssh hosts agents can run on (docs/hosts.md). */
-  | { kind: 'hosts' };
+  | { kind: 'hosts' }
+  /** Fork a run (now, or at one of its snapshots), export it to a bundle, import a bundle (docs/bundles.md). */
+  | { kind: 'fork'; runId: string }
+  | { kind: 'export'; runId: string }
+  | { kind: 'import' };
 
 export interface Toast {
   id: number;
@@ -68,7 +73,7 @@ interface BatonState extends CostState {
   removedWorktrees: Record<string, RemovedWorktree>;
 }
 
-interface BatonActions extends CoreCalls, WorktreeCalls, CostCalls, HostCalls {
+interface BatonActions extends CoreCalls, WorktreeCalls, CostCalls, HostCalls, PortableCalls {
   /** A new client (or none) from the connection: kept here and handed to every module that asked for it. */
   setConnection(status: ConnectionStatus, client: BatonClient | null): void;
   selectRun(runId: string | null): void;
@@ -167,6 +172,7 @@ export const useBaton = create<Store>()((set, get) => {
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
     ...costCalls({ set, client: () => client }),
     ...hostCalls({ set, get, client: () => client }),
+    ...portableCalls({ set, get, client: () => client }),
 
     setConnection(status, c) {
       client = c;

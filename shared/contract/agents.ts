@@ -119,6 +119,18 @@ export const screenSchema = z.strictObject({
 });
 export type Screen = z.infer<typeof screenSchema>;
 
+/** What a fork or an export of a snapshot needs to cut an agent's conversation and branch where they were then. */
+export const forkMarkSchema = z.strictObject({
+  /** The length in bytes of the session's transcript file when the snapshot was taken. */
+  transcriptBytes: z.number().int().nonnegative().optional(),
+  /** The commit the agent's worktree had checked out (HEAD) when the snapshot was taken. */
+  headCommit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/)
+    .optional(),
+});
+export type ForkMark = z.infer<typeof forkMarkSchema>;
+
 export const snapshotViewSchema = z.strictObject({
   id: snapshotId,
   at: isoTime,
@@ -135,6 +147,8 @@ export const snapshotViewSchema = z.strictObject({
       worktree: worktreeInfoSchema.nullable().optional(),
       /** The agent's tokens and USD when the snapshot was taken (docs/cost.md). */
       cost: costTotalSchema.optional(),
+      /** Where a fork of this snapshot cuts: the transcript's length and the worktree's commit then (docs/bundles.md). */
+      fork: forkMarkSchema.optional(),
     }),
   ),
   /** The run's tokens and USD when the snapshot was taken. */
@@ -154,6 +168,8 @@ export const runEventTypeSchema = z.enum([
   'exited',
   'stopped',
   'renamed',
+  /** A fork was made of the run (docs/bundles.md), or the run was made from a bundle. */
+  'forked',
 ]);
 export type RunEventType = z.infer<typeof runEventTypeSchema>;
 

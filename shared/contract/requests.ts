@@ -24,6 +24,7 @@ import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
 import { hostMapSchema, hostRequests } from './hosts.js';
+import { portableRequests } from './portable.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -222,6 +223,7 @@ export const requests = {
   ...costRequests,
   ...searchRequests,
   ...hostRequests,
+  ...portableRequests,
 } as const;
 
 export type Method = keyof typeof requests;

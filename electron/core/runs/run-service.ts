@@ -24,6 +24,7 @@ import type { AgentWorktrees, RepoMap } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
+import type { ForkMethod } from './run-fork.js';
 import type { PlannedAgent, ResumePlanner, ResumeTarget } from './resume-planner.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
@@ -36,7 +37,7 @@ export type StreamMethod = 'agent.attach' | 'agent.detach';
 /** The requests the run service answers. */
 export type RunMethod = Exclude<
   Extract<Method, `run.${string}` | `agent.${string}` | `handle.${string}` | `sessions.${string}`>,
-  StreamMethod
+  StreamMethod | ForkMethod
 >;
 
 const SHELL_NOT_CONFIRMED =

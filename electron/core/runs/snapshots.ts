@@ -9,6 +9,7 @@ import { costText } from '../../../shared/cost-text.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import { notFound } from './errors.js';
+import { forkMarkOf } from './fork-marks.js';
 import { newSnapshotId } from './ids.js';
 import { logFailure, now, type RunRepository, type RunWriter } from './run-repository.js';
 import { currentSessionId, worktreeView, type Announce } from './views.js';
@@ -134,16 +135,22 @@ export class Snapshots {
       at: now(),
       reason,
       ...(cost ? { cost: cost.total } : {}),
-      agents: run.agents.map((a) => ({
-        agentId: a.id,
-        label: a.label,
-        vendor: a.vendor,
-        cwd: a.cwd,
-        sessionId: currentSessionId(a),
-        status: a.status,
-        ...(a.worktree ? { worktree: worktreeView(a) } : {}),
-        ...(cost?.agents.has(a.id) ? { cost: cost.agents.get(a.id) } : {}),
-      })),
+      agents: await Promise.all(
+        run.agents.map(async (a) => {
+          const fork = await forkMarkOf(a, this.vendors, this.env);
+          return {
+            agentId: a.id,
+            label: a.label,
+            vendor: a.vendor,
+            cwd: a.cwd,
+            sessionId: currentSessionId(a),
+            status: a.status,
+            ...(a.worktree ? { worktree: worktreeView(a) } : {}),
+            ...(fork ? { fork } : {}),
+            ...(cost?.agents.has(a.id) ? { cost: cost.agents.get(a.id) } : {}),
+          };
+        }),
+      ),
     };
     await writer.writeSnapshot(snapshot, screens);
     await writer.change((m) => {

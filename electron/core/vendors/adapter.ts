@@ -120,6 +120,14 @@ export interface VendorAdapter extends BinaryFacts {
   resumeCommand(sessionId: string): string[];
   /** Token usage and recorded cost of a session, read from the vendor's own transcripts (docs/cost.md). None: no model. */
   readonly usage?: VendorUsage;
+  /**
+   * The vendor's own fork of a session as it is now (docs/bundles.md §1): a plan whose CLI starts a new session that
+   * continues a copy of `sourceId` in `ctx.cwd`, leaving the source untouched. Absent: the vendor has none Baton can
+   * follow, and a fork copies the transcript (`transcripts`) instead.
+   */
+  planFork?(ctx: AgentContext, sourceId: string, env: VendorEnv): Promise<SpawnPlan>;
+  /** The vendor keeps a session in one file Baton can copy (fork by copy, a fork cut at a snapshot, bundles). */
+  readonly transcripts?: TranscriptFiles;
 }
 
 /** What one line of a transcript holds for search (docs/search.md §2): a message's text, its time, the directory. */
@@ -154,6 +162,28 @@ export interface TranscriptSource {
   line(value: unknown): TranscriptLine | null;
 }
 
+/** How a copied transcript's lines change for their new session id and directory. */
+export interface TranscriptRemap {
+  fromId: string;
+  toId: string;
+  fromCwd: string;
+  toCwd: string;
+}
+
+/** A vendor's session transcript as one file (JSON Lines), and where this machine's CLI looks for one. */
+export interface TranscriptFiles {
+  /** The transcript of `sessionId` now, or null when the store holds none. */
+  locate(sessionId: string, cwd: string, env: VendorEnv): Promise<string | null>;
+  /** Where this machine's CLI finds a session `sessionId` working in `cwd` (the file to write; folders may be missing). */
+  placeFor(sessionId: string, cwd: string, env: VendorEnv): Promise<string>;
+  /** A new session id of the vendor's shape, for a copy. */
+  newId(): string;
+  /** Per line, after the id and directory were replaced wherever they appear whole: what else keys on them. */
+  rewrite?(record: Record<string, unknown>, remap: TranscriptRemap): void;
+  /** After the copy is in place: what the CLI needs to find it (Gemini's projects.json entry for a new directory). */
+  register?(sessionId: string, cwd: string, env: VendorEnv): Promise<void>;
+}
+
 /**
  * A vendor as the registry lists it: its name and how its adapter is made over a core's vendor context (the claims,
  * caches and timings that core's adapters share). Each vendor folder's index.ts exports one.
@@ -162,5 +192,5 @@ export interface VendorDefinition<V extends VendorName = VendorName> {
   readonly vendor: V;
   create(ctx: VendorContext): VendorAdapter;
   /** Its transcripts for search; absent where the store is not JSON Lines (docs/search.md §2). */
-  readonly transcripts?: TranscriptSource;
+  readonly searchText?: TranscriptSource;
 }

@@ -56,7 +56,7 @@ export class Vendors {
 /** Each vendor's transcripts for search (docs/search.md §2), for the search worker: no adapter is made. */
 export function transcriptSources(): ReadonlyMap<VendorName, TranscriptSource> {
   const out = new Map<VendorName, TranscriptSource>();
-  for (const d of Object.values(VENDORS) as VendorDefinition[]) if (d.transcripts) out.set(d.vendor, d.transcripts);
+  for (const d of Object.values(VENDORS) as VendorDefinition[]) if (d.searchText) out.set(d.vendor, d.searchText);
   return out;
 }
 

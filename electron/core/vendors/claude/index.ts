@@ -4,8 +4,9 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
 import { ClaudeUsage } from './usage.js';
+import { CLAUDE_TRANSCRIPTS } from './transcripts.js';
 import { CLAUDE_SESSION_ID, CLAUDE_STORE, type ClaudeStore } from './store.js';
-import { claudeTranscripts } from './search.js';
+import { claudeSearchText } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §1). */
 export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
@@ -23,6 +24,8 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   store: CLAUDE_STORE,
   follow: () => followClaude,
   usage: () => new ClaudeUsage(),
+  forkFlag: '--fork-session',
+  transcripts: () => CLAUDE_TRANSCRIPTS,
 };
 
-export const claude = { ...defineMintedIdVendor(CLAUDE_FACTS), transcripts: claudeTranscripts };
+export const claude = { ...defineMintedIdVendor(CLAUDE_FACTS), searchText: claudeSearchText };

@@ -8,7 +8,7 @@ import { isRecord, textOf } from '../kit/jsonl.js';
 import { filesUnder, message, str } from '../kit/transcript-lines.js';
 import { claudeConfigDir } from './store.js';
 
-export const claudeTranscripts: TranscriptSource = {
+export const claudeSearchText: TranscriptSource = {
   async files(env) {
     const found = await filesUnder(join(claudeConfigDir(env), 'projects'), [], (name) =>
       name.endsWith('.jsonl') && LOWER_UUID.test(name.slice(0, -6)) ? { sessionId: name.slice(0, -6) } : null,

@@ -8,8 +8,9 @@ import { shortId } from '../kit/ids.js';
 import { freshWarning, resumePlanning, spawnPlan } from '../kit/plans.js';
 import { CODEX_TIMINGS, followCodex } from './follow.js';
 import { CodexUsage } from './usage.js';
+import { codexTranscripts } from './transcripts.js';
 import { CODEX_SESSION_ID, CODEX_STORE, displayCodexHome } from './store.js';
-import { codexTranscripts } from './search.js';
+import { codexSearchText } from './search.js';
 
 /** Keeps the TUI from handing its thread to a detached app-server daemon that would outlive it (§2 pitfall 1). */
 export const CODEX_NO_DAEMON_ARGS = ['--no-daemon', '-c', 'features.daemon_auto_start=false'] as const;
@@ -22,7 +23,7 @@ function fresh(ctx: AgentContext, env: VendorEnv, warning: string | null): Spawn
 }
 
 export const codex: VendorDefinition<'codex'> = {
-  transcripts: codexTranscripts,
+  searchText: codexSearchText,
   vendor: 'codex',
   create(vctx) {
     const deps = followDeps(vctx, 'codex', CODEX_STORE, CODEX_TIMINGS);
@@ -79,6 +80,13 @@ export const codex: VendorDefinition<'codex'> = {
       },
 
       usage: new CodexUsage(store),
+      // `codex fork <id>` starts a new thread continuing a copy of the source; follow() discovers its id.
+      async planFork(ctx, sourceId, env) {
+        const argv = [resolveBin(binary, env), 'fork', sourceId, ...CODEX_NO_DAEMON_ARGS, ...ctx.args];
+        return spawnPlan(argv, null, null, 'resumed', null);
+      },
+
+      transcripts: codexTranscripts(store),
     };
   },
 };

@@ -12,7 +12,7 @@ import { ROLLOUT_NAME, sessionsDir } from './store.js';
 /** Context blocks Codex adds to the conversation as user messages. */
 const INJECTED = /^\s*<(environment_context|user_instructions|turn_aborted)>/;
 
-export const codexTranscripts: TranscriptSource = {
+export const codexSearchText: TranscriptSource = {
   async files(env) {
     const out: { path: string; sessionId: string; cwd: null }[] = [];
     const root = sessionsDir(env);

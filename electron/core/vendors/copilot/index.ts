@@ -6,7 +6,7 @@
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { CopilotUsage } from './usage.js';
 import { COPILOT_SESSION_ID, COPILOT_STORE, type CopilotStore } from './store.js';
-import { copilotTranscripts } from './search.js';
+import { copilotSearchText } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §4). */
 export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
@@ -27,4 +27,4 @@ export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   usage: () => new CopilotUsage(),
 };
 
-export const copilot = { ...defineMintedIdVendor(COPILOT_FACTS), transcripts: copilotTranscripts };
+export const copilot = { ...defineMintedIdVendor(COPILOT_FACTS), searchText: copilotSearchText };

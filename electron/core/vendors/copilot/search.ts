@@ -12,7 +12,7 @@ const ROLES: Readonly<Record<string, 'user' | 'assistant'>> = {
   'assistant.message': 'assistant',
 };
 
-export const copilotTranscripts: TranscriptSource = {
+export const copilotSearchText: TranscriptSource = {
   async files(env) {
     const root = copilotSessionStateDir(env);
     return (await listDir(root))

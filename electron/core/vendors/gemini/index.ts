@@ -4,8 +4,9 @@
 // one without is respawned under the same id only while nothing was ever said.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { GeminiUsage } from './usage.js';
+import { geminiTranscripts } from './transcripts.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
-import { geminiTranscripts } from './search.js';
+import { geminiSearchText } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §3). */
 export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
@@ -28,6 +29,7 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   reopenStarted: { with: 'resume', onlyIfNeverSaid: true },
   store: GEMINI_STORE,
   usage: (_ctx, store) => new GeminiUsage(store),
+  transcripts: geminiTranscripts,
 };
 
-export const gemini = { ...defineMintedIdVendor(GEMINI_FACTS), transcripts: geminiTranscripts };
+export const gemini = { ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText };

@@ -10,7 +10,7 @@ import { geminiDir, readMarker } from './store.js';
 
 const ROLES: Readonly<Record<string, 'user' | 'assistant'>> = { user: 'user', gemini: 'assistant' };
 
-export const geminiTranscripts: TranscriptSource = {
+export const geminiSearchText: TranscriptSource = {
   async files(env) {
     const tmp = join(geminiDir(env), 'tmp');
     const found = await filesUnder(tmp, ['chats'], (name) =>

@@ -11,6 +11,7 @@ import type {
   VendorDefinition,
   VendorEnv,
   AgentContext,
+  TranscriptFiles,
 } from '../adapter.js';
 import { cliBinary, resolveBin } from './bin.js';
 import type { StateSlot, VendorContext } from './context.js';
@@ -74,6 +75,14 @@ export interface MintedIdFacts<S extends MintedIdStore = MintedIdStore, V extend
   readonly follow?: (ctx: VendorContext, store: S) => VendorAdapter['follow'];
   /** The usage reader of a vendor context (docs/cost.md). */
   readonly usage?: (ctx: VendorContext, store: S) => VendorUsage;
+  /**
+   * The vendor's own fork: this flag with the resume flag starts a new session, under the id given with the
+   * session-id flag, that continues a copy of the resumed one (Claude's `--fork-session`). Absent: forks copy the
+   * transcript (docs/bundles.md §1).
+   */
+  readonly forkFlag?: string;
+  /** The vendor's transcripts as files Baton can copy (docs/bundles.md §2). */
+  readonly transcripts?: (store: S) => TranscriptFiles;
 }
 
 /** The registry's definition of a minted-id vendor. */
@@ -117,6 +126,14 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     const id = newSessionId();
     return plan(start(a, env, id), id, 'baton', 'fresh', warning);
   };
+  /** The native fork: resume the source with the fork flag, under an id Baton mints (so it needs no discovery). */
+  const forkPlanner =
+    (forkFlag: string): NonNullable<VendorAdapter['planFork']> =>
+    async (a, sourceId, env) => {
+      const id = newSessionId();
+      const argv = [resolveBin(binary, env), ...resumeArgs(sourceId), forkFlag, ...start(a, env, id).slice(1)];
+      return plan(argv, id, 'baton', 'resumed');
+    };
   const held = (id: string, cwd: string, env: VendorEnv): Promise<Held> =>
     store.held ? store.held(id, cwd, env) : store.exists(id, cwd, env).then((yes) => (yes ? 'conversation' : 'none'));
   /** The plan for what the store holds of the prior id (read once, by the caller). */
@@ -168,5 +185,7 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     resumeCommand: (sessionId) => [f.bin, ...resumeArgs(sessionId)],
 
     ...(f.usage ? { usage: f.usage(ctx, store) } : {}),
+    ...(f.forkFlag !== undefined ? { planFork: forkPlanner(f.forkFlag) } : {}),
+    ...(f.transcripts ? { transcripts: f.transcripts(store) } : {}),
   };
 }

@@ -58,3 +58,12 @@ export async function bornAt(path: string): Promise<number | null> {
     return null;
   }
 }
+
+/** The realpath of a directory that exists here, else the path as given (a bundle's directory, not made yet). */
+export async function realOrGiven(path: string): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch {
+    return path;
+  }
+}

@@ -116,6 +116,8 @@ export const opencode: VendorDefinition<'opencode'> = {
       },
 
       usage: new OpencodeUsage(vctx.state(SQL_JS)),
+      // No planFork: `-s <id> --fork` (1.18.33) makes the copy, but the TUI then often takes the next prompt in yet
+      // another new session (docs/bundles.md §7); and opencode keeps sessions in SQLite: no file to copy either.
     };
   },
 };

@@ -3,8 +3,9 @@
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { QwenUsage } from './usage.js';
+import { QWEN_TRANSCRIPTS } from './transcripts.js';
 import { QWEN_SESSION_ID, QWEN_STORE, type QwenStore } from './store.js';
-import { qwenTranscripts } from './search.js';
+import { qwenSearchText } from './search.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §5). */
 export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
@@ -20,6 +21,7 @@ export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   sessionErrorExitCode: 1,
   store: QWEN_STORE,
   usage: () => new QwenUsage(),
+  transcripts: () => QWEN_TRANSCRIPTS,
 };
 
-export const qwen = { ...defineMintedIdVendor(QWEN_FACTS), transcripts: qwenTranscripts };
+export const qwen = { ...defineMintedIdVendor(QWEN_FACTS), searchText: qwenSearchText };

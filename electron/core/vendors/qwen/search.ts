@@ -8,7 +8,7 @@ import { isRecord, textOf } from '../kit/jsonl.js';
 import { filesUnder, message, str } from '../kit/transcript-lines.js';
 import { qwenHome } from './store.js';
 
-export const qwenTranscripts: TranscriptSource = {
+export const qwenSearchText: TranscriptSource = {
   async files(env) {
     const found = await filesUnder(join(qwenHome(env), 'projects'), ['chats'], (name) =>
       name.endsWith('.jsonl') && LOWER_UUID.test(name.slice(0, -6)) ? { sessionId: name.slice(0, -6) } : null,
