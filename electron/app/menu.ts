@@ -44,6 +44,7 @@ export function menuTemplate(options: MenuOptions): MenuItemConstructorOptions[]
         ...(options.status ? [{ label: options.status, enabled: false }, { type: 'separator' } as const] : []),
         action('run.new'),
         action('resume.open'),
+        action('search.open'),
         { type: 'separator' },
         mac ? { role: 'close' } : quiet({ role: 'quit' }),
       ],

@@ -35,6 +35,7 @@ const COMMANDS = [
   'inspect',
   'resume',
   'resume-interrupted',
+  'search',
   'fork',
   'export',
   'import',

@@ -188,6 +188,7 @@ describe('menu actions and hand-offs', () => {
     const expected: Partial<Record<CommandId, { dialog: unknown; call?: string }>> = {
       'run.new': { dialog: { kind: 'new-run' } },
       'resume.open': { dialog: { kind: 'resume' } },
+      'search.open': { dialog: { kind: 'search' } },
       'help.open': { dialog: { kind: 'help' } },
       'run.snapshot': { dialog: null, call: `snapshot ${RUN.id}` },
       'handle.copy': { dialog: null, call: `copyHandle ${RUN.id}` },

@@ -118,6 +118,7 @@ describe('the application menu', () => {
         new Map([
           ['New run…', 'Alt+Shift+N'],
           ['Resume from handle…', 'Alt+Shift+R'],
+          ['Search every conversation', 'Alt+Shift+G'],
           ['Snapshot', 'Alt+Shift+S'],
           ['Copy handle', 'Alt+Shift+H'],
           ['Stop run', 'Alt+Shift+X'],
