@@ -8,3 +8,4 @@ export * from './contract/core.js';
 export * from './contract/requests.js';
 export * from './contract/events.js';
 export * from './contract/wire.js';
+export * from './contract/frames.js';

@@ -136,13 +136,14 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
   return true;
 }
 
+/** The shortest way to the PTY: one fire-and-forget input frame per onData, no request id, no reply to wait for. */
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
   }
-  void client.call('agent.write', { agentId: pane.agentId, data }).catch(() => pane.pendingInput.push(data));
+  pane.stream.input(data);
 }
 
 /** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
@@ -152,7 +153,10 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   fitPane(agentId);
   if (!pane.visible) {
     pane.visible = true;
-    if (pane.terminalId) void attach(pane, pane.terminalId);
+    // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
+    // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    if (pane.stream) pane.stream.setVisible(true);
+    else if (pane.terminalId) void attach(pane, pane.terminalId);
   }
 }
 
@@ -167,14 +171,14 @@ export function fitPane(agentId: string): void {
   }
 }
 
-/** Hidden, not destroyed: the xterm keeps its buffer and a smaller output budget. */
+/** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
 export function parkPane(agentId: string): void {
   const pane = panes.get(agentId);
   if (!pane) return;
   lot().appendChild(pane.element);
   if (pane.visible) {
     pane.visible = false;
-    if (pane.terminalId && pane.accepting) void attach(pane, pane.terminalId);
+    pane.stream?.setVisible(false);
   }
 }
 
@@ -245,11 +249,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
     { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
     {
       onData: (data, offset) => write(pane, data, offset),
-      onReset: (screen, offset) => {
-        pane.term.reset();
-        pane.term.write(screen);
-        pane.offset = offset;
-      },
+      onReset: (screen, offset) => replaceScreen(pane, screen, offset),
     },
   );
   if (pane.terminalId !== terminalId || client !== c) return stream.detach();
@@ -259,6 +259,15 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   const { cols, rows } = pane.term;
   if (pane.visible && pane.accepting)
     void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
+}
+
+/**
+ * The view becomes the core's screen. The full reset (RIS) travels in the same write as the screen, so xterm clears
+ * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
+ */
+function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
+  pane.term.write(`\x1bc${screen}`);
+  pane.offset = offset;
 }
 
 /** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */

@@ -108,7 +108,11 @@ export class OutputStream implements Disposable {
         this.pump();
       },
       setVisible: (v) => {
+        if (sub.visible === v) return;
         sub.visible = v;
+        // Far behind (a pane hidden through a flood): its current screen is quicker to show than the bytes.
+        if (v && sub.sent !== AWAITING_RESET && this.ring.endOffset - sub.sent > FLOW.catchUpBytes)
+          this.resetLagging(sub);
         this.pump();
       },
       close,
