@@ -4,9 +4,10 @@ import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { WebglAddon } from '@xterm/addon-webgl';
 import '@xterm/xterm/css/xterm.css';
 import type { BatonClient, TerminalStream } from '../../shared/client.js';
+import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
+import { WebglPool } from './webgl-pool.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -23,6 +24,7 @@ export interface PaneTerminal {
   pendingInput: string[];
   /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
   accepting: boolean;
+  /** WebGL while it holds one of the pool's contexts (a pane in view, shown recently), the DOM renderer otherwise. */
   renderer: 'webgl' | 'dom';
   /** When output last arrived (performance.now()), for the header's idle status. */
   lastDataAt: number;
@@ -92,7 +94,7 @@ export function getPane(agentId: string): PaneTerminal {
     visible: false,
     pendingInput: [],
     accepting: false,
-    renderer: loadWebgl(term) ? 'webgl' : 'dom',
+    renderer: 'dom',
     lastDataAt: performance.now(),
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
@@ -107,17 +109,17 @@ export function getPane(agentId: string): PaneTerminal {
 
 const fits = new Map<string, FitAddon>();
 
-/** WebGL where the GPU allows it; the DOM renderer otherwise, and after a lost context. */
-function loadWebgl(term: Terminal): boolean {
-  try {
-    const webgl = new WebglAddon();
-    webgl.onContextLoss(() => webgl.dispose());
-    term.loadAddon(webgl);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const webgl = new WebglPool({
+  max: MAX_WEBGL_PANES,
+  acquire: (agentId, lost) => {
+    const pane = panes.get(agentId);
+    return pane ? loadWebgl(pane.term, pane.element, lost) : null;
+  },
+  changed: (agentId, renderer) => {
+    const pane = panes.get(agentId);
+    if (pane) pane.renderer = renderer;
+  },
+});
 
 /** Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes, as in desktop terminals; everything else goes to the agent. */
 function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
@@ -151,6 +153,7 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   const pane = getPane(agentId);
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
   fitPane(agentId);
+  webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
     // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
