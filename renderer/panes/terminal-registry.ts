@@ -6,6 +6,7 @@ import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { BatonClient, TerminalStream } from '../../shared/client.js';
+import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 
@@ -56,8 +57,11 @@ function lot(): HTMLDivElement {
   if (!parkingLot) {
     parkingLot = document.createElement('div');
     parkingLot.setAttribute('aria-hidden', 'true');
-    // Off-screen but laid out, so a parked xterm keeps its size and nothing flashes when it comes back.
-    parkingLot.style.cssText = 'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;';
+    // Off-screen and out of the page's layout: with a hundred parked xterms (their rows, their measuring elements)
+    // every forced layout elsewhere (a fit, a char measure) would lay them all out again. Contained and skipped, a
+    // parked xterm keeps its buffer and size; it is laid out once it is in a pane again (docs/performance.md).
+    parkingLot.style.cssText =
+      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;content-visibility:hidden;';
     document.body.appendChild(parkingLot);
   }
   return parkingLot;
@@ -74,7 +78,9 @@ export function getPane(agentId: string): PaneTerminal {
     fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     theme: terminalTheme(),
-    cursorBlink: true,
+    // Only the pane being typed into blinks (below): a blinking cursor redraws its row twice a second, and a grid
+    // of a dozen blinking panes kept the page busy with nothing printing.
+    cursorBlink: false,
   });
   const search = new SearchAddon();
   const fit = new FitAddon();
@@ -83,6 +89,8 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
   lot().appendChild(element);
   term.open(element);
+  term.textarea?.addEventListener('focus', () => (term.options.cursorBlink = true));
+  term.textarea?.addEventListener('blur', () => (term.options.cursorBlink = false));
   const pane: PaneTerminal = {
     agentId,
     term,
@@ -102,12 +110,10 @@ export function getPane(agentId: string): PaneTerminal {
   term.onResize(({ cols, rows }) => {
     if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
   });
-  fits.set(agentId, fit);
+  trackFit(agentId, { fit, term, element });
   panes.set(agentId, pane);
   return pane;
 }
-
-const fits = new Map<string, FitAddon>();
 
 const webgl = new WebglPool({
   max: MAX_WEBGL_PANES,
@@ -152,7 +158,7 @@ function sendInput(pane: PaneTerminal, data: string): void {
 export function mountPane(agentId: string, host: HTMLElement): void {
   const pane = getPane(agentId);
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
-  fitPane(agentId);
+  fitSoon(agentId);
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
@@ -163,15 +169,9 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   }
 }
 
+/** Fits the pane to its host at the next frame (pane-fit.ts), with every other pane shown or resized meanwhile. */
 export function fitPane(agentId: string): void {
-  const pane = panes.get(agentId);
-  const fit = fits.get(agentId);
-  if (!pane || !fit || !pane.element.isConnected || pane.element.clientWidth === 0) return;
-  try {
-    fit.fit();
-  } catch {
-    // Not laid out yet.
-  }
+  fitSoon(agentId);
 }
 
 /** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
@@ -269,9 +269,22 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
  * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
  */
 function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
-  pane.term.write(`\x1bc${screen}`);
+  // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
+  // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
+  let text = `\x1bc${screen}`;
+  while (text.length > SCREEN_PIECE) {
+    let cut = SCREEN_PIECE;
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut--; // never between the halves of a surrogate pair
+    pane.term.write(text.slice(0, cut));
+    text = text.slice(cut);
+  }
+  pane.term.write(text);
   pane.offset = offset;
 }
+
+/** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
+const SCREEN_PIECE = 16 * 1024;
 
 /** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */
 function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
