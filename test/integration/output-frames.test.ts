@@ -177,4 +177,32 @@ describe('binary frames', () => {
     term.dispose();
     await client.call('run.stop', { run: 'frames-hidden' });
   });
+
+  it('while the user types into one pane, a flooding pane is paced to 32 KiB ahead of the page; after, the full window', async () => {
+    const typed = await startAgent('frames-paced-a');
+    const flooding = await startAgent('frames-paced-b');
+    const a = await client.attach(typed, { autoAck: true, visible: true }, { onData: () => {}, onReset: () => {} });
+    let received = 0;
+    // Never acked: what arrives is exactly what the core lets run ahead of the page.
+    const b = await client.attach(
+      flooding,
+      { visible: true },
+      { onData: (data) => void (received += data.length), onReset: () => {} },
+    );
+    a.input('x');
+    await client.call('agent.write', { agentId: flooding, data: 'L20000\x04' });
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 150));
+      a.input('x');
+      expect(received).toBeLessThanOrEqual(32 * 1024);
+    }
+    expect(received).toBeGreaterThan(0);
+    await waitFor(() => received > 32 * 1024, 'the full window once the typing stopped', 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(received).toBeLessThanOrEqual(256 * 1024);
+    a.detach();
+    b.detach();
+    await client.call('run.stop', { run: 'frames-paced-a' });
+    await client.call('run.stop', { run: 'frames-paced-b' });
+  });
 });

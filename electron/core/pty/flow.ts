@@ -17,6 +17,12 @@ export const FLOW = {
   visibleBudget: 256 * 1024,
   hiddenBudget: 0,
   catchUpBytes: 256 * 1024,
+  /**
+   * While the user types into one pane, every other pane of that client is paced to this budget for `pacedMs` after
+   * the last key: a flooding agent then has less output queued in the page ahead of the echo (docs/performance.md).
+   */
+  pacedBudget: 32 * 1024,
+  pacedMs: 1000,
   /** Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. */
   highWatermark: 512 * 1024,
   lowWatermark: 128 * 1024,

@@ -19,6 +19,7 @@ import {
   type WireError,
 } from '../../../shared/contract.js';
 import type { CoreHost, CoreMethod } from '../host.js';
+import { FLOW } from '../pty/flow.js';
 import type { Subscription } from '../pty/terminal.js';
 import { reportFailure } from '../log.js';
 
@@ -43,6 +44,8 @@ export class ClientSession {
   private readonly streams = new Map<string, Stream>();
   /** The same streams by the client's stream id, for binary frames. */
   private readonly byId = new Map<number, Stream>();
+  /** Other panes are paced while the user types into one (FLOW.pacedBudget); this timer ends it after the last key. */
+  private pacing: NodeJS.Timeout | null = null;
   private readonly unlisten: (() => void)[] = [];
   private closed = false;
 
@@ -71,6 +74,7 @@ export class ClientSession {
     for (const { subscription } of this.streams.values()) subscription?.close();
     this.streams.clear();
     this.byId.clear();
+    if (this.pacing) clearTimeout(this.pacing);
     for (const off of this.unlisten) off();
   }
 
@@ -89,6 +93,17 @@ export class ClientSession {
     const data = new TextDecoder('utf-8', { fatal: false }).decode(read.frame.data);
     if (data.length === 0) return;
     this.core.requests['agent.write']({ agentId: stream.agentId, data }).catch(() => undefined);
+    this.paceOthers(stream);
+  }
+
+  /** The user types into `typing`: its echo should not queue in the page behind another pane's flood. */
+  private paceOthers(typing: Stream): void {
+    for (const s of this.streams.values()) s.subscription?.setPaced(s !== typing);
+    if (this.pacing) clearTimeout(this.pacing);
+    this.pacing = setTimeout(() => {
+      this.pacing = null;
+      for (const s of this.streams.values()) s.subscription?.setPaced(false);
+    }, FLOW.pacedMs);
   }
 
   private async handle(raw: string): Promise<void> {
