@@ -1,5 +1,6 @@
 // The relay inside Electron: a utilityProcess that main forks. Each MessagePort main hands it (one per window page)
-// gets its own connection to the background core's socket, and text frames are piped both ways. The core itself runs
+// gets its own connection to the background core's socket, and messages are piped both ways: text (JSON control
+// messages) as text, binary frames (terminal bytes, keystrokes; shared/contract/frames.ts) as ArrayBuffers. The core itself runs
 // outside the app (serve-socket.ts) and outlives it; the relay only keeps terminal bytes out of Electron main, so a
 // flooding pane never blocks the app's own event loop (docs/architecture.md §2).
 import type { MessagePortMain, ParentPort } from 'electron';
@@ -48,7 +49,7 @@ export function pipe(port: RelayPort, address: CoreAddress, open: (address: Core
     port.close();
     return;
   }
-  const queue: string[] = [];
+  const queue: (string | Uint8Array)[] = [];
   let queued = 0;
   let ended = false;
   const end = () => {
@@ -59,24 +60,37 @@ export function pipe(port: RelayPort, address: CoreAddress, open: (address: Core
     else ws.close();
   };
   port.on('message', (event) => {
-    if (typeof event.data !== 'string' || ended) return;
-    if (ws.readyState === ws.OPEN) return ws.send(event.data);
-    queue.push(event.data);
-    queued += event.data.length;
+    const data = pageMessage(event.data);
+    if (data === null || ended) return;
+    if (ws.readyState === ws.OPEN) return ws.send(data, { binary: typeof data !== 'string' });
+    queue.push(data);
+    queued += data.length;
     if (queued > MAX_QUEUED_BYTES) end();
   });
   port.on('close', end);
   ws.on('open', () => {
-    for (const text of queue.splice(0)) ws.send(text);
+    for (const data of queue.splice(0)) ws.send(data, { binary: typeof data !== 'string' });
     queued = 0;
   });
   ws.on('message', (data, isBinary) => {
-    if (!isBinary && !ended) port.postMessage(data.toString());
+    if (ended) return;
+    if (!isBinary) return port.postMessage(data.toString());
+    // Each frame in an ArrayBuffer of its own (a ws Buffer may be a view into a larger one): the page gets exactly it.
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    port.postMessage(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   });
   ws.on('close', end);
   // ws closes after any error; the listener keeps it from being an uncaught exception in the relay.
   ws.on('error', () => end());
   port.start();
+}
+
+/** A page's message as the core takes it: text, or a frame's bytes; anything else is not the page's to send. */
+function pageMessage(data: unknown): string | Uint8Array | null {
+  if (typeof data === 'string') return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return null;
 }
 
 // Only inside Electron's utility process is there a parent port; importing this file elsewhere starts nothing.

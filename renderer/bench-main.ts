@@ -3,3 +3,4 @@
 // imports the hooks, so the dashboard that `baton serve` and the desktop app load carries none of them.
 import './main.js';
 import './bench-hooks.js';
+import './bench-scale-hooks.js';

@@ -2,6 +2,8 @@
 import {
   BatonError,
   events as eventSchemas,
+  inputFrame,
+  readFrame,
   requests,
   serverMessageSchema,
   type EventName,
@@ -11,7 +13,6 @@ import {
   type Result,
   type ServerMessage,
 } from './contract.js';
-import { AGENT_ID } from './words.js';
 
 /** Live output of one agent's terminal, from an attach. */
 export interface TerminalStreamHandlers {
@@ -23,8 +24,12 @@ export interface TerminalStreamHandlers {
 
 export interface TerminalStream {
   readonly terminalId: string;
-  /** Everything below `offset` has been written into the view (flow control). */
+  /** Everything below `offset` has been written into the view (flow control); acks are batched per task. */
   ack(offset: number): void;
+  /** Types into the terminal: a fire-and-forget input frame, no request and no reply. */
+  input(data: string): void;
+  /** The pane came into view (it gets the bandwidth and catches up) or left it (the core sends it nothing meanwhile). */
+  setVisible(visible: boolean): void;
   detach(): void;
 }
 
@@ -61,10 +66,13 @@ export function tokenProtocols(token: string): string[] {
   return [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${encoded}`];
 }
 
-/** A bidirectional text-message channel: a WebSocket, a MessagePort, … */
+/**
+ * A bidirectional message channel: a WebSocket, a MessagePort, … Text is a JSON control message; bytes are a binary
+ * frame (shared/contract/frames.ts), whose buffer the wire may transfer (the sender never touches it again).
+ */
 export interface Wire {
-  send(text: string): void;
-  onMessage(listener: (text: string) => void): void;
+  send(data: string | Uint8Array): void;
+  onMessage(listener: (data: string | Uint8Array) => void): void;
   onClose(listener: (reason: string) => void): void;
   close(): void;
 }
@@ -75,13 +83,21 @@ interface Pending {
   reject(err: Error): void;
 }
 
+type StreamFrame = { kind: 'bytes'; offset: number; data: Uint8Array } | Extract<ServerMessage, { t: 'reset' }>;
+
 interface StreamState {
+  agentId: string;
+  /** The id its output frames carry. */
+  id: number;
   terminalId: string;
   handlers: TerminalStreamHandlers;
   autoAck: boolean;
   /** Frames that arrive before the attach reply is processed. */
-  early: ServerMessage[] | null;
+  early: StreamFrame[] | null;
 }
+
+/** Keys pasted in one go are sent in pieces of at most this many UTF-16 units (≤ 48 KiB of UTF-8 each). */
+const INPUT_PIECE = 16 * 1024;
 
 export class RpcClient implements BatonClient {
   private nextId = 1;
@@ -89,10 +105,16 @@ export class RpcClient implements BatonClient {
   private readonly listeners = new Map<string, Set<(payload: never) => void>>();
   private readonly closeListeners = new Set<(reason: string) => void>();
   private readonly streams = new Map<string, StreamState>();
+  private readonly byId = new Map<number, StreamState>();
+  private nextStream = 1;
+  /** Acks waiting for the end of this task: one message per stream per task, however many writes it parsed. */
+  private readonly acks = new Map<StreamState, number>();
+  private acksQueued = false;
+  private readonly encoder = new TextEncoder();
   private closedReason: string | null = null;
 
   constructor(private readonly wire: Wire) {
-    wire.onMessage((text) => this.receive(text));
+    wire.onMessage((data) => (typeof data === 'string' ? this.receive(data) : this.receiveFrame(data)));
     wire.onClose((reason) => this.closed(reason));
   }
 
@@ -131,39 +153,50 @@ export class RpcClient implements BatonClient {
   }
 
   async attach(agentId: string, options: AttachOptions, handlers: TerminalStreamHandlers): Promise<TerminalStream> {
-    const state: StreamState = { terminalId: '', handlers, autoAck: options.autoAck ?? false, early: [] };
+    const id = this.nextStream++;
+    const state: StreamState = { agentId, id, terminalId: '', handlers, autoAck: options.autoAck ?? false, early: [] };
+    this.forget(this.streams.get(agentId));
     this.streams.set(agentId, state);
+    this.byId.set(id, state);
     let result: Result<'agent.attach'>;
     try {
       result = await this.call('agent.attach', {
         agentId,
+        stream: id,
         ...(options.terminalId ? { terminalId: options.terminalId } : {}),
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
         ...(options.visible !== undefined ? { visible: options.visible } : {}),
       });
     } catch (err) {
-      if (this.streams.get(agentId) === state) this.streams.delete(agentId);
+      this.forget(state);
       throw err;
     }
     state.terminalId = result.terminalId;
-    const ack = (offset: number) =>
-      this.wire.send(JSON.stringify({ t: 'ack', agentId, terminalId: state.terminalId, offset }));
-    if (result.mode === 'bytes') {
-      const data = decodeBase64(result.data);
-      if (data.length > 0) handlers.onData(data, result.offset);
-      if (state.autoAck) ack(result.offset + data.length);
-    } else {
-      handlers.onReset(result.screen, result.offset, result.cols, result.rows);
-    }
+    if (result.mode === 'reset') handlers.onReset(result.screen, result.offset, result.cols, result.rows);
+    // In bytes mode the catch-up came as output frames ahead of the reply: they are among the early ones.
     const early = state.early ?? [];
     state.early = null;
-    for (const frame of early) this.deliver(state, frame, ack);
+    for (const frame of early) this.deliver(state, frame);
+    const live = () => this.streams.get(agentId) === state && this.closedReason === null;
     return {
       terminalId: result.terminalId,
-      ack,
+      ack: (offset) => this.queueAck(state, offset),
+      input: (data) => {
+        if (!live()) return;
+        for (let at = 0; at < data.length;) {
+          let end = Math.min(data.length, at + INPUT_PIECE);
+          // A piece never ends between the two halves of a surrogate pair, so each one is whole UTF-8.
+          if (end < data.length && isHighSurrogate(data.charCodeAt(end - 1))) end--;
+          this.wire.send(inputFrame(id, this.encoder.encode(data.slice(at, end))));
+          at = end;
+        }
+      },
+      setVisible: (visible) => {
+        if (live()) this.wire.send(JSON.stringify({ t: 'visibility', agentId, terminalId: state.terminalId, visible }));
+      },
       detach: () => {
         if (this.streams.get(agentId) !== state) return;
-        this.streams.delete(agentId);
+        this.forget(state);
         void this.call('agent.detach', { agentId }).catch(() => undefined);
       },
     };
@@ -177,9 +210,7 @@ export class RpcClient implements BatonClient {
   private receive(text: string): void {
     let message: ServerMessage;
     try {
-      const raw: unknown = JSON.parse(text);
-      // Output frames are most of the traffic: checked by hand (same rules as the schema), the rest by zod.
-      message = isOutputFrame(raw) ? raw : serverMessageSchema.parse(raw);
+      message = serverMessageSchema.parse(JSON.parse(text));
     } catch {
       return; // A message we cannot read is dropped rather than trusted.
     }
@@ -194,32 +225,57 @@ export class RpcClient implements BatonClient {
         for (const listener of this.listeners.get(message.name) ?? []) (listener as (p: unknown) => void)(payload.data);
         return;
       }
-      case 'out':
       case 'reset': {
         const state = this.streams.get(message.agentId);
         if (!state) return;
         if (state.early) state.early.push(message);
-        else
-          this.deliver(state, message, (offset) =>
-            this.wire.send(
-              JSON.stringify({ t: 'ack', agentId: message.agentId, terminalId: state.terminalId, offset }),
-            ),
-          );
+        else this.deliver(state, message);
       }
     }
   }
 
-  private deliver(state: StreamState, frame: ServerMessage, ack: (offset: number) => void): void {
-    if (frame.t === 'out') {
-      if (frame.terminalId !== state.terminalId) return;
-      const data = decodeBase64(frame.data);
-      state.handlers.onData(data, frame.offset);
-      if (state.autoAck) ack(frame.offset + data.length);
-    } else if (frame.t === 'reset') {
+  /** An output frame, by its stream id; a malformed frame or one of a stream this client no longer has is dropped. */
+  private receiveFrame(bytes: Uint8Array): void {
+    const read = readFrame(bytes);
+    if (!read.ok || read.frame.kind !== 'output') return;
+    const state = this.byId.get(read.frame.stream);
+    if (!state) return;
+    const frame = { kind: 'bytes' as const, offset: read.frame.offset, data: read.frame.data };
+    if (state.early) state.early.push(frame);
+    else this.deliver(state, frame);
+  }
+
+  private deliver(state: StreamState, frame: StreamFrame): void {
+    if ('kind' in frame) {
+      state.handlers.onData(frame.data, frame.offset);
+      if (state.autoAck) this.queueAck(state, frame.offset + frame.data.length);
+    } else {
       if (frame.terminalId !== state.terminalId) return;
       state.handlers.onReset(frame.screen, frame.offset, frame.cols, frame.rows);
-      if (state.autoAck) ack(frame.offset);
+      if (state.autoAck) this.queueAck(state, frame.offset);
     }
+  }
+
+  private queueAck(state: StreamState, offset: number): void {
+    if (offset <= (this.acks.get(state) ?? -1)) return;
+    this.acks.set(state, offset);
+    if (this.acksQueued) return;
+    this.acksQueued = true;
+    queueMicrotask(() => {
+      this.acksQueued = false;
+      for (const [s, at] of this.acks) {
+        if (this.streams.get(s.agentId) === s && this.closedReason === null)
+          this.wire.send(JSON.stringify({ t: 'ack', agentId: s.agentId, terminalId: s.terminalId, offset: at }));
+      }
+      this.acks.clear();
+    });
+  }
+
+  private forget(state: StreamState | undefined): void {
+    if (!state) return;
+    if (this.streams.get(state.agentId) === state) this.streams.delete(state.agentId);
+    if (this.byId.get(state.id) === state) this.byId.delete(state.id);
+    this.acks.delete(state);
   }
 
   private settle(message: Extract<ServerMessage, { t: 'res' }>): void {
@@ -242,37 +298,9 @@ export class RpcClient implements BatonClient {
       p.reject(new BatonError({ code: 'failed', message: `connection lost: ${reason}` }));
     this.pending.clear();
     this.streams.clear();
+    this.byId.clear();
     for (const l of this.closeListeners) l(reason);
   }
 }
 
-export function decodeBase64(b64: string): Uint8Array {
-  const NodeBuffer = (globalThis as { Buffer?: { from(s: string, enc: string): Uint8Array } }).Buffer;
-  if (NodeBuffer) return NodeBuffer.from(b64, 'base64');
-  const fromBase64 = (Uint8Array as unknown as { fromBase64?: (s: string) => Uint8Array }).fromBase64;
-  if (fromBase64) return fromBase64(b64);
-  const bin = atob(b64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
-}
-
-const OUTPUT_KEYS = new Set(['t', 'agentId', 'terminalId', 'offset', 'data']);
-
-/** The `out` frame of the contract, checked without zod on the hot path. */
-function isOutputFrame(raw: unknown): raw is Extract<ServerMessage, { t: 'out' }> {
-  if (typeof raw !== 'object' || raw === null) return false;
-  const m = raw as Record<string, unknown>;
-  return (
-    m.t === 'out' &&
-    typeof m.agentId === 'string' &&
-    AGENT_ID.test(m.agentId) &&
-    typeof m.terminalId === 'string' &&
-    /^trm_[0-9a-z]{16}$/.test(m.terminalId) &&
-    typeof m.offset === 'number' &&
-    Number.isSafeInteger(m.offset) &&
-    m.offset >= 0 &&
-    typeof m.data === 'string' &&
-    Object.keys(m).every((k) => OUTPUT_KEYS.has(k))
-  );
-}
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -12,3 +12,4 @@ export * from './contract/events.js';
 export * from './contract/wire.js';
 export * from './contract/hosts.js';
 export * from './contract/portable.js';
+export * from './contract/frames.js';

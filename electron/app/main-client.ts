@@ -4,13 +4,14 @@ import type { MessagePortMain } from 'electron';
 import type { RpcClient, Wire } from '../../shared/client.js';
 import type { Attention } from './attention.js';
 
-/** A Wire over an Electron MessagePortMain (text messages, as on every transport). */
+/** A Wire over an Electron MessagePortMain: JSON control messages as text, frames as ArrayBuffers (as the relay posts). */
 export function portMainWire(port: Pick<MessagePortMain, 'on' | 'postMessage' | 'start' | 'close'>): Wire {
   return {
     send: (text) => port.postMessage(text),
     onMessage: (listener) => {
       port.on('message', (event) => {
         if (typeof event.data === 'string') listener(event.data);
+        else if (event.data instanceof ArrayBuffer) listener(new Uint8Array(event.data));
       });
       port.start();
     },

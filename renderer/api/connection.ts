@@ -8,10 +8,15 @@ type Listener = (status: ConnectionStatus, client: BatonClient | null) => void;
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
 
+/** Text messages are JSON; binary ones are frames, read as ArrayBuffers (no Blob, no copy to a string). */
 function browserWire(ws: WebSocket): Wire {
+  ws.binaryType = 'arraybuffer';
   return {
-    send: (text) => ws.send(text),
-    onMessage: (listener) => ws.addEventListener('message', (e) => listener(String(e.data))),
+    send: (data) => ws.send(data),
+    onMessage: (listener) =>
+      ws.addEventListener('message', (e: MessageEvent<string | ArrayBuffer>) =>
+        listener(typeof e.data === 'string' ? e.data : new Uint8Array(e.data)),
+      ),
     onClose: (listener) => ws.addEventListener('close', (e) => listener(`closed (${e.code})`)),
     close: () => ws.close(),
   };

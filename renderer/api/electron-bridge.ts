@@ -39,12 +39,18 @@ export function portWire(port: MessagePort): PortWire {
   // Chromium tells a port that its other end is gone; main's word ('core-lost') covers where it does not.
   port.addEventListener('close', () => end('the Baton core closed the connection'));
   return {
-    send: (text) => {
-      if (!closed) port.postMessage(text);
+    send: (data) => {
+      if (closed) return;
+      if (typeof data === 'string') return port.postMessage(data);
+      // A frame's buffer is transferred, not copied; frames.ts builds each frame in a buffer of its own.
+      const buffer =
+        data.byteOffset === 0 && data.byteLength === data.buffer.byteLength ? data.buffer : data.slice().buffer;
+      port.postMessage(buffer, [buffer]);
     },
     onMessage: (listener) => {
       port.addEventListener('message', (e: MessageEvent) => {
         if (typeof e.data === 'string') listener(e.data);
+        else if (e.data instanceof ArrayBuffer) listener(new Uint8Array(e.data));
       });
       port.start();
     },

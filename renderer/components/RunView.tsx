@@ -76,7 +76,7 @@ export function RunView({ run }: { run: Run }) {
           ))}
         </div>
       )}
-      <div className={layout === 'grid' ? `bt-grid bt-grid-${Math.min(run.agents.length, 4)}` : 'bt-tabpanel'}>
+      <div className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}>
         {run.agents.map((agent, i) => (
           <TerminalPane
             key={agent.id}
@@ -95,3 +95,6 @@ export function RunView({ run }: { run: Run }) {
     </div>
   );
 }
+
+/** Up to 4 panes in two columns; more in a square-ish grid (3 columns up to 9, then 4: 16 panes are a 4×4 grid). */
+const gridClass = (panes: number) => (panes <= 4 ? String(panes) : panes <= 9 ? 'wide-3' : 'wide-4');

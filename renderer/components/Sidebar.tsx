@@ -6,6 +6,7 @@ import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { costText } from '../../shared/cost-text.js';
 import { relativeTime } from './format.js';
+import { RunList } from './RunList.js';
 import './components.css';
 
 export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
@@ -119,11 +120,10 @@ export function Sidebar() {
           ) : null}
         </div>
       ) : (
-        <ul className="bt-run-list" aria-label="Runs">
-          {shown.map((run) => (
-            <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />
-          ))}
-        </ul>
+        <RunList
+          runs={shown}
+          row={(run) => <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />}
+        />
       )}
       <div className="bt-sidebar-foot">
         <CommandButton command="sessions.open" className="bt-button" />

@@ -4,9 +4,11 @@ import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
-import { WebglAddon } from '@xterm/addon-webgl';
 import '@xterm/xterm/css/xterm.css';
 import type { BatonClient, TerminalStream } from '../../shared/client.js';
+import { fitSoon, trackFit } from './pane-fit.js';
+import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
+import { WebglPool } from './webgl-pool.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -23,6 +25,7 @@ export interface PaneTerminal {
   pendingInput: string[];
   /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
   accepting: boolean;
+  /** WebGL while it holds one of the pool's contexts (a pane in view, shown recently), the DOM renderer otherwise. */
   renderer: 'webgl' | 'dom';
   /** When output last arrived (performance.now()), for the header's idle status. */
   lastDataAt: number;
@@ -54,8 +57,11 @@ function lot(): HTMLDivElement {
   if (!parkingLot) {
     parkingLot = document.createElement('div');
     parkingLot.setAttribute('aria-hidden', 'true');
-    // Off-screen but laid out, so a parked xterm keeps its size and nothing flashes when it comes back.
-    parkingLot.style.cssText = 'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;';
+    // Off-screen and out of the page's layout: with a hundred parked xterms (their rows, their measuring elements)
+    // every forced layout elsewhere (a fit, a char measure) would lay them all out again. Contained and skipped, a
+    // parked xterm keeps its buffer and size; it is laid out once it is in a pane again (docs/performance.md).
+    parkingLot.style.cssText =
+      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;content-visibility:hidden;';
     document.body.appendChild(parkingLot);
   }
   return parkingLot;
@@ -72,7 +78,9 @@ export function getPane(agentId: string): PaneTerminal {
     fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     theme: terminalTheme(),
-    cursorBlink: true,
+    // Only the pane being typed into blinks (below): a blinking cursor redraws its row twice a second, and a grid
+    // of a dozen blinking panes kept the page busy with nothing printing.
+    cursorBlink: false,
   });
   const search = new SearchAddon();
   const fit = new FitAddon();
@@ -81,6 +89,8 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
   lot().appendChild(element);
   term.open(element);
+  term.textarea?.addEventListener('focus', () => (term.options.cursorBlink = true));
+  term.textarea?.addEventListener('blur', () => (term.options.cursorBlink = false));
   const pane: PaneTerminal = {
     agentId,
     term,
@@ -92,7 +102,7 @@ export function getPane(agentId: string): PaneTerminal {
     visible: false,
     pendingInput: [],
     accepting: false,
-    renderer: loadWebgl(term) ? 'webgl' : 'dom',
+    renderer: 'dom',
     lastDataAt: performance.now(),
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
@@ -100,24 +110,22 @@ export function getPane(agentId: string): PaneTerminal {
   term.onResize(({ cols, rows }) => {
     if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
   });
-  fits.set(agentId, fit);
+  trackFit(agentId, { fit, term, element });
   panes.set(agentId, pane);
   return pane;
 }
 
-const fits = new Map<string, FitAddon>();
-
-/** WebGL where the GPU allows it; the DOM renderer otherwise, and after a lost context. */
-function loadWebgl(term: Terminal): boolean {
-  try {
-    const webgl = new WebglAddon();
-    webgl.onContextLoss(() => webgl.dispose());
-    term.loadAddon(webgl);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const webgl = new WebglPool({
+  max: MAX_WEBGL_PANES,
+  acquire: (agentId, lost) => {
+    const pane = panes.get(agentId);
+    return pane ? loadWebgl(pane.term, pane.element, lost) : null;
+  },
+  changed: (agentId, renderer) => {
+    const pane = panes.get(agentId);
+    if (pane) pane.renderer = renderer;
+  },
+});
 
 /** Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes, as in desktop terminals; everything else goes to the agent. */
 function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
@@ -136,45 +144,44 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
   return true;
 }
 
+/** The shortest way to the PTY: one fire-and-forget input frame per onData, no request id, no reply to wait for. */
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
   }
-  void client.call('agent.write', { agentId: pane.agentId, data }).catch(() => pane.pendingInput.push(data));
+  pane.stream.input(data);
 }
 
 /** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
 export function mountPane(agentId: string, host: HTMLElement): void {
   const pane = getPane(agentId);
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
-  fitPane(agentId);
+  fitSoon(agentId);
+  webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
-    if (pane.terminalId) void attach(pane, pane.terminalId);
+    // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
+    // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    if (pane.stream) pane.stream.setVisible(true);
+    else if (pane.terminalId) void attach(pane, pane.terminalId);
   }
 }
 
+/** Fits the pane to its host at the next frame (pane-fit.ts), with every other pane shown or resized meanwhile. */
 export function fitPane(agentId: string): void {
-  const pane = panes.get(agentId);
-  const fit = fits.get(agentId);
-  if (!pane || !fit || !pane.element.isConnected || pane.element.clientWidth === 0) return;
-  try {
-    fit.fit();
-  } catch {
-    // Not laid out yet.
-  }
+  fitSoon(agentId);
 }
 
-/** Hidden, not destroyed: the xterm keeps its buffer and a smaller output budget. */
+/** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
 export function parkPane(agentId: string): void {
   const pane = panes.get(agentId);
   if (!pane) return;
   lot().appendChild(pane.element);
   if (pane.visible) {
     pane.visible = false;
-    if (pane.terminalId && pane.accepting) void attach(pane, pane.terminalId);
+    pane.stream?.setVisible(false);
   }
 }
 
@@ -245,11 +252,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
     { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
     {
       onData: (data, offset) => write(pane, data, offset),
-      onReset: (screen, offset) => {
-        pane.term.reset();
-        pane.term.write(screen);
-        pane.offset = offset;
-      },
+      onReset: (screen, offset) => replaceScreen(pane, screen, offset),
     },
   );
   if (pane.terminalId !== terminalId || client !== c) return stream.detach();
@@ -260,6 +263,28 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   if (pane.visible && pane.accepting)
     void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
 }
+
+/**
+ * The view becomes the core's screen. The full reset (RIS) travels in the same write as the screen, so xterm clears
+ * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
+ */
+function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
+  // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
+  // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
+  let text = `\x1bc${screen}`;
+  while (text.length > SCREEN_PIECE) {
+    let cut = SCREEN_PIECE;
+    const code = text.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut--; // never between the halves of a surrogate pair
+    pane.term.write(text.slice(0, cut));
+    text = text.slice(cut);
+  }
+  pane.term.write(text);
+  pane.offset = offset;
+}
+
+/** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
+const SCREEN_PIECE = 16 * 1024;
 
 /** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */
 function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {

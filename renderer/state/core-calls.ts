@@ -1,6 +1,7 @@
 // The store's actions that ask the core (docs/architecture.md §12): the only place in the page, beside the panes'
 // byte path (§6) and the core store, that calls the client. Components call these actions, never the client.
 import type { BatonClient } from '../../shared/client.js';
+import { coalesced } from './coalesce.js';
 import type {
   AdoptSession,
   AgentSpec,
@@ -82,13 +83,13 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
   };
 
   return {
-    async refreshRuns() {
+    refreshRuns: coalesced(async () => {
       const c = current();
       if (!c) return;
       const runs = await c.call('run.list', {});
       set({ runs, runsLoaded: true });
       if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
-    },
+    }),
 
     async loadRun(runId) {
       if (!current()) return;

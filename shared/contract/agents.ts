@@ -186,8 +186,8 @@ export const runEventSchema = z.strictObject({
 export type RunEvent = z.infer<typeof runEventSchema>;
 
 export const attachResultSchema = z.discriminatedUnion('mode', [
-  /** The bytes from the asked offset up to `offset + len(data)`; live output follows from there. */
-  z.strictObject({ mode: z.literal('bytes'), terminalId, offset, data: z.string() }),
+  /** The bytes from the asked `offset` on come as output frames (frames.ts), the ring's first, sent before this reply. */
+  z.strictObject({ mode: z.literal('bytes'), terminalId, offset }),
   /** The gap was older than the ring: start over from this screen; live output follows from `offset`. */
   z.strictObject({
     mode: z.literal('reset'),

@@ -1,6 +1,7 @@
 // Every request a client may send, with its params and result schemas.
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, runNameSchema, vendorNameSchema } from '../words.js';
+import { MAX_STREAM_ID } from './frames.js';
 import {
   agentSpecSchema,
   agentViewSchema,
@@ -116,6 +117,8 @@ export const requests = {
       fromOffset: offset.optional(),
       /** Hidden panes get a smaller flow-control budget. */
       visible: z.boolean().optional(),
+      /** The id this client's binary output frames of the attach carry (one per attach, unique on the connection). */
+      stream: z.number().int().min(1).max(MAX_STREAM_ID),
     }),
     result: attachResultSchema,
   },

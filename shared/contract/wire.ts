@@ -18,6 +18,11 @@ export const clientMessageSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('req'), id: requestId, method: z.string().max(64), params: z.unknown() }),
   /** The client has written everything below `offset` of this terminal into its view. */
   z.strictObject({ t: z.literal('ack'), agentId, terminalId, offset }),
+  /**
+   * The agent's pane came into view or left it (agent visibility): a visible pane gets the bandwidth and holds the
+   * PTY when it falls behind; a hidden one gets nothing until it is shown again, then catches up (frames.ts).
+   */
+  z.strictObject({ t: z.literal('visibility'), agentId, terminalId, visible: z.boolean() }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 
@@ -25,8 +30,7 @@ export const serverMessageSchema = z.union([
   z.strictObject({ t: z.literal('res'), id: requestId, ok: z.literal(true), result: z.unknown() }),
   z.strictObject({ t: z.literal('res'), id: requestId, ok: z.literal(false), error: wireErrorSchema }),
   z.strictObject({ t: z.literal('evt'), name: z.string(), payload: z.unknown() }),
-  /** Terminal output: base64 of the bytes at [offset, offset + n). */
-  z.strictObject({ t: z.literal('out'), agentId, terminalId, offset, data: z.string() }),
+  // Terminal output is not JSON: it comes in binary output frames (frames.ts), by the stream id of the attach.
   /** The client fell out of the ring: replace the view with this screen; output continues from `offset`. */
   z.strictObject({
     t: z.literal('reset'),

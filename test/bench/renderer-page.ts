@@ -128,8 +128,10 @@ async function serveBenchBuild(context: BrowserContext, server: ServerProcess): 
 }
 
 /** A fresh context and page on the server, showing the bench build (with its hooks). */
-export async function openBenchPage(b: BenchBrowser, server: ServerProcess): Promise<BenchPage> {
+export async function openBenchPage(b: BenchBrowser, server: ServerProcess, initScript?: string): Promise<BenchPage> {
   const context = await b.browser.newContext({ viewport: VIEWPORT });
+  // Runs before the page's own scripts (a probe of when the dashboard becomes usable, say).
+  if (initScript) await context.addInitScript(initScript);
   await serveBenchBuild(context, server);
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);

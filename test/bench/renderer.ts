@@ -30,12 +30,14 @@ import {
   type EchoSample,
   type MemorySample,
 } from './renderer-page.js';
+import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES, workloadLine, writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
 
 const GOAL_THROUGHPUT = 0.8;
-const GOAL_IDLE_P99_MS = 16;
-const GOAL_FLOOD_P99_MS = 50;
+/** Keystroke → painted echo p99 against xterm's own local echo p99 (idle) in the same page. */
+const GOAL_IDLE_RATIO = 1.25;
+const GOAL_FLOOD_RATIO = 2;
 const GOAL_MEMORY_MB = 25;
 
 const ROUNDS = 3;
@@ -473,11 +475,12 @@ function reportEcho(e: EchoResult): void {
   const painted = (s: EchoSample[]) => s.map((x) => x.painted);
   const spread = (v: number[]) =>
     `p50 ${ms(quantile(v, 0.5)).padStart(8)}  p99 ${ms(quantile(v, 0.99)).padStart(8)}  max ${ms(max(v)).padStart(8)}`;
+  // Both against the idle local echo: typing while another pane floods should feel like typing into an idle one.
   const row = (label: string, s: EchoSample[], goal: number, base: EchoSample[]) => {
-    const p99 = quantile(painted(s), 0.99);
+    const ratio = quantile(painted(s), 0.99) / quantile(painted(base), 0.99);
     line(
       label,
-      `${spread(painted(s))}  (goal p99 ≤ ${goal} ms) ${mark(p99 <= goal)}  p99 = ${fmt(p99 / quantile(painted(base), 0.99), 2)} × baseline  n=${s.length}`,
+      `${spread(painted(s))}  p99 = ${fmt(ratio, 2)} × idle local echo (goal ≤ ${goal}×) ${mark(ratio <= goal)}  n=${s.length}`,
     );
     const q = (f: (x: EchoSample) => number, at: number) => ms(quantile(s.map(f), at));
     const parts = (at: number) =>
@@ -485,9 +488,9 @@ function reportEcho(e: EchoResult): void {
     line('  of it: key queued / → parsed / parsed → frame', `p50 ${parts(0.5)}   p99 ${parts(0.99)}`);
   };
   line('xterm local echo, idle (baseline)', spread(painted(e.localIdle)));
-  row('keystroke → painted echo, idle', e.idle, GOAL_IDLE_P99_MS, e.localIdle);
+  row('keystroke → painted echo, idle', e.idle, GOAL_IDLE_RATIO, e.localIdle);
   line('xterm local echo, other pane flooding (baseline)', spread(painted(e.localFlood)));
-  row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_P99_MS, e.localFlood);
+  row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_RATIO, e.localIdle);
   console.log(
     `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
   );
@@ -550,6 +553,8 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         reportEcho(e);
         const m = await memoryPerPane(b, scene);
         reportMemory(m);
+        // The hundred-agent scenes once, on the DOM renderer (as the journeys run); BENCH_SCALE=0 leaves them out.
+        if (!webgl && process.env.BENCH_SCALE !== '0' && !(await scaleBench(b, scene.root))) ok = false;
         if (e.renderer !== t.renderer || m.renderer !== t.renderer)
           console.log(`  ! renderers differed between scenarios: ${t.renderer} / ${e.renderer} / ${m.renderer}`);
         console.log(`(load at the end: ${load()})`);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RpcClient, type TerminalStreamHandlers } from '../../shared/client.js';
+import { readFrame } from '../../shared/contract.js';
 import { wsWire } from '../../electron/cli/connect.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
@@ -58,9 +59,18 @@ function connectTapped(server: ServerProcess): Promise<{ client: RpcClient; seen
         client: new RpcClient({
           ...wire,
           onMessage: (listener) =>
-            wire.onMessage((text) => {
-              seen.push(JSON.parse(text) as Record<string, unknown>);
-              listener(text);
+            wire.onMessage((data) => {
+              if (typeof data === 'string') seen.push(JSON.parse(data) as Record<string, unknown>);
+              else {
+                // Output frames are binary: recorded by their header, in the order they came among the replies.
+                const read = readFrame(data);
+                seen.push(
+                  read.ok && read.frame.kind === 'output'
+                    ? { t: 'frame', offset: read.frame.offset, bytes: read.frame.data.length }
+                    : { t: 'bad-frame' },
+                );
+              }
+              listener(data);
             }),
         }),
         seen,
@@ -159,14 +169,15 @@ describe('reattach through the real WebSocket', () => {
     clients.push(c3);
     const third = new Collector(lastOffset);
     await c3.attach(agentId, { terminalId, fromOffset: lastOffset, autoAck: true }, third);
-    const attachReply = seen3.find((m) => m['t'] === 'res') as {
-      ok: boolean;
-      result: { mode: string; offset: number; data: string };
-    };
+    const replyAt = seen3.findIndex((m) => m['t'] === 'res');
+    const attachReply = seen3[replyAt] as { ok: boolean; result: { mode: string; offset: number } };
     expect(attachReply.ok).toBe(true);
     expect(attachReply.result.mode).toBe('bytes');
     expect(attachReply.result.offset).toBe(lastOffset);
-    expect(Buffer.from(attachReply.result.data, 'base64').length).toBeGreaterThanOrEqual(CHUNK);
+    // The catch-up is one binary output frame from that offset, sent ahead of the reply.
+    const catchUp = seen3.slice(0, replyAt).filter((m) => m['t'] === 'frame') as { offset: number; bytes: number }[];
+    expect(catchUp[0]?.offset).toBe(lastOffset);
+    expect(catchUp.reduce((n, f) => n + f.bytes, 0)).toBeGreaterThanOrEqual(CHUNK);
     expect(third.resets).toBe(0);
     for (let i = 0; i < CHUNKS - 5; i++) await more(c3);
     await waitFor(() => third.next >= TOTAL, 'client 3 to receive everything up to DONE', 30_000);
@@ -203,6 +214,6 @@ describe('reattach through the real WebSocket', () => {
     expect(resetAt).toBe(TOTAL);
     await new Promise((r) => setTimeout(r, 300));
     expect(lateView.chunks).toEqual([]);
-    expect(seenLate.filter((m) => m['t'] === 'out')).toEqual([]);
+    expect(seenLate.filter((m) => m['t'] === 'frame' || m['t'] === 'bad-frame')).toEqual([]);
   });
 });

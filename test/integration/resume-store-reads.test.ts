@@ -26,11 +26,15 @@ afterEach(async () => {
 
 /** A client of the in-process core over a wire made of direct calls: the same session a socket would get. */
 function connectInProcess(host: CoreHost): RpcClient {
-  let deliver: (text: string) => void = () => undefined;
-  const session = new ClientSession(host, { send: (m) => deliver(JSON.stringify(m)) });
+  let deliver: (data: string | Uint8Array) => void = () => undefined;
+  const session = new ClientSession(host, {
+    send: (m) => deliver(JSON.stringify(m)),
+    sendFrame: (frame) => deliver(frame),
+  });
   const wire: Wire = {
-    send: (text) => {
-      session.receive(text).catch(() => undefined);
+    send: (data) => {
+      if (typeof data === 'string') session.receive(data).catch(() => undefined);
+      else session.receiveFrame(data);
     },
     onMessage: (listener) => {
       deliver = listener;

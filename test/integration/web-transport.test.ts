@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../electron/cli/connect.js';
 import { weakTokenReason } from '../../electron/core/transport/auth.js';
 import { tokenProtocols, WS_PROTOCOL } from '../../shared/client.js';
+import { readFrame } from '../../shared/contract.js';
 import { BATON_BIN, ROOT, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
 interface Reply {
@@ -59,7 +60,11 @@ function upgrade(
 /** Sends raw text on an open socket and collects the JSON messages that come back. */
 function inbox(ws: WebSocket) {
   const messages: Record<string, unknown>[] = [];
-  ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as Record<string, unknown>));
+  ws.on('message', (data, isBinary) => {
+    if (!isBinary) return void messages.push(JSON.parse(data.toString()) as Record<string, unknown>);
+    const read = readFrame(data as Buffer);
+    messages.push(read.ok ? { t: 'frame', ...read.frame } : { t: 'bad-frame' });
+  });
   return {
     messages,
     send: (text: string) => ws.send(text),
@@ -248,16 +253,15 @@ describe('agent.detach', () => {
       const box = inbox(outcome.ws);
       /** Everything the socket received of the agent's output, decoded. */
       const output = () =>
-        box.messages
-          .filter((m) => m['t'] === 'out' && m['agentId'] === agentId)
-          .map((m) => Buffer.from(String(m['data']), 'base64').toString())
-          .join('');
+        Buffer.concat(
+          box.messages.filter((m) => m['t'] === 'frame' && m['stream'] === 7).map((m) => m['data'] as Uint8Array),
+        ).toString();
       return { ws: outcome.ws, box, output };
     };
     const leaving = await open();
     const staying = await open();
-    leaving.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId } }));
-    staying.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId } }));
+    leaving.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId, stream: 7 } }));
+    staying.box.send(JSON.stringify({ t: 'req', id: 1, method: 'agent.attach', params: { agentId, stream: 7 } }));
     expect(await leaving.box.reply(1)).toMatchObject({ ok: true });
     expect(await staying.box.reply(1)).toMatchObject({ ok: true });
 

@@ -74,8 +74,18 @@ afterEach(async () => {
 function handPort(page: EventTarget): void {
   const { port1, port2 } = new MessageChannel();
   ports.push(port1, port2);
-  const session = new ClientSession(core, { send: (m) => port1.postMessage(JSON.stringify(m)) });
-  port1.on('message', (data: unknown) => typeof data === 'string' && void session.receive(data));
+  const session = new ClientSession(core, {
+    send: (m) => port1.postMessage(JSON.stringify(m)),
+    // As the relay does: each frame in its own ArrayBuffer, transferred.
+    sendFrame: (frame) => {
+      const buffer = frame.slice().buffer;
+      port1.postMessage(buffer, [buffer]);
+    },
+  });
+  port1.on('message', (data: unknown) => {
+    if (typeof data === 'string') void session.receive(data);
+    else if (data instanceof ArrayBuffer) session.receiveFrame(new Uint8Array(data));
+  });
   port1.on('close', () => session.close());
   post(page, { baton: 'core-port' }, [port2]);
 }

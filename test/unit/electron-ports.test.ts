@@ -157,7 +157,7 @@ describe('port hand-off through the relay', () => {
       ],
     });
     let text = '';
-    await client.attach(
+    const stream = await client.attach(
       run.agents[0]!.id,
       { autoAck: true },
       {
@@ -166,8 +166,9 @@ describe('port hand-off through the relay', () => {
       },
     );
     await until(() => text.includes('hello-over-the-port'), 'the agent output on the page port');
-    // Typing goes the other way, through the same port.
-    await client.call('agent.write', { agentId: run.agents[0]!.id, data: 'x' });
+    // Typing goes the other way, through the same port and relay, as an input frame (the terminal echoes it).
+    stream.input('typed-through-the-relay');
+    await until(() => text.includes('typed-through-the-relay'), 'the typed text echoed on the page port');
     expect(page.sent).toEqual([]);
     expect(JSON.stringify(page.posted.map((p) => p.message))).not.toContain('hello-over-the-port');
     await client.call('run.stop', { run: 'ported' });

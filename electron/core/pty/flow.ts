@@ -9,9 +9,20 @@ export const FLOW = {
   quietMs: 2,
   /** Largest message sent to a client. */
   maxChunkBytes: 64 * 1024,
-  /** Unacknowledged bytes a client may have in flight. Hidden panes get less so typing stays fluid. */
+  /**
+   * Unacknowledged bytes a client may have in flight. A hidden pane gets nothing: the page parses only what is in
+   * view, and a pane coming into view catches up from its offset, or from the mirror's screen when it is more than
+   * `catchUpBytes` behind (parsing the screen is faster than parsing that much output; docs/performance.md).
+   */
   visibleBudget: 256 * 1024,
-  hiddenBudget: 32 * 1024,
+  hiddenBudget: 0,
+  catchUpBytes: 256 * 1024,
+  /**
+   * While the user types into one pane, every other pane of that client is paced to this budget for `pacedMs` after
+   * the last key: a flooding agent then has less output queued in the page ahead of the echo (docs/performance.md).
+   */
+  pacedBudget: 32 * 1024,
+  pacedMs: 1000,
   /** Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. */
   highWatermark: 512 * 1024,
   lowWatermark: 128 * 1024,

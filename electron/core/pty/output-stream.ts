@@ -18,6 +18,8 @@ export type AttachStart =
 export interface Subscription extends Disposable {
   ack(offset: number): void;
   setVisible(visible: boolean): void;
+  /** Pace this client's stream (the user is typing into another of its panes) or stop pacing it. */
+  setPaced(paced: boolean): void;
   close(): void;
 }
 
@@ -108,8 +110,17 @@ export class OutputStream implements Disposable {
         this.pump();
       },
       setVisible: (v) => {
+        if (sub.visible === v) return;
         sub.visible = v;
+        // Far behind (a pane hidden through a flood): its current screen is quicker to show than the bytes.
+        if (v && sub.sent !== AWAITING_RESET && this.ring.endOffset - sub.sent > FLOW.catchUpBytes)
+          this.resetLagging(sub);
         this.pump();
+      },
+      setPaced: (paced) => {
+        if (sub.paced === paced) return;
+        sub.paced = paced;
+        if (!paced) this.pump();
       },
       close,
       dispose: close,
@@ -160,7 +171,7 @@ export class OutputStream implements Disposable {
   }
 
   private pumpOne(sub: Subscriber): void {
-    const budget = sub.visible ? FLOW.visibleBudget : FLOW.hiddenBudget;
+    const budget = !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : FLOW.visibleBudget;
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
       const bytes = this.ring.read(sub.sent, max);

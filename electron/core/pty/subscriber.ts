@@ -18,6 +18,9 @@ export class Subscriber implements Disposable {
     readonly deliver: (frame: StreamFrame) => void,
   ) {}
 
+  /** Held to a small budget while the user types elsewhere (FLOW.pacedBudget). */
+  paced = false;
+
   ack(offset: number): void {
     // An ack can never run ahead of what was sent; a bogus one must not open the budget.
     if (offset > this.acked) this.acked = Math.min(offset, this.sent);

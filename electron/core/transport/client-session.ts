@@ -1,11 +1,14 @@
 // One connected client, whatever carries it (WebSocket, MessagePort): requests in, replies, events and output out.
 // Nothing a client sends makes `receive` throw or reject: a request is answered (an error reply when it fails), and
-// a message with no request id to answer is reported to the transport as a protocol error.
+// a message with no request id to answer is reported to the transport as a protocol error. Terminal bytes go out as
+// binary output frames and keystrokes come in as binary input frames (shared/contract/frames.ts), by stream id.
 import {
   BatonError,
   clientMessageSchema,
   describeIssue,
   events,
+  outputFrame,
+  readFrame,
   requests,
   type ClientMessage,
   type EventName,
@@ -16,23 +19,33 @@ import {
   type WireError,
 } from '../../../shared/contract.js';
 import type { CoreHost, CoreMethod } from '../host.js';
+import { FLOW } from '../pty/flow.js';
 import type { Subscription } from '../pty/terminal.js';
 import { reportFailure } from '../log.js';
 
 export interface Outbox {
   send(message: ServerMessage): void;
+  /** A binary frame (frames.ts); the buffer is the transport's from here on (it may transfer it). */
+  sendFrame(frame: Uint8Array): void;
   /** The client sent something no reply can answer; a transport that can say so (a close code) does. */
   protocolError?(reason: string): void;
 }
 
 /** One agent's output streaming to this client; `subscription` is null until its attach completes. */
 interface Stream {
+  agentId: string;
+  /** The id the client gave in its attach; its output frames carry it and its input frames name it. */
+  id: number;
   terminalId: string;
   subscription: Subscription | null;
 }
 
 export class ClientSession {
   private readonly streams = new Map<string, Stream>();
+  /** The same streams by the client's stream id, for binary frames. */
+  private readonly byId = new Map<number, Stream>();
+  /** Other panes are paced while the user types into one (FLOW.pacedBudget); this timer ends it after the last key. */
+  private pacing: NodeJS.Timeout | null = null;
   private readonly unlisten: (() => void)[] = [];
   private closed = false;
 
@@ -60,7 +73,37 @@ export class ClientSession {
     this.closed = true;
     for (const { subscription } of this.streams.values()) subscription?.close();
     this.streams.clear();
+    this.byId.clear();
+    if (this.pacing) clearTimeout(this.pacing);
     for (const off of this.unlisten) off();
+  }
+
+  /**
+   * Takes one binary frame: an input frame types into its stream's terminal (fire and forget: no reply, no request
+   * id). A malformed frame is a protocol error; an input frame for a stream this client no longer has (it just
+   * detached) is dropped, as keys typed into a closed pane. Never throws.
+   */
+  receiveFrame(bytes: Uint8Array): void {
+    if (this.closed) return;
+    const read = readFrame(bytes);
+    if (!read.ok) return this.protocolError(read.reason);
+    if (read.frame.kind !== 'input') return this.protocolError('an output frame sent to the core');
+    const stream = this.byId.get(read.frame.stream);
+    if (!stream?.subscription) return;
+    const data = new TextDecoder('utf-8', { fatal: false }).decode(read.frame.data);
+    if (data.length === 0) return;
+    this.core.requests['agent.write']({ agentId: stream.agentId, data }).catch(() => undefined);
+    this.paceOthers(stream);
+  }
+
+  /** The user types into `typing`: its echo should not queue in the page behind another pane's flood. */
+  private paceOthers(typing: Stream): void {
+    for (const s of this.streams.values()) s.subscription?.setPaced(s !== typing);
+    if (this.pacing) clearTimeout(this.pacing);
+    this.pacing = setTimeout(() => {
+      this.pacing = null;
+      for (const s of this.streams.values()) s.subscription?.setPaced(false);
+    }, FLOW.pacedMs);
   }
 
   private async handle(raw: string): Promise<void> {
@@ -79,12 +122,20 @@ export class ClientSession {
       return this.protocolError('the message is neither a request with an id nor an ack');
     }
     if (message.data.t === 'ack') return this.ack(message.data);
+    if (message.data.t === 'visibility') return this.visibility(message.data);
     await this.request(message.data.id, message.data.method, message.data.params);
   }
 
   private ack(message: Extract<ClientMessage, { t: 'ack' }>): void {
     const stream = this.streams.get(message.agentId);
     if (stream?.subscription && stream.terminalId === message.terminalId) stream.subscription.ack(message.offset);
+  }
+
+  /** The pane came into view (it gets the bandwidth and catches up) or left it (it gets nothing until shown). */
+  private visibility(message: Extract<ClientMessage, { t: 'visibility' }>): void {
+    const stream = this.streams.get(message.agentId);
+    if (stream?.subscription && stream.terminalId === message.terminalId)
+      stream.subscription.setVisible(message.visible);
   }
 
   private async request(id: number, method: string, params: unknown): Promise<void> {
@@ -113,23 +164,21 @@ export class ClientSession {
   }
 
   private async attach(params: Params<'agent.attach'>) {
-    const { agentId } = params;
+    const { agentId, stream: id } = params;
     this.detach(agentId);
-    const stream: Stream = { terminalId: '', subscription: null };
+    const taken = this.byId.get(id);
+    if (taken)
+      throw new BatonError({ code: 'conflict', message: `stream ${id} is in use by another attach`, field: 'stream' });
+    const stream: Stream = { agentId, id, terminalId: '', subscription: null };
     this.streams.set(agentId, stream);
+    this.byId.set(id, stream);
+    const current = () => !this.closed && this.streams.get(agentId) === stream;
     try {
       const attached = await this.core.service.attach(agentId, params, (frame) => {
         // After a detach (or a newer attach) nothing more of this stream goes out, even if a frame is in flight.
-        if (this.closed || this.streams.get(agentId) !== stream) return;
-        if (frame.kind === 'bytes') {
-          this.push({
-            t: 'out',
-            agentId,
-            terminalId: stream.terminalId,
-            offset: frame.offset,
-            data: frame.data.toString('base64'),
-          });
-        } else {
+        if (!current()) return;
+        if (frame.kind === 'bytes') this.pushFrame(outputFrame(id, frame.offset, frame.data));
+        else
           this.push({
             t: 'reset',
             agentId,
@@ -139,17 +188,19 @@ export class ClientSession {
             rows: frame.rows,
             screen: frame.screen,
           });
-        }
       });
-      if (this.closed || this.streams.get(agentId) !== stream) {
+      if (!current()) {
         attached.subscription.close();
         throw new BatonError({ code: 'conflict', message: 'detached before the attach completed' });
       }
       stream.terminalId = attached.terminalId;
       stream.subscription = attached.subscription;
       const { start, terminalId } = attached;
-      if (start.mode === 'bytes')
-        return { mode: 'bytes' as const, terminalId, offset: start.offset, data: start.data.toString('base64') };
+      if (start.mode === 'bytes') {
+        // The catch-up goes as output frames ahead of the reply; the client holds them until the reply is read.
+        if (start.data.length > 0) this.pushFrame(outputFrame(id, start.offset, start.data));
+        return { mode: 'bytes' as const, terminalId, offset: start.offset };
+      }
       return {
         mode: 'reset' as const,
         terminalId,
@@ -160,14 +211,18 @@ export class ClientSession {
       };
     } catch (err) {
       if (this.streams.get(agentId) === stream) this.streams.delete(agentId);
+      if (this.byId.get(id) === stream) this.byId.delete(id);
       throw err;
     }
   }
 
   /** Stops this client's stream of the agent's output (the terminal and other clients carry on). */
   private detach(agentId: string): Record<string, never> {
-    this.streams.get(agentId)?.subscription?.close();
+    const stream = this.streams.get(agentId);
+    if (!stream) return {};
+    stream.subscription?.close();
     this.streams.delete(agentId);
+    if (this.byId.get(stream.id) === stream) this.byId.delete(stream.id);
     return {};
   }
 
@@ -177,6 +232,15 @@ export class ClientSession {
 
   private protocolError(reason: string): void {
     this.out.protocolError?.(reason);
+  }
+
+  private pushFrame(frame: Uint8Array): void {
+    if (this.closed) return;
+    try {
+      this.out.sendFrame(frame);
+    } catch (err) {
+      reportFailure('sending to a client', err);
+    }
   }
 
   /** A failing transport must not throw into the core's event emitters or a request's error path. */

@@ -54,11 +54,15 @@ export class CoreRefusal extends Error {
   }
 }
 
-/** The contract's Wire over a ws WebSocket (text frames only). */
+/** The contract's Wire over a ws WebSocket: text messages are JSON, binary ones frames (shared/contract/frames.ts). */
 export function wsWire(ws: WebSocket): Wire {
   return {
-    send: (text) => ws.send(text),
-    onMessage: (listener) => ws.on('message', (data, isBinary) => !isBinary && listener(data.toString())),
+    send: (data) => ws.send(data, { binary: typeof data !== 'string' }),
+    onMessage: (listener) =>
+      ws.on('message', (data, isBinary) => {
+        if (!isBinary) return listener(data.toString());
+        listener(Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : new Uint8Array(data));
+      }),
     onClose: (listener) => ws.on('close', (code) => listener(`connection closed (${code})`)),
     close: () => ws.close(),
   };

@@ -1,6 +1,8 @@
-// The WebSocket at /ws: one ClientSession per socket. What the protocol has no answer for (a binary frame, text that
-// is neither a request nor an ack, a message over the size limit) closes that socket with a code saying why; every
-// request is answered by the session; nothing a peer sends reaches the process as an exception.
+// The WebSocket at /ws: one ClientSession per socket. Text messages are JSON control messages; binary messages are
+// frames (shared/contract/frames.ts): terminal output out, keystrokes in. What the protocol has no answer for (a
+// malformed binary frame, text that is neither a request nor an ack, a message over the size limit) closes that
+// socket with a code saying why; every request is answered by the session; nothing a peer sends reaches the process
+// as an exception.
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -13,8 +15,7 @@ const MAX_MESSAGE_BYTES = 4 << 20;
 /** A client that stops reading (a frozen tab, a stuck script) is cut off before its backlog eats the core's memory. */
 const MAX_BACKLOG_BYTES = 64 << 20;
 
-/** Close codes of RFC 6455 §7.4.1. */
-const UNSUPPORTED_DATA = 1003;
+/** Close code of RFC 6455 §7.4.1: the message broke the protocol's rules. */
 const INVALID_PAYLOAD = 1007;
 
 export class SocketEndpoint {
@@ -65,16 +66,18 @@ export class SocketEndpoint {
         if (ws.bufferedAmount > MAX_BACKLOG_BYTES) return void ws.terminate();
         ws.send(JSON.stringify(message));
       },
+      sendFrame: (frame) => {
+        if (ws.readyState !== ws.OPEN) return;
+        if (ws.bufferedAmount > MAX_BACKLOG_BYTES) return void ws.terminate();
+        ws.send(frame, { binary: true });
+      },
       protocolError: (reason) => {
         session.close(); // nothing after the offending message is read
         ws.close(INVALID_PAYLOAD, reason);
       },
     });
     ws.on('message', (data, isBinary) => {
-      if (isBinary) {
-        session.close();
-        return ws.close(UNSUPPORTED_DATA, 'binary messages are not part of the Baton protocol');
-      }
+      if (isBinary) return session.receiveFrame(bytes(data));
       // receive answers or reports every failure itself; the catch is the last line before an unhandled rejection.
       session.receive(text(data)).catch((err: unknown) => reportFailure('a client message', err));
     });
@@ -86,6 +89,12 @@ export class SocketEndpoint {
     // listener only keeps the 'error' event from becoming an uncaught exception.
     ws.on('error', () => undefined);
   }
+}
+
+function bytes(data: RawData): Uint8Array {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return new Uint8Array(data);
 }
 
 function text(data: RawData): string {

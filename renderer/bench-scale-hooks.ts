@@ -1,0 +1,101 @@
+// Measurement hooks of the scale bench (test/bench/renderer-scale.ts), in the bench build only (bench-main.ts), as
+// `window.__batonScale`: switching runs until every pane shows its agent's current output, the page's long tasks,
+// and typing into the history's search box. Figures are taken inside the page, with no round trip to the bench.
+import { getPane, paneRenderer } from './panes/terminal-registry.js';
+import { useBaton } from './state/store.js';
+
+export interface SwitchResult {
+  /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
+  ms: Record<string, number>;
+  /** Agents whose pane showed nothing (or not the current output) within the time allowed. */
+  blank: string[];
+}
+
+export interface BatonScale {
+  /**
+   * Selects the run and waits, frame by frame, until each agent's pane is in view and shows a `tick <unix seconds>`
+   * line no older than the switch (the bench's agents print one every second): its current screen is painted.
+   */
+  timeSwitch(runId: string, agentIds: string[], timeoutMs?: number): Promise<SwitchResult>;
+  /** The longest main-thread task (ms) since `since` (performance.now()), from the Long Tasks API (tasks > 50 ms). */
+  longestTask(since: number): number;
+  /** Starts timing keystrokes in the history's search box: keydown → the filtered list committed. */
+  armTyping(): void;
+  /** The samples since `armTyping`, ms. */
+  typingSamples(): number[];
+}
+
+declare global {
+  interface Window {
+    __batonScale?: BatonScale;
+  }
+}
+
+const longTasks: { start: number; duration: number }[] = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+} catch {
+  // No Long Tasks API: longestTask reports 0 and the bench says so.
+}
+
+/** The newest `tick N` in the pane's screen (its viewport rows), or -1. */
+function newestTick(agentId: string): number {
+  if (paneRenderer(agentId) === null) return -1;
+  const pane = getPane(agentId);
+  if (!pane.visible) return -1;
+  const buffer = pane.term.buffer.active;
+  let newest = -1;
+  for (let y = 0; y < pane.term.rows; y++) {
+    const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+    for (const m of text.matchAll(/tick (\d{10})/g)) newest = Math.max(newest, Number(m[1]));
+  }
+  return newest;
+}
+
+function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Promise<SwitchResult> {
+  // The agents print every second: the last line before the switch is at most that old (and a second of slack).
+  const current = Math.floor(Date.now() / 1000) - 2;
+  const t0 = performance.now();
+  useBaton.getState().selectRun(runId);
+  const ms: Record<string, number> = {};
+  return new Promise((resolve) => {
+    const frame = (now: number) => {
+      for (const id of agentIds) if (!(id in ms) && newestTick(id) >= current) ms[id] = now - t0;
+      if (Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs)
+        return resolve({ ms, blank: agentIds.filter((id) => !(id in ms)) });
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+let typing: number[] = [];
+let armed = false;
+
+function armTyping(): void {
+  typing = [];
+  if (armed) return;
+  armed = true;
+  let keyAt: number | null = null;
+  window.addEventListener('keydown', (e) => (keyAt = e.timeStamp), true);
+  window.addEventListener(
+    'input',
+    (e) => {
+      if (keyAt === null || !(e.target instanceof HTMLInputElement) || e.target.type !== 'search') return;
+      const start = keyAt;
+      keyAt = null;
+      // React commits a discrete event's update before the next task: this timer runs once the list is updated.
+      setTimeout(() => typing.push(performance.now() - start), 0);
+    },
+    true,
+  );
+}
+
+window.__batonScale = {
+  timeSwitch,
+  longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
+  armTyping,
+  typingSamples: () => typing.slice(),
+};

@@ -1,0 +1,39 @@
+// Where the page's main thread spends its time: a CPU profile (CDP Profiler) of a stretch of the bench, summed by
+// function (self time), the top few printed. BENCH_PROFILE=1 turns it on for the renderer bench's scale scenes.
+import type { BenchPage } from './renderer-page.js';
+
+export async function startProfile(p: BenchPage): Promise<void> {
+  await p.cdp.send('Profiler.enable');
+  await p.cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await p.cdp.send('Profiler.start');
+}
+
+/** Stops the profile and prints the `top` functions by self time, as a share of the profiled time. */
+export async function printProfile(p: BenchPage, title: string, top = 15): Promise<void> {
+  const { profile } = await p.cdp.send('Profiler.stop');
+  const self = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0)));
+  const byFunction = new Map<string, number>();
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const name = (id: number | undefined) => {
+    const f = id === undefined ? undefined : nodes.get(id)?.callFrame;
+    if (!f) return '';
+    const where = f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}` : '';
+    return `${f.functionName || '(anonymous)'} ${where}`.trim();
+  };
+  // A function and its callers two levels up: a native getter (offsetWidth) says little without who forced it.
+  for (const [id, us] of self) {
+    const up = parent.get(id);
+    const key = `${name(id)}  ← ${name(up)}  ← ${name(up === undefined ? undefined : parent.get(up))}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+  }
+  const total = [...byFunction.values()].reduce((a, b) => a + b, 0);
+  console.log(`  profile of ${title}: ${(total / 1000).toFixed(0)} ms sampled`);
+  for (const [key, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(
+      `    ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+    );
+}

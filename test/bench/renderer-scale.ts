@@ -1,0 +1,194 @@
+// The scale part of the renderer bench (run from renderer.ts, DOM renderer; BENCH_SCALE=0 leaves it out): 100 agents
+// in 10 runs, each a shell printing an agent-like burst every second after 5,000 lines of history, next to 10,000
+// stored runs. In the page (renderer/bench-scale-hooks.ts): switching to every run until each pane shows its agent's
+// current output (first visits, then again), the longest main-thread task meanwhile, renderer memory with every pane
+// filled, typing into the history's search box, and the dashboard's cold start. Outside: core + page CPU with the
+// 100 agents idle. Each figure is printed next to its goal (docs/performance.md).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RpcClient } from '../../shared/client.js';
+import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
+import { writeStoredRuns } from '../helpers/stored-runs.js';
+import { printProfile, startProfile } from './page-profile.js';
+import { mainThread, memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
+import { fmt, max, ms, quantile } from './stats.js';
+
+const RUNS = 10;
+const AGENTS_PER_RUN = 10;
+const STORED_RUNS = 10_000;
+const HISTORY_LINES = 5000;
+const IDLE_SECONDS = 10;
+const GOAL = { switchP99Ms: 100, longTaskMs: 50, idleCpu: 0.02, memoryMb: 800, typingMs: 16, coldStartMs: 1000 };
+
+interface ScaleGlobal {
+  __batonScale: {
+    timeSwitch(
+      runId: string,
+      agentIds: string[],
+      timeoutMs?: number,
+    ): Promise<{ ms: Record<string, number>; blank: string[] }>;
+    longestTask(since: number): number;
+    armTyping(): void;
+    typingSamples(): number[];
+  };
+  __coldStart?: number;
+}
+
+/** Records, from the first script on, when the dashboard first shows its run list and its New run button. */
+const COLD_START_PROBE = `(() => {
+  const seen = () => document.querySelector('[aria-label="Runs"]') && [...document.querySelectorAll('button')].some((b) => b.textContent === 'New run');
+  new MutationObserver((_, o) => { if (seen()) { globalThis.__coldStart = performance.now(); o.disconnect(); } })
+    .observe(document, { subtree: true, childList: true });
+})();`;
+
+const fake = (quiet: string) =>
+  [
+    `seq 1 ${HISTORY_LINES} | sed 's/^/history line /'`,
+    'i=0',
+    'while :; do',
+    `  if [ -e '${quiet}' ]; then sleep 1; continue; fi`,
+    '  i=$((i+1))',
+    `  printf '\\033[1;36m● tick %s\\033[0m step %d: reading files, planning the change\\n  ⎿ src/module-%d.ts\\n' "$(date +%s)" "$i" "$i"`,
+    '  sleep 1',
+    'done',
+  ].join('\n');
+
+/** CPU seconds (user + system) of a process so far, from /proc. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+const LABEL = 52;
+const line = (label: string, rest: string) => console.log(`${label.padEnd(LABEL)}${rest}`);
+const mark = (good: boolean) => (good ? '✓' : '✗');
+const sleep = (msec: number) => new Promise<void>((r) => setTimeout(r, msec));
+
+/** Runs the scale scenes in `root` (a temporary directory the caller removes); false if a measurement broke. */
+export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean> {
+  const work = join(root, 'scale-work');
+  const dataDir = join(root, 'scale-data');
+  const env = testEnv(join(root, 'scale-home'));
+  mkdirSync(work, { recursive: true });
+  writeStoredRuns(dataDir, STORED_RUNS, work);
+  const quiet = join(work, 'quiet');
+  let server: ServerProcess | null = null;
+  let client: RpcClient | null = null;
+  let p: BenchPage | null = null;
+  try {
+    server = await startServer(dataDir, env);
+    client = await server.connect();
+    const runs: { id: string; agentIds: string[] }[] = [];
+    const t0 = performance.now();
+    for (let r = 0; r < RUNS; r++) {
+      const run = await client.call('run.start', {
+        name: `scale-${String(r + 1).padStart(2, '0')}`,
+        agents: Array.from({ length: AGENTS_PER_RUN }, (_, k) => ({
+          vendor: 'shell' as const,
+          label: `a${k + 1}`,
+          cwd: work,
+          command: ['sh', '-c', fake(quiet)],
+        })),
+      });
+      runs.push({ id: run.id, agentIds: run.agents.map((a) => a.id) });
+    }
+    console.log(
+      `  (${RUNS * AGENTS_PER_RUN} agents started in ${fmt((performance.now() - t0) / 1000, 1)} s, beside ${STORED_RUNS.toLocaleString('en')} stored runs)`,
+    );
+    await sleep(3000);
+
+    p = await openBenchPage(b, server, COLD_START_PROBE);
+    const page = p.page;
+    await page.waitForFunction(() => (globalThis as unknown as ScaleGlobal).__coldStart !== undefined);
+    const cold = await page.evaluate(() => (globalThis as unknown as ScaleGlobal).__coldStart!);
+    line(
+      'dashboard cold start → run list and New run (web)',
+      `${ms(cold).padStart(9)}  (goal ≤ ${GOAL.coldStartMs} ms) ${mark(cold <= GOAL.coldStartMs)}`,
+    );
+
+    const profiling = process.env.BENCH_PROFILE === '1';
+    if (profiling) await startProfile(p);
+    const since = await page.evaluate(() => performance.now());
+    const first: number[] = [];
+    const again: number[] = [];
+    const blank: string[] = [];
+    for (const into of [first, again]) {
+      for (const run of runs) {
+        const r = await page.evaluate(
+          ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+          [run.id, run.agentIds] as const,
+        );
+        into.push(...Object.values(r.ms));
+        blank.push(...r.blank);
+      }
+    }
+    if (profiling) await printProfile(p, 'switching through every run twice');
+    const longest = await page.evaluate(
+      (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longestTask(t),
+      since,
+    );
+    const p99 = quantile([...first, ...again], 0.99);
+    line(
+      'switch to a run → every pane current, p99',
+      `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length === 0)}  blank panes ${blank.length}  ` +
+        `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
+    );
+    line(
+      '100 agents printing: longest main-thread task',
+      `${longest === 0 ? '  none > 50 ms' : ms(longest).padStart(9)}  (goal ≤ ${GOAL.longTaskMs} ms) ${mark(longest <= GOAL.longTaskMs)}  (Long Tasks API, while switching through every run twice)`,
+    );
+
+    const m = await memory(b, p);
+    const pageMb = (m.v8Used + m.embedder + m.backing) / 1e6;
+    const rssMb = (m.rendererRss ?? Number.NaN) / 1e6;
+    line(
+      `renderer memory, 100 panes × ${HISTORY_LINES.toLocaleString('en')} lines`,
+      `${fmt(rssMb).padStart(6)} MB RSS  (goal ≤ ${GOAL.memoryMb} MB) ${mark(rssMb <= GOAL.memoryMb)}  JS + DOM + buffers ${fmt(pageMb)} MB, DOM nodes ${fmt(m.nodes)}`,
+    );
+
+    await page.getByRole('searchbox', { name: 'Search runs' }).click();
+    await page.evaluate(() => (globalThis as unknown as ScaleGlobal).__batonScale.armTyping());
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.type('history-0999', { delay: 40 });
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await sleep(100);
+    }
+    const typing = await page.evaluate(() => (globalThis as unknown as ScaleGlobal).__batonScale.typingSamples());
+    const typingP99 = quantile(typing, 0.99);
+    line(
+      `history of ${STORED_RUNS.toLocaleString('en')} runs: keystroke → list filtered`,
+      `${ms(typingP99).padStart(9)}  (goal p99 ≤ ${GOAL.typingMs} ms) ${mark(typingP99 <= GOAL.typingMs)}  p50 ${ms(quantile(typing, 0.5))} max ${ms(max(typing))} n=${typing.length}`,
+    );
+
+    writeFileSync(quiet, '');
+    await sleep(4000);
+    const core0 = cpuSeconds(server.child.pid!);
+    const page0 = await mainThread(p);
+    if (profiling) await startProfile(p);
+    await sleep(IDLE_SECONDS * 1000);
+    if (profiling) await printProfile(p, 'the page with 100 idle agents');
+    const coreCpu = (cpuSeconds(server.child.pid!) - core0) / IDLE_SECONDS;
+    const page1 = await mainThread(p);
+    const pageCpu = (page1.task - page0.task) / ((page1.at - page0.at) / 1000);
+    const idle = coreCpu + pageCpu;
+    line(
+      '100 idle agents: core + page CPU',
+      `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(coreCpu * 100, 1)}% + page main thread ${fmt(pageCpu * 100, 1)}%`,
+    );
+    return true;
+  } catch (err) {
+    console.error(`scale bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    return false;
+  } finally {
+    await p?.close();
+    if (client)
+      for (let r = 0; r < RUNS; r++)
+        await client.call('run.stop', { run: `scale-${String(r + 1).padStart(2, '0')}` }).catch(() => undefined);
+    client?.close();
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }
+}
