@@ -7,4 +7,5 @@ export * from './contract/sessions.js';
 export * from './contract/core.js';
 export * from './contract/requests.js';
 export * from './contract/events.js';
+export * from './contract/attention.js';
 export * from './contract/wire.js';

@@ -12,6 +12,7 @@ import {
   stopCommand,
 } from './commands/runs.js';
 import { serveCommand } from './commands/serve.js';
+import { hookCommand } from './commands/hook.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
 import { out } from './output.js';
@@ -51,6 +52,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   stopCommand,
   deleteCommand,
   worktreesCommand,
+  hookCommand,
   helpCommand,
 ];
 

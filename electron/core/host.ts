@@ -27,6 +27,8 @@ import type { VendorEnv } from './vendors/adapter.js';
 import { inheritedEnv } from './vendors/kit/env.js';
 import { createVendors } from './vendors/registry.js';
 import { Worktrees } from './worktrees/index.js';
+import { AttentionService } from './attention/attention-service.js';
+import { defaultHookLauncher } from './attention/hook-launcher.js';
 
 /** Every request a client session hands to the core (docs/architecture.md §3). */
 export type CoreMethod = Exclude<Method, StreamMethod>;
@@ -70,6 +72,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
   const service = runService(runs, ptyHost, options.env, options.dataDir);
+  await service.attention.open(options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;
@@ -98,6 +101,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...service.attention.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -118,6 +122,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       closing ??= (async () => {
         await service.shutdown();
         service.worktrees.close();
+        await service.attention.close();
         await ptyHost.stopAll();
         ptyHost.close();
       })();
@@ -154,6 +159,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     gitEnv,
     announce,
   );
+  const attention = new AttentionService(runs, announce, env, defaultHookLauncher());
   // An agent that exits on its own is snapshotted; the supervisor calls this only once everything below exists.
   const snapshotAfterExit = (runId: string): Promise<SnapshotView> => snapshots.snapshot(runId, 'exit');
   const supervisor = new AgentSupervisor(
@@ -164,6 +170,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     announce,
     snapshotAfterExit,
     worktrees,
+    attention,
   );
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
@@ -180,6 +187,7 @@ function runService(runs: RunRepository, ptyHost: PtyHost, env: VendorEnv, dataD
     env,
     events,
     worktrees,
+    attention,
   );
 }
 

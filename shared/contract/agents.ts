@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
+import { agentAttentionSchema, agentStateSchema } from './attention.js';
 
 export const agentSpecSchema = z.strictObject({
   vendor: vendorNameSchema,
@@ -69,6 +70,8 @@ export const agentViewSchema = z.strictObject({
   startedAt: isoTime.nullable(),
   /** The agent's own git worktree; null when it works in its directory as it is. */
   worktree: worktreeInfoSchema.nullable(),
+  /** Whether it needs the user: working, waiting, asking, idle or exited (docs/attention.md). */
+  attention: agentAttentionSchema,
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
@@ -96,6 +99,10 @@ export const runSummarySchema = z.strictObject({
    * found), `stale` (a transcript is gone: that agent would start fresh), `missing` (a directory is gone).
    */
   health: z.enum(['live', 'resumable', 'stale', 'missing']),
+  /** How many of its agents wait for the user (waiting or asking; docs/attention.md). */
+  needYou: z.number().int(),
+  /** Each agent's attention state, in the run's order. */
+  states: z.array(z.strictObject({ agentId, label: z.string(), state: agentStateSchema })),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

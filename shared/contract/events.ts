@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { agentStatusSchema } from './agents.js';
 import { agentId, runId, terminalId } from './fields.js';
+import { attentionEvents } from './attention.js';
 
 export const events = {
   'run.changed': z.strictObject({ runId, deleted: z.boolean().optional() }),
@@ -18,6 +19,7 @@ export const events = {
   'agent.changes': z.strictObject({ runId, agentId, files: z.number().int() }),
   /** The interrupted runs, or a resume of them, changed: ask `recovery.get`. */
   'recovery.changed': z.strictObject({}),
+  ...attentionEvents,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

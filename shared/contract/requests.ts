@@ -21,6 +21,7 @@ import {
 import { agentId, runId, snapshotId, runRef, offset, terminalId, handleText } from './fields.js';
 import { handlePreviewSchema, resumeCommandSchema, resumeOutcomeSchema } from './handles.js';
 import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
+import { attentionRequests } from './attention.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -213,6 +214,7 @@ export const requests = {
   'recovery.dismiss': { params: z.strictObject({}), result: z.strictObject({}) },
   'settings.get': { params: z.strictObject({}), result: coreSettingsSchema },
   'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
+  ...attentionRequests,
 } as const;
 
 export type Method = keyof typeof requests;

@@ -27,7 +27,8 @@ import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
 import { checkRoom, newAgentRecords } from './validation.js';
-import { agentView, currentSessionId, matchesQuery, runSummary, runView } from './views.js';
+import { agentView, currentSessionId, matchesQuery, runSummary, runView, type AttentionOf } from './views.js';
+import type { AttentionService } from '../attention/attention-service.js';
 
 /** agent.attach and agent.detach change one client's own output streams: its session answers them, with `attach`. */
 export type StreamMethod = 'agent.attach' | 'agent.detach';
@@ -53,14 +54,20 @@ export class RunService {
     private readonly events: EventEmitter,
     /** The agents' own git worktrees (changes, merge, removal; the host answers `worktree.*` through its table). */
     readonly worktrees: AgentWorktrees,
+    /** Each agent's attention state (the host answers `attention.*` through its table; docs/attention.md). */
+    readonly attention: AttentionService,
   ) {}
+
+  private readonly attentionOf: AttentionOf = (agent) => this.attention.view(agent);
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
   readonly requests: RequestTable<RunMethod> = {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
-      return Promise.all(runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive))));
+      return Promise.all(
+        runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive), this.attentionOf)),
+      );
     },
     'run.get': async ({ run }) => this.view(run),
     'run.events': async ({ run }) => this.runs.readEvents(this.runs.find(run).id),
@@ -143,6 +150,7 @@ export class RunService {
       return agentView(
         this.runs.get(run.id)!.agents.find((a) => a.id === agentId)!,
         undefined,
+        this.attentionOf,
       );
     },
     'agent.restart': async ({ agentId }) => {
@@ -153,6 +161,7 @@ export class RunService {
     },
     'agent.write': async ({ agentId, data }) => {
       this.liveAgent(agentId).terminal.write(data);
+      this.attention.input(agentId, data);
       return {};
     },
     // Types text, then Enter after the vendor's pause: TUIs take a burst ending in Enter as a paste.
@@ -161,6 +170,7 @@ export class RunService {
       live.terminal.write(text);
       await new Promise((r) => setTimeout(r, Math.max(live.adapter.submitDelayMs, 50)));
       live.terminal.write('\r');
+      this.attention.input(agentId, '\r');
       return {};
     },
     'agent.resize': async ({ agentId, cols, rows }) => {
@@ -359,10 +369,14 @@ export class RunService {
   }
 
   private view(ref: string): RunView {
-    return runView(this.runs.find(ref), (id) => {
-      const l = this.agents.live(id);
-      return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
-    });
+    return runView(
+      this.runs.find(ref),
+      (id) => {
+        const l = this.agents.live(id);
+        return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
+      },
+      this.attentionOf,
+    );
   }
 
   /** After agents were started: clients refresh the run. */

@@ -3,6 +3,7 @@
 // (follow.ts, server.ts). Resume: `opencode -s <id>` in the session's own directory (elsewhere the CLI hangs,
 // docs/vendors.md §6); the core spawns in the agent's stored cwd, and planResume only resumes a session whose directory
 // is that cwd.
+import { OPENCODE_ATTENTION } from './attention.js';
 import { createServer } from 'node:http';
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
@@ -72,6 +73,7 @@ export const opencode: VendorDefinition<'opencode'> = {
     const { store } = deps;
     return {
       vendor: 'opencode',
+      attention: OPENCODE_ATTENTION,
       displayName: 'opencode',
       // follow() tells sessions apart by this process's own event stream, so same-directory spawns need not queue.
       tellsConcurrentSessionsApart: true,
