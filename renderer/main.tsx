@@ -7,11 +7,13 @@ import { desktopConnection } from './api/electron-bridge.js';
 import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
 import { useCore } from './state/core-store.js';
+import { connectAttention } from './state/attention-store.js';
 import { provideClientTo, useBaton } from './state/store.js';
 import './styles.css';
 
 provideClientTo(setClient);
 provideClientTo((client) => useCore.getState().connected(client));
+provideClientTo(connectAttention);
 
 // The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
 const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());

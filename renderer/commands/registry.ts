@@ -5,6 +5,7 @@
 import { COMMANDS, type CommandId, type CommandSpec } from '../../shared/commands.js';
 import { selectedRun, useBaton, type Store } from '../state/store.js';
 import { focusAgent, focusedAgent, moveFocus } from './focus.js';
+import { goToNextNeeding, anyoneNeeding } from '../attention/next.js';
 
 interface Behaviour {
   /** Whether the command can run now, from the store's state alone; a button shows it enabled or not. */
@@ -65,6 +66,7 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
     when: (s) => selectedRun(s) !== undefined,
     run: (s) => s.setSearchAgent(focusedAgent() ?? selectedRun(s)?.agents[0]?.id ?? null),
   },
+  'attention.next': { when: anyoneNeeding, run: goToNextNeeding },
   'sessions.open': { when: always, run: (s) => s.openDialog({ kind: 'sessions' }) },
   'worktrees.cleanup': { when: always, run: (s) => s.openDialog({ kind: 'worktrees' }) },
   'help.open': { when: always, run: (s) => s.openDialog({ kind: 'help' }) },

@@ -4,6 +4,7 @@ import type { RunSummary } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
+import { NeedYouCount } from './AttentionBadge.js';
 import { relativeTime } from './format.js';
 import './components.css';
 
@@ -154,6 +155,7 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
           <span className="bt-live-count">
             {run.liveAgents}/{run.agentCount} live
           </span>{' '}
+          <NeedYouCount runId={run.id} fallback={run.needYou} />
           {run.vendors.map((v) => (
             <Fragment key={v}>
               <span className="bt-chip">{v}</span>{' '}
