@@ -471,7 +471,10 @@ async function main() {
     appendJsonLine(path.join(home, 'history.jsonl'), { session_id: thread.id, ts: started, text });
     thread.turns.push({ role: 'user', text });
 
+    // The working line real Codex shows while a turn runs, gone once it answers.
+    out('• Working (0s • esc to interrupt)');
     await think(DELAY_MS);
+    out('\r\x1b[2K');
 
     // A command that needs approval: the dialog, then the command's line once approved.
     const command = toolRequest(text);

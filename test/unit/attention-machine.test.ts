@@ -66,6 +66,16 @@ describe('AttentionMachine', () => {
     expect(m.view.episode).toBe(2);
   });
 
+  it('a vendor that only signals turn ends (Codex notify): each agent-turn-complete is a new turn', () => {
+    const m = new AttentionMachine('notify', ['waiting'], at());
+    m.apply({ state: 'waiting', turnEnd: true }, 'native', at());
+    m.apply({ state: 'waiting', turnEnd: true }, 'native', at());
+    expect(m.view).toMatchObject({ state: 'waiting', episode: 2 });
+    // A repeat that is no turn's end (opencode's status idle after its session.idle): nothing new.
+    expect(m.apply({ state: 'waiting' }, 'native', at())).toBe(false);
+    expect(m.view.episode).toBe(2);
+  });
+
   it('a native report firms up an inferred state and brings what it asks; exited is final', () => {
     const m = new AttentionMachine('notify', ['waiting'], at());
     m.input('\r', at());

@@ -52,7 +52,7 @@ describe('Claude Code: hooks through --settings', () => {
   it('reads its events strictly', () => {
     const r = (stdin: unknown) => parseClaudeReport({ stdin, arg: null });
     expect(r({ hook_event_name: 'UserPromptSubmit', prompt: 'hi', session_id: 'x' })).toEqual({ state: 'working' });
-    expect(r({ hook_event_name: 'Stop' })).toEqual({ state: 'waiting' });
+    expect(r({ hook_event_name: 'Stop' })).toEqual({ state: 'waiting', turnEnd: true });
     expect(r({ hook_event_name: 'PostToolUse' })).toEqual({ state: 'working' });
     expect(
       r({
@@ -87,6 +87,7 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
     expect(r({ type: 'agent-turn-complete', 'last-assistant-message': 'Done.\nAll tests pass.' })).toEqual({
       state: 'waiting',
       asks: 'Done. All tests pass.',
+      turnEnd: true,
     });
     expect(r({ type: 'something-else' })).toBeNull();
     expect(r('agent-turn-complete')).toBeNull();
@@ -168,7 +169,7 @@ describe('opencode: its own event stream', () => {
     expect(ev({ type: 'session.status', properties: { sessionID: 's', status: { type: 'busy' } } })).toEqual({
       state: 'working',
     });
-    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting' });
+    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting', turnEnd: true });
     expect(ev({ type: 'permission.updated', properties: { title: 'Run ls', id: 'p' } })).toEqual({
       state: 'asking',
       asks: 'Run ls',

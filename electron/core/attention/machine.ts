@@ -38,9 +38,15 @@ export class AttentionMachine {
     const cur = this.current;
     if (cur.state === 'exited') return false;
     if (origin === 'screen' && !this.screenMayApply(signal.state)) return false;
-    const turnEnded = origin === 'screen' && this.sent && signal.state === 'waiting' && cur.state === 'waiting';
+    // Waiting again after waiting: a new turn when the vendor says a turn ended, or the screen shows the prompt again
+    // after the user sent one (the turn ran between two looks).
+    const turnEnded =
+      signal.state === 'waiting' &&
+      cur.state === 'waiting' &&
+      ((origin === 'native' && signal.turnEnd === true) || (origin === 'screen' && this.sent));
     if (origin !== 'input') this.sent = false;
-    if (origin !== 'input' && signal.state === 'working') this.answered = false;
+    // Any other news from the vendor or the screen (work, the turn's end) means the answer was taken.
+    if (origin !== 'input' && signal.state !== 'asking') this.answered = false;
     const inferred = origin !== 'native';
     const asks = needsUser(signal.state) ? (signal.asks ?? (signal.state === cur.state ? cur.asks : null)) : null;
     if (signal.state === cur.state && !turnEnded) {
@@ -78,13 +84,14 @@ export class AttentionMachine {
   }
 
   /**
-   * The screen may set a state the vendor does not signal, or any state while the current one was inferred (the
-   * next look corrects a wrong guess). It never says "waiting" of an agent that has had no turn: a prompt on screen
-   * at start is idle, not an answer, unless the user has just sent one.
+   * The screen sets only the states the vendor does not signal (its own signal would come too, and two reports of one
+   * turn must not make two), with one exception: a dialog still on screen after a key that did not answer it. It
+   * never says "waiting" of an agent that has had no turn: a prompt on screen at start is idle, not an answer,
+   * unless the user has just sent one.
    */
   private screenMayApply(state: SignalState): boolean {
     if (state === 'waiting' && this.current.state === 'idle' && !this.sent) return false;
     if (!this.nativeStates.includes(state)) return true;
-    return this.current.inferred;
+    return state === 'asking' && this.answered;
   }
 }

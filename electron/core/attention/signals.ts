@@ -9,6 +9,11 @@ export interface StateSignal {
   state: SignalState;
   /** What the agent asks (a permission prompt's text, say), when the signal carries it. */
   asks?: string | null;
+  /**
+   * The report marks the end of a turn (Claude's Stop, Codex's agent-turn-complete, opencode's session.idle): a new
+   * turn even when the agent was already waiting (a vendor with no signal for the turn's start).
+   */
+  turnEnd?: boolean;
 }
 
 /** How a spawn reaches `baton hook`: the argv that runs it (the runtime and the CLI's script), never user data. */

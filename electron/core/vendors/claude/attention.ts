@@ -35,7 +35,8 @@ export function parseClaudeReport(report: HookReport): StateSignal | null {
   if (!input.success) return null;
   const { hook_event_name: event, message, notification_type: type } = input.data;
   if (event === 'Notification') return notification(message, type);
-  return { state: EVENT_STATES[event] };
+  const state = EVENT_STATES[event];
+  return state === 'waiting' ? { state, turnEnd: true } : { state };
 }
 
 export const CLAUDE_ATTENTION: AttentionFacts = {

@@ -15,7 +15,7 @@ export function parseCodexReport(report: HookReport): StateSignal | null {
   const n = notifySchema.safeParse(report.arg);
   if (!n.success) return null;
   if (n.data.type === 'agent-turn-complete')
-    return { state: 'waiting', asks: shortText(n.data['last-assistant-message']) };
+    return { state: 'waiting', asks: shortText(n.data['last-assistant-message']), turnEnd: true };
   return null;
 }
 

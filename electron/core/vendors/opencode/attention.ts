@@ -40,7 +40,7 @@ export function opencodeSignal(data: string): StateSignal | null {
           ? { state: 'waiting' }
           : null;
     case 'session.idle':
-      return { state: 'waiting' };
+      return { state: 'waiting', turnEnd: true };
     case 'permission.updated':
     case 'permission.asked':
       return { state: 'asking', asks: shortText(properties?.title ?? properties?.permission) };
