@@ -1,5 +1,6 @@
 // opencode's state from its own event stream (docs/attention.md, opencode): the TUI's server (`--port`, server.ts)
-// publishes `session.status` (busy/idle), `session.idle`, and `permission.*` when a tool waits for approval. Baton
+// publishes `session.status` (busy/idle) and `session.idle` (newer versions: `session.execution.*`), and
+// `permission.*` when a tool waits for approval. Baton
 // opens its own subscription to that stream, reconnecting while the agent lives.
 import { z } from 'zod';
 import { shortText, type AttentionFacts, type StateSignal } from '../../attention/signals.js';
@@ -7,6 +8,8 @@ import { validPort } from './follow.js';
 import { openEvents } from './server.js';
 
 const RECONNECT_MS = 500;
+/** The process's own stream, and the wrapped one some versions serve instead ({directory, payload}). */
+const EVENT_PATHS = ['/event', '/global/event'] as const;
 
 const eventSchema = z.object({
   type: z.string().max(100),
@@ -33,8 +36,14 @@ export function opencodeSignal(data: string): StateSignal | null {
   if (!ev.success) return null;
   const { type, properties } = ev.data;
   switch (type) {
+    case 'session.execution.started':
+      return { state: 'working' };
+    case 'session.execution.succeeded':
+    case 'session.execution.interrupted':
+    case 'session.execution.failed':
+      return { state: 'waiting', turnEnd: true };
     case 'session.status':
-      return properties?.status?.type === 'busy'
+      return properties?.status?.type === 'busy' || properties?.status?.type === 'retry'
         ? { state: 'working' }
         : properties?.status?.type === 'idle'
           ? { state: 'waiting' }
@@ -60,22 +69,26 @@ export const OPENCODE_ATTENTION: AttentionFacts = {
     let stopped = false;
     let close: (() => void) | null = null;
     let timer: NodeJS.Timeout | null = null;
+    let attempt = 0;
+    /** The path that answered: kept for reconnects. Until one has, they are tried in turn. */
+    let answered: string | null = null;
     const connect = () => {
       if (stopped) return;
-      close = openEvents(port, env, {
-        open: () => undefined,
-        data: (data) => {
+      const path = answered ?? EVENT_PATHS[attempt++ % EVENT_PATHS.length]!;
+      const on = {
+        open: () => (answered = path),
+        data: (data: string) => {
           const s = opencodeSignal(data);
           if (s) onSignal(s);
         },
         close: () => {
           close = null;
-          if (!stopped) {
-            timer = setTimeout(connect, RECONNECT_MS);
-            timer.unref();
-          }
+          if (stopped) return;
+          timer = setTimeout(connect, RECONNECT_MS);
+          timer.unref();
         },
-      });
+      };
+      close = openEvents(port, env, on, path);
     };
     connect();
     return () => {
