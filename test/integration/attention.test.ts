@@ -84,6 +84,15 @@ describe('agent state from the vendors’ signals', () => {
     const asking = await stateIs(c, 'attn', agent.id, 'asking');
     expect(asking).toMatchObject({ inferred: false, episode: 2, asks: 'Claude needs your permission to use Bash' });
     expect((await c.call('run.list', {}))[0]).toMatchObject({ needYou: 1 });
+    // The command line says so too: `baton ls` and `baton ls --json`.
+    const ls = (...args: string[]) =>
+      execFileSync(process.execPath, [BATON_BIN, 'ls', ...args, '--data-dir', server!.dataDir], {
+        env: process.env,
+      }).toString();
+    expect(ls()).toMatch(/^attn\t1\/1 live\t1 needs you\tclaude\t/m);
+    expect(JSON.parse(ls('--json'))).toEqual([
+      expect.objectContaining({ needYou: 1, states: [{ agentId: agent.id, label: 'planner', state: 'asking' }] }),
+    ]);
 
     await c.call('agent.write', { agentId: agent.id, data: '1' });
     await stateIs(c, 'attn', agent.id, 'working');
