@@ -1,6 +1,7 @@
 // Which agent needs the user: each agent's attention state, the event that tells a change, and a run's notification
 // settings (docs/attention.md).
 import { z } from 'zod';
+import { vendorNameSchema } from '../words.js';
 import { agentId, isoTime, runId, runRef } from './fields.js';
 
 /**
@@ -59,7 +60,7 @@ export const agentAttentionEntrySchema = z.strictObject({
   runName: z.string(),
   agentId,
   label: z.string(),
-  vendor: z.string(),
+  vendor: vendorNameSchema,
   attention: agentAttentionSchema,
 });
 export type AgentAttentionEntry = z.infer<typeof agentAttentionEntrySchema>;

@@ -40,6 +40,7 @@ const COMMANDS = [
   'stop',
   'delete',
   'worktrees',
+  'hook',
   'help',
 ];
 
