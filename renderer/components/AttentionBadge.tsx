@@ -85,3 +85,16 @@ export function NeedYouCount({ runId, fallback }: { runId: string; fallback: num
     </>
   );
 }
+
+/** On an agent's tab: a mark when it needs the user (its header is out of sight while another tab shows). */
+export function TabNeed({ agent }: { agent: Pick<AgentView, 'id' | 'attention'> }) {
+  const a = useAgentAttention(agent);
+  if (a.state !== 'waiting' && a.state !== 'asking') return null;
+  return (
+    <span className={`bt-attn-tab bt-attn-${a.state}`}>
+      {' '}
+      <span className="bt-attn-dot" aria-hidden="true" />
+      <span className="bt-visually-hidden">{a.state === 'asking' ? ' (asks permission)' : ' (waiting for you)'}</span>
+    </span>
+  );
+}

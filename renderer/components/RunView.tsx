@@ -6,6 +6,7 @@ import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { NextNeedingButton, NotificationSettings } from './AttentionControls.js';
+import { TabNeed } from './AttentionBadge.js';
 import { CopyHandleMenu } from './CopyHandleMenu.js';
 
 export function RunView({ run }: { run: Run }) {
@@ -72,6 +73,7 @@ export function RunView({ run }: { run: Run }) {
               }}
             >
               {i + 1}. {a.label}
+              <TabNeed agent={a} />
             </button>
           ))}
         </div>

@@ -106,6 +106,9 @@ describe.skipIf(skipReason !== null)('attention in Chromium', () => {
     await toolbar()
       .getByRole('button', { name: /Next agent that needs me \(1 waiting\)/ })
       .waitFor();
+    // beta's tab says it needs the user (its header is out of sight).
+    await page.getByRole('tab', { name: /beta.*\(asks permission\)/ }).waitFor();
+    expect(await page.getByRole('tab', { name: /alpha/ }).getAttribute('aria-selected')).toBe('true');
     await screenshot(page, 'attention-1-beta-asks');
 
     // The shortcut takes the keyboard to beta's pane, whose header says what it waits for.
