@@ -8,12 +8,14 @@ import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
 import { useCore } from './state/core-store.js';
 import { useSearch } from './state/search-store.js';
+import { connectAttention } from './state/attention-store.js';
 import { provideClientTo, useBaton } from './state/store.js';
 import './styles.css';
 
 provideClientTo(setClient);
 provideClientTo((client) => useCore.getState().connected(client));
 provideClientTo((client) => useSearch.getState().connected(client));
+provideClientTo(connectAttention);
 
 // The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
 const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());

@@ -44,6 +44,7 @@ export const COMMANDS = [
   { id: 'pane.next', title: 'Next pane', keys: ['Alt+Shift+]'] },
   { id: 'pane.previous', title: 'Previous pane', keys: ['Alt+Shift+['] },
   { id: 'pane.search', title: 'Search in the focused pane', keys: ['Alt+Shift+F'] },
+  { id: 'attention.next', title: 'Next agent that needs me', short: 'Next needing me', keys: ['Alt+Shift+A'] },
   { id: 'sessions.open', title: 'Sessions on this machine', keys: [] },
   { id: 'search.open', title: 'Search every conversation', short: 'Search', keys: ['Alt+Shift+G'] },
   { id: 'worktrees.cleanup', title: 'Leftover worktrees', keys: [], asks: true },

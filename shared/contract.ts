@@ -9,6 +9,7 @@ export * from './contract/search.js';
 export * from './contract/core.js';
 export * from './contract/requests.js';
 export * from './contract/events.js';
+export * from './contract/attention.js';
 export * from './contract/wire.js';
 export * from './contract/hosts.js';
 export * from './contract/portable.js';

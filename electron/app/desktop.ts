@@ -108,10 +108,10 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
   const dataDir = options.env.BATON_HOME ? resolve(options.env.BATON_HOME) : join(app.getPath('userData'), 'data');
   const attention = new Attention({
     isFocused: () => win !== null && !win.isDestroyed() && win.isFocused(),
-    notify: (title, body) => {
+    notify: (title, body, onClick) => {
       if (!electron.Notification.isSupported()) return;
       const note = new electron.Notification({ title, body });
-      note.on('click', () => showWindow());
+      note.on('click', () => (onClick ?? showWindow)());
       note.show();
     },
     setBadge: (count) => {
@@ -142,7 +142,11 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
     },
     relay,
     onConnected: (client) => {
-      watchAgents(client, attention);
+      // A click on a "needs you" notification: the window, then the page's own "Next agent that needs me".
+      watchAgents(client, attention, () => {
+        showWindow();
+        send('attention.next');
+      });
       if (win && pageReady) handPort(win.webContents);
     },
     onLost: (reason) => tellPage({ state: 'lost', reason }),

@@ -22,8 +22,24 @@ export function portMainWire(port: Pick<MessagePortMain, 'on' | 'postMessage' | 
   };
 }
 
-/** Watches agents' status on main's own client for the attention badge and notifications. */
-export function watchAgents(client: RpcClient, attention: Attention): void {
+/**
+ * Watches agents' status and attention state on main's own client for the badge and notifications. `open` shows the
+ * window and takes the page to the agent that needs the user.
+ */
+export function watchAgents(client: RpcClient, attention: Attention, open: () => void = () => undefined): void {
+  void client
+    .call('attention.list', {})
+    .then((list) => list.forEach((e) => attention.known(e.agentId, e.attention)))
+    .catch(() => undefined); // An older core without attention: only exits are told.
+  client.on('agent.state', ({ runId, agentId, attention: state }) => {
+    void Promise.all([client.call('attention.list', {}), client.call('attention.settings', { run: runId })])
+      .then(([list, settings]) => {
+        const entry = list.find((e) => e.agentId === agentId);
+        const ref = entry ?? { runId, runName: '', agentId, label: '' };
+        attention.stateChanged(ref, state, settings, open);
+      })
+      .catch(() => undefined); // Deleted meanwhile, or the core is going away.
+  });
   client.on('agent.status', ({ runId, agentId, status, exitCode }) => {
     if (status !== 'exited' && status !== 'failed') return;
     void client

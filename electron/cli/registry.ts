@@ -15,6 +15,7 @@ import { searchCommand } from './commands/search.js';
 import { serveCommand } from './commands/serve.js';
 import { costCommand } from './commands/cost.js';
 import { exportCommand, forkCommand, importCommand } from './commands/portable.js';
+import { hookCommand } from './commands/hook.js';
 import { resumeInterruptedCommand } from './commands/core.js';
 import { connectCommand, hostsCommand } from './commands/hosts.js';
 import { changesCommand, mergeCommand, worktreesCommand } from './commands/worktrees.js';
@@ -62,6 +63,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   worktreesCommand,
   hostsCommand,
   connectCommand,
+  hookCommand,
   helpCommand,
 ];
 

@@ -33,6 +33,8 @@ import type { VendorEnv } from './vendors/adapter.js';
 import { inheritedEnv } from './vendors/kit/env.js';
 import { createVendors } from './vendors/registry.js';
 import { Worktrees } from './worktrees/index.js';
+import { AttentionService } from './attention/attention-service.js';
+import { defaultHookLauncher } from './attention/hook-launcher.js';
 
 /** Every request a client session hands to the core (docs/architecture.md §3). */
 export type CoreMethod = Exclude<Method, StreamMethod>;
@@ -89,6 +91,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         .filter((a) => (a.host ?? null) === alias).length,
   });
   const { service, portable } = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
+  await service.attention.open(options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const search = new SearchService({
     dataDir: options.dataDir,
@@ -128,6 +131,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       ...search.requests,
       ...hosts.requests,
       ...portable,
+      ...service.attention.requests,
       'settings.get': () => host.settings(),
       'settings.set': (change) => host.updateSettings(stripUndefined(change)),
     },
@@ -149,6 +153,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
         await service.shutdown();
         await search.close();
         service.worktrees.close();
+        await service.attention.close();
         await ptyHost.stopAll();
         ptyHost.close();
         hosts.close();
@@ -192,6 +197,7 @@ function runService(
     gitEnv,
     announce,
   );
+  const attention = new AttentionService(runs, announce, env, defaultHookLauncher());
   // An agent that exits on its own is snapshotted; the supervisor calls this only once everything below exists.
   const snapshotAfterExit = (runId: string): Promise<SnapshotView> => snapshots.snapshot(runId, 'exit');
   const supervisor = new AgentSupervisor(
@@ -202,6 +208,7 @@ function runService(
     announce,
     snapshotAfterExit,
     worktrees,
+    attention,
     remote,
   );
   const cost = new CostService(vendors, env, dataDir);
@@ -221,6 +228,7 @@ function runService(
     events,
     worktrees,
     cost,
+    attention,
   );
   return {
     service,

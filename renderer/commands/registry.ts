@@ -5,6 +5,7 @@
 import { COMMANDS, type CommandId, type CommandSpec } from '../../shared/commands.js';
 import { selectedRun, useBaton, type Store } from '../state/store.js';
 import { focusAgent, focusedAgent, moveFocus } from './focus.js';
+import { goToNextNeeding, anyoneNeeding } from '../attention/next.js';
 
 interface Behaviour {
   /** Whether the command can run now, from the store's state alone; a button shows it enabled or not. */
@@ -68,6 +69,7 @@ const FIXED: Record<Exclude<CommandId, PaneFocusId>, Behaviour> = {
   'run.fork': { when: hasRun, run: onRun(async (runId, s) => s.openDialog({ kind: 'fork', runId })) },
   'run.export': { when: hasRun, run: onRun(async (runId, s) => s.openDialog({ kind: 'export', runId })) },
   'bundle.import': { when: always, run: (s) => s.openDialog({ kind: 'import' }) },
+  'attention.next': { when: anyoneNeeding, run: goToNextNeeding },
   'sessions.open': { when: always, run: (s) => s.openDialog({ kind: 'sessions' }) },
   'search.open': { when: always, run: (s) => s.openDialog({ kind: 'search' }) },
   'worktrees.cleanup': { when: always, run: (s) => s.openDialog({ kind: 'worktrees' }) },

@@ -5,6 +5,8 @@ import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
+import { NextNeedingButton, NotificationSettings } from './AttentionControls.js';
+import { TabNeed } from './AttentionBadge.js';
 import { CopyHandleMenu } from './CopyHandleMenu.js';
 import { RunCostTotal, useRunCost } from './Cost.js';
 
@@ -39,6 +41,8 @@ export function RunView({ run }: { run: Run }) {
         <CopyHandleMenu runId={run.id} />
         <CommandButton command="resume.open" />
         <CommandButton command="run.stop" short />
+        <NextNeedingButton />
+        <NotificationSettings runId={run.id} />
         <div className="bt-layout-toggle" role="group" aria-label="Layout">
           <button type="button" aria-pressed={layout === 'grid'} onClick={() => setLayout(run.id, 'grid')}>
             Grid
@@ -72,6 +76,7 @@ export function RunView({ run }: { run: Run }) {
               }}
             >
               {i + 1}. {a.label}
+              <TabNeed agent={a} />
             </button>
           ))}
         </div>

@@ -5,6 +5,7 @@ import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { costText } from '../../shared/cost-text.js';
+import { NeedYouCount } from './AttentionBadge.js';
 import { relativeTime } from './format.js';
 import { RunList } from './RunList.js';
 import './components.css';
@@ -156,6 +157,7 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
           <span className="bt-live-count">
             {run.liveAgents}/{run.agentCount} live
           </span>{' '}
+          <NeedYouCount runId={run.id} fallback={run.needYou} />
           {run.vendors.map((v) => (
             <Fragment key={v}>
               <span className="bt-chip">{v}</span>{' '}

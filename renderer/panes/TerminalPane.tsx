@@ -4,6 +4,7 @@ import type { AgentView } from '../../shared/contract.js';
 import { AgentCostBadge } from '../components/Cost.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { WorktreeBadge } from '../components/WorktreeBadge.js';
+import { AgentMuteButton, AgentStateBadge } from '../components/AttentionBadge.js';
 import { useBaton } from '../state/store.js';
 import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor } from './terminal-registry.js';
 
@@ -107,6 +108,8 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
         <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
           {statusText(agent, running && idle)}
         </span>
+        <AgentStateBadge agent={agent} />
+        <AgentMuteButton runId={runId} agent={agent} />
         <CopyHandleMenu runId={runId} agentLabel={agent.label} />
       </header>
       {agent.warning && (

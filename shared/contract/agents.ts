@@ -4,6 +4,7 @@ import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../wo
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
 import { costTotalSchema } from './cost.js';
 import { hostAliasSchema } from './host-alias.js';
+import { agentAttentionSchema, agentStateSchema } from './attention.js';
 
 export const agentSpecSchema = z.strictObject({
   vendor: vendorNameSchema,
@@ -75,6 +76,8 @@ export const agentViewSchema = z.strictObject({
   worktree: worktreeInfoSchema.nullable(),
   /** The host it runs on (docs/hosts.md); absent: this machine. */
   host: hostAliasSchema.optional(),
+  /** Whether it needs the user: working, waiting, asking, idle or exited (docs/attention.md). */
+  attention: agentAttentionSchema,
 });
 export type AgentView = z.infer<typeof agentViewSchema>;
 
@@ -104,6 +107,10 @@ export const runSummarySchema = z.strictObject({
   health: z.enum(['live', 'resumable', 'stale', 'missing']),
   /** Tokens and USD of the run's agents so far (docs/cost.md); absent from an older core. */
   cost: costTotalSchema.optional(),
+  /** How many of its agents wait for the user (waiting or asking; docs/attention.md). */
+  needYou: z.number().int(),
+  /** Each agent's attention state, in the run's order. */
+  states: z.array(z.strictObject({ agentId, label: z.string(), state: agentStateSchema })),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

@@ -5,6 +5,7 @@ import { agentId, runId, terminalId } from './fields.js';
 import { searchEvents } from './search.js';
 import { costEvents } from './cost.js';
 import { hostEvents } from './hosts.js';
+import { attentionEvents } from './attention.js';
 
 export const events = {
   'run.changed': z.strictObject({ runId, deleted: z.boolean().optional() }),
@@ -24,6 +25,7 @@ export const events = {
   ...searchEvents,
   ...costEvents,
   ...hostEvents,
+  ...attentionEvents,
 } as const;
 export type EventName = keyof typeof events;
 export type EventPayload<E extends EventName> = z.infer<(typeof events)[E]>;

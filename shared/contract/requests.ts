@@ -26,6 +26,7 @@ import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
 import { hostMapSchema, hostRequests } from './hosts.js';
 import { portableRequests } from './portable.js';
+import { attentionRequests } from './attention.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
@@ -227,6 +228,7 @@ export const requests = {
   ...searchRequests,
   ...hostRequests,
   ...portableRequests,
+  ...attentionRequests,
 } as const;
 
 export type Method = keyof typeof requests;

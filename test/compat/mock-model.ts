@@ -12,6 +12,9 @@ export const REMEMBER = /remember the number (\d+)/i;
 export const DONT_KNOW = 'I do not know any number.';
 export const rememberReply = (n: string) => `OK, I will remember ${n}.`;
 export const recallReply = (n: string) => `The number is ${n}.`;
+/** "please run `cmd`" makes the mock call its shell tool (Claude's Bash) once; the tool's result is answered. */
+export const TOOL_REQUEST = /please run `([^`]+)`/i;
+export const toolReply = (cmd: string) => `Ran ${cmd}.`;
 
 export type Api = 'anthropic' | 'responses' | 'chat' | 'gemini-stream' | 'gemini-json' | 'gemini-count' | 'other';
 
@@ -214,7 +217,36 @@ const cachedOf = (prompt: string) => Math.floor(tokens(prompt) / 4);
 let idCounter = 0;
 const newId = (prefix: string) => `${prefix}${Date.now().toString(36)}${(++idCounter).toString(36).padStart(6, '0')}`;
 
-function anthropic(res: ServerResponse, body: Json, reply: string, inputText: string): void {
+/**
+ * An Anthropic Messages turn with tools: the last message is a tool result (answer it), or the last user text asks to
+ * run a command and the request offers Bash (call it). Null: an ordinary turn.
+ */
+function anthropicToolTurn(body: Json): { call: string } | { result: string } | null {
+  const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+  const last = messages.at(-1);
+  if (!isObj(last) || last.role !== 'user') return null;
+  const blocks = Array.isArray(last.content) ? (last.content as unknown[]) : [];
+  if (blocks.some((b) => isObj(b) && b.type === 'tool_result')) {
+    const prev = messages.at(-2);
+    const use =
+      isObj(prev) && Array.isArray(prev.content)
+        ? (prev.content as unknown[]).find((b) => isObj(b) && b.type === 'tool_use')
+        : undefined;
+    const input = isObj(use) && isObj(use.input) ? use.input : {};
+    return { result: toolReply(str(input.command)) };
+  }
+  const offersBash = Array.isArray(body.tools) && (body.tools as unknown[]).some((t) => isObj(t) && t.name === 'Bash');
+  const cmd = TOOL_REQUEST.exec(contentText(last.content))?.[1];
+  return offersBash && cmd ? { call: cmd } : null;
+}
+
+function anthropic(
+  res: ServerResponse,
+  body: Json,
+  reply: string,
+  inputText: string,
+  tool: { command: string } | null = null,
+): void {
   const model = str(body.model) || 'claude-mock';
   const id = newId('msg_mock');
   // Anthropic counts the cache apart: input_tokens is the uncached part only.
@@ -254,12 +286,21 @@ function anthropic(res: ServerResponse, body: Json, reply: string, inputText: st
       usage: { ...usageIn, output_tokens: 1 },
     },
   });
-  send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
-  send('ping', {});
-  for (const p of pieces(reply)) send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: p } });
+  if (tool) {
+    const input = JSON.stringify({ command: tool.command, description: `Run ${tool.command}` });
+    send('content_block_start', {
+      index: 0,
+      content_block: { type: 'tool_use', id: newId('toolu_mock'), name: 'Bash', input: {} },
+    });
+    send('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: input } });
+  } else {
+    send('content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+    send('ping', {});
+    for (const p of pieces(reply)) send('content_block_delta', { index: 0, delta: { type: 'text_delta', text: p } });
+  }
   send('content_block_stop', { index: 0 });
   send('message_delta', {
-    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    delta: { stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null },
     usage: { output_tokens: tokens(reply) },
   });
   send('message_stop', {});
@@ -460,7 +501,13 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     if (req.method === 'POST' && /^\/v1\/messages\/?$/.test(path)) {
       const users = roleMessages(body.messages);
       const reply = converse('anthropic', users, systemText(body.system));
-      return anthropic(res, body, reporting(reply), raw);
+      const turn = body.stream === true ? anthropicToolTurn(body) : null;
+      if (turn && 'call' in turn) {
+        entry.reply = `tool_use Bash: ${turn.call}`;
+        return anthropic(res, body, '', raw, { command: turn.call });
+      }
+      if (turn) entry.reply = turn.result;
+      return anthropic(res, body, turn ? turn.result : reporting(reply), raw);
     }
     if (req.method === 'POST' && /^\/v1\/messages\/count_tokens\/?$/.test(path)) {
       entry.api = 'anthropic';

@@ -16,6 +16,7 @@ import {
   writeJsonAtomic,
 } from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
+import { runHooks, settingsHooks, toolAnswer, toolRequest } from './lib/signals.mjs';
 import {
   createTui,
   oneLine,
@@ -51,7 +52,16 @@ const MISSING = {
   '-n': "error: option '-n, --name <name>' argument missing",
   '--name': "error: option '-n, --name <name>' argument missing",
 };
-const opts = { version: false, sessionId: null, resume: null, picker: false, name: null, fork: false, cont: false };
+const opts = {
+  version: false,
+  sessionId: null,
+  resume: null,
+  picker: false,
+  name: null,
+  fork: false,
+  cont: false,
+  settings: null,
+};
 // Unknown flags and positionals (model flags, …) are ignored.
 parseArgs(
   process.argv.slice(2),
@@ -62,6 +72,7 @@ parseArgs(
     '-n --name': (arg) => (opts.name = arg.value()),
     '--fork-session': () => (opts.fork = true),
     '-c --continue': () => (opts.cont = true),
+    '--settings': (arg) => (opts.settings = arg.value()),
   },
   { missing: (a) => fail(MISSING[a]) },
 );
@@ -325,6 +336,8 @@ async function handlePrompt(text) {
   }
 
   printLine(`> ${oneLine(text)}`);
+  const hookBase = { session_id: state.sessionId, transcript_path: state.transcript ?? '', cwd };
+  await runHooks(hooks, 'UserPromptSubmit', { ...hookBase, prompt: text });
   state.status = 'busy';
   writeRegistry();
   const file = ensureTranscript();
@@ -354,7 +367,33 @@ async function handlePrompt(text) {
 
   await think(DELAY_MS);
 
-  const answer = answerTurns(state.turns);
+  // A tool call that needs approval: PreToolUse, the dialog with its Notification, then PostToolUse once it ran.
+  const command = toolRequest(text);
+  let ran = false;
+  if (command !== null) {
+    const toolInput = { tool_name: 'Bash', tool_input: { command } };
+    await runHooks(hooks, 'PreToolUse', { ...hookBase, ...toolInput }, 'Bash');
+    const answered = tui.ask([
+      '',
+      'Bash command',
+      `  ${command}`,
+      '',
+      'Do you want to proceed?',
+      '❯ 1. Yes',
+      '  2. No',
+    ]);
+    await runHooks(hooks, 'Notification', {
+      ...hookBase,
+      message: 'Claude needs your permission to use Bash',
+      notification_type: 'permission_prompt',
+    });
+    ran = await answered;
+    printLine(ran ? `⏺ Bash(${command})` : '  ⎿  Interrupted by user');
+    if (ran) await runHooks(hooks, 'PostToolUse', { ...hookBase, ...toolInput, tool_response: {} }, 'Bash');
+    await think(DELAY_MS);
+  }
+
+  const answer = command !== null ? toolAnswer(command, ran) : answerTurns(state.turns);
   const asstUuid = crypto.randomUUID();
   append(file, {
     parentUuid: userUuid,
@@ -383,9 +422,11 @@ async function handlePrompt(text) {
 
   printReply('⏺', answer);
   tui.draw();
+  await runHooks(hooks, 'Stop', { ...hookBase, stop_hook_active: false });
 }
 
 // ---------------------------------------------------------------- main
+const hooks = settingsHooks(opts.settings);
 await chooseSession();
 writeRegistry();
 

@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { UUID, envMs, fail, parseArgs } from './lib/args.mjs';
 import { appendJsonLine, listDir, readJsonLines, realCwd } from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
+import { notifyProgram, runNotify, toolAnswer, toolRequest } from './lib/signals.mjs';
 import { createTui, oneLine, out, printLine, printLines, printReply, printTurns, slashCommand } from './lib/tui.mjs';
 
 const VERSION = '0.169.0';
@@ -472,9 +473,29 @@ async function main() {
     appendJsonLine(path.join(home, 'history.jsonl'), { session_id: thread.id, ts: started, text });
     thread.turns.push({ role: 'user', text });
 
+    // The working line real Codex shows while a turn runs, gone once it answers.
+    out('• Working (0s • esc to interrupt)');
     await think(DELAY_MS);
+    out('\r\x1b[2K');
 
-    const answer = answerTurns(thread.turns);
+    // A command that needs approval: the dialog, then the command's line once approved.
+    const command = toolRequest(text);
+    let ran = false;
+    if (command !== null) {
+      ran = await tui.ask([
+        '',
+        'Would you like to run the following command?',
+        '',
+        `  $ ${command}`,
+        '',
+        '› 1. Yes, proceed (y)',
+        '  2. No, and tell Codex what to do differently (esc)',
+      ]);
+      printLine(ran ? `• Ran ${command}` : '✗ You did not approve this command');
+      await think(DELAY_MS);
+    }
+
+    const answer = command !== null ? toolAnswer(command, ran) : answerTurns(thread.turns);
     const msgId = `msg_${crypto.randomBytes(8).toString('hex')}`;
     line('event_msg', {
       type: 'item_completed',
@@ -521,6 +542,14 @@ async function main() {
 
     printReply('•', answer);
     tui.draw();
+    runNotify(notifyProgram(opts.config), {
+      type: 'agent-turn-complete',
+      'thread-id': thread.id,
+      'turn-id': turnId,
+      cwd: process.cwd(),
+      'input-messages': [text],
+      'last-assistant-message': answer,
+    });
   }
 
   // ---------------------------------------------------------------- main

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { geminiShellTool, toolRequest } from './lib/signals.mjs';
 import { envMs, fail, parseArgs } from './lib/args.mjs';
 import {
   appendJsonLine as append,
@@ -255,13 +256,14 @@ function ensureFile() {
   return file;
 }
 
-async function converse(text) {
+async function converse(text, tui = null) {
   const file = ensureFile();
   append(file, { id: crypto.randomUUID(), timestamp: new Date().toISOString(), type: 'user', content: [{ text }] });
   append(file, { $set: { lastUpdated: new Date().toISOString() } });
   state.turns.push({ role: 'user', text });
   await think(DELAY_MS);
-  const answer = answerTurns(state.turns);
+  const command = toolRequest(text);
+  const answer = command !== null && tui !== null ? await geminiShellTool(command, tui) : answerTurns(state.turns);
   const at = new Date().toISOString();
   append(file, {
     id: crypto.randomUUID(),

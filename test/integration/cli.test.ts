@@ -47,6 +47,7 @@ const COMMANDS = [
   'worktrees',
   'hosts',
   'connect',
+  'hook',
   'help',
 ];
 

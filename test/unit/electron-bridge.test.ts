@@ -53,6 +53,14 @@ const RUN: RunView = {
       warning: null,
       startedAt: '2025-01-01T00:00:00.000Z',
       worktree: null,
+      attention: {
+        state: 'idle',
+        since: '2025-01-01T00:00:00.000Z',
+        asks: null,
+        inferred: false,
+        episode: 0,
+        source: 'none',
+      },
     },
   ],
 };

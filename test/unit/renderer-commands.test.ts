@@ -43,6 +43,14 @@ function agent(id: string, status: AgentView['status']): AgentView {
     warning: null,
     startedAt: null,
     worktree: null,
+    attention: {
+      state: 'idle',
+      since: '2025-01-01T00:00:00.000Z',
+      asks: null,
+      inferred: false,
+      episode: 0,
+      source: 'none',
+    },
   };
 }
 

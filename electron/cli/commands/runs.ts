@@ -9,7 +9,8 @@ export const lsCommand: CommandSpec = {
   name: 'ls',
   args: [],
   summary: 'list runs',
-  details: 'Lists every run: its name, how many agents are live, its vendors and when it last changed.',
+  details:
+    "Lists every run: its name, how many agents are live, how many need you (waiting for input or asking permission), its vendors and when it last changed. With --json, each run also lists its agents' states.",
   options: [JSON_OPTION, DATA_DIR_OPTION],
   example: 'ls --json',
   async run(ctx) {
@@ -20,13 +21,18 @@ export const lsCommand: CommandSpec = {
     else
       for (const r of runs)
         out(
-          `${r.name}\t${r.liveAgents}/${r.agentCount} live\t${r.vendors.join(',')}\tupdated ${r.updatedAt}${r.cost ? `\t${costText(r.cost)}` : ''}`,
+          `${r.name}\t${r.liveAgents}/${r.agentCount} live\t${needYouText(r.needYou)}${r.vendors.join(',')}\tupdated ${r.updatedAt}${r.cost ? `\t${costText(r.cost)}` : ''}`,
         );
     // The footer goes to standard error: a script reading the runs from standard output gets the runs only.
     if (!ctx.args.has('json')) for (const line of await coreNotes(client, ctx)) note(line);
     return 'done';
   },
 };
+
+/** "2 need you" and a tab when agents wait for the user; nothing otherwise. */
+function needYouText(n: number): string {
+  return n > 0 ? `${n} need${n === 1 ? 's' : ''} you\t` : '';
+}
 
 export const snapshotCommand: CommandSpec = {
   name: 'snapshot',

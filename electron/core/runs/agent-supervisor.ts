@@ -14,6 +14,7 @@ import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from '
 import { logFailure, now, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
 import { currentSessionId, type Announce } from './views.js';
+import type { AttentionService } from '../attention/attention-service.js';
 
 /** A live agent with its run; `settled` resolves once its exit has been recorded; `unwatch` ends its worktree's watch. */
 export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void>; unwatch: () => void };
@@ -40,6 +41,8 @@ export class AgentSupervisor {
     private readonly snapshotAfterExit: (runId: string) => Promise<unknown>,
     /** The agents' own git worktrees: made or found before a start, watched while live. */
     private readonly worktrees: AgentWorktrees,
+    /** Each agent's attention state: wired into its spawn, told of its terminal and its end (docs/attention.md). */
+    private readonly attention: AttentionService,
     /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
     private readonly remote: RemoteLauncher | null = null,
   ) {}
@@ -222,6 +225,12 @@ export class AgentSupervisor {
     let live: LiveAgent;
     let settle = () => {};
     const settled = new Promise<void>((r) => (settle = r));
+    // The vendor's own signal reaches the core through `baton hook` (docs/attention.md §4): argv words after the
+    // binary and the agent's id and secret in its environment, for this spawn only.
+    const report = this.attention.prepare(runId, agent.id, adapter);
+    const [bin, ...rest] = plan.argv;
+    const wired: SpawnPlan =
+      bin === undefined ? plan : { ...plan, argv: [bin, ...report.args, ...rest], env: { ...plan.env, ...report.env } };
     try {
       const hooks: LaunchHooks = {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
@@ -231,6 +240,7 @@ export class AgentSupervisor {
           );
         },
         onExit: (exit, rejected) => {
+          this.attention.exited(agent.id);
           this.exited(runId, agent.id, exit.exitCode, rejected)
             .catch((err: unknown) => logFailure(`recording the exit of ${agent.label}`, err))
             .finally(settle);
@@ -238,11 +248,13 @@ export class AgentSupervisor {
       };
       live =
         agent.host && this.remote
-          ? await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks)
-          : await this.launcher.launch(adapter, plan, agent.cwd, hooks);
+          ? // A remote agent's hooks would reach its own host's core, not this one: its plan goes unwired.
+            await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks)
+          : await this.launcher.launch(adapter, wired, agent.cwd, hooks);
     } catch (err) {
       const message =
         err instanceof LaunchError ? err.message : `could not start ${adapter.displayName}: ${(err as Error).message}`;
+      this.attention.exited(agent.id);
       await this.markFailed(runId, agent.id, message);
       return { started: false, message };
     }
@@ -252,6 +264,7 @@ export class AgentSupervisor {
     const previous = this.lastTerminal.get(agent.id);
     if (previous) this.launcher.release(previous);
     this.lastTerminal.set(agent.id, live.terminal);
+    this.attention.started(agent.id, live.terminal, plan.hints ?? {});
     const unwatch = agent.worktree ? this.worktrees.watch(runId, agent.id, agent.worktree) : () => {};
     this.running.set(agent.id, Object.assign(live, { runId, settled, unwatch }));
     const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && found;

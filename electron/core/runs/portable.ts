@@ -35,7 +35,9 @@ function bundleBytes(base64: string): Buffer {
 }
 
 export function portableRequests(d: PortableDeps): RequestTable<PortableMethod> {
-  const forks = new RunForks(d.runs, d.supervisor, d.vendors, d.env, d.worktrees, d.announce);
+  const forks = new RunForks(d.runs, d.supervisor, d.vendors, d.env, d.worktrees, d.announce, (a) =>
+    d.service.attention.view(a),
+  );
   const open = async (bundle: string, passphrase: string, map: Record<string, string> = {}) =>
     planBundle(await openChecked(bundleBytes(bundle), passphrase, d.vendors), map, d.vendors, d.env);
   return {

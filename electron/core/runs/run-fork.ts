@@ -18,7 +18,7 @@ import { now, type RunRepository } from './run-repository.js';
 import { copyTranscript } from './transcript-copy.js';
 import { uniqueRunName, newAgentRecords } from './validation.js';
 import { runSources, type RunSource } from './run-sources.js';
-import { runView, type Announce } from './views.js';
+import { runView, type Announce, type AttentionOf } from './views.js';
 import { commitOf } from './worktree-git.js';
 
 type ForkSource = RunSource;
@@ -41,6 +41,8 @@ export class RunForks {
     private readonly env: VendorEnv,
     private readonly worktrees: AgentWorktrees,
     private readonly announce: Announce,
+    /** Each agent's attention state, for the views a fork answers with. */
+    private readonly attentionOf: AttentionOf,
   ) {}
 
   readonly requests: RequestTable<ForkMethod> = {
@@ -192,9 +194,13 @@ export class RunForks {
   }
 
   private view(runId: string): RunView {
-    return runView(this.runs.find(runId), (id) => {
-      const l = this.agents.live(id);
-      return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
-    });
+    return runView(
+      this.runs.find(runId),
+      (id) => {
+        const l = this.agents.live(id);
+        return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
+      },
+      this.attentionOf,
+    );
   }
 }

@@ -30,7 +30,8 @@ import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
 import { checkRoom, newAgentRecords } from './validation.js';
-import { agentView, currentSessionId, matchesQuery, runSummary, runView } from './views.js';
+import { agentView, currentSessionId, matchesQuery, runSummary, runView, type AttentionOf } from './views.js';
+import type { AttentionService } from '../attention/attention-service.js';
 
 /** agent.attach and agent.detach change one client's own output streams: its session answers them, with `attach`. */
 export type StreamMethod = 'agent.attach' | 'agent.detach';
@@ -58,7 +59,11 @@ export class RunService {
     readonly worktrees: AgentWorktrees,
     /** What the agents cost, read from the vendors' transcripts (docs/cost.md). */
     private readonly cost: CostService,
+    /** Each agent's attention state (the host answers `attention.*` through its table; docs/attention.md). */
+    readonly attention: AttentionService,
   ) {}
+
+  private readonly attentionOf: AttentionOf = (agent) => this.attention.view(agent);
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
   readonly requests: RequestTable<RunMethod> = {
@@ -67,7 +72,7 @@ export class RunService {
       const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
       const costs = listCosts(this.cost, runs, (runIds) => this.announce('cost.changed', { runIds }));
       const summaries = await Promise.all(
-        runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive))),
+        runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive), this.attentionOf)),
       );
       const cost = await costs;
       return summaries.map((s) => (cost.has(s.id) ? { ...s, cost: cost.get(s.id) } : s));
@@ -155,6 +160,7 @@ export class RunService {
       return agentView(
         this.runs.get(run.id)!.agents.find((a) => a.id === agentId)!,
         undefined,
+        this.attentionOf,
       );
     },
     'agent.restart': async ({ agentId }) => {
@@ -165,6 +171,7 @@ export class RunService {
     },
     'agent.write': async ({ agentId, data }) => {
       this.liveAgent(agentId).terminal.write(data);
+      this.attention.input(agentId, data);
       return {};
     },
     // Types text, then Enter after the vendor's pause: TUIs take a burst ending in Enter as a paste.
@@ -173,6 +180,7 @@ export class RunService {
       live.terminal.write(text);
       await new Promise((r) => setTimeout(r, Math.max(live.adapter.submitDelayMs, 50)));
       live.terminal.write('\r');
+      this.attention.input(agentId, '\r');
       return {};
     },
     'agent.resize': async ({ agentId, cols, rows }) => {
@@ -380,10 +388,14 @@ export class RunService {
   }
 
   private view(ref: string): RunView {
-    return runView(this.runs.find(ref), (id) => {
-      const l = this.agents.live(id);
-      return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
-    });
+    return runView(
+      this.runs.find(ref),
+      (id) => {
+        const l = this.agents.live(id);
+        return l ? { terminalId: l.terminal.id, pid: l.terminal.pid } : undefined;
+      },
+      this.attentionOf,
+    );
   }
 
   /** After agents were started: clients refresh the run. */

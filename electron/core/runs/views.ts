@@ -1,10 +1,21 @@
 // What clients see of a run: the manifest joined with the live terminals, and how they are told of a change.
-import type { AgentView, EventName, EventPayload, RunSummary, RunView } from '../../../shared/contract.js';
+import {
+  needsUser,
+  type AgentAttention,
+  type AgentView,
+  type EventName,
+  type EventPayload,
+  type RunSummary,
+  type RunView,
+} from '../../../shared/contract.js';
 import type { VendorName } from '../../../shared/words.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 
 /** Tells every client of a change (`run.changed`, `agent.status`, …; docs/architecture.md §3). */
 export type Announce = <E extends EventName>(name: E, payload: EventPayload<E>) => void;
+
+/** Each agent's attention state (attention/attention-service.ts `view`). */
+export type AttentionOf = (agent: AgentRecord) => AgentAttention;
 
 export interface LiveInfo {
   terminalId: string;
@@ -15,7 +26,7 @@ export function currentSessionId(agent: AgentRecord): string | null {
   return agent.sessionIds.at(-1)?.id ?? null;
 }
 
-export function agentView(agent: AgentRecord, live: LiveInfo | undefined): AgentView {
+export function agentView(agent: AgentRecord, live: LiveInfo | undefined, attentionOf: AttentionOf): AgentView {
   return {
     id: agent.id,
     label: agent.label,
@@ -33,6 +44,7 @@ export function agentView(agent: AgentRecord, live: LiveInfo | undefined): Agent
     startedAt: agent.startedAt,
     worktree: worktreeView(agent),
     ...(agent.host ? { host: agent.host } : {}),
+    attention: attentionOf(agent),
   };
 }
 
@@ -50,13 +62,17 @@ export function worktreeView(agent: AgentRecord): AgentView['worktree'] {
     : null;
 }
 
-export function runView(run: RunManifest, live: (agentId: string) => LiveInfo | undefined): RunView {
+export function runView(
+  run: RunManifest,
+  live: (agentId: string) => LiveInfo | undefined,
+  attentionOf: AttentionOf,
+): RunView {
   return {
     id: run.id,
     name: run.name,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
-    agents: run.agents.map((a) => agentView(a, live(a.id))),
+    agents: run.agents.map((a) => agentView(a, live(a.id), attentionOf)),
     lastSnapshot: run.lastSnapshot,
   };
 }
@@ -65,8 +81,12 @@ export function runSummary(
   run: RunManifest,
   isLive: (agentId: string) => boolean,
   health: RunSummary['health'],
+  attentionOf: AttentionOf,
 ): RunSummary {
+  const states = run.agents.map((a) => ({ agentId: a.id, label: a.label, state: attentionOf(a).state }));
   return {
+    needYou: states.filter((s) => needsUser(s.state)).length,
+    states,
     health,
     id: run.id,
     name: run.name,

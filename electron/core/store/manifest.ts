@@ -1,7 +1,7 @@
 // A run's manifest file (runs/<runId>/run.json): its strict schema, used both before a write and after a read,
 // and the reading of one from disk, where anything may be found.
 import { z } from 'zod';
-import { agentStatusSchema, hostAliasSchema } from '../../../shared/contract.js';
+import { agentStatusSchema, attentionSettingsSchema, hostAliasSchema } from '../../../shared/contract.js';
 import {
   AGENT_ID,
   LIMITS,
@@ -76,6 +76,7 @@ export const runManifestSchema: z.ZodType<RunManifest> = z
         at: time,
       })
       .nullable(),
+    attention: attentionSettingsSchema.optional(),
   })
   .superRefine((m, ctx) => {
     // Two agents with one id would make every lookup and snapshot of the run ambiguous.

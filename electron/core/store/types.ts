@@ -1,6 +1,6 @@
 // What the store keeps per run. The manifest is the current state; events are the history.
 import type { AgentStatus, VendorName } from '../../../shared/words.js';
-import type { RunEvent, SessionIdRecord, SnapshotView } from '../../../shared/contract.js';
+import type { AttentionSettings, RunEvent, SessionIdRecord, SnapshotView } from '../../../shared/contract.js';
 
 export interface AgentRecord {
   id: string;
@@ -43,6 +43,8 @@ export interface RunManifest {
   updatedAt: string;
   agents: AgentRecord[];
   lastSnapshot: { id: string; at: string } | null;
+  /** Which states notify, and what is muted (docs/attention.md); absent: the defaults. */
+  attention?: AttentionSettings;
 }
 
 export interface StoredScreen {

@@ -3,6 +3,7 @@ import type { VendorName, ResumeOutcomeKind, SessionIdChooser } from '../../../s
 import type { BinaryFacts } from './kit/bin.js';
 import type { VendorContext } from './kit/context.js';
 import type { VendorUsage } from './kit/usage.js';
+import type { AttentionFacts } from '../attention/signals.js';
 
 /** What an adapter knows about the agent it starts. */
 export interface AgentContext {
@@ -93,6 +94,11 @@ export interface VendorAdapter extends BinaryFacts {
   readonly tellsConcurrentSessionsApart?: boolean;
   /** Shown wherever the vendor is offered, when its support is limited (Cursor: unverified here). */
   readonly supportNote?: string;
+  /**
+   * How its agent's state is known (docs/attention.md): the vendor's own signal (hooks, notify, events) and how a
+   * spawn is wired to it, or its screens as patterns. Absent: the agent is idle until it exits.
+   */
+  readonly attention?: AttentionFacts;
 
   /**
    * argv + env for a fresh conversation. argv[0] is the binary as given (resolved by the caller). May be

@@ -57,7 +57,7 @@ export function chatPrompt({ marks, converse, quit }) {
       return;
     }
     printLine(`${marks.user} ${oneLine(text)}`);
-    printReply(marks.reply, await converse(text));
+    printReply(marks.reply, await converse(text, tui));
     tui.draw();
   };
 }
@@ -105,6 +105,8 @@ export function createTui({
   let lastTextAt = 0;
   const queue = [];
   let working = false;
+  /** An approval dialog on screen: its keys answer it, nothing reaches the box (see `ask`). */
+  let dialog = null;
 
   function draw() {
     // the prompt line, the footer below it, the cursor back at the end of the prompt line
@@ -191,8 +193,29 @@ export function createTui({
       if (again) draw();
     },
 
+    /**
+     * An approval dialog: prints `lines` and waits for a key of `approve` (true) or `deny` (false, Esc included);
+     * every other key is ignored while it shows.
+     */
+    ask(lines, { approve = ['1', 'y', '\r'], deny = ['2', '3', 'n', '\x1b'] } = {}) {
+      printLines(...lines);
+      return new Promise((resolve) => {
+        dialog = (ch) => {
+          const answer = approve.includes(ch) ? true : deny.includes(ch) ? false : null;
+          if (answer === null) return;
+          dialog = null;
+          out(`\x1b[${lines.length}A\r\x1b[J`); // the answered dialog goes, as the TUIs take theirs away
+          resolve(answer);
+        };
+      });
+    },
+
     /** Decodes one chunk of raw input. */
     feed(data) {
+      if (dialog) {
+        for (const ch of data) dialog?.(ch);
+        return;
+      }
       const at = Date.now();
       let changed = false;
       let textInChunk = false;

@@ -1,6 +1,8 @@
 // Claude Code (docs/vendors.md §1): Baton mints the id (`--session-id <uuid>`), names the session `-n <run>/<label>`,
 // resumes with `--resume <id>`, and follows id changes (/clear) through the live registry `sessions/<pid>.json`
 // (follow.ts) rather than through hints, so its plans carry none.
+import { withAttention } from '../kit/attention.js';
+import { CLAUDE_ATTENTION } from './attention.js';
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { followClaude } from './follow.js';
 import { ClaudeUsage } from './usage.js';
@@ -28,4 +30,4 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   transcripts: () => CLAUDE_TRANSCRIPTS,
 };
 
-export const claude = { ...defineMintedIdVendor(CLAUDE_FACTS), searchText: claudeSearchText };
+export const claude = withAttention({ ...defineMintedIdVendor(CLAUDE_FACTS), searchText: claudeSearchText }, CLAUDE_ATTENTION);

@@ -1,6 +1,7 @@
 // Codex CLI (docs/vendors.md §2, §10, §11): the id cannot be chosen, so Baton runs the TUI without its background daemon
 // (`--no-daemon`, `-c features.daemon_auto_start=false`) and discovers the thread id (follow.ts). A resume passes
 // only an id of the UUID shape: `codex resume <non-UUID>` is a name lookup that can silently start a new session.
+import { CODEX_ATTENTION } from './attention.js';
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
@@ -30,6 +31,7 @@ export const codex: VendorDefinition<'codex'> = {
     const { store } = deps;
     return {
       vendor: 'codex',
+      attention: CODEX_ATTENTION,
       displayName: 'Codex CLI',
       sessionIdPattern: CODEX_SESSION_ID,
       submitDelayMs: 800,

@@ -3,6 +3,8 @@
 // A conversation is resumed with `--resume=<id>`. `--session-id` of an existing id resumes it too, so a session
 // that exists but was never spoken to is respawned with it; if the folder was wiped, `--session-id` would
 // silently make an empty session, so that case starts fresh (new id) and says so.
+import { withAttention } from '../kit/attention.js';
+import { COPILOT_ATTENTION } from './attention.js';
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { CopilotUsage } from './usage.js';
 import { COPILOT_SESSION_ID, COPILOT_STORE, type CopilotStore } from './store.js';
@@ -27,4 +29,4 @@ export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   usage: () => new CopilotUsage(),
 };
 
-export const copilot = { ...defineMintedIdVendor(COPILOT_FACTS), searchText: copilotSearchText };
+export const copilot = withAttention({ ...defineMintedIdVendor(COPILOT_FACTS), searchText: copilotSearchText }, COPILOT_ATTENTION);

@@ -10,6 +10,7 @@
 // process and write nothing. A fresh fallback therefore starts the CLI without `--resume`, and follow() discovers the
 // new chat as the one new folder under the workspace's md5, claimed by no other agent (docs/vendors.md §11).
 import { cursorUsage } from './usage.js';
+import { CURSOR_ATTENTION } from './attention.js';
 import type { AgentContext, PriorSession, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
 import { followDeps } from '../kit/claims.js';
@@ -67,6 +68,7 @@ export const cursor: VendorDefinition<'cursor'> = {
     const { store, timings } = deps;
     return {
       vendor: 'cursor',
+      attention: CURSOR_ATTENTION,
       displayName: 'Cursor CLI (unverified)',
       supportNote: CURSOR_SUPPORT_NOTE,
       sessionIdPattern: CURSOR_FACTS.sessionIdPattern,

@@ -2,6 +2,8 @@
 // same cwd (Gemini looks sessions up per project), and confirms the id from the chat file the CLI writes at the
 // first message. Gemini refuses `--session-id` for an id it already has, so a session with any file is resumed, and
 // one without is respawned under the same id only while nothing was ever said.
+import { withAttention } from '../kit/attention.js';
+import { GEMINI_ATTENTION } from './attention.js';
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { GeminiUsage } from './usage.js';
 import { geminiTranscripts } from './transcripts.js';
@@ -32,4 +34,4 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   transcripts: geminiTranscripts,
 };
 
-export const gemini = { ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText };
+export const gemini = withAttention({ ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText }, GEMINI_ATTENTION);

@@ -5,6 +5,7 @@
 // is that cwd.
 import { SQL_JS } from '../kit/sqlite-image.js';
 import { OpencodeUsage } from './usage.js';
+import { OPENCODE_ATTENTION } from './attention.js';
 import { createServer } from 'node:http';
 import type { AgentContext, SpawnPlan, VendorDefinition, VendorEnv } from '../adapter.js';
 import { cliBinary, resolveBin } from '../kit/bin.js';
@@ -74,6 +75,7 @@ export const opencode: VendorDefinition<'opencode'> = {
     const { store } = deps;
     return {
       vendor: 'opencode',
+      attention: OPENCODE_ATTENTION,
       displayName: 'opencode',
       // follow() tells sessions apart by this process's own event stream, so same-directory spawns need not queue.
       tellsConcurrentSessionsApart: true,

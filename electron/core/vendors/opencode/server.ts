@@ -109,6 +109,7 @@ export function openEvents(
   port: number,
   env: VendorEnv,
   on: { open(): void; data(data: string): void; close(): void },
+  path = '/event',
 ): () => void {
   let closed = false;
   let res: IncomingMessage | null = null;
@@ -121,7 +122,7 @@ export function openEvents(
     {
       host: '127.0.0.1',
       port,
-      path: '/event',
+      path,
       method: 'GET',
       headers: { accept: 'text/event-stream', ...authHeaders(env) },
     },

@@ -1,6 +1,8 @@
 // Qwen Code (docs/vendors.md §5, §10): Baton mints the id (`--session-id <uuid>`), resumes with `--resume <id>` in the
 // same cwd (sessions live per project), and confirms the id from `projects/<enc cwd>/chats/<id>.jsonl`, which the
 // CLI writes at the first prompt. A positional prompt makes Qwen one-shot (answer, exit): Baton never passes one.
+import { withAttention } from '../kit/attention.js';
+import { QWEN_ATTENTION } from './attention.js';
 import { defineMintedIdVendor, type MintedIdFacts } from '../kit/minted-id.js';
 import { QwenUsage } from './usage.js';
 import { QWEN_TRANSCRIPTS } from './transcripts.js';
@@ -24,4 +26,4 @@ export const QWEN_FACTS: MintedIdFacts<QwenStore, 'qwen'> = {
   transcripts: () => QWEN_TRANSCRIPTS,
 };
 
-export const qwen = { ...defineMintedIdVendor(QWEN_FACTS), searchText: qwenSearchText };
+export const qwen = withAttention({ ...defineMintedIdVendor(QWEN_FACTS), searchText: qwenSearchText }, QWEN_ATTENTION);
