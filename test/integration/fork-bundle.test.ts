@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
+import { createVendors } from '../../electron/core/vendors/registry.js';
 import {
   BATON_BIN,
   FAKES,
@@ -27,6 +28,7 @@ const WAIT_MS = 20_000;
 /** Two servers, real PTYs and several key derivations (scrypt, about half a second each): slow on a loaded machine. */
 const JOURNEY_MS = 180_000;
 
+const vendors = createVendors();
 const clients: RpcClient[] = [];
 const servers: ServerProcess[] = [];
 const dirs: string[] = [];
@@ -87,7 +89,7 @@ async function twoAgentRun(client: RpcClient, m: Machine, a: number, b: number):
   const [one, two] = [agentByLabel(run.agents, 'a'), agentByLabel(run.agents, 'b')];
   await ask(client, one.id, `remember the number ${a}`, `OK, I will remember ${a}.`, WAIT_MS);
   await ask(client, two.id, `remember the number ${b}`, `OK, I will remember ${b}.`, WAIT_MS);
-  return waitFor(
+  const view = await waitFor(
     async () => {
       const v = await client.call('run.get', { run: 'demo' });
       return v.agents.every((x) => x.sessionIds.at(-1)?.confirmed) ? v : undefined;
@@ -95,6 +97,23 @@ async function twoAgentRun(client: RpcClient, m: Machine, a: number, b: number):
     'both sessions confirmed',
     WAIT_MS,
   );
+  // A fork or an export copies what the CLI has written: wait until each answer is in its transcript.
+  for (const [label, n] of [
+    ['a', a],
+    ['b', b],
+  ] as const) {
+    const agent = agentByLabel(view.agents, label);
+    const files = vendors.get(agent.vendor)!.transcripts!;
+    await waitFor(
+      async () => {
+        const path = await files.locate(agent.sessionId!, agent.cwd, m.env);
+        return path !== null && readFileSync(path, 'utf8').includes(`OK, I will remember ${n}.`);
+      },
+      `the answer in ${label}'s transcript`,
+      WAIT_MS,
+    );
+  }
+  return view;
 }
 
 function runCli(args: readonly string[], env: Record<string, string>) {
