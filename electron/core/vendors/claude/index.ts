@@ -30,4 +30,7 @@ export const CLAUDE_FACTS: MintedIdFacts<ClaudeStore, 'claude'> = {
   transcripts: () => CLAUDE_TRANSCRIPTS,
 };
 
-export const claude = withAttention({ ...defineMintedIdVendor(CLAUDE_FACTS), searchText: claudeSearchText }, CLAUDE_ATTENTION);
+export const claude = withAttention(
+  { ...defineMintedIdVendor(CLAUDE_FACTS), searchText: claudeSearchText },
+  CLAUDE_ATTENTION,
+);

@@ -29,4 +29,7 @@ export const COPILOT_FACTS: MintedIdFacts<CopilotStore, 'copilot'> = {
   usage: () => new CopilotUsage(),
 };
 
-export const copilot = withAttention({ ...defineMintedIdVendor(COPILOT_FACTS), searchText: copilotSearchText }, COPILOT_ATTENTION);
+export const copilot = withAttention(
+  { ...defineMintedIdVendor(COPILOT_FACTS), searchText: copilotSearchText },
+  COPILOT_ATTENTION,
+);

@@ -34,4 +34,7 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
   transcripts: geminiTranscripts,
 };
 
-export const gemini = withAttention({ ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText }, GEMINI_ATTENTION);
+export const gemini = withAttention(
+  { ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText },
+  GEMINI_ATTENTION,
+);
