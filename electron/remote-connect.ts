@@ -1,13 +1,13 @@
 // `baton connect --stdio`, as Baton runs it on a remote host over ssh (docs/hosts.md): finds this host's background
 // core (starting `baton serve --socket` when none runs; replacing an older version's core only after it snapshotted
-// and recorded its runs for the new one to resume), then carries the contract between ssh's stdin/stdout (one JSON
-// message per line) and the core's user-only socket. Nothing here listens on a port.
+// and recorded its runs for the new one to resume), then carries the contract between ssh's stdin/stdout (framed
+// text and binary messages, core/remote/stdio-wire.ts) and the core's user-only socket. Nothing here listens on a port.
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { RpcClient } from '../shared/client.js';
 import { packageRoot, prepareDataDir } from './core/paths.js';
-import { lineWire } from './core/remote/line-wire.js';
+import { stdioWire } from './core/remote/stdio-wire.js';
 import { readServerInfo, type CoreAddress } from './core/store/server-info.js';
 import { openCoreSocket, whenOpen, wsWire } from './core/transport/core-socket.js';
 import { answers } from './core/transport/socket-path.js';
@@ -17,11 +17,10 @@ const START_WAIT_MS = 20_000;
 export async function connectStdio(dataDir: string, version: string): Promise<void> {
   const address = await ensureCore(dataDir, version);
   const ws = await whenOpen(openCoreSocket(address), address.token);
-  const wire = lineWire(process.stdin, process.stdout, () => ws.close());
-  wire.onMessage((text) => ws.send(text));
-  ws.on('message', (data, isBinary) => {
-    if (!isBinary) process.stdout.write(`${data.toString()}\n`);
-  });
+  const wire = stdioWire(process.stdin, process.stdout, () => ws.close());
+  const socket = wsWire(ws);
+  wire.onMessage((data) => socket.send(data));
+  socket.onMessage((data) => wire.send(data));
   const end = (code: number) => {
     ws.close();
     process.stdout.end(() => process.exit(code));

@@ -21,7 +21,7 @@ import {
 } from '../../../shared/client.js';
 import { reportFailure } from '../log.js';
 import { ensureInstalled, HostSetupError, serverDir } from './install.js';
-import { lineWire } from './line-wire.js';
+import { stdioWire } from './stdio-wire.js';
 import { explainSshFailure, sshArgs, type SshOptions } from './ssh.js';
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
@@ -144,7 +144,7 @@ export class RemoteCore {
     child.stderr.on('data', (d: Buffer) => {
       stderr = (stderr + d.toString()).slice(-4000);
     });
-    const wire = lineWire(child.stdout, child.stdin, () => child.kill('SIGTERM'));
+    const wire = stdioWire(child.stdout, child.stdin, () => child.kill('SIGTERM'));
     const client = new RpcClient(wire);
     const ended = child.then((r) => r.exitCode ?? 255);
     try {
