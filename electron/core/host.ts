@@ -70,6 +70,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
   const service = runService(runs, ptyHost, options.env, options.dataDir);
+  service.warmHealth();
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;

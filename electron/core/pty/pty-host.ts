@@ -1,13 +1,13 @@
 // Owns every terminal of the core: spawns them, records their process trees, stops them all.
-import { DisposableStore, disposableInterval, type Disposable } from '../lifecycle.js';
+import { DisposableStore, disposableInterval, disposableTimeout, type Disposable } from '../lifecycle.js';
 import type { AgentMark } from './agent-mark.js';
 import { isAlive, scanProcesses, type ProcessMark } from './proc-stat.js';
 import { ProcessLedger, type LedgerEntry } from './process-ledger.js';
 import { terminateTree } from './process-tree.js';
 import { Terminal, type SpawnOptions } from './terminal.js';
+import { TRACKING_PACE, TrackingSchedule } from './tracking-schedule.js';
 import { reportFailure } from '../log.js';
 
-const TRACK_EVERY_MS = 1000;
 const TRACKING = "tracking the terminals' processes";
 /** Marks of released terminals kept for the stop at quit; the oldest go first (the ledger holds ≤ 1024 entries). */
 const MAX_RETIRED_MARKS = 256;
@@ -27,12 +27,19 @@ export class PtyHost implements Disposable {
   /** The pass waiting to start (callers share it), and the latest one queued: passes never overlap. */
   private pending: Promise<void> | null = null;
   private latest: Promise<void> = Promise.resolve();
+  /** When passes run while nothing happens: backing off to `TRACKING_PACE.quietMaxMs` (tracking-schedule.ts). */
+  private readonly schedule = new TrackingSchedule();
+  /** Bumped by every spawn, exit and release: a pass that sees it move has a changed ledger to write. */
+  private generation = 0;
+  private passedGeneration = -1;
+  /** The one pass a burst of spawns shares, `TRACKING_PACE.spawnSettleMs` after the first of them. */
+  private settling: Disposable | null = null;
 
   /** `ledgerPath`: where the processes this host started are recorded for the start-up sweep. */
   constructor(ledgerPath: string | null = null) {
     this.ledger = ledgerPath ? new ProcessLedger(ledgerPath) : null;
     // Unref'd: tracking alone must not keep a core (or a test) alive.
-    this.disposables.add(disposableInterval(TRACK_EVERY_MS, () => this.trackSoon(), { unref: true }));
+    this.disposables.add(disposableInterval(TRACKING_PACE.tickMs, () => this.tick(), { unref: true }));
   }
 
   /** Stops processes a previous host recorded that outlived it. */
@@ -46,9 +53,20 @@ export class PtyHost implements Disposable {
     const terminal = new Terminal(options);
     this.terminals.set(terminal.id, terminal);
     if (terminal.leader) this.tracked.add(terminal);
-    this.trackSoon();
+    this.generation++;
+    // Its leader is already known by pid and start time (PtyProcess); the pass adds what it starts, and the ledger.
+    this.settling ??= this.disposables.add(
+      disposableTimeout(TRACKING_PACE.spawnSettleMs, () => {
+        if (this.settling) this.disposables.delete(this.settling);
+        this.settling = null;
+        this.trackSoon();
+      }),
+    );
     // One last look once the leader is gone records what it left behind, and ends the rescans.
-    terminal.onExit(() => this.trackSoon());
+    terminal.onExit(() => {
+      this.generation++;
+      this.trackSoon();
+    });
     return terminal;
   }
 
@@ -71,6 +89,7 @@ export class PtyHost implements Disposable {
     this.retired = [...this.retired, ...terminal.recordedProcesses()].filter(isAlive);
     this.retiredMarks = [...this.retiredMarks, terminal.mark].slice(-MAX_RETIRED_MARKS);
     terminal.dispose();
+    this.generation++;
     this.trackSoon();
   }
 
@@ -118,6 +137,14 @@ export class PtyHost implements Disposable {
     return pass;
   }
 
+  /** The 1 s tick: a pass when one is due (tracking-schedule.ts), nothing otherwise. */
+  private tick(): void {
+    if (this.tracked.size === 0 && this.generation === this.passedGeneration) return;
+    let lastOutputAt = 0;
+    for (const terminal of this.tracked) lastOutputAt = Math.max(lastOutputAt, terminal.lastOutputAt);
+    if (this.generation !== this.passedGeneration || this.schedule.due(Date.now(), lastOutputAt)) this.trackSoon();
+  }
+
   private trackSoon(): void {
     this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
@@ -125,14 +152,21 @@ export class PtyHost implements Disposable {
   /** Record every process in each live terminal's tree, so one that later leaves the session is still stopped. */
   private async trackOnce(): Promise<void> {
     if (this.closed) return;
+    const startedAt = Date.now();
+    const generation = this.generation;
+    let changed = generation !== this.passedGeneration;
     if (this.tracked.size > 0) {
       // Only terminals that existed before the scan: a newer one's leader may be missing from it.
       const scanned = [...this.tracked];
       const all = await scanProcesses();
       for (const terminal of scanned) {
-        if (!terminal.observe(all) || terminal.exited) this.tracked.delete(terminal);
+        const seen = terminal.observeChange(all);
+        if (seen.changed) changed = true;
+        if (!seen.leaderRuns || terminal.exited) this.tracked.delete(terminal);
       }
     }
+    this.schedule.passed(startedAt, changed);
+    this.passedGeneration = generation;
     if (this.closed) return;
     const entries: LedgerEntry[] = [];
     // Every terminal, even one with nothing recorded: its mark alone may find what it left behind.

@@ -32,7 +32,7 @@ export interface RunWriter {
 }
 
 /** The lookups, for the parts that only read (the resume planner, session import, recovery). */
-export type RunReader = Pick<RunRepository, 'get' | 'list' | 'findByName' | 'findAgentBySessionId'>;
+export type RunReader = Pick<RunRepository, 'get' | 'list' | 'peek' | 'findByName' | 'findAgentBySessionId'>;
 
 export class RunRepository {
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -48,6 +48,11 @@ export class RunRepository {
   /** Newest first. */
   list(): RunManifest[] {
     return this.store.list();
+  }
+
+  /** Newest first, without copies: for readers that only look. Never change what it gives (RunStore.peek). */
+  peek(): readonly Readonly<RunManifest>[] {
+    return this.store.peek();
   }
 
   findByName(name: string): RunManifest | undefined {
@@ -66,9 +71,10 @@ export class RunRepository {
   }
 
   findAgent(agentId: string): { run: RunManifest; agent: AgentRecord } {
-    for (const run of this.store.list()) {
-      const agent = run.agents.find((a) => a.id === agentId);
-      if (agent) return { run, agent };
+    for (const found of this.store.peek()) {
+      if (!found.agents.some((a) => a.id === agentId)) continue;
+      const run = structuredClone(found);
+      return { run, agent: run.agents.find((a) => a.id === agentId)! };
     }
     throw notFound('no such agent');
   }
@@ -142,7 +148,7 @@ export class RunRepository {
    */
   async markInterrupted(): Promise<InterruptedRun[]> {
     const interrupted: InterruptedRun[] = [];
-    for (const run of this.store.list()) {
+    for (const run of this.store.peek()) {
       const agentIds = run.agents.filter((a) => a.status === 'running' || a.status === 'starting').map((a) => a.id);
       if (agentIds.length === 0) continue;
       const next = structuredClone(run);

@@ -23,6 +23,7 @@ import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
 import type { PlannedAgent, ResumePlanner, ResumeTarget } from './resume-planner.js';
+import { RunHealth } from './run-health.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
@@ -41,6 +42,9 @@ const SHELL_NOT_CONFIRMED =
   'not started: a shell agent from a handle runs a command in the directory the handle names, so it starts only once you confirm it';
 
 export class RunService {
+  /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
+  private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+
   constructor(
     private readonly runs: RunRepository,
     private readonly planner: ResumePlanner,
@@ -59,8 +63,9 @@ export class RunService {
   readonly requests: RequestTable<RunMethod> = {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
-      const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
-      return Promise.all(runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive))));
+      const runs = this.runs.peek().filter((r) => (query ? matchesQuery(r, query) : true));
+      const health = await this.health.of(runs, isLive);
+      return runs.map((r, i) => runSummary(r, isLive, health[i]!));
     },
     'run.get': async ({ run }) => this.view(run),
     'run.events': async ({ run }) => this.runs.readEvents(this.runs.find(run).id),
@@ -99,6 +104,7 @@ export class RunService {
           process.stderr.write(`baton: run '${run.name}': a worktree was kept: ${kept}\n`);
       }
       await this.runs.delete(run.id);
+      this.health.forget(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
       return { deleted: run.id };
     },
@@ -188,6 +194,16 @@ export class RunService {
     return () => this.events.off(name, listener);
   }
 
+  /** Checks every stored run's health in the background, so the first `run.list` finds the answers ready. */
+  warmHealth(): void {
+    this.health.warm(this.runs.peek());
+  }
+
+  /** Resolves once every background health check started so far is done (for tests and the bench). */
+  healthSettled(): Promise<void> {
+    return this.health.settled();
+  }
+
   /** Tells every client about a change outside the runs themselves (the interrupted runs: runs/recovery.ts). */
   announce<E extends EventName>(name: E, payload: EventPayload<E>): void {
     this.events.emit(name, payload);
@@ -196,7 +212,7 @@ export class RunService {
   /** The agents whose terminals run now, by run: for `core.info`, and what a core restart brings back. */
   liveAgents(): { runId: string; agentIds: string[] }[] {
     return this.runs
-      .list()
+      .peek()
       .map((r) => ({ runId: r.id, agentIds: r.agents.filter((a) => this.agents.isLive(a.id)).map((a) => a.id) }))
       .filter((r) => r.agentIds.length > 0);
   }

@@ -33,7 +33,13 @@ export interface Unreadable {
 }
 
 export class RunStore {
+  /**
+   * The runs by id. Each manifest object is replaced on a change, never changed in place, so `peek` can hand them out
+   * without copying (cloning 10,000 manifests per list cost more than answering it).
+   */
   private readonly index = new Map<string, RunManifest>();
+  /** The index newest first, sorted once per change rather than once per read. */
+  private sorted: RunManifest[] | null = null;
   /** Per-run chains: writes to one run happen in call order, so the files follow the index in order. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly pending = new PendingWrites(() => this.flush(), RETRY_WRITES_MS);
@@ -53,6 +59,7 @@ export class RunStore {
     if (state !== 'ok') throw new Error(`cannot open the run store: ${runsDir} ${state}`);
     const store = new RunStore(runsDir);
     for (const m of await loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
+    store.sorted = null;
     return store;
   }
 
@@ -68,7 +75,16 @@ export class RunStore {
 
   /** Newest `updatedAt` first. The manifests are copies: change a run through `save`. */
   list(): RunManifest[] {
-    return [...this.index.values()].sort(newestFirst).map((m) => structuredClone(m));
+    return this.peek().map((m) => structuredClone(m));
+  }
+
+  /**
+   * Every run, newest `updatedAt` first: the store's own objects, for readers that only look (a list, a lookup).
+   * Never change one; change a run through `save`.
+   */
+  peek(): readonly Readonly<RunManifest>[] {
+    this.sorted ??= [...this.index.values()].sort(newestFirst);
+    return this.sorted;
   }
 
   get(runId: string): RunManifest | undefined {
@@ -78,13 +94,13 @@ export class RunStore {
 
   /** Names need not be unique; the most recently updated run with the name wins. */
   findByName(name: string): RunManifest | undefined {
-    const m = [...this.index.values()].sort(newestFirst).find((r) => r.name === name);
+    const m = this.peek().find((r) => r.name === name);
     return m && structuredClone(m);
   }
 
   /** Any session id an agent ever had, not only its current one: old handles still find their run. */
   findAgentBySessionId(sessionId: string): { run: RunManifest; agentId: string } | undefined {
-    for (const run of [...this.index.values()].sort(newestFirst)) {
+    for (const run of this.peek()) {
       const agent = run.agents.find((a) => a.sessionIds.some((s) => s.id === sessionId));
       if (agent) return { run: structuredClone(run), agentId: agent.id };
     }
@@ -102,7 +118,7 @@ export class RunStore {
     const dir = this.runDir(m.id);
     await this.serial(m.id, async () => {
       if (!this.index.has(m.id)) return this.create(m, dir);
-      this.index.set(m.id, m);
+      this.setIndex(m);
       this.pending.markDirty(m.id);
       await this.writeWaiting(m.id);
     });
@@ -185,10 +201,10 @@ export class RunStore {
       try {
         await rename(dir, doomed);
       } catch (err) {
-        if (isErrno(err, 'ENOENT')) return this.index.delete(runId);
+        if (isErrno(err, 'ENOENT')) return this.unindex(runId);
         throw err;
       }
-      this.index.delete(runId);
+      this.unindex(runId);
       await fsyncDir(this.runsDir);
       await rm(doomed, { recursive: true, force: true });
       return true;
@@ -241,7 +257,17 @@ export class RunStore {
       process.stderr.write(`baton: ${problem.message}\n`);
       throw problem;
     }
+    this.setIndex(m);
+  }
+
+  private setIndex(m: RunManifest): void {
     this.index.set(m.id, m);
+    this.sorted = null;
+  }
+
+  private unindex(runId: string): boolean {
+    this.sorted = null;
+    return this.index.delete(runId);
   }
 
   /** Inside the run's queue: the manifest if it is newer than its file, then the waiting history lines in order. */
