@@ -80,6 +80,11 @@ export class PtyHost implements Disposable {
     return terminal !== undefined && this.tracked.has(terminal);
   }
 
+  /** How long the tracker now waits between passes while nothing changes (tracking-schedule.ts). */
+  get trackingWaitMs(): number {
+    return this.schedule.currentWaitMs;
+  }
+
   /** Forget an ended terminal (its ring and mirror are released); processes it left running are still stopped at quit. */
   release(terminalId: string): void {
     const terminal = this.terminals.get(terminalId);
