@@ -116,9 +116,19 @@ export class RunRepository {
     return result;
   }
 
-  /** One change of the run's manifest, queued behind the run's other changes. */
+  /**
+   * One change of the run's manifest, queued behind the run's other changes. The queue moves on once the change is
+   * in the store's index (the truth while running); the promise resolves once it is on disk. So the changes of 25
+   * agents starting at once are read and applied one after the other, and written together (RunStore.save).
+   */
   update(runId: string, edit: (m: RunManifest) => void): Promise<void> {
-    return this.enqueue(runId, (run) => run.change(edit));
+    let written: Promise<void> = Promise.resolve();
+    const applied = this.enqueue(runId, async () => {
+      written = this.apply(runId, edit);
+      // Handled by whoever awaits `update`; this only keeps it from counting as unhandled meanwhile.
+      written.catch(() => undefined);
+    });
+    return applied.then(() => written);
   }
 
   /**
@@ -175,16 +185,19 @@ export class RunRepository {
     return this.store.unsaved().map((runId) => this.store.get(runId)?.name ?? runId);
   }
 
+  /** Applies `edit` to the current manifest (its `updatedAt` set to now first); the store takes it before this returns. */
+  private apply(runId: string, edit: (m: RunManifest) => void): Promise<void> {
+    const current = this.store.get(runId);
+    if (!current) return Promise.resolve();
+    current.updatedAt = now();
+    edit(current);
+    return this.store.save(current);
+  }
+
   private writer(runId: string): RunWriter {
     return {
       runId,
-      change: async (edit) => {
-        const current = this.store.get(runId);
-        if (!current) return;
-        current.updatedAt = now();
-        edit(current);
-        await this.store.save(current);
-      },
+      change: (edit) => this.apply(runId, edit),
       writeSnapshot: (snapshot, screens) => this.store.writeSnapshot(runId, snapshot, screens),
     };
   }

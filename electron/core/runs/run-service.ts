@@ -24,6 +24,7 @@ import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
 import type { PlannedAgent, ResumePlanner, ResumeTarget } from './resume-planner.js';
 import { RunHealth } from './run-health.js';
+import { startTogether } from './start-together.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
@@ -78,7 +79,11 @@ export class RunService {
       const run: RunManifest = { v: 1, id: newRunId(), name, createdAt: at, updatedAt: at, agents, lastSnapshot: null };
       await this.runs.create(run, `started with ${agents.length} agent${agents.length === 1 ? '' : 's'}`);
       // Each agent's worktree is made just before it starts: one that cannot be made fails that agent, not the run.
-      for (const { agent, worktree } of added) await this.agents.startFresh(run.id, agent.id, worktree ?? undefined);
+      await startTogether(
+        added,
+        (a) => a.worktree !== null && a.worktree !== undefined,
+        ({ agent, worktree }) => this.agents.startFresh(run.id, agent.id, worktree ?? undefined),
+      );
       return this.changed(run.id);
     },
     'run.snapshot': ({ run }) => this.snapshots.snapshot(run, 'user'),
@@ -298,25 +303,27 @@ export class RunService {
     } else if (adopted.some((r) => !this.runs.get(runId)!.agents.some((a) => a.id === r.id))) {
       await this.runs.addAgents(runId, adopted, 'agents');
     }
-    const outcomes: ResumeOutcome[] = [];
-    for (const planned of target.agents) {
-      const { id, label, vendor } = planned.agent;
-      if (held(planned))
-        outcomes.push({ agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED });
-      else if (this.agents.isLive(id)) {
-        const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
-        outcomes.push({
-          agentId: id,
-          label: agent.label,
-          vendor: agent.vendor,
-          outcome: 'resumed',
-          sessionId: currentSessionId(agent),
-          message: 'already running',
-        });
-      } else {
-        outcomes.push(await this.startPlannedAgent(runId, target.runName, planned, repoMap));
-      }
-    }
+    const outcomes = await startTogether(
+      target.agents,
+      (planned) => planned.agent.worktree !== undefined,
+      async (planned): Promise<ResumeOutcome> => {
+        const { id, label, vendor } = planned.agent;
+        if (held(planned))
+          return { agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED };
+        if (this.agents.isLive(id)) {
+          const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
+          return {
+            agentId: id,
+            label: agent.label,
+            vendor: agent.vendor,
+            outcome: 'resumed',
+            sessionId: currentSessionId(agent),
+            message: 'already running',
+          };
+        }
+        return this.startPlannedAgent(runId, target.runName, planned, repoMap);
+      },
+    );
     const counts = (['resumed', 'fresh', 'failed'] as const)
       .map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`)
       .join(', ');

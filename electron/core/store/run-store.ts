@@ -7,7 +7,7 @@ import { BatonError, describeIssue, runEventSchema } from '../../../shared/contr
 import { RUN_ID, SNAPSHOT_ID } from '../../../shared/words.js';
 import { fsyncDir, isErrno, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
 import { checkDataDir } from './data-dir.js';
-import { appendJsonLine, readJsonLines } from './jsonl.js';
+import { appendJsonLines, readJsonLines } from './jsonl.js';
 import { MANIFEST, manifestText, newestFirst, runManifestSchema } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
 import { loadRuns, makeRunDir, SCREENS } from './run-dirs.js';
@@ -116,12 +116,21 @@ export class RunStore {
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'manifest'));
     const m = parsed.data;
     const dir = this.runDir(m.id);
-    await this.serial(m.id, async () => {
-      if (!this.index.has(m.id)) return this.create(m, dir);
-      this.setIndex(m);
-      this.pending.markDirty(m.id);
-      await this.writeWaiting(m.id);
-    });
+    if (!this.index.has(m.id)) {
+      return this.serial(m.id, async () => {
+        if (!this.index.has(m.id)) return this.create(m, dir);
+        this.setIndex(m);
+        this.pending.markDirty(m.id);
+        await this.writeWaiting(m.id);
+      });
+    }
+    // A known run: the index takes the change at once (it is the truth while running) and the file follows in the
+    // run's queue. Saves that arrive while a write is in flight are written together by the next one: 25 agents
+    // starting at once rewrite their run's manifest a few times, not 25 (each write is still whole and atomic, and
+    // each save resolves only once a file holding its change is on disk).
+    this.setIndex(m);
+    this.pending.markDirty(m.id);
+    await this.serial(m.id, () => this.writeWaiting(m.id));
   }
 
   /** Appends to the run's history; a line the disk refuses waits in memory like a refused manifest. */
@@ -130,11 +139,9 @@ export class RunStore {
     const parsed = runEventSchema.safeParse(event);
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'event'));
     this.requireKnown(runId);
-    await this.serial(runId, async () => {
-      if (!this.index.has(runId)) return;
-      this.pending.queueEvent(runId, parsed.data);
-      await this.writeWaiting(runId);
-    });
+    // Queued at once, written in the run's queue: lines that arrive while a write is in flight go in the next one.
+    this.pending.queueEvent(runId, parsed.data);
+    await this.serial(runId, () => this.writeWaiting(runId));
   }
 
   /** The run's history: the lines on disk that read well, then any still waiting to be written. */
@@ -280,9 +287,11 @@ export class RunStore {
         await writeFileAtomic(join(this.runDir(runId), MANIFEST), manifestText(m));
         this.pending.written(runId);
       }
-      for (let next = this.pending.events(runId)[0]; next; next = this.pending.events(runId)[0]) {
-        await appendJsonLine(path, next);
-        this.pending.appended(runId);
+      // Every line waiting, in one append and one fsync: lines queued while the last write was in flight go together.
+      const lines = [...this.pending.events(runId)];
+      if (lines.length > 0) {
+        await appendJsonLines(path, lines);
+        this.pending.appended(runId, lines);
       }
     } catch (err) {
       const problem = this.writeFailed(runId, err);
