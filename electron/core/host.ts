@@ -17,6 +17,7 @@ import { AgentWorktrees } from './runs/agent-worktrees.js';
 import { Recovery } from './runs/recovery.js';
 import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
+import { HEALTH_FILE } from './runs/health-file.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import type { Announce } from './runs/views.js';
@@ -70,7 +71,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   const runs = new RunRepository(await RunStore.open(options.dataDir));
   const crashed = await runs.markInterrupted();
   const service = runService(runs, ptyHost, options.env, options.dataDir);
-  service.warmHealth();
+  service.warmHealth(join(options.dataDir, HEALTH_FILE));
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const shutdownListeners: (() => void)[] = [];
   let closing: Promise<void> | null = null;

@@ -1,7 +1,7 @@
 // The core at a hundred agents and a long history, through a real background core (`baton serve --socket`): every
 // agent of four 25-agent runs starts and answers; 25 agents started at once are all recorded before a SIGKILL, so
 // the next core stops what they left; `run.list` over hundreds of runs gives each run's summary, a damaged manifest
-// does not hide the others, and a run's health follows a change of the run.
+// does not hide the others, a run's health follows a change of the run, and the saved answers survive a damaged copy.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -152,5 +152,28 @@ describe('the core at scale', () => {
     const filtered = await client.call('run.list', { query: 'history 0042' });
     expect(filtered.map((r) => r.id)).toEqual([written[42]!.id]);
     client.close();
+
+    // The answers are kept for the next core; a damaged copy is ignored, and written again from fresh checks.
+    const healthFile = join(dataDir, 'run-health.json');
+    await waitFor(() => readFileSync(healthFile, 'utf8').includes(moved.id), 'the health answers to be saved');
+    await stopCore(core);
+    writeFileSync(healthFile, '{"v":1,"runs":{"run_');
+    const next = await newCore(dataDir);
+    const again = await next.connect();
+    const relisted = await again.call('run.list', {});
+    // Checked afresh: every run in the removed directory is now `missing`, the others as before.
+    const truth = (id: string) => (expected.find((r) => r.id === id)!.agents[0]!.cwd === dirs[2] ? 'missing' : 'stale');
+    expect(relisted.map((r) => [r.id, r.name, r.health])).toEqual(after.map((r) => [r.id, r.name, truth(r.id)]));
+    expect(next.output()).toMatch(/ignoring .*run-health\.json/);
+    await waitFor(() => {
+      try {
+        const saved = JSON.parse(readFileSync(healthFile, 'utf8')) as { runs: Record<string, { health: string }> };
+        const ids = Object.keys(saved.runs);
+        return ids.length === 299 && ids.every((id) => saved.runs[id]?.health === truth(id));
+      } catch {
+        return false;
+      }
+    }, 'the health answers to be written again');
+    again.close();
   }, 120_000);
 });

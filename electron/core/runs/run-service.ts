@@ -199,9 +199,9 @@ export class RunService {
     return () => this.events.off(name, listener);
   }
 
-  /** Checks every stored run's health in the background, so the first `run.list` finds the answers ready. */
-  warmHealth(): void {
-    this.health.warm(this.runs.peek());
+  /** Checks every stored run's health in the background; `file`: where the answers are kept for the next core. */
+  warmHealth(file: string | null = null): void {
+    this.health.warm(this.runs.peek(), file);
   }
 
   /** Resolves once every background health check started so far is done (for tests and the bench). */
