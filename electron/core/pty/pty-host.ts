@@ -34,6 +34,9 @@ export class PtyHost implements Disposable {
   private passedGeneration = -1;
   /** The one pass a burst of spawns shares, `TRACKING_PACE.spawnSettleMs` after the first of them. */
   private settling: Disposable | null = null;
+  /** The ledger write in flight, and whether another is wanted after it (`saveLedger`). */
+  private ledgerWriting: Promise<void> | null = null;
+  private ledgerDirty = false;
 
   /** `ledgerPath`: where the processes this host started are recorded for the start-up sweep. */
   constructor(ledgerPath: string | null = null) {
@@ -54,7 +57,9 @@ export class PtyHost implements Disposable {
     this.terminals.set(terminal.id, terminal);
     if (terminal.leader) this.tracked.add(terminal);
     this.generation++;
-    // Its leader is already known by pid and start time (PtyProcess); the pass adds what it starts, and the ledger.
+    // In the ledger at once, with its leader and mark: a core killed a moment later still has it swept.
+    this.saveLedger().catch(() => undefined);
+    // Its leader is already known by pid and start time (PtyProcess); the pass adds what it starts.
     this.settling ??= this.disposables.add(
       disposableTimeout(TRACKING_PACE.spawnSettleMs, () => {
         if (this.settling) this.disposables.delete(this.settling);
@@ -173,6 +178,33 @@ export class PtyHost implements Disposable {
     this.schedule.passed(startedAt, changed);
     this.passedGeneration = generation;
     if (this.closed) return;
+    await this.saveLedger();
+  }
+
+  /**
+   * Writes the ledger as things are now. Writes never overlap: one asked for while another is in flight is done
+   * right after it, once, with what is current then (so a burst of spawns costs a write or two, and none is dropped).
+   */
+  private saveLedger(): Promise<void> {
+    this.ledgerDirty = true;
+    this.ledgerWriting ??= this.writeLedger();
+    return this.ledgerWriting;
+  }
+
+  private async writeLedger(): Promise<void> {
+    while (this.ledgerDirty && !this.closed) {
+      this.ledgerDirty = false;
+      try {
+        await this.ledger?.write(this.ledgerEntries());
+      } catch {
+        // The ledger is a safety net; a full disk must not stop the agents.
+      }
+    }
+    // In the same turn as the last check: a request made after it starts a new loop.
+    this.ledgerWriting = null;
+  }
+
+  private ledgerEntries(): LedgerEntry[] {
     const entries: LedgerEntry[] = [];
     // Every terminal, even one with nothing recorded: its mark alone may find what it left behind.
     for (const terminal of this.terminals.values()) {
@@ -180,10 +212,6 @@ export class PtyHost implements Disposable {
     }
     if (this.retired.length > 0) entries.push({ leader: null, processes: this.retired, mark: null });
     for (const mark of this.retiredMarks) entries.push({ leader: null, processes: [], mark });
-    try {
-      await this.ledger?.write(entries);
-    } catch {
-      // The ledger is a safety net; a full disk must not stop the agents.
-    }
+    return entries;
   }
 }
