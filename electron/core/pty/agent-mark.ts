@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { readProcess, type ProcInfo } from './proc-stat.js';
+import { readProcess, SHARE_WINDOW_MS, type ProcInfo } from './proc-stat.js';
 
 /** The variable every agent's environment carries; its value is the terminal's mark. */
 export const MARK_VAR = 'BATON_AGENT_MARK';
@@ -44,9 +44,50 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * `since`. One pass, once per stop or sweep (never on the tracking tick: reading every environment costs far
  * more than reading every stat line). Each process's stat line is read BEFORE its environment: should the pid be
  * reused in between, the start time is the old process's, and `signalProcess` then refuses the new one.
+ *
+ * Stops that ask within `SHARE_WINDOW_MS` of each other (a run of 25 agents stopped at once) share one pass for
+ * all their marks, which starts after the last of them asked; each gets only the processes carrying its own marks.
  */
 export async function scanMarked(marks: readonly AgentMark[]): Promise<MarkedScan> {
-  const wanted = new Map(marks.map((m) => [m.value, BigInt(m.since)]));
+  const batch = (pendingBatch ??= newBatch());
+  for (const m of marks) {
+    const since = BigInt(m.since);
+    const known = batch.wanted.get(m.value);
+    if (known === undefined || since < known) batch.wanted.set(m.value, since);
+  }
+  const { all, marked } = await batch.result;
+  const mine = new Map(marks.map((m) => [m.value, BigInt(m.since)]));
+  const carries = (found: FoundMarked) =>
+    found.values.some((v) => {
+      const since = mine.get(v);
+      return since !== undefined && BigInt(found.info.startTime) >= since;
+    });
+  return { all, marked: marked.filter(carries).map((f) => f.info) };
+}
+
+interface FoundMarked {
+  info: ProcInfo;
+  /** The marks it carries that some caller of the batch wanted. */
+  values: string[];
+}
+
+interface Batch {
+  wanted: Map<string, bigint>;
+  result: Promise<{ all: ProcInfo[]; marked: FoundMarked[] }>;
+}
+
+let pendingBatch: Batch | null = null;
+
+function newBatch(): Batch {
+  const wanted = new Map<string, bigint>();
+  const result = new Promise<void>((resolve) => setTimeout(resolve, SHARE_WINDOW_MS)).then(() => {
+    pendingBatch = null;
+    return scanFor(wanted);
+  });
+  return { wanted, result };
+}
+
+async function scanFor(wanted: ReadonlyMap<string, bigint>): Promise<{ all: ProcInfo[]; marked: FoundMarked[] }> {
   const uid = process.getuid?.() ?? -1;
   let names: string[];
   try {
@@ -55,14 +96,17 @@ export async function scanMarked(marks: readonly AgentMark[]): Promise<MarkedSca
     return { all: [], marked: [] };
   }
   const all: ProcInfo[] = [];
-  const marked: ProcInfo[] = [];
+  const marked: FoundMarked[] = [];
   let sinceYield = 0;
   for (const name of names) {
     if (!DIGITS.test(name)) continue;
     const info = readProcess(Number(name));
     if (!info) continue;
     all.push(info);
-    if (wanted.size > 0 && !info.zombie && ownedBy(info.pid, uid) && carriesMark(info, wanted)) marked.push(info);
+    if (wanted.size > 0 && !info.zombie && ownedBy(info.pid, uid)) {
+      const values = marksCarried(info, wanted);
+      if (values.length > 0) marked.push({ info, values });
+    }
     if (++sinceYield === SCAN_SLICE) {
       sinceYield = 0;
       await nextTurn();
@@ -80,18 +124,18 @@ function ownedBy(pid: number, uid: number): boolean {
   }
 }
 
-function carriesMark(info: ProcInfo, wanted: ReadonlyMap<string, bigint>): boolean {
+/** The wanted marks the process carries, each only if it started no earlier than that mark's `since`. */
+function marksCarried(info: ProcInfo, wanted: ReadonlyMap<string, bigint>): string[] {
   let env: Buffer;
   try {
     env = readFileSync(`/proc/${info.pid}/environ`);
   } catch {
-    return false; // gone meanwhile, or not ours to read
+    return []; // gone meanwhile, or not ours to read
   }
-  for (const value of marksIn(env)) {
+  return marksIn(env).filter((value) => {
     const since = wanted.get(value);
-    if (since !== undefined && BigInt(info.startTime) >= since) return true;
-  }
-  return false;
+    return since !== undefined && BigInt(info.startTime) >= since;
+  });
 }
 
 /** The values of every `BATON_AGENT_MARK=` entry of an environment block (NUL-separated `NAME=value` strings). */

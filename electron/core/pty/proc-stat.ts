@@ -110,8 +110,24 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Every process, read in slices with the event loop running in between, so a busy machine's /proc never
  * holds up terminal output. Each read stays synchronous: measured, a thread-pool read per file costs several
  * times the CPU of the whole synchronous scan for no shorter stall.
+ *
+ * Callers that ask within `SHARE_WINDOW_MS` of each other share one scan, which starts after the last of them
+ * asked (so it is never older than any caller's question): stopping 25 agents at once, with the tracker's pass
+ * among them, reads /proc once instead of 26 times.
  */
-export async function scanProcesses(): Promise<ProcInfo[]> {
+export function scanProcesses(): Promise<ProcInfo[]> {
+  sharedScan ??= new Promise<void>((resolve) => setTimeout(resolve, SHARE_WINDOW_MS)).then(() => {
+    sharedScan = null;
+    return scanProcessesNow();
+  });
+  return sharedScan;
+}
+
+/** How long a scan waits for other callers to share it. */
+export const SHARE_WINDOW_MS = 10;
+let sharedScan: Promise<ProcInfo[]> | null = null;
+
+async function scanProcessesNow(): Promise<ProcInfo[]> {
   let names: string[];
   try {
     names = await readdir('/proc');

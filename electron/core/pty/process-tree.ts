@@ -6,6 +6,41 @@ import { protectedPids, signalProcess, waitGone } from './process-signal.js';
 export { isAlive, markOf, readProcess, readProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
 
 /**
+ * One scan of /proc arranged for lookups: by pid, by parent and by session. Built once per scan and shared by every
+ * terminal that reads the scan (`indexOf`), so a tracking pass costs one walk over /proc plus each terminal's own tree,
+ * not one walk over /proc per terminal (with 100 terminals that product was the tracker's main cost).
+ */
+export interface ProcessIndex {
+  byPid: ReadonlyMap<number, ProcInfo>;
+  children: ReadonlyMap<number, readonly ProcInfo[]>;
+  bySession: ReadonlyMap<number, readonly ProcInfo[]>;
+}
+
+const indexes = new WeakMap<readonly ProcInfo[], ProcessIndex>();
+
+/** The index of a scan, built on first use and kept as long as the scan itself. */
+export function indexOf(all: readonly ProcInfo[]): ProcessIndex {
+  const known = indexes.get(all);
+  if (known) return known;
+  const byPid = new Map<number, ProcInfo>();
+  const children = new Map<number, ProcInfo[]>();
+  const bySession = new Map<number, ProcInfo[]>();
+  const add = (map: Map<number, ProcInfo[]>, key: number, p: ProcInfo) => {
+    const list = map.get(key);
+    if (list) list.push(p);
+    else map.set(key, [p]);
+  };
+  for (const p of all) {
+    byPid.set(p.pid, p);
+    add(children, p.ppid, p);
+    add(bySession, p.sid, p);
+  }
+  const index = { byPid, children, bySession };
+  indexes.set(all, index);
+  return index;
+}
+
+/**
  * The live processes of a terminal's tree as `all` shows them: the leader's session (background jobs in other
  * process groups included) and the descendants of the leader and of every recorded process (a helper that
  * called setsid is still a child). A root counts only if the same process (pid and start time) is still there:
@@ -16,14 +51,7 @@ export function treeOf(
   recorded: Iterable<ProcessMark>,
   all: readonly ProcInfo[],
 ): ProcInfo[] {
-  const byPid = new Map<number, ProcInfo>();
-  const children = new Map<number, ProcInfo[]>();
-  for (const p of all) {
-    byPid.set(p.pid, p);
-    const list = children.get(p.ppid);
-    if (list) list.push(p);
-    else children.set(p.ppid, [p]);
-  }
+  const { byPid, children, bySession } = indexOf(all);
   const verified = (m: ProcessMark) => {
     const p = byPid.get(m.pid);
     return p !== undefined && p.startTime === m.startTime ? p : null;
@@ -32,7 +60,7 @@ export function treeOf(
   const head = leader ? verified(leader) : null;
   if (head) {
     queue.push(head);
-    for (const p of all) if (p.sid === head.pid) queue.push(p);
+    queue.push(...(bySession.get(head.pid) ?? []));
   }
   for (const m of recorded) {
     const p = verified(m);
@@ -68,13 +96,24 @@ export class ProcessRecord {
    * be taken for them later). Returns whether the leader still runs; once it does not, rescanning is pointless.
    */
   observe(all: readonly ProcInfo[]): boolean {
+    return this.observeChange(all).leaderRuns;
+  }
+
+  /** `observe`, also telling whether the recorded set changed (the tracker backs off while nothing does). */
+  observeChange(all: readonly ProcInfo[]): { leaderRuns: boolean; changed: boolean } {
     const next = new Map<number, ProcessMark>();
     for (const p of treeOf(this.leader, this.marks.values(), all)) next.set(p.pid, markOf(p));
-    const listed = new Set(all.map((p) => p.pid));
+    const listed = indexOf(all).byPid;
     // Not listed: it exited, or it was recorded by a later scan than this one (scans may overlap). Ask again.
     for (const m of this.marks.values()) if (!next.has(m.pid) && !listed.has(m.pid) && isAlive(m)) next.set(m.pid, m);
+    const changed = next.size !== this.marks.size || [...next.values()].some((m) => !this.has(m));
     this.marks = next;
-    return this.leader !== null && this.marks.get(this.leader.pid)?.startTime === this.leader.startTime;
+    const leaderRuns = this.leader !== null && this.marks.get(this.leader.pid)?.startTime === this.leader.startTime;
+    return { leaderRuns, changed };
+  }
+
+  private has(m: ProcessMark): boolean {
+    return this.marks.get(m.pid)?.startTime === m.startTime;
   }
 
   list(): ProcessMark[] {

@@ -1,13 +1,13 @@
 // Owns every terminal of the core: spawns them, records their process trees, stops them all.
-import { DisposableStore, disposableInterval, type Disposable } from '../lifecycle.js';
+import { DisposableStore, disposableInterval, disposableTimeout, type Disposable } from '../lifecycle.js';
 import type { AgentMark } from './agent-mark.js';
 import { isAlive, scanProcesses, type ProcessMark } from './proc-stat.js';
 import { ProcessLedger, type LedgerEntry } from './process-ledger.js';
 import { terminateTree } from './process-tree.js';
 import { Terminal, type SpawnOptions } from './terminal.js';
+import { TRACKING_PACE, TrackingSchedule } from './tracking-schedule.js';
 import { reportFailure } from '../log.js';
 
-const TRACK_EVERY_MS = 1000;
 const TRACKING = "tracking the terminals' processes";
 /** Marks of released terminals kept for the stop at quit; the oldest go first (the ledger holds ≤ 1024 entries). */
 const MAX_RETIRED_MARKS = 256;
@@ -27,12 +27,22 @@ export class PtyHost implements Disposable {
   /** The pass waiting to start (callers share it), and the latest one queued: passes never overlap. */
   private pending: Promise<void> | null = null;
   private latest: Promise<void> = Promise.resolve();
+  /** When passes run while nothing happens: backing off to `TRACKING_PACE.quietMaxMs` (tracking-schedule.ts). */
+  private readonly schedule = new TrackingSchedule();
+  /** Bumped by every spawn, exit and release: a pass that sees it move has a changed ledger to write. */
+  private generation = 0;
+  private passedGeneration = -1;
+  /** The one pass a burst of spawns shares, `TRACKING_PACE.spawnSettleMs` after the first of them. */
+  private settling: Disposable | null = null;
+  /** The ledger write in flight, and whether another is wanted after it (`saveLedger`). */
+  private ledgerWriting: Promise<void> | null = null;
+  private ledgerDirty = false;
 
   /** `ledgerPath`: where the processes this host started are recorded for the start-up sweep. */
   constructor(ledgerPath: string | null = null) {
     this.ledger = ledgerPath ? new ProcessLedger(ledgerPath) : null;
     // Unref'd: tracking alone must not keep a core (or a test) alive.
-    this.disposables.add(disposableInterval(TRACK_EVERY_MS, () => this.trackSoon(), { unref: true }));
+    this.disposables.add(disposableInterval(TRACKING_PACE.tickMs, () => this.tick(), { unref: true }));
   }
 
   /** Stops processes a previous host recorded that outlived it. */
@@ -46,9 +56,22 @@ export class PtyHost implements Disposable {
     const terminal = new Terminal(options);
     this.terminals.set(terminal.id, terminal);
     if (terminal.leader) this.tracked.add(terminal);
-    this.trackSoon();
+    this.generation++;
+    // In the ledger at once, with its leader and mark: a core killed a moment later still has it swept.
+    this.saveLedger().catch(() => undefined);
+    // Its leader is already known by pid and start time (PtyProcess); the pass adds what it starts.
+    this.settling ??= this.disposables.add(
+      disposableTimeout(TRACKING_PACE.spawnSettleMs, () => {
+        if (this.settling) this.disposables.delete(this.settling);
+        this.settling = null;
+        this.trackSoon();
+      }),
+    );
     // One last look once the leader is gone records what it left behind, and ends the rescans.
-    terminal.onExit(() => this.trackSoon());
+    terminal.onExit(() => {
+      this.generation++;
+      this.trackSoon();
+    });
     return terminal;
   }
 
@@ -62,6 +85,11 @@ export class PtyHost implements Disposable {
     return terminal !== undefined && this.tracked.has(terminal);
   }
 
+  /** How long the tracker now waits between passes while nothing changes (tracking-schedule.ts). */
+  get trackingWaitMs(): number {
+    return this.schedule.currentWaitMs;
+  }
+
   /** Forget an ended terminal (its ring and mirror are released); processes it left running are still stopped at quit. */
   release(terminalId: string): void {
     const terminal = this.terminals.get(terminalId);
@@ -71,6 +99,7 @@ export class PtyHost implements Disposable {
     this.retired = [...this.retired, ...terminal.recordedProcesses()].filter(isAlive);
     this.retiredMarks = [...this.retiredMarks, terminal.mark].slice(-MAX_RETIRED_MARKS);
     terminal.dispose();
+    this.generation++;
     this.trackSoon();
   }
 
@@ -118,6 +147,14 @@ export class PtyHost implements Disposable {
     return pass;
   }
 
+  /** The 1 s tick: a pass when one is due (tracking-schedule.ts), nothing otherwise. */
+  private tick(): void {
+    if (this.tracked.size === 0 && this.generation === this.passedGeneration) return;
+    let lastOutputAt = 0;
+    for (const terminal of this.tracked) lastOutputAt = Math.max(lastOutputAt, terminal.lastOutputAt);
+    if (this.generation !== this.passedGeneration || this.schedule.due(Date.now(), lastOutputAt)) this.trackSoon();
+  }
+
   private trackSoon(): void {
     this.track().catch((err: unknown) => reportFailure(TRACKING, err));
   }
@@ -125,15 +162,49 @@ export class PtyHost implements Disposable {
   /** Record every process in each live terminal's tree, so one that later leaves the session is still stopped. */
   private async trackOnce(): Promise<void> {
     if (this.closed) return;
+    const startedAt = Date.now();
+    const generation = this.generation;
+    let changed = generation !== this.passedGeneration;
     if (this.tracked.size > 0) {
       // Only terminals that existed before the scan: a newer one's leader may be missing from it.
       const scanned = [...this.tracked];
       const all = await scanProcesses();
       for (const terminal of scanned) {
-        if (!terminal.observe(all) || terminal.exited) this.tracked.delete(terminal);
+        const seen = terminal.observeChange(all);
+        if (seen.changed) changed = true;
+        if (!seen.leaderRuns || terminal.exited) this.tracked.delete(terminal);
       }
     }
+    this.schedule.passed(startedAt, changed);
+    this.passedGeneration = generation;
     if (this.closed) return;
+    await this.saveLedger();
+  }
+
+  /**
+   * Writes the ledger as things are now. Writes never overlap: one asked for while another is in flight is done
+   * right after it, once, with what is current then (so a burst of spawns costs a write or two, and none is dropped).
+   */
+  private saveLedger(): Promise<void> {
+    this.ledgerDirty = true;
+    this.ledgerWriting ??= this.writeLedger();
+    return this.ledgerWriting;
+  }
+
+  private async writeLedger(): Promise<void> {
+    while (this.ledgerDirty && !this.closed) {
+      this.ledgerDirty = false;
+      try {
+        await this.ledger?.write(this.ledgerEntries());
+      } catch {
+        // The ledger is a safety net; a full disk must not stop the agents.
+      }
+    }
+    // In the same turn as the last check: a request made after it starts a new loop.
+    this.ledgerWriting = null;
+  }
+
+  private ledgerEntries(): LedgerEntry[] {
     const entries: LedgerEntry[] = [];
     // Every terminal, even one with nothing recorded: its mark alone may find what it left behind.
     for (const terminal of this.terminals.values()) {
@@ -141,10 +212,6 @@ export class PtyHost implements Disposable {
     }
     if (this.retired.length > 0) entries.push({ leader: null, processes: this.retired, mark: null });
     for (const mark of this.retiredMarks) entries.push({ leader: null, processes: [], mark });
-    try {
-      await this.ledger?.write(entries);
-    } catch {
-      // The ledger is a safety net; a full disk must not stop the agents.
-    }
+    return entries;
   }
 }

@@ -106,6 +106,11 @@ export class PtyProcess implements Disposable {
     return this.processes.observe(all);
   }
 
+  /** `observe`, also telling whether what is recorded changed. */
+  observeChange(all: readonly ProcInfo[]): { leaderRuns: boolean; changed: boolean } {
+    return this.processes.observeChange(all);
+  }
+
   /** Processes seen in the tree that were still running when last looked at. */
   recordedProcesses(): ProcessMark[] {
     return this.processes.list();

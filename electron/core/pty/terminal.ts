@@ -106,6 +106,11 @@ export class Terminal implements Disposable {
     return this.child.observe(all);
   }
 
+  /** `observe`, also telling whether what is recorded changed (the tracker backs off while nothing does). */
+  observeChange(all: readonly ProcInfo[]): { leaderRuns: boolean; changed: boolean } {
+    return this.child.observeChange(all);
+  }
+
   /** Processes seen in this terminal's tree that were still running when last looked at. */
   recordedProcesses(): ProcessMark[] {
     return this.child.recordedProcesses();

@@ -174,7 +174,7 @@ export class ResumePlanner {
     );
     const used = new Set(
       this.runs
-        .list()
+        .peek()
         .flatMap((r) => r.agents.flatMap((a) => [a.cwd, ...(a.worktree ? [a.worktree.worktreePath] : [])])),
     );
     const agents: HandlePreviewAgent[] = [];
@@ -281,14 +281,24 @@ export class ResumePlanner {
   }
 
   /** What a resume of the stopped run would find (docs/architecture.md §1 health), from the vendors' stores. */
-  async health(run: RunManifest, isLive: (agentId: string) => boolean): Promise<RunSummary['health']> {
+  async health(
+    run: RunManifest,
+    isLive: (agentId: string) => boolean,
+    dirs: Map<string, Promise<boolean>> = new Map(),
+  ): Promise<RunSummary['health']> {
     if (run.agents.some((a) => isLive(a.id))) return 'live';
+    // `dirs`: answers shared by the runs checked together (run-health.ts); most share a few directories.
+    const isDir = (path: string) => {
+      let known = dirs.get(path);
+      if (!known) dirs.set(path, (known = isDirectory(path)));
+      return known;
+    };
     let health: RunSummary['health'] = 'resumable';
     for (const a of run.agents) {
       // An agent on another host: its directory and conversation are there, asked only when it resumes.
       if (a.host) continue;
       // A worktree that is gone is re-created from its branch at the resume: only its repository must be there.
-      if (!(await isDirectory(a.cwd)) && !(a.worktree && (await isDirectory(a.worktree.repoRoot)))) return 'missing';
+      if (!(await isDir(a.cwd)) && !(a.worktree && (await isDir(a.worktree.repoRoot)))) return 'missing';
       const adapter = this.vendors.get(a.vendor);
       const last = a.sessionIds.at(-1);
       if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env)))
@@ -299,7 +309,7 @@ export class ResumePlanner {
 
   private newRecord(h: HandleAgent, cwd: string, labels: readonly string[], i: number): AgentRecord {
     // An agent id already used by another run of the store would make two agents one: take a new one.
-    const id = this.runs.list().some((r) => r.agents.some((a) => a.id === h.id)) ? newAgentId() : h.id;
+    const id = this.runs.peek().some((r) => r.agents.some((a) => a.id === h.id)) ? newAgentId() : h.id;
     return {
       id,
       label: uniqueLabel(h.label, labels, `agents[${i}].label`, false),

@@ -32,7 +32,7 @@ export interface RunWriter {
 }
 
 /** The lookups, for the parts that only read (the resume planner, session import, recovery). */
-export type RunReader = Pick<RunRepository, 'get' | 'list' | 'findByName' | 'findAgentBySessionId'>;
+export type RunReader = Pick<RunRepository, 'get' | 'list' | 'peek' | 'findByName' | 'findAgentBySessionId'>;
 
 export class RunRepository {
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -48,6 +48,11 @@ export class RunRepository {
   /** Newest first. */
   list(): RunManifest[] {
     return this.store.list();
+  }
+
+  /** Newest first, without copies: for readers that only look. Never change what it gives (RunStore.peek). */
+  peek(): readonly Readonly<RunManifest>[] {
+    return this.store.peek();
   }
 
   findByName(name: string): RunManifest | undefined {
@@ -66,9 +71,10 @@ export class RunRepository {
   }
 
   findAgent(agentId: string): { run: RunManifest; agent: AgentRecord } {
-    for (const run of this.store.list()) {
-      const agent = run.agents.find((a) => a.id === agentId);
-      if (agent) return { run, agent };
+    for (const found of this.store.peek()) {
+      if (!found.agents.some((a) => a.id === agentId)) continue;
+      const run = structuredClone(found);
+      return { run, agent: run.agents.find((a) => a.id === agentId)! };
     }
     throw notFound('no such agent');
   }
@@ -110,9 +116,19 @@ export class RunRepository {
     return result;
   }
 
-  /** One change of the run's manifest, queued behind the run's other changes. */
+  /**
+   * One change of the run's manifest, queued behind the run's other changes. The queue moves on once the change is
+   * in the store's index (the truth while running); the promise resolves once it is on disk. So the changes of 25
+   * agents starting at once are read and applied one after the other, and written together (RunStore.save).
+   */
   update(runId: string, edit: (m: RunManifest) => void): Promise<void> {
-    return this.enqueue(runId, (run) => run.change(edit));
+    let written: Promise<void> = Promise.resolve();
+    const applied = this.enqueue(runId, async () => {
+      written = this.apply(runId, edit);
+      // Handled by whoever awaits `update`; this only keeps it from counting as unhandled meanwhile.
+      written.catch(() => undefined);
+    });
+    return applied.then(() => written);
   }
 
   /**
@@ -142,7 +158,7 @@ export class RunRepository {
    */
   async markInterrupted(): Promise<InterruptedRun[]> {
     const interrupted: InterruptedRun[] = [];
-    for (const run of this.store.list()) {
+    for (const run of this.store.peek()) {
       const agentIds = run.agents.filter((a) => a.status === 'running' || a.status === 'starting').map((a) => a.id);
       if (agentIds.length === 0) continue;
       const next = structuredClone(run);
@@ -169,16 +185,19 @@ export class RunRepository {
     return this.store.unsaved().map((runId) => this.store.get(runId)?.name ?? runId);
   }
 
+  /** Applies `edit` to the current manifest (its `updatedAt` set to now first); the store takes it before this returns. */
+  private apply(runId: string, edit: (m: RunManifest) => void): Promise<void> {
+    const current = this.store.get(runId);
+    if (!current) return Promise.resolve();
+    current.updatedAt = now();
+    edit(current);
+    return this.store.save(current);
+  }
+
   private writer(runId: string): RunWriter {
     return {
       runId,
-      change: async (edit) => {
-        const current = this.store.get(runId);
-        if (!current) return;
-        current.updatedAt = now();
-        edit(current);
-        await this.store.save(current);
-      },
+      change: (edit) => this.apply(runId, edit),
       writeSnapshot: (snapshot, screens) => this.store.writeSnapshot(runId, snapshot, screens),
     };
   }

@@ -26,6 +26,8 @@ import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
 import type { ForkMethod } from './run-fork.js';
 import type { PlannedAgent, ResumePlanner, ResumeTarget } from './resume-planner.js';
+import { RunHealth } from './run-health.js';
+import { startTogether } from './start-together.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
@@ -45,6 +47,9 @@ const SHELL_NOT_CONFIRMED =
   'not started: a shell agent from a handle runs a command in the directory the handle names, so it starts only once you confirm it';
 
 export class RunService {
+  /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
+  private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+
   constructor(
     private readonly runs: RunRepository,
     private readonly planner: ResumePlanner,
@@ -69,13 +74,15 @@ export class RunService {
   readonly requests: RequestTable<RunMethod> = {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
-      const runs = this.runs.list().filter((r) => (query ? matchesQuery(r, query) : true));
+      const runs = this.runs.peek().filter((r) => (query ? matchesQuery(r, query) : true));
       const costs = listCosts(this.cost, runs, (runIds) => this.announce('cost.changed', { runIds }));
-      const summaries = await Promise.all(
-        runs.map(async (r) => runSummary(r, isLive, await this.planner.health(r, isLive), this.attentionOf)),
-      );
+      const health = await this.health.of(runs, isLive);
       const cost = await costs;
-      return summaries.map((s) => (cost.has(s.id) ? { ...s, cost: cost.get(s.id) } : s));
+      return runs.map((r, i) => {
+        const summary = runSummary(r, isLive, health[i]!, this.attentionOf);
+        const c = cost.get(r.id);
+        return c ? { ...summary, cost: c } : summary;
+      });
     },
     'run.cost': async ({ run }) => this.cost.runCost(this.runs.find(run)),
     'run.get': async ({ run }) => this.view(run),
@@ -89,7 +96,11 @@ export class RunService {
       const run: RunManifest = { v: 1, id: newRunId(), name, createdAt: at, updatedAt: at, agents, lastSnapshot: null };
       await this.runs.create(run, `started with ${agents.length} agent${agents.length === 1 ? '' : 's'}`);
       // Each agent's worktree is made just before it starts: one that cannot be made fails that agent, not the run.
-      for (const { agent, worktree } of added) await this.agents.startFresh(run.id, agent.id, worktree ?? undefined);
+      await startTogether(
+        added,
+        (a) => a.worktree !== null && a.worktree !== undefined,
+        ({ agent, worktree }) => this.agents.startFresh(run.id, agent.id, worktree ?? undefined),
+      );
       return this.changed(run.id);
     },
     'run.snapshot': ({ run }) => this.snapshots.snapshot(run, 'user'),
@@ -116,6 +127,7 @@ export class RunService {
           process.stderr.write(`baton: run '${run.name}': a worktree was kept: ${kept}\n`);
       }
       await this.runs.delete(run.id);
+      this.health.forget(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
       return { deleted: run.id };
     },
@@ -208,6 +220,16 @@ export class RunService {
     return () => this.events.off(name, listener);
   }
 
+  /** Checks every stored run's health in the background; `file`: where the answers are kept for the next core. */
+  warmHealth(file: string | null = null): void {
+    this.health.warm(this.runs.peek(), file);
+  }
+
+  /** Resolves once every background health check started so far is done (for tests and the bench). */
+  healthSettled(): Promise<void> {
+    return this.health.settled();
+  }
+
   /** Tells every client about a change outside the runs themselves (the interrupted runs: runs/recovery.ts). */
   announce<E extends EventName>(name: E, payload: EventPayload<E>): void {
     this.events.emit(name, payload);
@@ -216,7 +238,7 @@ export class RunService {
   /** The agents whose terminals run now, by run: for `core.info`, and what a core restart brings back. */
   liveAgents(): { runId: string; agentIds: string[] }[] {
     return this.runs
-      .list()
+      .peek()
       .map((r) => ({ runId: r.id, agentIds: r.agents.filter((a) => this.agents.isLive(a.id)).map((a) => a.id) }))
       .filter((r) => r.agentIds.length > 0);
   }
@@ -302,25 +324,27 @@ export class RunService {
     } else if (adopted.some((r) => !this.runs.get(runId)!.agents.some((a) => a.id === r.id))) {
       await this.runs.addAgents(runId, adopted, 'agents');
     }
-    const outcomes: ResumeOutcome[] = [];
-    for (const planned of target.agents) {
-      const { id, label, vendor } = planned.agent;
-      if (held(planned))
-        outcomes.push({ agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED });
-      else if (this.agents.isLive(id)) {
-        const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
-        outcomes.push({
-          agentId: id,
-          label: agent.label,
-          vendor: agent.vendor,
-          outcome: 'resumed',
-          sessionId: currentSessionId(agent),
-          message: 'already running',
-        });
-      } else {
-        outcomes.push(await this.startPlannedAgent(runId, target.runName, planned, repoMap));
-      }
-    }
+    const outcomes = await startTogether(
+      target.agents,
+      (planned) => planned.agent.worktree !== undefined,
+      async (planned): Promise<ResumeOutcome> => {
+        const { id, label, vendor } = planned.agent;
+        if (held(planned))
+          return { agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED };
+        if (this.agents.isLive(id)) {
+          const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
+          return {
+            agentId: id,
+            label: agent.label,
+            vendor: agent.vendor,
+            outcome: 'resumed',
+            sessionId: currentSessionId(agent),
+            message: 'already running',
+          };
+        }
+        return this.startPlannedAgent(runId, target.runName, planned, repoMap);
+      },
+    );
     const counts = (['resumed', 'fresh', 'failed'] as const)
       .map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`)
       .join(', ');

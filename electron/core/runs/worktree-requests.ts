@@ -88,7 +88,7 @@ function claimedPaths(runs: RunReader): Set<string> {
 
 function claimants(runs: RunReader): Map<string, { run: string; label: string }> {
   const out = new Map<string, { run: string; label: string }>();
-  for (const run of runs.list())
+  for (const run of runs.peek())
     for (const a of run.agents) if (a.worktree) out.set(a.worktree.worktreePath, { run: run.name, label: a.label });
   return out;
 }

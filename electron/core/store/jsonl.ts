@@ -10,6 +10,11 @@ const APPEND_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT |
 
 /** Appends one JSON line durably. A torn previous line is closed with "\n" first so this one stays readable. */
 export async function appendJsonLine(path: string, value: unknown, mode = 0o600): Promise<void> {
+  return appendJsonLines(path, [value], mode);
+}
+
+/** Appends JSON lines durably, all in one write and one fsync: a failure leaves none of them. */
+export async function appendJsonLines(path: string, values: readonly unknown[], mode = 0o600): Promise<void> {
   const fh = await open(path, APPEND_FLAGS, mode);
   try {
     const { size } = await fh.stat();
@@ -20,7 +25,7 @@ export async function appendJsonLine(path: string, value: unknown, mode = 0o600)
       if (last[0] !== 0x0a) prefix = '\n';
     }
     // One write, so concurrent appenders in this process never interleave within a line.
-    const bytes = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, 'utf8');
+    const bytes = Buffer.from(`${prefix}${values.map((v) => `${JSON.stringify(v)}\n`).join('')}`, 'utf8');
     try {
       const { bytesWritten } = await fh.write(bytes);
       // A full disk can take part of a write without an error; the rest would fail anyway.

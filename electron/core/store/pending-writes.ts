@@ -59,10 +59,11 @@ export class PendingWrites {
     return this.queued.get(runId) ?? [];
   }
 
-  appended(runId: string): void {
-    const list = this.queued.get(runId);
-    list?.shift();
-    if (list?.length === 0) this.queued.delete(runId);
+  /** These lines were written (by identity: lines queued meanwhile, or dropped for room, are left as they are). */
+  appended(runId: string, written: readonly RunEvent[]): void {
+    const list = this.queued.get(runId)?.filter((e) => !written.includes(e));
+    if (list && list.length > 0) this.queued.set(runId, list);
+    else this.queued.delete(runId);
   }
 
   /** Runs with something waiting to be written. */

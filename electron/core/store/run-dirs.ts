@@ -11,35 +11,47 @@ import type { RunManifest } from './types.js';
 
 export const SCREENS = 'screens';
 
+/** Run directories read at once at open: a store of 10,000 runs is read in a fraction of the time one by one takes. */
+const OPEN_CONCURRENCY = 32;
+
 /**
  * Every run under `runsDir` whose manifest reads well. Anything else is passed to `skip` with the reason and left
  * where it is, except temp files and directories, which only a crash mid-write leaves.
  */
 export async function loadRuns(runsDir: string, skip: (path: string, reason: string) => void): Promise<RunManifest[]> {
   const runs: RunManifest[] = [];
-  for (const entry of await readdir(runsDir, { withFileTypes: true })) {
-    const path = join(runsDir, entry.name);
-    if (isTempName(entry.name)) {
-      await rm(path, { recursive: true, force: true });
-      continue;
+  const entries = await readdir(runsDir, { withFileTypes: true });
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const read = await loadEntry(runsDir, entries[next++]!.name);
+      if (read === null) continue;
+      if ('manifest' in read) runs.push(read.manifest);
+      else skip(read.path, read.reason);
     }
-    if (!RUN_ID.test(entry.name)) {
-      skip(path, 'its name is not a Baton run id');
-      continue;
-    }
-    const state = await directoryState(path);
-    if (state !== 'ok') {
-      skip(path, state);
-      continue;
-    }
-    await sweepTemps(path);
-    // Through a link the sweep could remove files outside the store.
-    if ((await directoryState(join(path, SCREENS))) === 'ok') await sweepTemps(join(path, SCREENS));
-    const read = await readManifest(join(path, MANIFEST), entry.name);
-    if (read.ok) runs.push(read.value);
-    else skip(join(path, MANIFEST), read.reason);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, entries.length) }, worker));
   return runs;
+}
+
+/** One entry of the runs directory: a run, a reason to skip it, or null for a crash's temp left-over (removed). */
+async function loadEntry(
+  runsDir: string,
+  name: string,
+): Promise<{ manifest: RunManifest } | { path: string; reason: string } | null> {
+  const path = join(runsDir, name);
+  if (isTempName(name)) {
+    await rm(path, { recursive: true, force: true });
+    return null;
+  }
+  if (!RUN_ID.test(name)) return { path, reason: 'its name is not a Baton run id' };
+  const state = await directoryState(path);
+  if (state !== 'ok') return { path, reason: state };
+  await sweepTemps(path);
+  // Through a link the sweep could remove files outside the store.
+  if ((await directoryState(join(path, SCREENS))) === 'ok') await sweepTemps(join(path, SCREENS));
+  const read = await readManifest(join(path, MANIFEST), name);
+  return read.ok ? { manifest: read.value } : { path: join(path, MANIFEST), reason: read.reason };
 }
 
 /** Creates a run's directory; false when it was already there (a real directory, never a link). */

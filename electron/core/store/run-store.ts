@@ -7,7 +7,7 @@ import { BatonError, describeIssue, runEventSchema } from '../../../shared/contr
 import { RUN_ID, SNAPSHOT_ID } from '../../../shared/words.js';
 import { fsyncDir, isErrno, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
 import { checkDataDir } from './data-dir.js';
-import { appendJsonLine, readJsonLines } from './jsonl.js';
+import { appendJsonLines, readJsonLines } from './jsonl.js';
 import { MANIFEST, manifestText, newestFirst, runManifestSchema } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
 import { loadRuns, makeRunDir, SCREENS } from './run-dirs.js';
@@ -33,7 +33,13 @@ export interface Unreadable {
 }
 
 export class RunStore {
+  /**
+   * The runs by id. Each manifest object is replaced on a change, never changed in place, so `peek` can hand them out
+   * without copying (cloning 10,000 manifests per list cost more than answering it).
+   */
   private readonly index = new Map<string, RunManifest>();
+  /** The index newest first, sorted once per change rather than once per read. */
+  private sorted: RunManifest[] | null = null;
   /** Per-run chains: writes to one run happen in call order, so the files follow the index in order. */
   private readonly queues = new Map<string, Promise<unknown>>();
   private readonly pending = new PendingWrites(() => this.flush(), RETRY_WRITES_MS);
@@ -53,6 +59,7 @@ export class RunStore {
     if (state !== 'ok') throw new Error(`cannot open the run store: ${runsDir} ${state}`);
     const store = new RunStore(runsDir);
     for (const m of await loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
+    store.sorted = null;
     return store;
   }
 
@@ -68,7 +75,16 @@ export class RunStore {
 
   /** Newest `updatedAt` first. The manifests are copies: change a run through `save`. */
   list(): RunManifest[] {
-    return [...this.index.values()].sort(newestFirst).map((m) => structuredClone(m));
+    return this.peek().map((m) => structuredClone(m));
+  }
+
+  /**
+   * Every run, newest `updatedAt` first: the store's own objects, for readers that only look (a list, a lookup).
+   * Never change one; change a run through `save`.
+   */
+  peek(): readonly Readonly<RunManifest>[] {
+    this.sorted ??= [...this.index.values()].sort(newestFirst);
+    return this.sorted;
   }
 
   get(runId: string): RunManifest | undefined {
@@ -78,13 +94,13 @@ export class RunStore {
 
   /** Names need not be unique; the most recently updated run with the name wins. */
   findByName(name: string): RunManifest | undefined {
-    const m = [...this.index.values()].sort(newestFirst).find((r) => r.name === name);
+    const m = this.peek().find((r) => r.name === name);
     return m && structuredClone(m);
   }
 
   /** Any session id an agent ever had, not only its current one: old handles still find their run. */
   findAgentBySessionId(sessionId: string): { run: RunManifest; agentId: string } | undefined {
-    for (const run of [...this.index.values()].sort(newestFirst)) {
+    for (const run of this.peek()) {
       const agent = run.agents.find((a) => a.sessionIds.some((s) => s.id === sessionId));
       if (agent) return { run: structuredClone(run), agentId: agent.id };
     }
@@ -100,12 +116,21 @@ export class RunStore {
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'manifest'));
     const m = parsed.data;
     const dir = this.runDir(m.id);
-    await this.serial(m.id, async () => {
-      if (!this.index.has(m.id)) return this.create(m, dir);
-      this.index.set(m.id, m);
-      this.pending.markDirty(m.id);
-      await this.writeWaiting(m.id);
-    });
+    if (!this.index.has(m.id)) {
+      return this.serial(m.id, async () => {
+        if (!this.index.has(m.id)) return this.create(m, dir);
+        this.setIndex(m);
+        this.pending.markDirty(m.id);
+        await this.writeWaiting(m.id);
+      });
+    }
+    // A known run: the index takes the change at once (it is the truth while running) and the file follows in the
+    // run's queue. Saves that arrive while a write is in flight are written together by the next one: 25 agents
+    // starting at once rewrite their run's manifest a few times, not 25 (each write is still whole and atomic, and
+    // each save resolves only once a file holding its change is on disk).
+    this.setIndex(m);
+    this.pending.markDirty(m.id);
+    await this.serial(m.id, () => this.writeWaiting(m.id));
   }
 
   /** Appends to the run's history; a line the disk refuses waits in memory like a refused manifest. */
@@ -114,11 +139,9 @@ export class RunStore {
     const parsed = runEventSchema.safeParse(event);
     if (!parsed.success) throw new BatonError(describeIssue(parsed.error, 'event'));
     this.requireKnown(runId);
-    await this.serial(runId, async () => {
-      if (!this.index.has(runId)) return;
-      this.pending.queueEvent(runId, parsed.data);
-      await this.writeWaiting(runId);
-    });
+    // Queued at once, written in the run's queue: lines that arrive while a write is in flight go in the next one.
+    this.pending.queueEvent(runId, parsed.data);
+    await this.serial(runId, () => this.writeWaiting(runId));
   }
 
   /** The run's history: the lines on disk that read well, then any still waiting to be written. */
@@ -185,10 +208,10 @@ export class RunStore {
       try {
         await rename(dir, doomed);
       } catch (err) {
-        if (isErrno(err, 'ENOENT')) return this.index.delete(runId);
+        if (isErrno(err, 'ENOENT')) return this.unindex(runId);
         throw err;
       }
-      this.index.delete(runId);
+      this.unindex(runId);
       await fsyncDir(this.runsDir);
       await rm(doomed, { recursive: true, force: true });
       return true;
@@ -241,7 +264,17 @@ export class RunStore {
       process.stderr.write(`baton: ${problem.message}\n`);
       throw problem;
     }
+    this.setIndex(m);
+  }
+
+  private setIndex(m: RunManifest): void {
     this.index.set(m.id, m);
+    this.sorted = null;
+  }
+
+  private unindex(runId: string): boolean {
+    this.sorted = null;
+    return this.index.delete(runId);
   }
 
   /** Inside the run's queue: the manifest if it is newer than its file, then the waiting history lines in order. */
@@ -254,9 +287,11 @@ export class RunStore {
         await writeFileAtomic(join(this.runDir(runId), MANIFEST), manifestText(m));
         this.pending.written(runId);
       }
-      for (let next = this.pending.events(runId)[0]; next; next = this.pending.events(runId)[0]) {
-        await appendJsonLine(path, next);
-        this.pending.appended(runId);
+      // Every line waiting, in one append and one fsync: lines queued while the last write was in flight go together.
+      const lines = [...this.pending.events(runId)];
+      if (lines.length > 0) {
+        await appendJsonLines(path, lines);
+        this.pending.appended(runId, lines);
       }
     } catch (err) {
       const problem = this.writeFailed(runId, err);

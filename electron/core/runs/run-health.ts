@@ -1,0 +1,175 @@
+// The health of stopped runs for `run.list` (docs/architecture.md §1 health; docs/performance.md "Core"). Checking it
+// reads the outside world (each agent's directory, each confirmed session in its vendor's store): for a history of
+// 10,000 runs that is tens of thousands of file-system calls, seconds of work that must not sit in front of every
+// list. So each stopped run's answer is kept with the `updatedAt` it was checked at:
+// - a run that changed since (or was never checked) is checked before the list answers;
+// - an answer older than `RECHECK_MS` is still given, and checked again in the background for the next list (a
+//   directory deleted outside Baton shows within a list or two; a resume always checks everything again itself);
+// - at open, the answers the last core saved (health-file.ts) are taken for the run versions they were checked at,
+//   and every run is checked again in the background (`warm`): the first list answers from the saved answers, and
+//   waits only for runs that have none.
+// A run with a live agent is `live` without any check.
+import type { RunSummary } from '../../../shared/contract.js';
+import type { RunManifest } from '../store/types.js';
+import { readHealthFile, writeHealthFile, type SavedHealth } from './health-file.js';
+
+export type Health = RunSummary['health'];
+/** Answers the same path once within one batch of checks: most runs of a history share a few directories. */
+export type DirectoryMemo = Map<string, Promise<boolean>>;
+export type HealthCheck = (run: RunManifest, dirs: DirectoryMemo) => Promise<Health>;
+
+/** How old an answer may be before a list has it checked again in the background. */
+export const RECHECK_MS = 60_000;
+/** Checks running at once: enough to overlap the file system's latency, few enough to leave the core responsive. */
+const CONCURRENCY = 16;
+/** The saved answers are written this long after the last new one (a cache: one write per burst of checks). */
+const SAVE_AFTER_MS = 2000;
+
+interface Known {
+  updatedAt: string;
+  checkedAt: number;
+  answer: Promise<Health>;
+  /** The answer once it is in. */
+  health?: Health;
+}
+
+export class RunHealth {
+  private readonly known = new Map<string, Known>();
+  private background: Promise<void> | null = null;
+  /** The check of every run at open: a list that comes meanwhile waits for it rather than checking them twice. */
+  private warming: Promise<void> | null = null;
+
+  private file: string | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly check: HealthCheck) {}
+
+  /** Each run's health, in the order given. */
+  async of(runs: readonly RunManifest[], isLive: (agentId: string) => boolean): Promise<Health[]> {
+    if (this.warming) await this.warming;
+    const now = Date.now();
+    const due: RunManifest[] = [];
+    const old: RunManifest[] = [];
+    for (const run of runs) {
+      if (run.agents.some((a) => isLive(a.id))) continue;
+      const known = this.known.get(run.id);
+      if (!known || known.updatedAt !== run.updatedAt) due.push(run);
+      else if (now - known.checkedAt > RECHECK_MS) old.push(run);
+    }
+    if (due.length > 0) await this.checkAll(due);
+    // While background checks run (the warm-up's, say), they will reach these too.
+    if (old.length > 0 && !this.background) this.inBackground(old).catch(() => undefined);
+    return Promise.all(
+      runs.map((run) =>
+        run.agents.some((a) => isLive(a.id)) ? Promise.resolve<Health>('live') : this.known.get(run.id)!.answer,
+      ),
+    );
+  }
+
+  /**
+   * At open: takes the answers saved in `file` for the run versions they were checked at, then checks every run again
+   * in the background. A list that comes meanwhile waits only for the runs that had no saved answer.
+   */
+  warm(runs: readonly RunManifest[], file: string | null = null): void {
+    this.file = file;
+    const warming = (async () => {
+      const saved = file ? await readHealthFile(file) : new Map<string, SavedHealth>();
+      const unknown: RunManifest[] = [];
+      for (const run of runs) {
+        const s = saved.get(run.id);
+        if (this.known.has(run.id)) continue;
+        if (s && s.updatedAt === run.updatedAt)
+          this.known.set(run.id, { ...s, checkedAt: 0, answer: Promise.resolve(s.health) });
+        else unknown.push(run);
+      }
+      const checked = this.inBackground(unknown);
+      // Saved answers are checked again (checkedAt 0 is long past), after the runs that have none.
+      this.inBackground(runs.filter((r) => saved.has(r.id))).catch(() => undefined);
+      await checked;
+    })().catch(() => undefined);
+    this.warming = warming;
+    warming.then(
+      () => {
+        if (this.warming === warming) this.warming = null;
+      },
+      () => undefined,
+    );
+  }
+
+  /** A deleted run's answer is dropped. */
+  forget(runId: string): void {
+    this.known.delete(runId);
+  }
+
+  /** Finished when every background check started so far has (for tests and the bench). */
+  async settled(): Promise<void> {
+    while (this.background) await this.background;
+  }
+
+  /** Queues a check of `runs` behind the background checks before it; the promise never rejects. */
+  private inBackground(runs: readonly RunManifest[]): Promise<void> {
+    const previous = this.background ?? Promise.resolve();
+    // Each check catches its own failure (checkAll); this catch only keeps a rejection from going unhandled.
+    const next = previous.then(() => this.checkAll(runs)).catch(() => undefined);
+    this.background = next;
+    next.then(
+      () => {
+        if (this.background === next) this.background = null;
+      },
+      () => undefined,
+    );
+    return next;
+  }
+
+  /** Checks `runs`, at most CONCURRENCY at once (each check's file-system calls let other work run in between). */
+  private async checkAll(runs: readonly RunManifest[]): Promise<void> {
+    const dirs: DirectoryMemo = new Map();
+    let next = 0;
+    const worker = async () => {
+      while (next < runs.length) {
+        const run = runs[next++]!;
+        const current = this.known.get(run.id);
+        const sameVersion = current !== undefined && current.updatedAt === run.updatedAt;
+        // Checked (or being checked) at this very version a moment ago, by the warm-up say: share that answer.
+        if (sameVersion && Date.now() - current.checkedAt <= RECHECK_MS) {
+          await current.answer;
+          continue;
+        }
+        // A check that fails (a vendor store that cannot be read) says nothing against the run.
+        const answer = this.check(run, dirs).catch((): Health => 'resumable');
+        const entry: Known = { updatedAt: run.updatedAt, checkedAt: Date.now(), answer };
+        answer.then(
+          (health) => this.answered(entry, health),
+          () => undefined,
+        );
+        // Nothing valid to give meanwhile: lists wait for this check. Otherwise the old answer serves until it is done.
+        if (!sameVersion) this.known.set(run.id, entry);
+        await answer;
+        if (sameVersion) this.known.set(run.id, entry);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker));
+  }
+
+  private answered(entry: Known, health: Health): void {
+    entry.health = health;
+    if (!this.file || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.save().catch((err: unknown) =>
+        process.stderr.write(`baton: could not save the runs' health: ${(err as Error).message}\n`),
+      );
+    }, SAVE_AFTER_MS);
+    // A cache write alone must not keep the core alive.
+    this.saveTimer.unref();
+  }
+
+  private async save(): Promise<void> {
+    if (!this.file) return;
+    const runs = new Map<string, SavedHealth>();
+    for (const [id, k] of this.known)
+      if (k.health && k.health !== 'live')
+        runs.set(id, { updatedAt: k.updatedAt, health: k.health, checkedAt: k.checkedAt });
+    await writeHealthFile(this.file, runs);
+  }
+}

@@ -1,0 +1,224 @@
+// `npm run bench:scale` (and part of `npm run bench`): the core at a hundred agents and ten thousand runs, each figure
+// read against a baseline measured in the same run on the same machine, next to its goal (docs/performance.md
+// "Core"). Shared machines are noisy: the ratios mean more than the absolute figures. Nothing here asserts a time;
+// the process fails only when a measurement breaks.
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { FLOW } from '../../electron/core/pty/flow.js';
+import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
+import { tempDir, testEnv } from '../helpers/server.js';
+import { writeManyRuns } from './many-runs.js';
+import { cliMs, cpuShare, everyPaneLive, medianOf, rawShells, rssMb, startRuns, timed } from './scale-measure.js';
+import { fmt, mbps, median } from './stats.js';
+import { rawPty, viaPtyHost, type ThroughputSample } from './throughput.js';
+
+const RUNS = 4;
+const PER_RUN = 25;
+const HISTORY_RUNS = 10_000;
+const IDLE_SETTLE_MS = 12_000;
+const IDLE_WINDOW_MS = 10_000;
+const ROUNDS = 3;
+
+const LABEL = 52;
+const row = (label: string, value: string, vs: string, goal: string) =>
+  console.log(`${label.padEnd(LABEL)}${value.padStart(11)}  ${vs.padEnd(34)}${goal}`);
+const s = (ms: number) => (ms >= 1000 ? `${fmt(ms / 1000, 2)} s` : `${fmt(ms, ms < 10 ? 2 : 0)} ms`);
+const pct = (share: number) => `${fmt(share * 100, 2)} %`;
+const verdict = (ok: boolean) => (ok ? '✓' : '✗');
+
+async function main(): Promise<void> {
+  const cpu = cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
+  console.log(
+    `Baton scale bench  (node ${process.version}, ${availableParallelism()} cores, ${cpu}, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  const root = tempDir('baton-scale-');
+  const work = join(root, 'work');
+  mkdirSync(work);
+  // A fresh HOME: the shells read no rc files, so the figures are the core's, not the user's shell start-up.
+  const env = testEnv(join(root, 'home'));
+  let core: CoreProcess | null = null;
+  try {
+    core = await startCore(join(root, 'data'), env);
+    await liveAgents(core, env, work);
+    await stopCore(core);
+    core = null;
+    await manyRuns(root, env);
+    await ptyHostRates();
+  } finally {
+    if (core) await stopCore(core);
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** 100 shell agents in 4 runs: start, list, snapshot, stop and resume, idle CPU. */
+async function liveAgents(core: CoreProcess, env: Record<string, string>, work: string): Promise<void> {
+  const client = await core.connect();
+  const pid = core.info.pid;
+  console.log(
+    `\n${RUNS * PER_RUN} shell agents in ${RUNS} runs of ${PER_RUN} (figure, baseline in the same run, goal)`,
+  );
+  const idleEmpty = await cpuShare(pid, IDLE_WINDOW_MS / 2);
+
+  const raw = await rawShells(RUNS * PER_RUN, work, env);
+  const started = await timed(async () => {
+    const runs = await startRuns(client, RUNS, PER_RUN, work);
+    await everyPaneLive(
+      client,
+      runs.flatMap((r) => r.agents.map((a) => a.id)),
+    );
+    return runs;
+  });
+  row(
+    `${RUNS * PER_RUN} agents started, every pane showing its prompt`,
+    s(started.ms),
+    `${fmt(started.ms / raw, 2)} × raw node-pty (${s(raw)})`,
+    `goal ≤ 10 s ${verdict(started.ms <= 10_000)}`,
+  );
+
+  const info = await medianOf(20, () => client.call('core.info', {}));
+  const list = await medianOf(20, () => client.call('run.list', {}));
+  row(
+    `run.list with ${RUNS * PER_RUN} live (request)`,
+    s(list),
+    `${fmt(list / info, 2)} × core.info (${s(info)})`,
+    `goal ≤ 100 ms ${verdict(list <= 100)}`,
+  );
+  const help = median([0, 1, 2, 3, 4].map(() => cliMs(null, ['help'], env)));
+  const ls = median([0, 1, 2, 3, 4].map(() => cliMs(core, ['ls', '--json'], env)));
+  row(
+    `\`baton ls --json\` with ${RUNS * PER_RUN} live (a new process)`,
+    s(ls),
+    `${fmt(ls / help, 2)} × \`baton help\` (${s(help)})`,
+    `goal ≤ 100 ms ${verdict(ls <= 100)}`,
+  );
+
+  const first = started.value[0]!;
+  const snap = await timed(() => client.call('run.snapshot', { run: first.id }));
+  row(`snapshot of a ${PER_RUN}-agent run`, s(snap.ms), `${fmt(snap.ms / info, 0)} × core.info`, '–');
+
+  await client.call('run.stop', { run: first.id });
+  const rawResume = await rawShells(PER_RUN, work, env);
+  const resumed = await timed(async () => {
+    const { handle } = await client.call('run.handle', { run: first.id });
+    const confirmShell = first.agents.map((_, i) => i);
+    const result = await client.call('run.resume', { handle, confirmShell });
+    await everyPaneLive(
+      client,
+      result.run.agents.map((a) => a.id),
+    );
+  });
+  row(
+    `a ${PER_RUN}-agent run resumed until every pane is live`,
+    s(resumed.ms),
+    `${fmt(resumed.ms / rawResume, 2)} × raw node-pty (${s(rawResume)})`,
+    `goal ≤ 3 s ${verdict(resumed.ms <= 3000)}`,
+  );
+
+  // Let start-up work end and the process tracker back off, then measure a quiet core.
+  await new Promise((r) => setTimeout(r, IDLE_SETTLE_MS));
+  const idle = await cpuShare(pid, IDLE_WINDOW_MS);
+  row(
+    `core CPU, ${RUNS * PER_RUN} idle agents (${IDLE_WINDOW_MS / 1000} s)`,
+    pct(idle),
+    `${fmt(idle / Math.max(idleEmpty, 0.0005), 1)} × no agents (${pct(idleEmpty)})`,
+    `goal ≤ 2 % ${verdict(idle <= 0.02)}`,
+  );
+  row(`core resident memory, ${RUNS * PER_RUN} agents`, `${fmt(rssMb(pid))} MB`, '', '–');
+  client.close();
+}
+
+/** A store of 10,000 stopped runs: how fast the core opens it and answers run.list. */
+async function manyRuns(root: string, env: Record<string, string>): Promise<void> {
+  console.log(`\n${HISTORY_RUNS} runs in the store`);
+  const dirs = [0, 1, 2].map((i) => join(root, `repo${i}`));
+  for (const d of dirs) mkdirSync(d);
+  const emptyOpen = await timed(() => startCore(join(root, 'empty'), env));
+  await stopCore(emptyOpen.value);
+  await writeManyRuns(join(root, 'history'), HISTORY_RUNS, dirs);
+  const opened = await timed(() => startCore(join(root, 'history'), env));
+  const core = opened.value;
+  try {
+    const client = await core.connect();
+    row(
+      `core open until serving`,
+      s(opened.ms),
+      `${fmt(opened.ms / emptyOpen.ms, 2)} × an empty store (${s(emptyOpen.ms)})`,
+      '–',
+    );
+    const first = await timed(() => client.call('run.list', {}));
+    if (first.value.length !== HISTORY_RUNS) throw new Error(`run.list gave ${first.value.length} runs`);
+    const info = await medianOf(10, () => client.call('core.info', {}));
+    row(
+      'first run.list after open (nothing saved: waits for checks)',
+      s(first.ms),
+      `${fmt(first.ms / info, 0)} × core.info (${s(info)})`,
+      `goal ≤ 300 ms ${verdict(first.ms <= 300)}`,
+    );
+    const list = await medianOf(5, () => client.call('run.list', {}));
+    row(
+      'run.list (median of 5)',
+      s(list),
+      `${fmt(list / info, 0)} × core.info`,
+      `goal ≤ 300 ms ${verdict(list <= 300)}`,
+    );
+    const query = await medianOf(5, () => client.call('run.list', { query: 'history 0999' }));
+    row('run.list filtered (`history 0999`)', s(query), `${fmt(query / info, 1)} × core.info`, '–');
+    client.close();
+  } finally {
+    await stopCore(core);
+  }
+  // The next core on the same store: the health answers the last one saved serve its first list.
+  const reopened = await timed(() => startCore(join(root, 'history'), env));
+  try {
+    const client = await reopened.value.connect();
+    const first = await timed(() => client.call('run.list', {}));
+    const info = await medianOf(10, () => client.call('core.info', {}));
+    row(
+      'reopened: first run.list (saved health answers)',
+      s(first.ms),
+      `${fmt(first.ms / info, 0)} × core.info (${s(info)})`,
+      `goal ≤ 300 ms ${verdict(first.ms <= 300)}`,
+    );
+    client.close();
+  } finally {
+    await stopCore(reopened.value);
+  }
+}
+
+/** The PtyHost with its mirror against raw node-pty: sustained, and bursts within the mirror's allowance. */
+async function ptyHostRates(): Promise<void> {
+  const allowance = FLOW.mirrorBacklogBytes / (1 << 20);
+  console.log(`\nPtyHost + mirror vs raw node-pty (${ROUNDS} rounds each, median; mirror allowance ${allowance} MiB)`);
+  const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
+  await rawPty(8);
+  await viaPtyHost(8);
+  for (const [label, mib, goal] of [
+    [`burst of ${allowance / 2} MiB (within the allowance)`, allowance / 2, 0.8],
+    [`burst of ${allowance - 4} MiB (near the allowance)`, allowance - 4, 0.8],
+    ['sustained 128 MiB (bounded by the mirror parse)', 128, null],
+  ] as const) {
+    const raw: ThroughputSample[] = [];
+    const host: ThroughputSample[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      raw.push(await rawPty(mib));
+      host.push(await viaPtyHost(mib));
+    }
+    const ratio = median(host.map(rate)) / median(raw.map(rate));
+    const exact = host.every((h) => h.exact) ? 'byte-exact' : 'NOT byte-exact';
+    if (!host.every((h) => h.exact)) process.exitCode = 1;
+    row(
+      label,
+      `${fmt(median(host.map(rate)))} MB/s`,
+      `${fmt(ratio, 2)} × raw (${fmt(median(raw.map(rate)))} MB/s), ${exact}`,
+      goal === null ? 'reported' : `goal ≥ ${goal} ${verdict(ratio >= goal)}`,
+    );
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`scale bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exitCode = 1;
+});
