@@ -32,6 +32,9 @@ export interface RemoteCores {
 }
 
 export class RemoteLauncher {
+  /** Per host and run, the launch under way (each waits for the one before it). */
+  private readonly starting = new Map<string, Promise<unknown>>();
+
   constructor(private readonly cores: RemoteCores) {}
 
   /** A plan of the supervisor's (remotePlan): a resume continues its session; a fresh one starts a new conversation. */
@@ -50,7 +53,31 @@ export class RemoteLauncher {
    * `resume`: the session to continue (a resume's plan), or null for a new conversation. An agent already running
    * there (this core restarted, or a handle resumed on another machine) is reattached as it is.
    */
-  async launch(
+  launch(
+    runId: string,
+    agent: AgentRecord & { host: string },
+    adapter: VendorAdapter,
+    resume: { sessionId: string | null } | null,
+    hooks: LaunchHooks,
+  ): Promise<LiveAgent> {
+    // A run's agents start together (runs/start-together.ts): on one host they go one after the other, or two would
+    // each find no remote run yet and each start one.
+    const key = `${agent.host}\u0000${runId}`;
+    const previous = this.starting.get(key) ?? Promise.resolve();
+    const launched = previous.catch(() => undefined).then(() => this.launchNow(runId, agent, adapter, resume, hooks));
+    const settled: Promise<void> = launched.then(
+      () => this.forget(key, settled),
+      () => this.forget(key, settled),
+    );
+    this.starting.set(key, settled);
+    return launched;
+  }
+
+  private forget(key: string, done: Promise<void>): void {
+    if (this.starting.get(key) === done) this.starting.delete(key);
+  }
+
+  private async launchNow(
     runId: string,
     agent: AgentRecord & { host: string },
     adapter: VendorAdapter,
