@@ -5,9 +5,9 @@
 // - a run that changed since (or was never checked) is checked before the list answers;
 // - an answer older than `RECHECK_MS` is still given, and checked again in the background for the next list (a
 //   directory deleted outside Baton shows within a list or two; a resume always checks everything again itself);
-// - at open, the answers the last core saved (health-file.ts) are taken for the run versions they were checked at,
-//   and every run is checked again in the background (`warm`): the first list answers from the saved answers, and
-//   waits only for runs that have none.
+// - at open (`warm`), the answers the last core saved (health-file.ts) are taken for the run versions they were
+//   checked at, and the runs without one are checked in the background: the first list answers from the saved
+//   answers, waits only for runs that have none, and a list a few seconds later has the saved ones checked again.
 // A run with a live agent is `live` without any check.
 import type { RunSummary } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
@@ -20,8 +20,12 @@ export type HealthCheck = (run: RunManifest, dirs: DirectoryMemo) => Promise<Hea
 
 /** How old an answer may be before a list has it checked again in the background. */
 export const RECHECK_MS = 60_000;
-/** Checks running at once: enough to overlap the file system's latency, few enough to leave the core responsive. */
+/** Checks running at once for a list that waits on them: enough to overlap the file system's latency. */
 const CONCURRENCY = 16;
+/** In the background fewer, so requests that come meanwhile (the first list) are not queued behind them. */
+const BACKGROUND_CONCURRENCY = 4;
+/** Saved answers count as fresh this long after open: the first lists are answered from them undisturbed. */
+const RECHECK_SAVED_AFTER_MS = 5000;
 /** The saved answers are written this long after the last new one (a cache: one write per burst of checks). */
 const SAVE_AFTER_MS = 2000;
 
@@ -67,25 +71,25 @@ export class RunHealth {
   }
 
   /**
-   * At open: takes the answers saved in `file` for the run versions they were checked at, then checks every run again
-   * in the background. A list that comes meanwhile waits only for the runs that had no saved answer.
+   * At open: takes the answers saved in `file` for the run versions they were checked at, and checks the other runs
+   * in the background. A list that comes meanwhile waits only for those.
    */
   warm(runs: readonly RunManifest[], file: string | null = null): void {
     this.file = file;
     const warming = (async () => {
       const saved = file ? await readHealthFile(file) : new Map<string, SavedHealth>();
+      const savedAsOf = Date.now() - RECHECK_MS + RECHECK_SAVED_AFTER_MS;
       const unknown: RunManifest[] = [];
       for (const run of runs) {
         const s = saved.get(run.id);
         if (this.known.has(run.id)) continue;
+        // Taken as checked a little before now: lists answer from it at once, and the first list after
+        // RECHECK_SAVED_AFTER_MS has it checked again in the background.
         if (s && s.updatedAt === run.updatedAt)
-          this.known.set(run.id, { ...s, checkedAt: 0, answer: Promise.resolve(s.health) });
+          this.known.set(run.id, { ...s, checkedAt: savedAsOf, answer: Promise.resolve(s.health) });
         else unknown.push(run);
       }
-      const checked = this.inBackground(unknown);
-      // Saved answers are checked again (checkedAt 0 is long past), after the runs that have none.
-      this.inBackground(runs.filter((r) => saved.has(r.id))).catch(() => undefined);
-      await checked;
+      await this.inBackground(unknown, CONCURRENCY);
     })().catch(() => undefined);
     this.warming = warming;
     warming.then(
@@ -107,10 +111,10 @@ export class RunHealth {
   }
 
   /** Queues a check of `runs` behind the background checks before it; the promise never rejects. */
-  private inBackground(runs: readonly RunManifest[]): Promise<void> {
+  private inBackground(runs: readonly RunManifest[], concurrency = BACKGROUND_CONCURRENCY): Promise<void> {
     const previous = this.background ?? Promise.resolve();
     // Each check catches its own failure (checkAll); this catch only keeps a rejection from going unhandled.
-    const next = previous.then(() => this.checkAll(runs)).catch(() => undefined);
+    const next = previous.then(() => this.checkAll(runs, concurrency)).catch(() => undefined);
     this.background = next;
     next.then(
       () => {
@@ -121,8 +125,8 @@ export class RunHealth {
     return next;
   }
 
-  /** Checks `runs`, at most CONCURRENCY at once (each check's file-system calls let other work run in between). */
-  private async checkAll(runs: readonly RunManifest[]): Promise<void> {
+  /** Checks `runs`, at most `concurrency` at once (each check's file-system calls let other work run in between). */
+  private async checkAll(runs: readonly RunManifest[], concurrency = CONCURRENCY): Promise<void> {
     const dirs: DirectoryMemo = new Map();
     let next = 0;
     const worker = async () => {
@@ -148,7 +152,7 @@ export class RunHealth {
         if (sameVersion) this.known.set(run.id, entry);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, runs.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
   }
 
   private answered(entry: Known, health: Health): void {
