@@ -4,6 +4,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { Result } from '../../shared/contract.js';
 import { useBaton } from '../state/store.js';
 import { saveBundle } from './bundle-files.js';
+import { DoneOrActions, PassphraseField, SnapshotChoice } from './BundleFields.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage } from './format.js';
 import './components.css';
@@ -60,19 +61,12 @@ function ExportForm({ runId, name }: { runId: string; name: string }) {
     }
   };
 
-  const footer = done ? (
-    <button type="button" className="bt-button bt-primary" onClick={() => openDialog(null)}>
-      Done
-    </button>
-  ) : (
-    <>
-      <button type="button" className="bt-button" onClick={() => openDialog(null)} disabled={busy}>
-        Cancel
-      </button>
+  const footer = (
+    <DoneOrActions done={done !== null} busy={busy} onClose={() => openDialog(null)}>
       <button type="submit" form={`${id}-form`} className="bt-button bt-primary" disabled={busy || problem !== null}>
         {busy ? 'Exporting…' : 'Export'}
       </button>
-    </>
+    </DoneOrActions>
   );
 
   return (
@@ -95,46 +89,33 @@ function ExportForm({ runId, name }: { runId: string; name: string }) {
             One file with the run, every agent&apos;s conversation and the branches of agents in worktrees, encrypted
             with a passphrase. Import it on another machine.
           </p>
-          <div className="bt-field">
-            <label htmlFor={`${id}-from`}>What to export</label>
-            <select id={`${id}-from`} className="bt-input" value={from} onChange={(e) => setFrom(e.target.value)}>
-              <option value="now">The run as it is now</option>
-              {snapshots.map((s) => (
-                <option key={s.id} value={s.id}>
-                  Snapshot of {new Date(s.at).toLocaleString()}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="bt-field">
-            <label htmlFor={`${id}-pass`}>Passphrase</label>
-            <input
-              id={`${id}-pass`}
-              type="password"
-              className="bt-input"
-              autoComplete="new-password"
-              value={pass}
-              disabled={busy}
-              data-autofocus
-              onChange={(e) => setPass(e.target.value)}
-            />
-          </div>
-          <div className="bt-field">
-            <label htmlFor={`${id}-again`}>Passphrase again</label>
-            <input
-              id={`${id}-again`}
-              type="password"
-              className="bt-input"
-              autoComplete="new-password"
-              value={again}
-              disabled={busy}
-              aria-describedby={`${id}-hint`}
-              onChange={(e) => setAgain(e.target.value)}
-            />
-            <span id={`${id}-hint`} className="bt-field-hint">
-              {problem ?? 'Ready.'}
-            </span>
-          </div>
+          <SnapshotChoice
+            id={`${id}-from`}
+            label="What to export"
+            nowText="The run as it is now"
+            snapshots={snapshots}
+            value={from}
+            onChange={setFrom}
+            disabled={busy}
+          />
+          <PassphraseField
+            id={`${id}-pass`}
+            label="Passphrase"
+            value={pass}
+            onChange={setPass}
+            disabled={busy}
+            autoComplete="new-password"
+            autoFocus
+          />
+          <PassphraseField
+            id={`${id}-again`}
+            label="Passphrase again"
+            value={again}
+            onChange={setAgain}
+            disabled={busy}
+            autoComplete="new-password"
+            hint={problem ?? 'Ready.'}
+          />
           {error && (
             <p className="bt-field-error" role="alert">
               {error}

@@ -3,8 +3,9 @@
 import { useEffect, useId, useState } from 'react';
 import type { ForkOutcome } from '../../shared/contract.js';
 import { useBaton } from '../state/store.js';
+import { DoneOrActions, SnapshotChoice } from './BundleFields.js';
 import { Dialog } from './Dialog.js';
-import { errorMessage, relativeTime } from './format.js';
+import { errorMessage } from './format.js';
 import './components.css';
 
 const METHOD_WORDS: Record<ForkOutcome['method'], string> = {
@@ -49,19 +50,12 @@ function ForkForm({ runId, name }: { runId: string; name: string }) {
     }
   };
 
-  const footer = outcomes ? (
-    <button type="button" className="bt-button bt-primary" onClick={() => openDialog(null)}>
-      Done
-    </button>
-  ) : (
-    <>
-      <button type="button" className="bt-button" onClick={() => openDialog(null)} disabled={busy}>
-        Cancel
-      </button>
+  const footer = (
+    <DoneOrActions done={outcomes !== null} busy={busy} onClose={() => openDialog(null)}>
       <button type="button" className="bt-button bt-primary" onClick={() => void submit()} disabled={busy}>
         {busy ? 'Forking…' : 'Fork'}
       </button>
-    </>
+    </DoneOrActions>
   );
 
   return (
@@ -99,29 +93,21 @@ function ForkForm({ runId, name }: { runId: string; name: string }) {
             A new run “{name} fork” in which every agent continues a copy of its conversation. This run is left as it
             is.
           </p>
-          <div className="bt-field">
-            <label htmlFor={`${id}-from`}>Start from</label>
-            <select
-              id={`${id}-from`}
-              className="bt-input"
-              value={from}
-              disabled={busy}
-              data-autofocus
-              onChange={(e) => setFrom(e.target.value)}
-            >
-              <option value="now">The conversations as they are now</option>
-              {(snapshots ?? []).map((s) => (
-                <option key={s.id} value={s.id}>
-                  Snapshot {relativeTime(s.at, Date.now())} ({new Date(s.at).toLocaleString()})
-                </option>
-              ))}
-            </select>
-            <span className="bt-field-hint">
-              {snapshots === null
+          <SnapshotChoice
+            id={`${id}-from`}
+            label="Start from"
+            nowText="The conversations as they are now"
+            snapshots={snapshots ?? []}
+            value={from}
+            onChange={setFrom}
+            disabled={busy}
+            autoFocus
+            hint={
+              snapshots === null
                 ? 'Loading its snapshots…'
-                : 'From a snapshot, conversations are cut where it was taken when the vendor keeps a transcript Baton can cut, and agents in worktrees get a branch from the commit they had then.'}
-            </span>
-          </div>
+                : 'From a snapshot, conversations are cut where it was taken when the vendor keeps a transcript Baton can cut, and agents in worktrees get a branch from the commit they had then.'
+            }
+          />
           {error && (
             <p className="bt-field-error" role="alert">
               {error}

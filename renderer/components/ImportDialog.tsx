@@ -5,6 +5,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { BundlePreview, ResumeOutcome } from '../../shared/contract.js';
 import { useBaton } from '../state/store.js';
 import { readBundle } from './bundle-files.js';
+import { DoneOrActions, PassphraseField } from './BundleFields.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage } from './format.js';
 import { OutcomeTable } from './OutcomeTable.js';
@@ -61,22 +62,15 @@ export function ImportDialog() {
   };
 
   const ready = preview !== null && preview.agents.every((a) => a.mappedCwd !== null);
-  const footer = outcomes ? (
-    <button type="button" className="bt-button bt-primary" onClick={() => openDialog(null)}>
-      Done
-    </button>
-  ) : (
-    <>
-      <button type="button" className="bt-button" onClick={() => openDialog(null)} disabled={busy}>
-        Cancel
-      </button>
+  const footer = (
+    <DoneOrActions done={outcomes !== null} busy={busy} onClose={() => openDialog(null)}>
       <button type="submit" form={`${id}-form`} className="bt-button" disabled={busy || !bundle || pass.length < 8}>
         {preview ? 'Check again' : 'Preview'}
       </button>
       <button type="button" className="bt-button bt-primary" disabled={busy || !ready} onClick={() => void runImport()}>
         {busy ? 'Working…' : 'Import and resume'}
       </button>
-    </>
+    </DoneOrActions>
   );
 
   return (
@@ -102,18 +96,14 @@ export function ImportDialog() {
               }}
             />
           </div>
-          <div className="bt-field">
-            <label htmlFor={`${id}-pass`}>Passphrase</label>
-            <input
-              id={`${id}-pass`}
-              type="password"
-              className="bt-input"
-              autoComplete="off"
-              value={pass}
-              disabled={busy}
-              onChange={(e) => setPass(e.target.value)}
-            />
-          </div>
+          <PassphraseField
+            id={`${id}-pass`}
+            label="Passphrase"
+            value={pass}
+            onChange={setPass}
+            disabled={busy}
+            autoComplete="off"
+          />
           {preview && (
             <>
               <p>
