@@ -9,6 +9,7 @@ import type { BatonClient, TerminalStream } from '../../shared/client.js';
 import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
+import { cursorBlink, type CursorBlink } from './cursor-blink.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -29,6 +30,8 @@ export interface PaneTerminal {
   renderer: 'webgl' | 'dom';
   /** When output last arrived (performance.now()), for the header's idle status. */
   lastDataAt: number;
+  /** Blinks while focused and the user pauses; still while typing (cursor-blink.ts). */
+  blink: CursorBlink;
 }
 
 const panes = new Map<string, PaneTerminal>();
@@ -78,8 +81,8 @@ export function getPane(agentId: string): PaneTerminal {
     fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     theme: terminalTheme(),
-    // Only the pane being typed into blinks (below): a blinking cursor redraws its row twice a second, and a grid
-    // of a dozen blinking panes kept the page busy with nothing printing.
+    // Only the pane being typed into blinks, and not while keys come (below): a blinking cursor redraws its row
+    // twice a second, and a grid of a dozen blinking panes kept the page busy with nothing printing.
     cursorBlink: false,
   });
   const search = new SearchAddon();
@@ -89,8 +92,9 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
   lot().appendChild(element);
   term.open(element);
-  term.textarea?.addEventListener('focus', () => (term.options.cursorBlink = true));
-  term.textarea?.addEventListener('blur', () => (term.options.cursorBlink = false));
+  const blink = cursorBlink(term);
+  term.textarea?.addEventListener('focus', () => blink.focused());
+  term.textarea?.addEventListener('blur', () => blink.blurred());
   const pane: PaneTerminal = {
     agentId,
     term,
@@ -104,6 +108,7 @@ export function getPane(agentId: string): PaneTerminal {
     accepting: false,
     renderer: 'dom',
     lastDataAt: performance.now(),
+    blink,
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
   term.onData((data) => sendInput(pane, data));
@@ -147,6 +152,7 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
 /** The shortest way to the PTY: one fire-and-forget input frame per onData, no request id, no reply to wait for. */
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
+  pane.blink.typed();
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
