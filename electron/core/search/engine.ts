@@ -58,7 +58,7 @@ export class SearchEngine {
   /** A pass is under way: its transaction is open, so the index is not saved meanwhile. */
   private refreshing = false;
   private watcher: TranscriptWatcher | null = null;
-  /** When the last full pass started (performance.now()); null before the first. */
+  /** When the last full pass ended (performance.now()); null before the first. */
   private lastFull: number | null = null;
   status: SearchStatus = {
     state: 'starting',
@@ -115,6 +115,9 @@ export class SearchEngine {
   async refresh(env: VendorEnv, progress: (s: SearchStatus) => void, watched = false): Promise<RefreshCounts> {
     this.refreshing = true;
     try {
+      // Two turns of the loop first: file events already queued for the watcher are delivered (a poll phase) before
+      // it is asked what changed, so a write made just before this refresh was asked for is in it.
+      if (watched) for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
       return await this.refreshPass(env, progress, watched ? this.watchedPaths(env) : null);
     } finally {
       this.refreshing = false;
@@ -152,7 +155,6 @@ export class SearchEngine {
       this.dirty = true;
     }
     this.status.state = 'indexing';
-    if (!only) this.lastFull = performance.now();
     let last = 0;
     const counts = await refreshIndex(
       this.db,
@@ -170,6 +172,8 @@ export class SearchEngine {
       },
       only ?? undefined,
     );
+    // From its end: events during a long first pass are kept by the watcher for the next (watched) pass.
+    if (!only) this.lastFull = performance.now();
     if (counts.changed > 0 || counts.removed > 0) this.dirty = true;
     this.count();
     this.status.state = 'ready';
