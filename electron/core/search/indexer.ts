@@ -4,6 +4,7 @@
 // a file that is gone is forgotten. Work goes in slices of a few tens of milliseconds with a turn of the event loop
 // between them, so the worker answers queries while a first index is built.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { VendorName } from '../../../shared/words.js';
 import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
 import type { FileRow, IndexDb } from './index-db.js';
@@ -68,7 +69,7 @@ async function listAll(sources: ReadonlyMap<VendorName, TranscriptSource>, env: 
   return out;
 }
 
-const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
 
 function statListed(base: Omit<Listed, 'size' | 'mtimeMs' | 'ino'>): Listed | null {
   const st = statSync(base.path, { throwIfNoEntry: false });

@@ -4,7 +4,7 @@
 // as soon as its creation is seen; a watcher that fails marks the whole watch as failed, and the caller falls back
 // to its full pass. Runs in the search worker, never on the core's event loop.
 import { watch, readdirSync, statSync, type FSWatcher } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 export interface WatchRoot {
   dir: string;
@@ -95,7 +95,7 @@ export class TranscriptWatcher {
   /** Stops watching `dir` and every folder below it. */
   private unwatch(dir: string): void {
     for (const [d, w] of this.watchers)
-      if (d === dir || d.startsWith(`${dir}/`)) {
+      if (d === dir || d.startsWith(`${dir}${sep}`)) {
         w.close();
         this.watchers.delete(d);
       }
