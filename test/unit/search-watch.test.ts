@@ -91,6 +91,19 @@ describe('watched search refresh', () => {
     expect(passes.some((p) => p.removed === 1)).toBe(true);
   });
 
+  it("watches a vendor's folder again after it was removed and made again", async () => {
+    await rm(join(home, '.claude/projects'), { recursive: true });
+    await refreshUntil(() => engine.status.files === 2);
+    expect(engine.status.files).toBe(2);
+    await mkdir(join(home, '.claude/projects/-home-u-again'), { recursive: true });
+    await writeFile(join(home, `.claude/projects/-home-u-again/${NEW_ID}.jsonl`), claudeLine('axolotl', NEW_ID));
+    expect((await engine.refresh(env(), noProgress, true)).full).toBe(true);
+    expect(sessionsFound('axolotl')).toEqual([`claude:${NEW_ID}`]);
+    await appendFile(join(home, `.claude/projects/-home-u-again/${NEW_ID}.jsonl`), claudeLine('capybara', NEW_ID));
+    expect((await refreshUntil(() => sessionsFound('capybara').length > 0)).every((p) => !p.full)).toBe(true);
+    expect(sessionsFound('capybara')).toEqual([`claude:${NEW_ID}`]);
+  });
+
   it("reads a vendor's folder that appears after the start with a full pass, then watches it", async () => {
     await cp(join(SAMPLES, 'codex'), home, { recursive: true });
     const next = await engine.refresh(env(), noProgress, true);

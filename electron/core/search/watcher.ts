@@ -14,20 +14,29 @@ export interface WatchRoot {
 
 export class TranscriptWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  /** Each watched root's inode: a root removed and made again is a new folder, whose watch must be made again. */
+  private readonly rootInodes = new Map<string, number>();
   private changed = new Set<string>();
   /** Why watching stopped (then every refresh is a full pass), or null while it works. */
   failure: string | null = null;
 
   /**
-   * Watches every root that exists and is not watched yet; true when one was newly watched (what changed in it before
-   * is unknown, so the caller makes a full pass). A root that does not exist yet is tried again at the next call.
+   * Watches every root that exists and is not watched yet (or was removed and made again); true when one was newly
+   * watched (what changed in it before is unknown, so the caller makes a full pass). A root that does not exist yet
+   * is tried again at the next call.
    */
   ensure(roots: readonly WatchRoot[]): boolean {
     if (this.failure) return false;
     let fresh = false;
     for (const r of roots) {
-      if (this.watchers.has(r.dir) || !statSync(r.dir, { throwIfNoEntry: false })?.isDirectory()) continue;
+      const st = statSync(r.dir, { throwIfNoEntry: false });
+      const ino = st?.isDirectory() ? st.ino : null;
+      if (this.watchers.has(r.dir) && this.rootInodes.get(r.dir) === ino) continue;
+      this.unwatch(r.dir);
+      this.rootInodes.delete(r.dir);
+      if (ino === null) continue;
       this.watchDir(r.dir, r.depth, true);
+      this.rootInodes.set(r.dir, ino);
       fresh = true;
     }
     return fresh;
@@ -104,5 +113,6 @@ export class TranscriptWatcher {
   close(): void {
     for (const w of this.watchers.values()) w.close();
     this.watchers.clear();
+    this.rootInodes.clear();
   }
 }
