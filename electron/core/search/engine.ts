@@ -8,6 +8,7 @@ import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
 import { sqlJsLoader } from '../vendors/kit/sqlite-image.js';
 import { IndexDb, type FileRow, type MessageRow } from './index-db.js';
 import { refreshIndex, type RefreshCounts } from './indexer.js';
+import { TranscriptWatcher, type WatchRoot } from './watcher.js';
 import { holdsPhrases, matchExpression, parseQuery } from './query.js';
 import { matchingLines, readMessage, readMessages } from './snippets.js';
 
@@ -19,6 +20,8 @@ const HITS_PER_RESULT = 3;
 const MAX_TRANSCRIPT_MESSAGES = 400;
 /** Rebuild from scratch once this share of the postings point at messages that are gone. */
 const ORPHAN_SHARE = 0.3;
+/** With the folders watched, a full pass (every file stat'ed) still runs this often: a missed event loses nothing. */
+export const FULL_PASS_MS = 5 * 60_000;
 
 export interface EngineQuery {
   text: string;
@@ -54,6 +57,9 @@ export class SearchEngine {
   private dirty = false;
   /** A pass is under way: its transaction is open, so the index is not saved meanwhile. */
   private refreshing = false;
+  private watcher: TranscriptWatcher | null = null;
+  /** When the last full pass ended (performance.now()); null before the first. */
+  private lastFull: number | null = null;
   status: SearchStatus = {
     state: 'starting',
     done: 0,
@@ -101,17 +107,48 @@ export class SearchEngine {
     this.status.messages = this.db.messages;
   }
 
-  /** One pass over the stores; `progress` is told as files are read. */
-  async refresh(env: VendorEnv, progress: (s: SearchStatus) => void): Promise<RefreshCounts> {
+  /**
+   * One pass over the stores; `progress` is told as files are read. `watched`: the vendors' folders are watched and
+   * the pass reads only the paths seen changing, unless a full pass is due (the first, one every FULL_PASS_MS, a
+   * folder newly watched, or watching failed); without it, every pass is full.
+   */
+  async refresh(env: VendorEnv, progress: (s: SearchStatus) => void, watched = false): Promise<RefreshCounts> {
     this.refreshing = true;
     try {
-      return await this.refreshPass(env, progress);
+      // Two turns of the loop first: file events already queued for the watcher are delivered (a poll phase) before
+      // it is asked what changed, so a write made just before this refresh was asked for is in it.
+      if (watched) for (let i = 0; i < 2; i++) await new Promise<void>((r) => setImmediate(r));
+      return await this.refreshPass(env, progress, watched ? this.watchedPaths(env) : null);
     } finally {
       this.refreshing = false;
     }
   }
 
-  private async refreshPass(env: VendorEnv, progress: (s: SearchStatus) => void): Promise<RefreshCounts> {
+  /** The paths to read in a watched pass, or null for a full pass. */
+  private watchedPaths(env: VendorEnv): ReadonlySet<string> | null {
+    const roots: WatchRoot[] = [];
+    let allWatchable = true;
+    for (const source of this.sources.values()) {
+      const root = source.watchRoot?.(env);
+      if (root) roots.push(root);
+      else allWatchable = false;
+    }
+    this.watcher ??= new TranscriptWatcher();
+    const fresh = this.watcher.ensure(roots);
+    if (this.watcher.failure)
+      this.status.error = `watching the transcript folders failed (${this.watcher.failure}): every refresh reads every file`;
+    // Taken before a full pass too: what changes during it is read by the next one.
+    const changed = this.watcher.take();
+    const due = this.lastFull === null || performance.now() - this.lastFull > FULL_PASS_MS;
+    if (fresh || due || !allWatchable || this.watcher.failure) return null;
+    return changed;
+  }
+
+  private async refreshPass(
+    env: VendorEnv,
+    progress: (s: SearchStatus) => void,
+    only: ReadonlySet<string> | null,
+  ): Promise<RefreshCounts> {
     if (this.db.orphans > ORPHAN_SHARE * Math.max(1, this.db.messages + this.db.orphans)) {
       this.db.close();
       this.db = this.empty();
@@ -119,16 +156,24 @@ export class SearchEngine {
     }
     this.status.state = 'indexing';
     let last = 0;
-    const counts = await refreshIndex(this.db, this.sources, env, (done, total) => {
-      this.status.done = done;
-      this.status.total = total;
-      this.count();
-      const now = performance.now();
-      if (now - last > 250 || done === total) {
-        last = now;
-        progress({ ...this.status });
-      }
-    });
+    const counts = await refreshIndex(
+      this.db,
+      this.sources,
+      env,
+      (done, total) => {
+        this.status.done = done;
+        this.status.total = total;
+        this.count();
+        const now = performance.now();
+        if (now - last > 250 || done === total) {
+          last = now;
+          progress({ ...this.status });
+        }
+      },
+      only ?? undefined,
+    );
+    // From its end: events during a long first pass are kept by the watcher for the next (watched) pass.
+    if (!only) this.lastFull = performance.now();
     if (counts.changed > 0 || counts.removed > 0) this.dirty = true;
     this.count();
     this.status.state = 'ready';
@@ -242,6 +287,7 @@ export class SearchEngine {
   }
 
   close(): void {
+    this.watcher?.close();
     this.db.close();
   }
 }

@@ -1,9 +1,10 @@
-// Keeping the index current (docs/search.md §4): every vendor's transcript files are listed and stat'ed; a file seen
-// before whose size grew (same inode) is read from where the last pass stopped, so only appended lines are parsed; a
-// file that shrank or was replaced is read again from its start; a file that is gone is forgotten. Work goes in
-// slices of a few tens of milliseconds with a turn of the event loop between them, so the worker answers queries
-// while a first index is built.
+// Keeping the index current (docs/search.md §4): every vendor's transcript files are listed and stat'ed (or only the
+// paths a watcher named, watcher.ts); a file seen before whose size grew (same inode) is read from where the last
+// pass stopped, so only appended lines are parsed; a file that shrank or was replaced is read again from its start;
+// a file that is gone is forgotten. Work goes in slices of a few tens of milliseconds with a turn of the event loop
+// between them, so the worker answers queries while a first index is built.
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { sep } from 'node:path';
 import type { VendorName } from '../../../shared/words.js';
 import type { TranscriptSource, VendorEnv } from '../vendors/adapter.js';
 import type { FileRow, IndexDb } from './index-db.js';
@@ -23,6 +24,9 @@ const CHUNK_BYTES = 4 << 20;
 const MAX_LINE_BYTES = 8 << 20;
 
 export interface RefreshCounts {
+  /** A pass over every file (true), or over the paths a watcher named (false). */
+  full: boolean;
+  /** Transcript files stat'ed in this pass. */
   files: number;
   changed: number;
   removed: number;
@@ -63,6 +67,54 @@ async function listAll(sources: ReadonlyMap<VendorName, TranscriptSource>, env: 
     }
   }
   return out;
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}${sep}`);
+
+function statListed(base: Omit<Listed, 'size' | 'mtimeMs' | 'ino'>): Listed | null {
+  const st = statSync(base.path, { throwIfNoEntry: false });
+  return st?.isFile() ? { ...base, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino } : null;
+}
+
+/**
+ * Only the paths a watcher named: a known transcript (or one under a named folder) is stat'ed again, gone ones are
+ * forgotten; a path the index does not know is looked up in its vendor's listing (a new transcript or project
+ * folder), without stat'ing the rest of the store.
+ */
+async function listChanged(
+  db: IndexDb,
+  sources: ReadonlyMap<VendorName, TranscriptSource>,
+  env: VendorEnv,
+  paths: ReadonlySet<string>,
+): Promise<{ listed: Listed[]; gone: FileRow[] }> {
+  const listed: Listed[] = [];
+  const gone: FileRow[] = [];
+  const unknown = [...paths].filter((p) => !db.byPath.has(p));
+  for (const row of db.files.values()) {
+    if (!paths.has(row.path) && !unknown.some((dir) => under(row.path, dir))) continue;
+    const source = sources.get(row.vendor);
+    const l =
+      source && statListed({ vendor: row.vendor, source, path: row.path, sessionId: row.session, cwd: row.cwd });
+    if (l) listed.push(l);
+    else gone.push(row);
+  }
+  if (unknown.length === 0) return { listed, gone };
+  for (const [vendor, source] of sources) {
+    const root = source.watchRoot?.(env).dir;
+    if (root === undefined || !unknown.some((p) => under(p, root))) continue;
+    let files;
+    try {
+      files = await source.files(env);
+    } catch {
+      continue; // an unreadable store: the next full pass tries again
+    }
+    for (const f of files) {
+      if (db.byPath.has(f.path) || !unknown.some((p) => under(f.path, p))) continue;
+      const l = statListed({ vendor, source, ...f });
+      if (l) listed.push(l);
+    }
+  }
+  return { listed, gone };
 }
 
 /** Indexes the lines of `buf` (file bytes from `base`) up to its last newline; returns the bytes consumed. */
@@ -124,18 +176,24 @@ function readFile(db: IndexDb, file: FileRow, source: TranscriptSource, size: nu
 }
 
 /**
- * One pass over every store: new and grown files read, shrunk and replaced ones read again, gone ones forgotten.
- * `progress` is told (done, total) of the files to read.
+ * One pass over every store (`only` absent) or over the paths a watcher named: new and grown files read, shrunk and
+ * replaced ones read again, gone ones forgotten. `progress` is told (done, total) of the files to read.
  */
 export async function refreshIndex(
   db: IndexDb,
   sources: ReadonlyMap<VendorName, TranscriptSource>,
   env: VendorEnv,
   progress: (done: number, total: number) => void,
+  only?: ReadonlySet<string>,
 ): Promise<RefreshCounts> {
-  const listed = await listAll(sources, env);
-  const seen = new Set(listed.map((l) => l.path));
-  const gone = [...db.files.values()].filter((f) => !seen.has(f.path));
+  let listed: Listed[];
+  let gone: FileRow[];
+  if (only) ({ listed, gone } = await listChanged(db, sources, env, only));
+  else {
+    listed = await listAll(sources, env);
+    const seen = new Set(listed.map((l) => l.path));
+    gone = [...db.files.values()].filter((f) => !seen.has(f.path));
+  }
   const changed = listed
     .filter((l) => {
       const row = db.byPath.get(l.path);
@@ -175,5 +233,5 @@ export async function refreshIndex(
     db.commit();
   }
   progress(changed.length, changed.length);
-  return { files: listed.length, changed: changed.length, removed: gone.length, bytesRead };
+  return { full: !only, files: listed.length, changed: changed.length, removed: gone.length, bytesRead };
 }

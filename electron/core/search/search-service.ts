@@ -38,7 +38,7 @@ export class SearchService {
     this.worker = new SearchWorkerClient(join(deps.dataDir, 'search', 'index.sqlite'), (s) => deps.announce(s));
   }
 
-  /** The first pass now, then one every SEARCH_REFRESH_MS (a pass reads only what changed). */
+  /** The first pass now, then one every SEARCH_REFRESH_MS (the paths the watched folders named; a full one at times). */
   start(): void {
     if (!this.worker.available()) return;
     const pass = (): void => {

@@ -9,7 +9,7 @@ import { transcriptSources } from '../vendors/registry.js';
 import { SearchEngine, type EngineQuery } from './engine.js';
 
 export type WorkerRequest =
-  | { id: number; op: 'refresh'; env: VendorEnv }
+  | { id: number; op: 'refresh'; env: VendorEnv; full?: boolean }
   | { id: number; op: 'query'; query: EngineQuery }
   | { id: number; op: 'transcript'; vendor: VendorName; sessionId: string; messageId?: number }
   | { id: number; op: 'status' }
@@ -40,16 +40,16 @@ function saveSoon(e: SearchEngine): void {
   }, SAVE_DELAY_MS);
 }
 
-async function refresh(e: SearchEngine, env: VendorEnv): Promise<unknown> {
+async function refresh(e: SearchEngine, env: VendorEnv, full: boolean): Promise<unknown> {
   if (running) {
     next ??= running.then(() => {
       next = null;
-      return refresh(e, env);
+      return refresh(e, env, full);
     });
     return next;
   }
   running = e
-    .refresh(env, (status) => port!.postMessage({ event: 'progress', status }))
+    .refresh(env, (status) => port!.postMessage({ event: 'progress', status }), !full)
     .then(() => {
       port!.postMessage({ event: 'progress', status: e.status });
       saveSoon(e);
@@ -85,7 +85,7 @@ async function answer(req: WorkerRequest): Promise<unknown> {
   }
   switch (req.op) {
     case 'refresh':
-      return refresh(e, req.env);
+      return refresh(e, req.env, req.full === true);
     case 'query':
       return { ...e.query(req.query), status: e.status };
     case 'transcript':

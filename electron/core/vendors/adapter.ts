@@ -166,6 +166,11 @@ export interface TranscriptSource {
   files(env: VendorEnv): Promise<TranscriptFile[]>;
   /** What one parsed line holds; null for a line that is neither a message nor a fact about the conversation. */
   line(value: unknown): TranscriptLine | null;
+  /**
+   * The folder holding every transcript, and how many folder levels below it a transcript lies (claude:
+   * `projects/<p>/x.jsonl` is 1): search watches that tree for changes instead of stat'ing every file each time.
+   */
+  watchRoot?(env: VendorEnv): { dir: string; depth: number };
 }
 
 /** How a copied transcript's lines change for their new session id and directory. */

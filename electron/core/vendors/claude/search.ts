@@ -15,6 +15,7 @@ export const claudeSearchText: TranscriptSource = {
     );
     return found.map((f) => ({ path: f.path, sessionId: f.sessionId, cwd: null }));
   },
+  watchRoot: (env) => ({ dir: join(claudeConfigDir(env), 'projects'), depth: 1 }),
   line(rec) {
     if (!isRecord(rec) || rec.isSidechain === true || rec.isMeta === true) return null;
     if (rec.type !== 'user' && rec.type !== 'assistant') return null;

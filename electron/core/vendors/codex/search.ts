@@ -25,6 +25,7 @@ export const codexSearchText: TranscriptSource = {
           }
     return out;
   },
+  watchRoot: (env) => ({ dir: sessionsDir(env), depth: 3 }),
   line(rec) {
     if (!isRecord(rec) || !isRecord(rec.payload)) return null;
     const p = rec.payload;

@@ -19,6 +19,7 @@ export const copilotSearchText: TranscriptSource = {
       .filter((name) => COPILOT_SESSION_ID.test(name))
       .map((name) => ({ path: join(root, name, 'events.jsonl'), sessionId: name, cwd: null }));
   },
+  watchRoot: (env) => ({ dir: copilotSessionStateDir(env), depth: 1 }),
   line(rec) {
     if (!isRecord(rec) || typeof rec.type !== 'string') return null;
     const data = isRecord(rec.data) ? rec.data : {};

@@ -21,6 +21,7 @@ export const geminiSearchText: TranscriptSource = {
       if (!roots.has(f.folder)) roots.set(f.folder, await readMarker(join(tmp, f.folder, '.project_root')));
     return found.map((f) => ({ path: f.path, sessionId: null, cwd: roots.get(f.folder) ?? null }));
   },
+  watchRoot: (env) => ({ dir: join(geminiDir(env), 'tmp'), depth: 2 }),
   line(rec) {
     if (!isRecord(rec)) return null;
     const role = typeof rec.type === 'string' ? ROLES[rec.type] : undefined;

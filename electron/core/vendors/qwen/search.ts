@@ -15,6 +15,7 @@ export const qwenSearchText: TranscriptSource = {
     );
     return found.map((f) => ({ path: f.path, sessionId: f.sessionId, cwd: null }));
   },
+  watchRoot: (env) => ({ dir: join(qwenHome(env), 'projects'), depth: 2 }),
   line(rec) {
     if (!isRecord(rec) || (rec.type !== 'user' && rec.type !== 'assistant')) return null;
     const parts = isRecord(rec.message) && Array.isArray(rec.message.parts) ? rec.message.parts : [];
