@@ -132,6 +132,8 @@ async function main(): Promise<void> {
     // Throughput: `cat big.txt` in a remote pane until its end mark reaches this client, vs `ssh devbox cat big.txt`.
     let tail = '';
     let done = false;
+    // A reset means the pane fell out of the local ring (the bytes were replaced by a screen): flow control failed.
+    let resets = 0;
     await client.attach(
       paneAgent!.id,
       { fromOffset: 0, autoAck: true },
@@ -140,7 +142,10 @@ async function main(): Promise<void> {
           tail = (tail + Buffer.from(d).toString('latin1')).slice(-64);
           if (tail.includes('END-OF-BIG-42')) done = true;
         },
-        onReset: () => undefined,
+        onReset: (screen) => {
+          resets++;
+          if (screen.includes('END-OF-BIG-42')) done = true;
+        },
       },
     );
     await sleep(500);
@@ -157,6 +162,7 @@ async function main(): Promise<void> {
     await new Promise((r) => plainCat.once('close', r));
     const plainMs = performance.now() - t1;
     if (got !== bigBytes) throw new Error(`ssh cat gave ${got} bytes, expected ${bigBytes}`);
+    if (resets > 0) throw new Error(`the remote pane was reset ${resets} times: it fell out of the local ring`);
 
     const p99 = quantile(remote, 0.99);
     const base = quantile(plain, 0.99);
