@@ -37,6 +37,8 @@ export interface AttachOptions {
   terminalId?: string;
   fromOffset?: number;
   visible?: boolean;
+  /** 'core' when the receiver is another core that acks on receipt: it gets a larger flow window (FLOW.coreBudget). */
+  consumer?: 'pane' | 'core';
   /** Ack each chunk as soon as it arrives (scripts and tests); a pane acks after its terminal has drawn. */
   autoAck?: boolean;
 }
@@ -166,6 +168,7 @@ export class RpcClient implements BatonClient {
         ...(options.terminalId ? { terminalId: options.terminalId } : {}),
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
         ...(options.visible !== undefined ? { visible: options.visible } : {}),
+        ...(options.consumer ? { consumer: options.consumer } : {}),
       });
     } catch (err) {
       this.forget(state);

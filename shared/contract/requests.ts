@@ -118,6 +118,8 @@ export const requests = {
       fromOffset: offset.optional(),
       /** Hidden panes get a smaller flow-control budget. */
       visible: z.boolean().optional(),
+      /** 'core': another Baton core that keeps its own copy and acks on receipt (a remote agent's local side). */
+      consumer: z.enum(['pane', 'core']).optional(),
       /** The id this client's binary output frames of the attach carry (one per attach, unique on the connection). */
       stream: z.number().int().min(1).max(MAX_STREAM_ID),
     }),

@@ -193,6 +193,46 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remote.close();
   }, 60_000);
 
+  it('gives a slow visible pane every byte of a remote flood many times its ring, none replaced by a screen', async () => {
+    const b = agentByLabel(agents, 'there-b');
+    let end = -1;
+    let resets = 0;
+    let gaps = 0;
+    let tail = '';
+    const stream = await client.attach(
+      b.id,
+      { visible: true },
+      {
+        onData: (data, offset) => {
+          if (end >= 0 && offset !== end) gaps++;
+          end = offset + data.length;
+          tail = (tail + Buffer.from(data).toString('latin1')).slice(-64);
+        },
+        onReset: (screen) => {
+          resets++;
+          // A screen standing in for the bytes: the end may be on it (the test then fails on the count, not a wait).
+          if (screen.includes('SLOW-42-DONE')) tail = 'SLOW-42-DONE';
+        },
+      },
+    );
+    // The attach itself starts from the screen (no offset was given); from here on, only bytes may come.
+    const startResets = resets;
+    // A page that draws slowly: it acknowledges what it has only every 40 ms, while the remote agent writes 6 MB.
+    const slowPage = setInterval(() => end >= 0 && stream.ack(end), 40);
+    try {
+      await client.call('agent.write', {
+        agentId: b.id,
+        data: "head -c 6000000 /dev/zero | tr '\\0' x; echo; echo SLOW-$((40 + 2))-DONE\r",
+      });
+      await waitFor(() => tail.includes('SLOW-42-DONE'), 'the end of the flood in the slow pane', 120_000);
+    } finally {
+      clearInterval(slowPage);
+      stream.detach();
+    }
+    // The remote PTY waited for this pane: its output came whole, in order, with no screen standing in for a gap.
+    expect({ resets: resets - startResets, gaps }).toEqual({ resets: 0, gaps: 0 });
+  }, 150_000);
+
   it('keeps the remote agents running when the ssh connection is killed mid-flood; panes continue byte-exact', async () => {
     const a = agentByLabel(agents, 'there-a');
     const remote = await remoteCore(sshd);

@@ -16,6 +16,13 @@ export const FLOW = {
    */
   visibleBudget: 256 * 1024,
   hiddenBudget: 0,
+  /**
+   * The window of a stream read by another core (a remote agent's local side, docs/hosts.md), which acks on receipt:
+   * over ssh the round trip, not a page's drawing, bounds it. Its excess over `visibleBudget` is added to the PTY's
+   * watermarks for it, so at most highWatermark + this − visibleBudget (768 KiB) is unacknowledged: less than
+   * `ringBytes`, so a dropped connection still resumes byte-exact from the ring.
+   */
+  coreBudget: 512 * 1024,
   catchUpBytes: 256 * 1024,
   /**
    * While the user types into one pane, every other pane of that client is paced to this budget for `pacedMs` after

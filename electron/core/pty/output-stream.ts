@@ -7,7 +7,7 @@ import { reportFailure } from '../log.js';
 import { FLOW } from './flow.js';
 import type { MirrorScreen } from './mirror.js';
 import { RingBuffer } from './ring-buffer.js';
-import { Subscriber, type StreamFrame } from './subscriber.js';
+import { Subscriber, type StreamConsumer, type StreamFrame } from './subscriber.js';
 import { utf8SafeEnd } from './utf8.js';
 
 export type AttachStart =
@@ -52,7 +52,7 @@ export class OutputStream implements Disposable {
   pressure(): number {
     let most = 0;
     for (const s of this.subscribers) {
-      if (s.visible && s.sent !== AWAITING_RESET) most = Math.max(most, this.ring.endOffset - s.acked);
+      if (s.visible && s.sent !== AWAITING_RESET) most = Math.max(most, s.pressure(this.ring.endOffset));
     }
     return most;
   }
@@ -77,20 +77,22 @@ export class OutputStream implements Disposable {
     fromOffset: number | undefined,
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
+    consumer: StreamConsumer = 'pane',
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
     if (this.disposed) throw closedError();
+    const window = consumer === 'core' ? FLOW.coreBudget : FLOW.visibleBudget;
     let start: AttachStart;
     let sub: Subscriber;
     const fromRing = fromOffset === undefined ? null : this.ring.read(fromOffset);
     if (fromOffset !== undefined && fromRing) {
       const end = this.ended ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
       start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
-      sub = new Subscriber(end, fromOffset, visible, deliver);
+      sub = new Subscriber(end, fromOffset, visible, deliver, window);
     } else {
       const screen = await this.screen();
       if (this.disposed) throw closedError();
       start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
-      sub = new Subscriber(screen.offset, screen.offset, visible, deliver);
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window);
     }
     this.subscribers.add(sub);
     // After the caller has answered the attach: live output must follow the catch-up, never precede it.
@@ -171,7 +173,7 @@ export class OutputStream implements Disposable {
   }
 
   private pumpOne(sub: Subscriber): void {
-    const budget = !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : FLOW.visibleBudget;
+    const budget = !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : sub.window;
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
       const bytes = this.ring.read(sub.sent, max);

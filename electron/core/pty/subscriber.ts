@@ -1,9 +1,13 @@
 // One client's view of a terminal's output: where it has been sent to and what it has acknowledged.
 import type { Disposable } from '../lifecycle.js';
+import { FLOW } from './flow.js';
 
 export type StreamFrame =
   | { kind: 'bytes'; offset: number; data: Buffer }
   | { kind: 'reset'; offset: number; cols: number; rows: number; screen: string };
+
+/** Who reads the stream: a page's terminal, or another core that keeps its own copy and acks on receipt. */
+export type StreamConsumer = 'pane' | 'core';
 
 export class Subscriber implements Disposable {
   /** Set once the client is gone: a reset still being prepared for it is dropped. */
@@ -16,7 +20,17 @@ export class Subscriber implements Disposable {
     public acked: number,
     public visible: boolean,
     readonly deliver: (frame: StreamFrame) => void,
+    /** Unacknowledged bytes it may have in flight while visible and not paced. */
+    readonly window: number = FLOW.visibleBudget,
   ) {}
+
+  /**
+   * Its share of the terminal's backlog: what it has not acknowledged beyond its own window's excess over a pane's,
+   * so a larger window is used before the PTY waits, and the ring still holds everything it has not acknowledged.
+   */
+  pressure(endOffset: number): number {
+    return endOffset - this.acked - (this.window - FLOW.visibleBudget);
+  }
 
   /** Held to a small budget while the user types elsewhere (FLOW.pacedBudget). */
   paced = false;

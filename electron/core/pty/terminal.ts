@@ -10,7 +10,7 @@ import { Mirror, type MirrorScreen } from './mirror.js';
 import { OutputStream, type AttachStart, type Subscription } from './output-stream.js';
 import type { ProcInfo, ProcessMark } from './proc-stat.js';
 import { PtyProcess, type ExitInfo, type SpawnOptions } from './pty-process.js';
-import type { StreamFrame } from './subscriber.js';
+import type { StreamConsumer, StreamFrame } from './subscriber.js';
 
 export type { AttachStart, Subscription } from './output-stream.js';
 export type { ExitInfo, SpawnOptions } from './pty-process.js';
@@ -146,8 +146,9 @@ export class Terminal implements Disposable {
     fromOffset: number | undefined,
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
+    consumer?: StreamConsumer,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
-    return this.stream.attach(fromOffset, visible, deliver);
+    return this.stream.attach(fromOffset, visible, deliver, consumer);
   }
 
   /** See PtyProcess.stop: hang up, then SIGTERM and SIGKILL the whole tree and everything carrying the mark. */

@@ -6,13 +6,19 @@ import { DisposableStore } from '../lifecycle.js';
 import { FLOW } from '../pty/flow.js';
 import { Mirror, type MirrorScreen } from '../pty/mirror.js';
 import { OutputStream, type AttachStart, type Subscription } from '../pty/output-stream.js';
-import type { StreamFrame } from '../pty/subscriber.js';
+import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { ExitInfo } from '../pty/pty-process.js';
 import type { TerminalStream } from '../../../shared/client.js';
 import { reportFailure } from '../log.js';
 import type { RemoteCore } from './remote-core.js';
 
 export const ENDED = new Set(['exited', 'stopped', 'failed']);
+
+/**
+ * Local panes' unacknowledged bytes up to which the remote stream is acknowledged. After the last ack the remote core
+ * may still send its window (FLOW.coreBudget) and a chunk in flight: all of it stays within the local ring.
+ */
+const ACK_WHILE_BEHIND = FLOW.ringBytes - FLOW.coreBudget - 2 * FLOW.maxChunkBytes;
 
 export class RemoteTerminal {
   /** The remote terminal's own id: one id on both cores. */
@@ -45,9 +51,10 @@ export class RemoteTerminal {
     this.stream = this.disposables.add(
       new OutputStream(
         () => this.mirror.capture(),
-        () => undefined,
+        () => this.ackRemote(),
       ),
     );
+    this.disposables.add(this.mirror.onApplied(() => this.ackRemote()));
     const offStatus = core.on('agent.status', (e) => {
       if (
         e.agentId === this.remoteAgentId &&
@@ -69,7 +76,7 @@ export class RemoteTerminal {
     this.remote?.detach();
     this.remote = await this.core.attach(
       this.remoteAgentId,
-      { terminalId: this.id, fromOffset: this.remoteEnd, visible: true },
+      { terminalId: this.id, fromOffset: this.remoteEnd, visible: true, consumer: 'core' },
       {
         onData: (data, offset) => {
           const end = offset + data.length;
@@ -77,19 +84,19 @@ export class RemoteTerminal {
           const fresh = Buffer.from(data.subarray(Math.max(0, this.remoteEnd - offset)));
           this.remoteEnd = end;
           this.output(fresh);
-          this.remote?.ack(end);
+          this.ackRemote();
         },
         // The remote ring no longer holds what this side missed: its screen stands in for the gap, as it does in a pane.
         onReset: (screen, offset, cols, rows) => {
           this.remoteEnd = offset;
           if (cols !== this.cols || rows !== this.rows) this.mirror.resize(cols, rows);
           this.output(Buffer.from(`\x1b[H\x1b[2J${screen}`));
-          this.remote?.ack(offset);
+          this.ackRemote();
         },
       },
     );
     // The catch-up arrived before the stream was returned, so it could not be acknowledged then: it is now.
-    this.remote.ack(this.remoteEnd);
+    this.ackRemote();
     // Ended while this side was away: the tail came with the attach, and no status event will come again.
     const now = await this.statusOf();
     if (now.ended) await this.drainThenExit(now.exitCode ?? 0);
@@ -103,7 +110,12 @@ export class RemoteTerminal {
     this.output(Buffer.from(`\x1b[1;33m⚠ baton: ${text.replace(/[\x00-\x1f\x7f]/g, ' ')}\x1b[0m\r\n`));
   }
 
+  /**
+   * Keys go as fire-and-forget input frames on the remote stream, as a pane's do: no request and no reply per key.
+   * Before the stream is attached they go as a request (which connects first).
+   */
   write(data: string): void {
+    if (this.remote) return this.remote.input(data);
     this.core
       .call('agent.write', { agentId: this.remoteAgentId, data })
       .catch((err: unknown) => reportFailure('typing into a remote agent', err));
@@ -132,8 +144,9 @@ export class RemoteTerminal {
     fromOffset: number | undefined,
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
+    consumer?: StreamConsumer,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
-    return this.stream.attach(fromOffset, visible, deliver);
+    return this.stream.attach(fromOffset, visible, deliver, consumer);
   }
 
   /** Asks the remote core to stop the agent; resolves once its exit arrived (or the grace ran out). */
@@ -149,6 +162,18 @@ export class RemoteTerminal {
     this.disposed = true;
     this.remote?.detach();
     this.disposables.dispose();
+  }
+
+  /**
+   * Acknowledges what arrived as soon as it is in the local stream (not after the local mirror parsed it), while this
+   * side's visible panes and its mirror keep up. When either falls behind, acks wait (this runs again whenever the
+   * local backlog or the mirror's changes), so the remote PTY is paused in turn: no visible pane falls out of the
+   * local ring, and the mirror's queue stays bounded as a local agent's does (FLOW.mirrorBacklogBytes).
+   */
+  private ackRemote(): void {
+    if (!this.remote || this.stream.pressure() > ACK_WHILE_BEHIND) return;
+    if (this.mirror.backlog > FLOW.mirrorBacklogBytes / 4) return;
+    this.remote.ack(this.remoteEnd);
   }
 
   private output(chunk: Buffer): void {

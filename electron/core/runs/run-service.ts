@@ -11,7 +11,7 @@ import type {
   ResumeOutcome,
   RunView,
 } from '../../../shared/contract.js';
-import type { StreamFrame } from '../pty/subscriber.js';
+import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
 import { listCosts } from '../cost/list-costs.js';
@@ -249,7 +249,7 @@ export class RunService {
    */
   async attach(
     agentId: string,
-    opts: { terminalId?: string; fromOffset?: number; visible?: boolean },
+    opts: { terminalId?: string; fromOffset?: number; visible?: boolean; consumer?: StreamConsumer },
     deliver: (frame: StreamFrame) => void,
   ): Promise<{ terminalId: string; start: AttachStart; subscription: Subscription }> {
     const terminal = this.agents.terminalOf(agentId);
@@ -262,6 +262,7 @@ export class RunService {
       sameTerminal ? opts.fromOffset : 0,
       opts.visible ?? true,
       deliver,
+      opts.consumer,
     );
     return { terminalId: terminal.id, start, subscription };
   }
