@@ -23,10 +23,10 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * than the background core it finds offers to restart that core (docs/architecture.md §2). 1 was the contract
  * before `core.*`, `recovery.*` and `settings.*`; a core that answers `core.info` with "unknown method" speaks 1.
  * 3 added worktrees (`agentView.worktree`, `worktree.*`, `worktrees.*`, `agent.changes|merge|removeWorktree`): a
- * core speaking 2 sends agent views without `worktree`, which this contract refuses. 4: terminal bytes as binary frames
- * (`agent.attach` takes a `stream`; no JSON `out`), agent attention (`agentView.attention`, `agent.state`,
- * `attention.*`), cost (`run.cost`, `cost.changed`), hosts (`host` per agent, `hosts.*`), search (`search.*`), forks and
- * bundles (`run.fork`, `bundle.*`).
+ * core speaking 2 sends agent views without `worktree`, which this contract refuses. 4: terminal bytes as binary
+ * frames (`agent.attach` takes a `stream`, and `consumer: "core"` for a core reading a remote core; no JSON `out`),
+ * agent attention (`agentView.attention`, `agent.state`, `attention.*`), cost (`run.cost`, `cost.changed`), hosts
+ * (`host` per agent, `hosts.*`), search (`search.*`), forks and bundles (`run.fork`, `bundle.*`).
  */
 export const PROTOCOL_VERSION = 4;
 
