@@ -124,47 +124,23 @@ export function WorktreeActions({ agent, worktree, removed, into, onBusy }: Prop
             />
             <span>Also delete the branch if it has commits not merged</span>
           </label>
-          <div className="bt-row bt-gap">
-            <button
-              type="button"
-              className="bt-button bt-danger"
-              disabled={busy !== null}
-              onClick={() => void doRemove(false, removal.deleteBranch)}
-            >
-              {busy === 'remove' ? 'Removing…' : 'Remove'}
-            </button>
-            <button
-              type="button"
-              className="bt-button"
-              disabled={busy !== null}
-              onClick={() => setRemoval({ step: 'idle' })}
-            >
-              Keep it
-            </button>
-          </div>
+          <RemoveOrKeep
+            label="Remove"
+            busy={busy}
+            onRemove={() => void doRemove(false, removal.deleteBranch)}
+            onKeep={() => setRemoval({ step: 'idle' })}
+          />
         </div>
       ) : null}
       {removal.step === 'dirty' ? (
         <div className="bt-warn-box" role="alert">
           <p>{removal.message}</p>
-          <div className="bt-row bt-gap">
-            <button
-              type="button"
-              className="bt-button bt-danger"
-              disabled={busy !== null}
-              onClick={() => void doRemove(true, removal.deleteBranch)}
-            >
-              {busy === 'remove' ? 'Removing…' : 'Remove anyway (discard changes)'}
-            </button>
-            <button
-              type="button"
-              className="bt-button"
-              disabled={busy !== null}
-              onClick={() => setRemoval({ step: 'idle' })}
-            >
-              Keep it
-            </button>
-          </div>
+          <RemoveOrKeep
+            label="Remove anyway (discard changes)"
+            busy={busy}
+            onRemove={() => void doRemove(true, removal.deleteBranch)}
+            onKeep={() => setRemoval({ step: 'idle' })}
+          />
         </div>
       ) : null}
       {removal.step === 'error' ? (
@@ -237,6 +213,30 @@ function MergeOutcome({ result }: { result: MergeResult }) {
           </ul>
         </>
       ) : null}
+    </div>
+  );
+}
+
+/** The two answers to "remove this worktree?": the removal (danger) and keeping it. */
+function RemoveOrKeep({
+  label,
+  busy,
+  onRemove,
+  onKeep,
+}: {
+  label: string;
+  busy: string | null;
+  onRemove: () => void;
+  onKeep: () => void;
+}) {
+  return (
+    <div className="bt-row bt-gap">
+      <button type="button" className="bt-button bt-danger" disabled={busy !== null} onClick={onRemove}>
+        {busy === 'remove' ? 'Removing…' : label}
+      </button>
+      <button type="button" className="bt-button" disabled={busy !== null} onClick={onKeep}>
+        Keep it
+      </button>
     </div>
   );
 }
