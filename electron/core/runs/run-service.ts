@@ -1,16 +1,10 @@
 // Named runs of agents: the run requests of the contract (run.*, agent.*, handle.inspect, sessions.*), answered
 // under their own names (`requests`, typed by the contract), over the parts the core host gives it: the run
 // repository (the store and each run's queue: every write), the resume planner (handle → plan, no side effect), the
-// agent supervisor (launch, follow, exit, fallback, stop) and the snapshots (docs/architecture.md §3, §5).
+// agent supervisor (launch, follow, exit, fallback, stop), the agent starter (a resolved handle's agents, started)
+// and the snapshots (docs/architecture.md §3, §5).
 import type { EventEmitter } from 'node:events';
-import type {
-  EventName,
-  EventPayload,
-  Method,
-  RequestTable,
-  ResumeOutcome,
-  RunView,
-} from '../../../shared/contract.js';
+import type { EventName, EventPayload, Method, RequestTable, RunView } from '../../../shared/contract.js';
 import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
@@ -19,20 +13,21 @@ import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { LiveAgent } from './agent-launcher.js';
+import { AgentStarter } from './agent-starter.js';
 import type { AgentSupervisor } from './agent-supervisor.js';
-import type { AgentWorktrees, RepoMap } from './agent-worktrees.js';
+import type { AgentWorktrees } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
 import { newRunId } from './ids.js';
 import type { ForkMethod } from './run-fork.js';
-import type { PlannedAgent, ResumePlanner, ResumeTarget } from './resume-planner.js';
+import type { ResumePlanner } from './resume-planner.js';
 import { RunHealth } from './run-health.js';
 import { startTogether } from './start-together.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
 import type { Snapshots } from './snapshots.js';
 import { checkRoom, newAgentRecords } from './validation.js';
-import { agentView, currentSessionId, matchesQuery, runSummary, runView, type AttentionOf } from './views.js';
+import { agentView, matchesQuery, runSummary, runView, type AttentionOf } from './views.js';
 import type { AttentionService } from '../attention/attention-service.js';
 
 /** agent.attach and agent.detach change one client's own output streams: its session answers them, with `attach`. */
@@ -43,12 +38,11 @@ export type RunMethod = Exclude<
   StreamMethod | ForkMethod
 >;
 
-const SHELL_NOT_CONFIRMED =
-  'not started: a shell agent from a handle runs a command in the directory the handle names, so it starts only once you confirm it';
-
 export class RunService {
   /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
   private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+  /** Starts a resolved handle's agents (run.resume). */
+  private readonly starter: AgentStarter;
 
   constructor(
     private readonly runs: RunRepository,
@@ -66,7 +60,9 @@ export class RunService {
     private readonly cost: CostService,
     /** Each agent's attention state (the host answers `attention.*` through its table; docs/attention.md). */
     readonly attention: AttentionService,
-  ) {}
+  ) {
+    this.starter = new AgentStarter(runs, planner, agents, (runId) => this.announce('run.changed', { runId }));
+  }
 
   private readonly attentionOf: AttentionOf = (agent) => this.attention.view(agent);
 
@@ -143,7 +139,7 @@ export class RunService {
     },
     'run.commands': async ({ run, agent }) => resumeCommandsOf(this.runs.find(run), this.env, this.vendors, agent),
     'run.resume': async ({ handle, cwd, confirmShell = [], repoMap, hostMap }) => {
-      const { runId, outcomes } = await this.startTarget(
+      const { runId, outcomes } = await this.starter.startTarget(
         await this.planner.resolve(handle, cwd, repoMap, hostMap),
         new Set(confirmShell),
         repoMap,
@@ -284,124 +280,6 @@ export class RunService {
         `baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`,
       );
     }
-  }
-
-  /**
-   * A resolved handle, started: the run continues in the store (or is created there) and each agent is launched as
-   * planned. `confirmShell`: the handle indexes of the shell agents the user confirmed. Any other shell agent is not
-   * started, and one new to this store is not added to it either, so a later resume of the run by name (which
-   * confirms its own agents) can never start it unconfirmed (docs/architecture.md §10).
-   */
-  private async startTarget(
-    target: ResumeTarget,
-    confirmShell: ReadonlySet<number>,
-    repoMap?: RepoMap,
-  ): Promise<{ runId: string; outcomes: ResumeOutcome[] }> {
-    const held = (p: PlannedAgent) =>
-      p.agent.vendor === 'shell' && !confirmShell.has(p.index) && !this.agents.isLive(p.agent.id);
-    const adopted = target.agents.filter((p) => p.known || !held(p)).map((p) => p.agent);
-    const { runId } = target;
-    if (!this.runs.get(runId)) {
-      // A run with no agent is not a run: every agent was a shell agent the user did not confirm.
-      if (adopted.length === 0)
-        throw invalid(
-          'nothing to resume: every agent of this handle is a shell agent, and none was confirmed',
-          'confirmShell',
-        );
-      const at = now();
-      const run: RunManifest = {
-        v: 1,
-        id: runId,
-        name: target.runName,
-        createdAt: at,
-        updatedAt: at,
-        agents: adopted,
-        lastSnapshot: null,
-      };
-      await this.runs.create(
-        run,
-        `created from a handle with ${adopted.length} agent${adopted.length === 1 ? '' : 's'}`,
-      );
-    } else if (adopted.some((r) => !this.runs.get(runId)!.agents.some((a) => a.id === r.id))) {
-      await this.runs.addAgents(runId, adopted, 'agents');
-    }
-    const outcomes = await startTogether(
-      target.agents,
-      (planned) => planned.agent.worktree !== undefined,
-      async (planned): Promise<ResumeOutcome> => {
-        const { id, label, vendor } = planned.agent;
-        if (held(planned))
-          return { agentId: id, label, vendor, outcome: 'failed', sessionId: null, message: SHELL_NOT_CONFIRMED };
-        if (this.agents.isLive(id)) {
-          const agent = this.runs.get(runId)!.agents.find((a) => a.id === id)!;
-          return {
-            agentId: id,
-            label: agent.label,
-            vendor: agent.vendor,
-            outcome: 'resumed',
-            sessionId: currentSessionId(agent),
-            message: 'already running',
-          };
-        }
-        return this.startPlannedAgent(runId, target.runName, planned, repoMap);
-      },
-    );
-    const counts = (['resumed', 'fresh', 'failed'] as const)
-      .map((k) => `${outcomes.filter((o) => o.outcome === k).length} ${k}`)
-      .join(', ');
-    await this.runs.history(runId, { type: 'resumed', message: `resumed from a handle: ${counts}` });
-    this.announce('run.changed', { runId });
-    return { runId, outcomes };
-  }
-
-  /**
-   * One planned agent of a resume: its worktree first (found, or re-created from its branch; the agent fails with
-   * the reason when it cannot be), planned again if that moved its directory, then started.
-   */
-  private async startPlannedAgent(
-    runId: string,
-    runName: string,
-    planned: PlannedAgent,
-    repoMap?: RepoMap,
-  ): Promise<ResumeOutcome> {
-    let agent = this.runs.get(runId)!.agents.find((a) => a.id === planned.agent.id)!;
-    // What the planner found (a moved worktree, a mapped repository) is where the agent runs now.
-    if (planned.worktree?.state === 'existing')
-      agent = {
-        ...agent,
-        cwd: planned.agent.cwd,
-        ...(planned.agent.worktree ? { worktree: planned.agent.worktree } : {}),
-      };
-    const { id, label, vendor } = agent;
-    // A host the user mapped to another alias: the agent lives there from now on (docs/hosts.md).
-    if (planned.agent.host !== agent.host && planned.agent.host) {
-      const host = planned.agent.host;
-      await this.runs.update(runId, (m) => {
-        const a = m.agents.find((x) => x.id === id);
-        if (a) a.host = host;
-      });
-      agent = { ...agent, host };
-    }
-    if (planned.worktree?.state === 'failed' || planned.worktree?.state === 'refused') {
-      const message = `its worktree cannot be used: ${planned.worktree.reason}`;
-      await this.agents.markFailed(runId, id, message);
-      return { agentId: id, label, vendor, outcome: 'failed', sessionId: currentSessionId(agent), message };
-    }
-    if (!agent.worktree) return this.agents.startPlanned(runId, agent, planned.plan, planned.found);
-    const ready = await this.agents.prepareWorktree(runId, agent, undefined, repoMap);
-    if (!ready.ok)
-      return {
-        agentId: id,
-        label,
-        vendor,
-        outcome: 'failed',
-        sessionId: currentSessionId(agent),
-        message: ready.message,
-      };
-    let { plan, found } = planned;
-    if (ready.agent.cwd !== planned.agent.cwd)
-      ({ plan, found } = await this.planner.replan(runName, ready.agent, planned.sessionId));
-    return this.agents.startPlanned(runId, ready.agent, plan, found, ready.prepared);
   }
 
   /** The agent's own worktree, or a conflict saying it has none. */
