@@ -1,11 +1,12 @@
 // Search every conversation on this machine (docs/search.md §6): words → results newest first (vendor, run and label or
 // "outside Baton", directory, time, the matching lines highlighted), filtered by vendor, run and directory; a hit
 // opens the transcript at that point (SearchTranscript.tsx), from where the conversation can be resumed.
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { Result, SearchHit, SearchResult, SearchStatus } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useSearch } from '../state/search-store.js';
 import { useBaton } from '../state/store.js';
+import { ConversationFilters } from './ConversationFilters.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage, relativeTime } from './format.js';
 import { MarkedLine, whereOf, type Opened } from './search-format.js';
@@ -38,7 +39,6 @@ export function SearchDialog() {
 function SearchDialogBody() {
   const connected = useBaton((s) => s.status === 'connected');
   const runs = useBaton((s) => s.runs);
-  const hostVendors = useBaton((s) => s.hostInfo?.vendors ?? null);
   const openDialog = useBaton((s) => s.openDialog);
   const status = useSearch((s) => s.status);
   const query = useSearch((s) => s.query);
@@ -80,7 +80,6 @@ function SearchDialogBody() {
     };
   }, [connected, query, text, vendor, run, dir, indexed]);
 
-  const vendors = useMemo(() => (hostVendors ?? []).map((v) => v.vendor).filter((v) => v !== 'shell'), [hostVendors]);
   const close = () => openDialog(null);
 
   if (opened) return <SearchTranscript opened={opened} onBack={() => setOpened(null)} onClose={close} />;
@@ -97,31 +96,16 @@ function SearchDialogBody() {
         </button>
       }
     >
-      <div className="bt-row bt-gap bt-search-filters">
-        <div className="bt-field bt-field-grow">
-          <label htmlFor={`${id}-text`}>Words</label>
-          <input
-            id={`${id}-text`}
-            type="search"
-            className="bt-input"
-            data-autofocus
-            placeholder='Words every message must hold; "a phrase"; prefix*'
-            value={text}
-            maxLength={500}
-            onChange={(e) => setText(e.target.value)}
-          />
-        </div>
-        <div className="bt-field">
-          <label htmlFor={`${id}-vendor`}>Vendor</label>
-          <select id={`${id}-vendor`} value={vendor} onChange={(e) => setVendor(e.target.value as VendorName | 'all')}>
-            <option value="all">all</option>
-            {vendors.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </div>
+      <ConversationFilters
+        className="bt-search-filters"
+        label="Words"
+        placeholder='Words every message must hold; "a phrase"; prefix*'
+        maxLength={500}
+        text={text}
+        onText={setText}
+        vendor={vendor}
+        onVendor={setVendor}
+      >
         <div className="bt-field">
           <label htmlFor={`${id}-run`}>Run</label>
           <select id={`${id}-run`} value={run} onChange={(e) => setRun(e.target.value)}>
@@ -143,7 +127,7 @@ function SearchDialogBody() {
             onChange={(e) => setDir(e.target.value)}
           />
         </div>
-      </div>
+      </ConversationFilters>
       <p className="bt-muted bt-search-progress" role="status" aria-live="polite">
         {progressText(status)}
         {busy ? ' · searching…' : ''}

@@ -5,6 +5,7 @@ import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'rea
 import type { AdoptSession, FoundSession, ResumeOutcome, Result } from '../../shared/contract.js';
 import { LIMITS, type VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
+import { ConversationFilters } from './ConversationFilters.js';
 import { Dialog } from './Dialog.js';
 import { errorField, errorMessage, messageForField, relativeTime, shortId } from './format.js';
 import { RUN_NAME_RULE, suggestRunName, validateRunName } from './validate.js';
@@ -31,7 +32,6 @@ function SessionsFoundDialog() {
   const connected = useBaton((s) => s.status === 'connected');
   const listSessions = useBaton((s) => s.listSessions);
   const runs = useBaton((s) => s.runs);
-  const hostVendors = useBaton((s) => s.hostInfo?.vendors ?? null);
   const adoptSessions = useBaton((s) => s.adoptSessions);
   const openDialog = useBaton((s) => s.openDialog);
   const selectRun = useBaton((s) => s.selectRun);
@@ -77,7 +77,6 @@ function SessionsFoundDialog() {
     if (phase === 'done') closeRef.current?.focus();
   }, [phase]);
 
-  const vendors = useMemo(() => (hostVendors ?? []).map((v) => v.vendor).filter((v) => v !== 'shell'), [hostVendors]);
   const takenNames = useMemo(() => runs.map((r) => r.name), [runs]);
   const chosen = [...selected.values()];
   const name = nameDraft ?? suggestRunName(chosen[0]?.cwd ?? '', takenNames);
@@ -170,31 +169,16 @@ function SessionsFoundDialog() {
         Conversations the vendor CLIs keep on this machine, including ones started outside Baton. Choose some and adopt
         them into a new run: each becomes an agent that resumes its conversation in its directory.
       </p>
-      <div className="bt-row bt-gap bt-sessions-filters">
-        <div className="bt-field bt-field-grow">
-          <label htmlFor={`${id}-query`}>Search</label>
-          <input
-            id={`${id}-query`}
-            type="search"
-            className="bt-input"
-            data-autofocus
-            placeholder="Directory, first prompt, title or session id"
-            value={query}
-            maxLength={200}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
-        <div className="bt-field">
-          <label htmlFor={`${id}-vendor`}>Vendor</label>
-          <select id={`${id}-vendor`} value={vendor} onChange={(e) => setVendor(e.target.value as VendorName | 'all')}>
-            <option value="all">all</option>
-            {vendors.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </div>
+      <ConversationFilters
+        className="bt-sessions-filters"
+        label="Search"
+        placeholder="Directory, first prompt, title or session id"
+        maxLength={200}
+        text={query}
+        onText={setQuery}
+        vendor={vendor}
+        onVendor={setVendor}
+      >
         <button
           type="button"
           className="bt-button bt-sessions-rescan"
@@ -203,7 +187,7 @@ function SessionsFoundDialog() {
         >
           Rescan
         </button>
-      </div>
+      </ConversationFilters>
       <p className="bt-muted bt-sessions-status" role="status">
         {scanning
           ? 'Looking for sessions…'
