@@ -18,6 +18,13 @@ export type SearchMethod = 'search.query' | 'search.transcript' | 'search.status
 
 /** How often the stores are looked at for new and grown transcripts while the core runs. */
 export const SEARCH_REFRESH_MS = 10_000;
+/**
+ * How long a core runs before its index is started with no search asked for: a short-lived core (a CLI one-shot, a
+ * test's `baton serve`) ends before it and never pays for the worker; a long-running one keeps its index current.
+ */
+export const SEARCH_IDLE_START_MS = 30_000;
+/** How long the first request waits for the first pass: with a saved index that pass is one stat a file. */
+const FIRST_PASS_WAIT_MS = 2_000;
 const DEFAULT_LIMIT = 50;
 
 type Holder = Result<'search.query'>['results'][number]['holder'];
@@ -33,22 +40,55 @@ export interface SearchDeps {
 export class SearchService {
   private readonly worker: SearchWorkerClient;
   private timer: NodeJS.Timeout | null = null;
+  private idleStart: NodeJS.Timeout | null = null;
+  /** Settles once the worker was started and its first pass is done (or FIRST_PASS_WAIT_MS went by). */
+  private started: Promise<void> | null = null;
 
   constructor(private readonly deps: SearchDeps) {
     this.worker = new SearchWorkerClient(join(deps.dataDir, 'search', 'index.sqlite'), (s) => deps.announce(s));
   }
 
-  /** The first pass now, then one every SEARCH_REFRESH_MS (the paths the watched folders named; a full one at times). */
+  /**
+   * Starts the index lazily (docs/search.md §4): at the first search request, or once the core has run
+   * SEARCH_IDLE_START_MS, whichever comes first. From then on: a pass every SEARCH_REFRESH_MS.
+   */
   start(): void {
-    if (!this.worker.available()) return;
-    const pass = (): void => {
-      this.refresh().catch((err: unknown) => reportFailure('refreshing the search index', err));
-    };
-    pass();
-    this.timer = setInterval(pass, SEARCH_REFRESH_MS);
-    this.timer.unref();
+    if (!this.worker.available() || this.started || this.idleStart) return;
+    this.idleStart = setTimeout(() => {
+      this.ensureStarted().catch((err: unknown) => reportFailure('starting the search index', err));
+    }, SEARCH_IDLE_START_MS);
+    this.idleStart.unref();
   }
 
+  /** Starts the worker, its first pass and the periodic ones, once; resolves when that pass is done (or waited for). */
+  private ensureStarted(): Promise<void> {
+    if (this.started) return this.started;
+    if (this.idleStart) clearTimeout(this.idleStart);
+    this.idleStart = null;
+    // From the sources (a test in the same process) there is no worker: each request answers so (worker client).
+    if (!this.worker.available()) return Promise.resolve();
+    const pass = (): Promise<void> =>
+      this.refresh().then(
+        () => undefined,
+        (err: unknown) => reportFailure('refreshing the search index', err),
+      );
+    const first = pass();
+    this.timer = setInterval(() => {
+      pass().catch(() => undefined); // pass reports its own failure
+    }, SEARCH_REFRESH_MS);
+    this.timer.unref();
+    // A first index that takes longer (no saved index yet) answers with what is indexed so far, as it always did.
+    this.started = Promise.race([first, new Promise<void>((r) => setTimeout(r, FIRST_PASS_WAIT_MS).unref())]);
+    return this.started;
+  }
+
+  /** A worker request, once the worker has started (this starts it at the first one). */
+  private async ask<T>(req: Parameters<SearchWorkerClient['ask']>[0]): Promise<T> {
+    await this.ensureStarted();
+    return this.worker.ask<T>(req);
+  }
+
+  /** One pass; called by ensureStarted itself, so it asks the worker directly. */
   private refresh(): Promise<SearchStatus> {
     return this.worker.ask<SearchStatus>({ op: 'refresh', env: { ...this.deps.env } });
   }
@@ -103,7 +143,7 @@ export class SearchService {
   readonly requests: RequestTable<SearchMethod> = {
     'search.query': async (p) => {
       const sessions = p.run === undefined ? undefined : this.runSessions(p.run);
-      const found = await this.worker.ask<{
+      const found = await this.ask<{
         results: EngineResult[];
         total: number;
         capped: boolean;
@@ -121,7 +161,7 @@ export class SearchService {
       return { ...found, results: found.results.map((r) => ({ ...r, holder: this.holder(r.vendor, r.sessionId) })) };
     },
     'search.transcript': async (p) => {
-      const t = await this.worker.ask<EngineTranscript | null>({
+      const t = await this.ask<EngineTranscript | null>({
         op: 'transcript',
         vendor: p.vendor,
         sessionId: p.sessionId,
@@ -130,14 +170,19 @@ export class SearchService {
       if (!t) throw notFound(`no ${p.vendor} conversation with that id in the search index: search again`);
       return { ...t, holder: this.holder(t.vendor, t.sessionId) };
     },
-    'search.status': () => this.worker.ask<SearchStatus>({ op: 'status' }),
-    'search.refresh': () => this.refresh(),
+    'search.status': () => this.ask<SearchStatus>({ op: 'status' }),
+    'search.refresh': async () => {
+      await this.ensureStarted();
+      return this.refresh();
+    },
     'search.resume': (p) => this.resumeFound(p),
   };
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    if (this.idleStart) clearTimeout(this.idleStart);
     this.timer = null;
+    this.idleStart = null;
     await this.worker.close();
   }
 }
