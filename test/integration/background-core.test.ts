@@ -11,7 +11,6 @@ import {
   mkdirSync,
   readdirSync,
   readlinkSync,
-  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -22,7 +21,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { PROTOCOL_VERSION } from '../../shared/contract.js';
 import { isRunning, listeningTcpInodes, runCli, startCore, stopCore, type CoreProcess } from '../helpers/core.js';
-import { agentByLabel, ask, ROOT, screenText, tempDir, testEnv, waitFor } from '../helpers/server.js';
+import { agentByLabel, ask, ROOT, screenText, waitFor } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 const cores: CoreProcess[] = [];
 const clients: RpcClient[] = [];
@@ -45,11 +45,9 @@ interface Scene {
 }
 
 function scene(): Scene {
-  const root = realpathSync(tempDir('baton-bg-'));
+  const { root, data, work, env } = tempMachine('baton-bg-');
   dirs.push(root);
-  const work = join(root, 'work');
-  mkdirSync(work);
-  return { root, data: join(root, 'data'), work, env: testEnv(join(root, 'home')) };
+  return { root, data, work, env };
 }
 
 async function core(s: Scene): Promise<CoreProcess> {

@@ -3,7 +3,7 @@
 // afterwards (the run still there, still running, not renamed, not typed into).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import pty from 'node-pty';
@@ -15,11 +15,10 @@ import {
   ask,
   screenText,
   startServer,
-  tempDir,
-  testEnv,
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { tempMachine, type TempMachine } from '../helpers/temp-machine.js';
 
 // Every command a user can type, as the README lists them; the overall usage must list exactly these.
 const COMMANDS = [
@@ -155,11 +154,10 @@ afterAll(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function scratch(): { root: string; home: string; env: Record<string, string> } {
-  const root = realpathSync(tempDir('baton-cli-'));
-  dirs.push(root);
-  const home = join(root, 'home');
-  return { root, home, env: testEnv(home) };
+function scratch(): TempMachine {
+  const machine = tempMachine('baton-cli-');
+  dirs.push(machine.root);
+  return machine;
 }
 
 describe('baton help and usage, with no server at all', () => {

@@ -6,7 +6,7 @@
 // comes back `fresh` with a warning. Two opencode agents in one directory never swap or share sessions.
 import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import pty from 'node-pty';
@@ -23,11 +23,10 @@ import {
   randomNumber,
   screenText,
   startServer,
-  tempDir,
-  testEnv,
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 const WAIT_MS = 20_000;
 const vendors = createVendors();
@@ -176,16 +175,12 @@ interface Scene {
 }
 
 function scene(): Scene {
-  const root = realpathSync(tempDir('baton-oc-cursor-'));
-  dirs.push(root);
-  const home = join(root, 'home');
-  const work = join(root, 'work');
-  mkdirSync(work, { recursive: true });
-  const env = testEnv(home, {
+  const { root, home, data, work, env } = tempMachine('baton-oc-cursor-', {
     BATON_OPENCODE_BIN: join(FAKES, 'opencode.mjs'),
     BATON_CURSOR_BIN: join(FAKES, 'cursor-agent.mjs'),
   });
-  return { home, data: join(root, 'data'), work, env };
+  dirs.push(root);
+  return { home, data, work, env };
 }
 
 async function serve(s: Scene): Promise<RpcClient> {

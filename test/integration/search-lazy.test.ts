@@ -1,13 +1,14 @@
 // The search index starts when it is first needed (docs/search.md §4): a core that is opened and closed with no
 // search asked for never builds an index, and a search asked right after a core opens still finds a conversation
 // that was on the machine before it.
-import { cpSync, existsSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { SearchStatus } from '../../shared/contract.js';
-import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { startServer, type ServerProcess } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 const SAMPLES = fileURLToPath(new URL('../fixtures/vendor-samples', import.meta.url));
 const clients: RpcClient[] = [];
@@ -27,12 +28,9 @@ async function stop(s: ServerProcess): Promise<void> {
 
 /** A machine with one Claude Code conversation (it said "remember the number 777") and a core on it. */
 async function coreWithOneConversation(): Promise<{ server: ServerProcess; index: string }> {
-  const root = realpathSync(tempDir('baton-search-lazy-'));
+  const { root, home, data, env } = tempMachine('baton-search-lazy-');
   dirs.push(root);
-  const home = join(root, 'home');
-  const env = testEnv(home);
   cpSync(join(SAMPLES, 'claude'), home, { recursive: true });
-  const data = join(root, 'data');
   const server = await startServer(data, env);
   servers.push(server);
   return { server, index: join(data, 'search', 'index.sqlite') };

@@ -1,24 +1,15 @@
 // Search across every transcript, end to end: fake Claude Code and Gemini CLIs write their real transcript formats,
 // in a Baton run and in a terminal of the user's own (outside Baton); a real `baton serve` finds both with the right
 // run and label, opens a conversation at a hit, resumes the outside one into a run, and `baton search` prints them.
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { SearchResult, SearchStatus } from '../../shared/contract.js';
 import { runCli } from '../helpers/core.js';
-import {
-  FAKES,
-  agentByLabel,
-  ask,
-  randomNumber,
-  startServer,
-  tempDir,
-  testEnv,
-  waitFor,
-  type ServerProcess,
-} from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
+import { FAKES, agentByLabel, ask, randomNumber, startServer, waitFor, type ServerProcess } from '../helpers/server.js';
 
 const clients: RpcClient[] = [];
 const servers: ServerProcess[] = [];
@@ -76,19 +67,15 @@ const where = (r: SearchResult) => `${r.vendor} ${r.holder ? `${r.holder.runName
 
 describe('search across every transcript', () => {
   it("finds what agents said in Baton's runs and outside it, opens it, resumes it, and prints it from the CLI", async () => {
-    const root = realpathSync(tempDir('baton-search-'));
+    const { root, data, work, env } = tempMachine('baton-search-', { BATON_GEMINI_BIN: join(FAKES, 'gemini.mjs') });
     dirs.push(root);
-    const home = join(root, 'home');
-    const work = join(root, 'work');
     const other = join(root, 'other');
-    mkdirSync(work, { recursive: true });
     mkdirSync(other, { recursive: true });
-    const env = testEnv(home, { BATON_GEMINI_BIN: join(FAKES, 'gemini.mjs') });
     const inRun = randomNumber();
     const outside = randomNumber([inRun]);
 
     await conversationOutsideBaton(other, env, outside);
-    const server = await startServer(join(root, 'data'), env);
+    const server = await startServer(data, env);
     servers.push(server);
     const client = await server.connect();
     clients.push(client);

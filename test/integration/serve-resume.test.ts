@@ -2,7 +2,7 @@
 // A run is started, its agents are told numbers, the server goes away (killed or stopped), and a new server
 // (same data directory, or an empty one with only the handle) brings every agent back in its own conversation.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -13,11 +13,10 @@ import {
   ask,
   screenText,
   startServer,
-  tempDir,
-  testEnv,
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 // ---------- bookkeeping: everything a test starts is stopped and removed, pass or fail ----------
 
@@ -95,17 +94,15 @@ interface Scene {
 }
 
 function scene(): Scene {
-  const root = realpathSync(tempDir('baton-serve-resume-'));
+  const { root, home, data, env } = tempMachine('baton-serve-resume-');
   dirs.push(root);
-  const home = join(root, 'home');
   const dirOne = join(root, 'work-one');
   const dirTwo = join(root, 'work-two');
-  const data = join(root, 'data');
   for (const d of [dirOne, dirTwo]) mkdirSync(d, { recursive: true });
   const a = 100 + Math.floor(Math.random() * 900);
   let b = a;
   while (b === a) b = 100 + Math.floor(Math.random() * 900);
-  return { home, data, dirOne, dirTwo, env: testEnv(home), a, b };
+  return { home, data, dirOne, dirTwo, env, a, b };
 }
 
 const QUESTION = 'what number did I ask you to remember';

@@ -1,13 +1,14 @@
 // Session import end to end: a conversation is had with the fake Claude Code CLI run directly in a PTY (outside
 // Baton), then a real `baton serve` lists it (sessions.list) and adopts it into a run (sessions.adopt) whose agent
 // answers from that old conversation.
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pty, { type IPty } from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { BatonError } from '../../shared/contract.js';
-import { FAKES, ask, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { FAKES, ask, startServer, waitFor, type ServerProcess } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 const clients: RpcClient[] = [];
 const servers: ServerProcess[] = [];
@@ -74,17 +75,13 @@ async function conversationOutsideBaton(
 
 describe('session import through baton serve', () => {
   it('lists a Claude conversation started outside Baton and adopts it into a run that remembers it', async () => {
-    const root = realpathSync(tempDir('baton-session-import-'));
+    const { root, data, work, env } = tempMachine('baton-session-import-');
     dirs.push(root);
-    const home = join(root, 'home');
-    const work = join(root, 'work');
-    mkdirSync(work, { recursive: true });
-    const env = testEnv(home);
     const n = 100 + Math.floor(Math.random() * 900);
 
     await conversationOutsideBaton(work, env, `remember the number ${n}`, `OK, I will remember ${n}.`);
 
-    const server = await startServer(join(root, 'data'), env);
+    const server = await startServer(data, env);
     servers.push(server);
     const client = await server.connect();
     clients.push(client);

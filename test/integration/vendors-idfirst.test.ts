@@ -5,7 +5,7 @@
 // transcript comes back `fresh` with a warning. And two Gemini agents in one directory never swap conversations.
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,11 +20,10 @@ import {
   randomNumber,
   screenText,
   startServer,
-  tempDir,
-  testEnv,
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { tempMachine } from '../helpers/temp-machine.js';
 
 const WAIT_MS = 20_000;
 const vendors = createVendors();
@@ -160,17 +159,13 @@ interface Scene {
 }
 
 function scene(): Scene {
-  const root = realpathSync(tempDir('baton-idfirst-'));
-  dirs.push(root);
-  const home = join(root, 'home');
-  const work = join(root, 'work');
-  mkdirSync(work, { recursive: true });
-  const env = testEnv(home, {
+  const { root, home, data, work, env } = tempMachine('baton-idfirst-', {
     BATON_GEMINI_BIN: join(FAKES, 'gemini.mjs'),
     BATON_COPILOT_BIN: join(FAKES, 'copilot.mjs'),
     BATON_QWEN_BIN: join(FAKES, 'qwen.mjs'),
   });
-  return { home, data: join(root, 'data'), work, env };
+  dirs.push(root);
+  return { home, data, work, env };
 }
 
 async function serve(s: Scene): Promise<RpcClient> {
