@@ -6,6 +6,7 @@ import { useBaton } from '../state/store.js';
 import { DoneOrActions, SnapshotChoice } from './BundleFields.js';
 import { Dialog } from './Dialog.js';
 import { errorMessage } from './format.js';
+import { AgentOutcomes } from './OutcomeTable.js';
 import './components.css';
 
 const METHOD_WORDS: Record<ForkOutcome['method'], string> = {
@@ -61,32 +62,19 @@ function ForkForm({ runId, name }: { runId: string; name: string }) {
   return (
     <Dialog title={`Fork “${name}”`} onClose={() => openDialog(null)} footer={footer} busy={busy}>
       {outcomes ? (
-        <div className="bt-table-wrap" role="status">
-          <table className="bt-table">
-            <caption>How each agent of the fork continues</caption>
-            <thead>
-              <tr>
-                <th scope="col">Label</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Conversation</th>
-              </tr>
-            </thead>
-            <tbody>
-              {outcomes.map((o) => (
-                <tr key={o.agentId}>
-                  <th scope="row">{o.label}</th>
-                  <td>{o.vendor}</td>
-                  <td className={o.outcome === 'failed' ? 'bt-danger-text' : o.method === 'none' ? 'bt-warn-text' : ''}>
-                    {o.outcome === 'failed'
-                      ? 'failed'
-                      : `${METHOD_WORDS[o.method]}, from ${o.from === 'now' ? 'now' : 'the snapshot'}`}
-                    {o.message ? ` — ${o.message}` : ''}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AgentOutcomes
+          rows={outcomes}
+          caption="How each agent of the fork continues"
+          column="Conversation"
+          cell={(o) => ({
+            text:
+              (o.outcome === 'failed'
+                ? 'failed'
+                : `${METHOD_WORDS[o.method]}, from ${o.from === 'now' ? 'now' : 'the snapshot'}`) +
+              (o.message ? ` — ${o.message}` : ''),
+            className: o.outcome === 'failed' ? 'bt-danger-text' : o.method === 'none' ? 'bt-warn-text' : '',
+          })}
+        />
       ) : (
         <form className="bt-form" onSubmit={(e) => (e.preventDefault(), void submit())}>
           <p className="bt-muted">

@@ -1,4 +1,4 @@
-// What a resume (or an adoption) did, per agent: resumed, fresh with its warning, or failed with its reason.
+// What a resume (or an adoption, or a fork) did, per agent: one row each, its label, vendor and what became of it.
 import type { ResumeOutcome } from '../../shared/contract.js';
 
 const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = {
@@ -7,12 +7,17 @@ const OUTCOME_CLASS: Record<ResumeOutcome['outcome'], string> = {
   failed: 'bt-danger-text',
 };
 
-export function OutcomeTable({
-  outcomes,
-  caption = 'Resume outcome per agent',
+/** A table of one row per agent; `cell` says the last column of a row (its text, and its class for the colour). */
+export function AgentOutcomes<Row extends { agentId: string; label: string; vendor: string }>({
+  rows,
+  caption,
+  column,
+  cell,
 }: {
-  outcomes: ResumeOutcome[];
-  caption?: string;
+  rows: readonly Row[];
+  caption: string;
+  column: string;
+  cell(row: Row): { text: string; className: string };
 }) {
   return (
     <div className="bt-table-wrap" role="status">
@@ -22,22 +27,40 @@ export function OutcomeTable({
           <tr>
             <th scope="col">Label</th>
             <th scope="col">Vendor</th>
-            <th scope="col">Outcome</th>
+            <th scope="col">{column}</th>
           </tr>
         </thead>
         <tbody>
-          {outcomes.map((o) => (
-            <tr key={o.agentId}>
-              <th scope="row">{o.label}</th>
-              <td>{o.vendor}</td>
-              <td className={OUTCOME_CLASS[o.outcome]}>
-                {o.outcome}
-                {o.message ? `: ${o.message}` : ''}
-              </td>
-            </tr>
-          ))}
+          {rows.map((row) => {
+            const { text, className } = cell(row);
+            return (
+              <tr key={row.agentId}>
+                <th scope="row">{row.label}</th>
+                <td>{row.vendor}</td>
+                <td className={className}>{text}</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What a resume (or an adoption) did: resumed, fresh with its warning, or failed with its reason. */
+export function OutcomeTable({
+  outcomes,
+  caption = 'Resume outcome per agent',
+}: {
+  outcomes: ResumeOutcome[];
+  caption?: string;
+}) {
+  return (
+    <AgentOutcomes
+      rows={outcomes}
+      caption={caption}
+      column="Outcome"
+      cell={(o) => ({ text: `${o.outcome}${o.message ? `: ${o.message}` : ''}`, className: OUTCOME_CLASS[o.outcome] })}
+    />
   );
 }
