@@ -13,7 +13,7 @@ export type {
   ReopenResult,
   RepoInfo,
   WorktreesOptions,
-} from './worktrees.js';
+} from './types.js';
 export type { Changes } from './changes.js';
 export type { IncludeResult } from './include.js';
 export type { SetupCommand, SetupRun } from './setup.js';

@@ -31,21 +31,6 @@ import type {
   WorktreesOptions,
 } from './types.js';
 
-export type {
-  CleanupResult,
-  CreatedWorktree,
-  CreateRequest,
-  MergeRequest,
-  MergeResult,
-  OwnedWorktree,
-  RemoveRequest,
-  RemoveResult,
-  ReopenRequest,
-  ReopenResult,
-  RepoInfo,
-  WorktreesOptions,
-} from './types.js';
-
 export function defaultBaseDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.HOME ?? homedir(), '.baton', 'worktrees');
 }
