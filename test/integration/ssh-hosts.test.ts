@@ -195,7 +195,7 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remote.close();
   }, 60_000);
 
-  it('relays a remote Claude agent’s state from its hooks on its host: waiting and asking, not inferred here', async () => {
+  it('relays a remote Claude agent’s state from its hooks on its host (not inferred here), and its cost from there', async () => {
     const run = await client.call('run.start', {
       name: 'remote-claude',
       agents: [{ vendor: 'claude', label: 'far-claude', cwd: remoteDir, host: 'devbox' }],
@@ -225,8 +225,25 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     expect((await client.call('run.list', {})).find((r) => r.id === run.id)).toMatchObject({ needYou: 1 });
     // It is the host's own view of its agent.
     const remote = await remoteCore(sshd);
-    const there = (await remoteRunOf(remote, run.id)).agents[0]!.attention;
-    expect(there).toMatchObject({ state: 'asking', inferred: false, episode: 2 });
+    const remoteRun = await remoteRunOf(remote, run.id);
+    expect(remoteRun.agents[0]!.attention).toMatchObject({ state: 'asking', inferred: false, episode: 2 });
+    // What it cost is summed on its host, where its transcripts are: this side says the same, not "gone".
+    const thereCost = (await remote.call('run.cost', { run: remoteRun.id })).agents[0]!;
+    expect(thereCost.tokens?.total).toBeGreaterThan(0);
+    const hereCost = (await client.call('run.cost', { run: run.id })).agents[0]!;
+    expect(hereCost).toMatchObject({
+      label: 'far-claude',
+      tokens: thereCost.tokens,
+      usd: thereCost.usd,
+      partial: false,
+      note: thereCost.note,
+    });
+    // The run's summary too (a list that cannot wait for the host leaves it out, and says so by cost.changed).
+    const listed = await waitFor(
+      async () => (await client.call('run.list', {})).find((r) => r.id === run.id)?.cost,
+      'the run list to carry the remote cost',
+    );
+    expect(listed).toMatchObject({ tokens: thereCost.tokens!.total });
     remote.close();
     await client.call('run.stop', { run: run.id });
     await client.call('run.delete', { run: run.id });

@@ -36,7 +36,7 @@ export class RemoteLauncher {
   /** Per host and run, the launch under way (each waits for the one before it). */
   private readonly starting = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly cores: RemoteCores) {}
+  constructor(readonly cores: RemoteCores) {}
 
   /** A plan of the supervisor's (remotePlan): a resume continues its session; a fresh one starts a new conversation. */
   launchPlanned(
