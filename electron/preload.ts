@@ -5,8 +5,10 @@ import { contextBridge, ipcRenderer } from 'electron';
 import {
   BRIDGE_LIMITS,
   CHANNELS,
+  parseFocusAgentMessage,
   parseMenuMessage,
   type BatonBridge,
+  type FocusAgentMessage,
   type MenuMessage,
   type PageMessage,
   type ResumeHandoff,
@@ -46,6 +48,12 @@ ipcRenderer.on(CHANNELS.resume, (_event, value: unknown) => {
   if (handoff) for (const listener of resumeListeners) listener(handoff);
 });
 
+const focusListeners = new Set<(message: FocusAgentMessage) => void>();
+ipcRenderer.on(CHANNELS.focusAgent, (_event, value: unknown) => {
+  const message = parseFocusAgentMessage(value);
+  if (message) for (const listener of focusListeners) listener(message);
+});
+
 const bridge: BatonBridge = {
   requestPort: () => ipcRenderer.send(CHANNELS.connect),
   writeClipboard: async (text, options) => {
@@ -66,6 +74,10 @@ const bridge: BatonBridge = {
   onResumeHandoff: (listener) => {
     resumeListeners.add(listener);
     return () => void resumeListeners.delete(listener);
+  },
+  onFocusAgent: (listener) => {
+    focusListeners.add(listener);
+    return () => void focusListeners.delete(listener);
   },
 };
 

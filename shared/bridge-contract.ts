@@ -18,6 +18,8 @@ export const CHANNELS = {
   menu: 'baton:menu',
   /** main → renderer: open the Resume dialog (a `ResumeHandoff`); the user still sees the preview first. */
   resume: 'baton:resume',
+  /** main → renderer: the user clicked a notification about this agent (a `FocusAgentMessage`); the page goes to it. */
+  focusAgent: 'baton:focus-agent',
 } as const;
 
 /** What a menu click sends: one of the dashboard's commands (shared/commands.ts), by id. Never a key press. */
@@ -36,6 +38,26 @@ export function parseMenuMessage(value: unknown): MenuMessage | null {
   if (keys.length !== 1 || keys[0] !== 'command') return null;
   const { command } = value as { command: unknown };
   return isCommandId(command) ? { command } : null;
+}
+
+/** A notification's click, naming the agent it was about: the page selects its run and focuses its pane. */
+export interface FocusAgentMessage {
+  runId: string;
+  agentId: string;
+}
+
+/** The ids' shapes (as shared/words.ts RUN_ID and AGENT_ID; repeated here because that file imports zod). */
+const RUN_ID_SHAPE = /^run_[0-9a-z]{16}$/;
+const AGENT_ID_SHAPE = /^agt_[0-9a-z]{16}$/;
+
+/** The focus message's schema, checked in the preload and again in the page: exactly `{ runId, agentId }`, or null. */
+export function parseFocusAgentMessage(value: unknown): FocusAgentMessage | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const keys = Object.keys(value).sort();
+  if (keys.length !== 2 || keys[0] !== 'agentId' || keys[1] !== 'runId') return null;
+  const { runId, agentId } = value as { runId: unknown; agentId: unknown };
+  if (typeof runId !== 'string' || typeof agentId !== 'string') return null;
+  return RUN_ID_SHAPE.test(runId) && AGENT_ID_SHAPE.test(agentId) ? { runId, agentId } : null;
 }
 
 /** What main says on the port channel. */
@@ -70,4 +92,6 @@ export interface BatonBridge {
   /** A menu item was chosen: run its command. Returns a function that stops listening. */
   onMenuCommand(listener: (message: MenuMessage) => void): () => void;
   onResumeHandoff(listener: (handoff: ResumeHandoff) => void): () => void;
+  /** A notification about an agent was clicked: go to that agent. Returns a function that stops listening. */
+  onFocusAgent(listener: (message: FocusAgentMessage) => void): () => void;
 }

@@ -4,7 +4,13 @@
 // small fake in the tests), with `spawn` for the background core beside it, so this wiring is tested as is.
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { BrowserWindow, WebContents } from 'electron';
-import { CHANNELS, type MenuMessage, type PortMessage, type ResumeHandoff } from '../../shared/bridge-contract.js';
+import {
+  CHANNELS,
+  type FocusAgentMessage,
+  type MenuMessage,
+  type PortMessage,
+  type ResumeHandoff,
+} from '../../shared/bridge-contract.js';
 import type { CommandId } from '../../shared/commands.js';
 import type { CoreInfo } from '../../shared/contract.js';
 import { reportFailure } from '../core/public.js';
@@ -73,6 +79,8 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
   /** The page has its bridge listening (it asked for a port since it last loaded). */
   let pageReady = false;
   const pending: ResumeHandoff[] = [];
+  /** The agent of the last notification clicked before the page listened: it goes there once the page does. */
+  let pendingFocus: FocusAgentMessage | null = null;
   let saveState: (() => Promise<void>) | null = null;
 
   /** To the Resume dialog now, or once the page is listening. Only the dialog acts on it, after its preview. */
@@ -142,10 +150,10 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
     },
     relay,
     onConnected: (client) => {
-      // A click on a "needs you" notification: the window, then the page's own "Next agent that needs me".
-      watchAgents(client, attention, () => {
+      // A click on a "needs you" notification: the window, then the page goes to exactly the agent it named.
+      watchAgents(client, attention, (agent) => {
         showWindow();
-        send('attention.next');
+        focusInPage(agent);
       });
       if (win && pageReady) handPort(win.webContents);
     },
@@ -255,6 +263,8 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
         pageReady = true;
         handPort(contents);
         for (const handoff of pending.splice(0)) contents.send(CHANNELS.resume, handoff);
+        if (pendingFocus) contents.send(CHANNELS.focusAgent, pendingFocus);
+        pendingFocus = null;
       },
       writeClipboard: (text, clearAfterSeconds) => {
         electron.clipboard.writeText(text);
@@ -284,6 +294,12 @@ export function startDesktop(electron: DesktopApi, options: DesktopOptions): Des
   /** A menu click: the command's id to the page, which runs it through its registry (never a synthetic key press). */
   const send = (command: CommandId) => {
     if (win && !win.isDestroyed() && pageReady) win.webContents.send(CHANNELS.menu, { command } satisfies MenuMessage);
+  };
+
+  /** A notification's agent to the page now, or once it listens (a page still loading would miss it). */
+  const focusInPage = (agent: FocusAgentMessage) => {
+    if (win && !win.isDestroyed() && pageReady) win.webContents.send(CHANNELS.focusAgent, agent);
+    else pendingFocus = agent;
   };
 
   const ready = app.whenReady().then(async () => {

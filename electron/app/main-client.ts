@@ -1,6 +1,7 @@
 // Main's own connection to the core (core-link.ts), used for events only (never attaches to output), so main can
 // notify about agents without a single terminal byte passing through it. Also a Wire over a MessagePortMain.
 import type { MessagePortMain } from 'electron';
+import type { FocusAgentMessage } from '../../shared/bridge-contract.js';
 import type { RpcClient, Wire } from '../../shared/client.js';
 import type { Attention } from './attention.js';
 
@@ -24,9 +25,13 @@ export function portMainWire(port: Pick<MessagePortMain, 'on' | 'postMessage' | 
 
 /**
  * Watches agents' status and attention state on main's own client for the badge and notifications. `open` shows the
- * window and takes the page to the agent that needs the user.
+ * window and takes the page to the agent a clicked notification was about.
  */
-export function watchAgents(client: RpcClient, attention: Attention, open: () => void = () => undefined): void {
+export function watchAgents(
+  client: RpcClient,
+  attention: Attention,
+  open: (agent: FocusAgentMessage) => void = () => undefined,
+): void {
   void client
     .call('attention.list', {})
     .then((list) => list.forEach((e) => attention.known(e.agentId, e.attention)))
@@ -36,7 +41,7 @@ export function watchAgents(client: RpcClient, attention: Attention, open: () =>
       .then(([list, settings]) => {
         const entry = list.find((e) => e.agentId === agentId);
         const ref = entry ?? { runId, runName: '', agentId, label: '' };
-        attention.stateChanged(ref, state, settings, open);
+        attention.stateChanged(ref, state, settings, () => open({ runId, agentId }));
       })
       .catch(() => undefined); // Deleted meanwhile, or the core is going away.
   });

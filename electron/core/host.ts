@@ -25,6 +25,7 @@ import { portableRequests, type PortableMethod } from './runs/portable.js';
 import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
 import { Hosts } from './remote/hosts.js';
+import { RemoteCosts } from './remote/remote-cost.js';
 import { RemoteLauncher } from './remote/remote-launcher.js';
 import { packageRoot } from './paths.js';
 import { prepareDataDir } from './store/data-dir.js';
@@ -213,7 +214,7 @@ function runService(
     attention,
     remote,
   );
-  const cost = new CostService(vendors, env, dataDir);
+  const cost = new CostService(vendors, env, dataDir, new RemoteCosts(remote.cores));
   const snapshots: Snapshots = new Snapshots(runs, supervisor, vendors, env, announce, cost);
   // A write the disk refused (full, say) is told to the user once per outage; the run's agents keep running.
   runs.onWriteProblem(({ runId, message }) => {

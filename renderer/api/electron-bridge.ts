@@ -1,14 +1,17 @@
 // The renderer's transport in the desktop app: the same RpcClient as in web mode, over a MessagePort that main
 // hands the page (through the preload) and that leads straight to the core host. Also the menu's commands and the
-// Resume hand-offs (a baton://resume link, a handle file) that main forwards.
+// Resume hand-offs (a baton://resume link, a handle file) and the notification clicks that main forwards.
 import {
+  parseFocusAgentMessage,
   parseMenuMessage,
   type BatonBridge,
+  type FocusAgentMessage,
   type MenuMessage,
   type PageMessage,
   type ResumeHandoff,
 } from '../../shared/bridge-contract.js';
 import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
+import { goToAgent } from '../attention/go-to-agent.js';
 import { runCommand } from '../commands/registry.js';
 import { useBaton } from '../state/store.js';
 import type { ConnectionStatus } from './connection.js';
@@ -138,6 +141,15 @@ export function runMenuCommand(message: MenuMessage): void {
   if (checked) runCommand(checked.command);
 }
 
+/**
+ * A notification about an agent was clicked in the desktop app: the page goes to exactly that agent (its run
+ * selected, its tab shown, its pane focused). Checked again here, where the ids are used.
+ */
+export async function focusNotifiedAgent(message: FocusAgentMessage): Promise<void> {
+  const checked = parseFocusAgentMessage(message);
+  if (checked) await goToAgent(checked.runId, checked.agentId);
+}
+
 /** A link or handle file opens the Resume dialog, with the handle in its field when there is one; never more. */
 export function openResume(handoff: ResumeHandoff): void {
   const { dialog, openDialog, toast } = useBaton.getState();
@@ -157,5 +169,6 @@ export function openResume(handoff: ResumeHandoff): void {
 export function desktopConnection(bridge: BatonBridge, page: Window = window): DesktopConnection {
   bridge.onMenuCommand(runMenuCommand);
   bridge.onResumeHandoff(openResume);
+  bridge.onFocusAgent((message) => void focusNotifiedAgent(message));
   return new DesktopConnection(bridge, page);
 }

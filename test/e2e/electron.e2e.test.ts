@@ -94,6 +94,7 @@ describe('the desktop app', () => {
     expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
     expect(await page.evaluate(() => Object.keys((window as unknown as { baton: object }).baton).sort())).toEqual([
       'appVersion',
+      'onFocusAgent',
       'onMenuCommand',
       'onResumeHandoff',
       'pickDirectory',

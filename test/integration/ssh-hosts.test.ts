@@ -6,11 +6,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import type { AgentView } from '../../shared/contract.js';
+import type { AgentAttention, AgentView } from '../../shared/contract.js';
 import { connect } from '../../electron/cli/connect.js';
 import { pathWithoutNode, sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import {
   agentByLabel,
+  FAKES,
   screenText,
   startServer,
   tempDir,
@@ -86,7 +87,8 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    sshd = await startSshd();
+    // The host has the fake Claude (which runs the hooks its core passes it).
+    sshd = await startSshd({ env: { BATON_CLAUDE_BIN: join(FAKES, 'claude.mjs') } });
     const dir = tempDir('baton-ssh-');
     localDir = join(dir, 'local-work');
     mkdirSync(localDir);
@@ -192,6 +194,60 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     expect((await remote.call('run.list', {})).some((r) => r.name === localId)).toBe(false);
     remote.close();
   }, 60_000);
+
+  it('relays a remote Claude agent’s state from its hooks on its host (not inferred here), and its cost from there', async () => {
+    const run = await client.call('run.start', {
+      name: 'remote-claude',
+      agents: [{ vendor: 'claude', label: 'far-claude', cwd: remoteDir, host: 'devbox' }],
+    });
+    const agent = run.agents[0]!;
+    expect(agent).toMatchObject({ host: 'devbox', status: 'running' });
+    const states: AgentAttention[] = [];
+    client.on('agent.state', (e) => e.agentId === agent.id && states.push(e.attention));
+    const stateIs = (state: AgentAttention['state']) =>
+      waitFor(async () => {
+        const now = (await client.call('run.get', { run: run.id })).agents[0]!.attention;
+        return now.state === state ? now : undefined;
+      }, `the remote agent to be ${state}`);
+    await waitFor(async () => (await screenText(client, agent.id)).includes('❯'), 'the prompt');
+    expect((await stateIs('idle')).source).toBe('hooks');
+
+    await client.call('agent.send', { agentId: agent.id, text: 'remember the number 5' });
+    expect(await stateIs('waiting')).toMatchObject({ inferred: false, source: 'hooks', episode: 1 });
+    expect(states.some((s) => s.state === 'working' && !s.inferred)).toBe(true);
+    await client.call('agent.send', { agentId: agent.id, text: 'please run `ls`' });
+    expect(await stateIs('asking')).toMatchObject({
+      inferred: false,
+      episode: 2,
+      asks: 'Claude needs your permission to use Bash',
+    });
+    // The run's summary counts it, as for a local agent.
+    expect((await client.call('run.list', {})).find((r) => r.id === run.id)).toMatchObject({ needYou: 1 });
+    // It is the host's own view of its agent.
+    const remote = await remoteCore(sshd);
+    const remoteRun = await remoteRunOf(remote, run.id);
+    expect(remoteRun.agents[0]!.attention).toMatchObject({ state: 'asking', inferred: false, episode: 2 });
+    // What it cost is summed on its host, where its transcripts are: this side says the same, not "gone".
+    const thereCost = (await remote.call('run.cost', { run: remoteRun.id })).agents[0]!;
+    expect(thereCost.tokens?.total).toBeGreaterThan(0);
+    const hereCost = (await client.call('run.cost', { run: run.id })).agents[0]!;
+    expect(hereCost).toMatchObject({
+      label: 'far-claude',
+      tokens: thereCost.tokens,
+      usd: thereCost.usd,
+      partial: false,
+      note: thereCost.note,
+    });
+    // The run's summary too (a list that cannot wait for the host leaves it out, and says so by cost.changed).
+    const listed = await waitFor(
+      async () => (await client.call('run.list', {})).find((r) => r.id === run.id)?.cost,
+      'the run list to carry the remote cost',
+    );
+    expect(listed).toMatchObject({ tokens: thereCost.tokens!.total });
+    remote.close();
+    await client.call('run.stop', { run: run.id });
+    await client.call('run.delete', { run: run.id });
+  }, 90_000);
 
   it('gives a slow visible pane every byte of a remote flood many times its ring, none replaced by a screen', async () => {
     const b = agentByLabel(agents, 'there-b');

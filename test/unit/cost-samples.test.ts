@@ -86,33 +86,36 @@ const tokens = (input: number, output: number, cacheRead = 0, cacheWrite = 0) =>
 });
 
 describe('cost from each vendor sample', () => {
-  it('Claude: message.usage of each assistant line; the sample model has no price, so cost is unknown and named', async () => {
+  it('Claude: message.usage of each assistant line, priced by its model (Claude Opus 5.5: $4 in, $20 out)', async () => {
     const c = await costOf('claude');
     expect(c.tokens).toEqual(tokens(12 + 31, 9 + 8));
-    expect(c.usd).toBeNull();
-    expect(c.unpricedModels).toEqual(['claude-opus-5-5']);
-    expect(c.note).toMatch(/no price for claude-opus-5-5/);
+    expect(c.usd).toBeCloseTo((43 * 4 + 17 * 20) / 1e6, 9);
+    expect(c).toMatchObject({ usdFrom: 'priced', unpricedModels: [], models: ['claude-opus-5-5'] });
   });
 
-  it('Gemini: tokens of each gemini message', async () => {
+  it('Gemini: tokens of each gemini message, priced by its model (Gemini 3.1 Pro preview: $2 in, $12 out)', async () => {
     const c = await costOf('gemini');
     expect(c.tokens).toEqual(tokens(14 + 40, 8 + 3));
     expect(c.models).toEqual(['gemini-3.1-pro-preview']);
-    expect(c.usd).toBeNull();
+    expect(c.usd).toBeCloseTo((54 * 2 + 11 * 12) / 1e6, 9);
   });
 
-  it('Qwen: usageMetadata of each assistant line', async () => {
+  it('Qwen: usageMetadata of each assistant line; its model has no list price here, so cost is unknown and named', async () => {
     const c = await costOf('qwen');
     expect(c.tokens).toEqual(tokens(14 + 38, 6 + 2));
     expect(c.models).toEqual(['qwen3-coder-plus']);
+    expect(c.usd).toBeNull();
+    expect(c.unpricedModels).toEqual(['qwen3-coder-plus']);
+    expect(c.note).toMatch(/no price for qwen3-coder-plus/);
   });
 
   it('opencode: message tokens; its recorded cost of 0 is no price, so the table prices it', async () => {
     const c = await costOf('opencode');
     expect(c.tokens).toEqual(tokens(14 + 40, 6 + 5));
-    expect(c.usd).toBeNull();
-    expect(c.unpricedModels).toEqual(['claude-sonnet-5']);
-    // With the model in the user's prices, the same calls are priced exactly.
+    // Claude Sonnet 5: $2 in, $10 out.
+    expect(c.usd).toBeCloseTo((54 * 2 + 11 * 10) / 1e6, 9);
+    expect(c).toMatchObject({ usdFrom: 'priced', unpricedModels: [] });
+    // With the model in the user's prices, the same calls are priced by those.
     await writeFile(
       join(dataDir, 'prices.json'),
       JSON.stringify({ asOf: '2026-11-01', families: [{ models: ['claude-sonnet-5'], input: 3, output: 15 }] }),

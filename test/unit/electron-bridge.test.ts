@@ -117,6 +117,7 @@ function fakeBridge(
     appVersion: async () => '0.1.0',
     onMenuCommand: () => () => undefined,
     onResumeHandoff: () => () => undefined,
+    onFocusAgent: () => () => undefined,
   };
   return bridge;
 }

@@ -25,6 +25,10 @@ interface Tracked {
   /** SHA-256 of the agent's secret while its terminal lives (compared in constant time); null once it ended. */
   digest: Buffer | null;
   stop: (() => void)[];
+  /** It runs on another host: its signals reach that host's core, never this one's hook socket. */
+  remote: boolean;
+  /** Its state comes from its host's core (relayed): this side reads nothing itself. */
+  relayed: boolean;
 }
 
 const digestOf = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
@@ -74,6 +78,8 @@ export class AttentionService {
       machine: new AttentionMachine(facts.source, facts.nativeStates, nowIso()),
       digest: digestOf(secret),
       stop: [],
+      remote: false,
+      relayed: false,
     });
     const server = this.server;
     if (!server) return { args: [], env: {} };
@@ -83,13 +89,51 @@ export class AttentionService {
     };
   }
 
+  /**
+   * Before a remote agent's launch (docs/hosts.md): its host's core knows its state and relays it (`relayed`). Until
+   * then, and for good when that core is older, it is read from its screen here: every state inferred.
+   */
+  prepareRemote(
+    runId: string,
+    agentId: string,
+    adapter: VendorAdapter,
+  ): { args: string[]; env: Record<string, string> } {
+    this.forget(agentId);
+    const screen = adapter.attention?.screen;
+    const facts: AttentionFacts = screen ? { source: 'screen', nativeStates: [], screen } : NO_ATTENTION;
+    this.agents.set(agentId, {
+      runId,
+      vendor: adapter.vendor,
+      facts,
+      machine: new AttentionMachine(facts.source, facts.nativeStates, nowIso()),
+      digest: null,
+      stop: [],
+      remote: true,
+      relayed: false,
+    });
+    return { args: [], env: {} };
+  }
+
+  /** A remote agent's state as its host's core announced it: from now on the only source of its state. */
+  relayed(agentId: string, view: AgentAttention): void {
+    const t = this.agents.get(agentId);
+    if (!t?.remote) return;
+    if (!t.relayed) {
+      t.relayed = true;
+      t.stop.splice(0).forEach((f) => f());
+    }
+    if (t.machine.adopt(view)) this.announceState(agentId, t);
+  }
+
   /** After the spawn: the screen watch (for the states the vendor does not signal) and the adapter's own channel. */
   started(agentId: string, terminal: WatchedTerminal, hints: Readonly<Record<string, string>>): void {
     const t = this.agents.get(agentId);
     if (!t) return;
     this.announceState(agentId, t);
+    if (t.relayed) return;
     if (t.facts.screen) t.stop.push(watchScreen(terminal, t.facts.screen, (s) => this.signal(agentId, s, 'screen')));
-    if (t.facts.watch) t.stop.push(t.facts.watch(hints, this.env, (s) => this.signal(agentId, s, 'native')));
+    if (t.facts.watch && !t.remote)
+      t.stop.push(t.facts.watch(hints, this.env, (s) => this.signal(agentId, s, 'native')));
   }
 
   /** What the user typed into the agent's terminal. */

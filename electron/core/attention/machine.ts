@@ -77,6 +77,27 @@ export class AttentionMachine {
     return false;
   }
 
+  /**
+   * The state another core knows first-hand (a remote agent's host, whose hooks report there), taken as it is: its
+   * turn count too, so a client notifies once per turn there. Its end is this side's terminal's to tell.
+   */
+  adopt(view: AgentAttention): boolean {
+    if (this.current.state === 'exited' || view.state === 'exited') return false;
+    this.answered = false;
+    this.sent = false;
+    const cur = this.current;
+    const same =
+      cur.state === view.state &&
+      cur.since === view.since &&
+      cur.asks === view.asks &&
+      cur.inferred === view.inferred &&
+      cur.episode === view.episode &&
+      cur.source === view.source;
+    if (same) return false;
+    this.current = { ...view };
+    return true;
+  }
+
   exited(at: string): boolean {
     if (this.current.state === 'exited') return false;
     this.current = { ...this.current, state: 'exited', since: at, asks: null, inferred: false };

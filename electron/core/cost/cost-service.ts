@@ -12,6 +12,10 @@ import { totalOf } from '../../../shared/cost-text.js';
 import { PriceTables, type PriceTable } from './price-table.js';
 import { figuresOf, sumFigures, unknownFigures } from './sum.js';
 
+export interface RemoteFigures {
+  figures(runId: string, agent: AgentRecord & { host: string }): Promise<CostFigures>;
+}
+
 export interface RunTotals {
   total: CostTotal;
   agents: Map<string, CostTotal>;
@@ -29,6 +33,8 @@ export class CostService {
     private readonly vendors: Vendors,
     private readonly env: VendorEnv,
     dataDir: string,
+    /** A remote agent's figures, as its host's core sums its transcripts there (remote/remote-cost.ts). */
+    private readonly remote?: RemoteFigures,
   ) {
     this.prices = new PriceTables(dataDir);
   }
@@ -70,8 +76,21 @@ export class CostService {
     return { figures, sessions: ids.length };
   }
 
-  async agentCost(agent: AgentRecord, table: PriceTable): Promise<AgentCost | null> {
-    const got = await this.agentFigures(agent, table);
+  /** An agent's figures in its run: a remote agent's from its host, whose core reads its transcripts there. */
+  async figuresIn(
+    runId: string,
+    agent: AgentRecord,
+    table: PriceTable,
+  ): Promise<{ figures: CostFigures; sessions: number } | null> {
+    if (!agent.host || !this.remote) return this.agentFigures(agent, table);
+    if (!this.vendors.get(agent.vendor)?.usage) return null;
+    const figures = await this.remote.figures(runId, { ...agent, host: agent.host });
+    return { figures, sessions: new Set(agent.sessionIds.map((s) => s.id)).size };
+  }
+
+  /** With its run's id, a remote agent's figures come from its host (figuresIn). */
+  async agentCost(agent: AgentRecord, table: PriceTable, runId?: string): Promise<AgentCost | null> {
+    const got = runId === undefined ? await this.agentFigures(agent, table) : await this.figuresIn(runId, agent, table);
     if (!got) return null;
     return { ...got.figures, agentId: agent.id, label: agent.label, vendor: agent.vendor, sessions: got.sessions };
   }
@@ -81,7 +100,7 @@ export class CostService {
     const table = await this.priceTable();
     const agents: AgentCost[] = [];
     for (const a of run.agents) {
-      const c = await this.agentCost(a, table);
+      const c = await this.agentCost(a, table, run.id);
       if (c) agents.push(c);
     }
     return {
@@ -112,7 +131,7 @@ export class CostService {
     const agents = new Map<string, CostTotal>();
     const parts: CostFigures[] = [];
     for (const a of run.agents) {
-      const got = await this.agentFigures(a, table);
+      const got = await this.figuresIn(run.id, a, table);
       if (!got) continue;
       agents.set(a.id, totalOf(got.figures));
       parts.push(got.figures);

@@ -7,6 +7,7 @@ import type { DecodedHandle } from '../handle/codec.js';
 import type { AgentRecord } from '../store/types.js';
 import type { SpawnPlan, VendorAdapter } from '../vendors/adapter.js';
 import { LaunchError, type LaunchHooks, type LiveAgent } from '../runs/agent-launcher.js';
+import { followRemoteAttention } from './remote-attention.js';
 import type { RemoteCore } from './remote-core.js';
 import { ENDED, RemoteTerminal } from './remote-terminal.js';
 
@@ -35,7 +36,7 @@ export class RemoteLauncher {
   /** Per host and run, the launch under way (each waits for the one before it). */
   private readonly starting = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly cores: RemoteCores) {}
+  constructor(readonly cores: RemoteCores) {}
 
   /** A plan of the supervisor's (remotePlan): a resume continues its session; a fresh one starts a new conversation. */
   launchPlanned(
@@ -112,8 +113,10 @@ export class RemoteLauncher {
     });
     // The id the remote core already knows (found, or chosen at its spawn) is this agent's too.
     if (remoteAgent.sessionId) hooks.onSession({ sessionId: remoteAgent.sessionId, confirmed: true });
+    let stopAttention: (() => void) | null = null;
     terminal.onExit((exit) => {
       stopSessions();
+      stopAttention?.();
       hooks.onExit(exit, false);
     });
     try {
@@ -122,7 +125,17 @@ export class RemoteLauncher {
       terminal.dispose();
       throw new LaunchError(`could not attach to its terminal on ${agent.host}: ${(err as Error).message}`);
     }
-    return { terminal, adapter, stopRequested: false, stopFollowing: stopSessions };
+    // Its state from its host's core, where its hooks report (an older core: read from its screen here).
+    if (hooks.onAttention) {
+      const stop = await followRemoteAttention(core, remoteId, hooks.onAttention);
+      if (terminal.exited) stop?.();
+      else stopAttention = stop;
+    }
+    const stopFollowing = () => {
+      stopSessions();
+      stopAttention?.();
+    };
+    return { terminal, adapter, stopRequested: false, stopFollowing };
   }
 
   /**

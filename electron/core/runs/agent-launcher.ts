@@ -1,5 +1,6 @@
 // Starts one agent's CLI in a terminal and wires what the terminal reports: the session ids its follower sees, its
 // exit, and a resume the vendor refused. Writes nothing: the supervisor records what happens (agent-supervisor.ts).
+import type { AgentAttention } from '../../../shared/contract.js';
 import type { SpawnPlan, VendorAdapter, VendorEnv, SessionObservation } from '../vendors/adapter.js';
 import { inheritedEnv } from '../vendors/kit/env.js';
 import { findOnPath } from '../vendors/registry.js';
@@ -15,6 +16,8 @@ const DISCOVERY_WAIT_MS = 30_000;
 export interface LaunchHooks {
   onSession(seen: SessionObservation): void;
   onExit(exit: ExitInfo, resumeRejected: boolean): void;
+  /** A remote agent's state, as its host's core knows it (remote/remote-attention.ts). */
+  onAttention?(attention: AgentAttention): void;
 }
 
 export interface LiveAgent {

@@ -227,7 +227,10 @@ export class AgentSupervisor {
     const settled = new Promise<void>((r) => (settle = r));
     // The vendor's own signal reaches the core through `baton hook` (docs/attention.md §4): argv words after the
     // binary and the agent's id and secret in its environment, for this spawn only.
-    const report = this.attention.prepare(runId, agent.id, adapter);
+    const report =
+      agent.host && this.remote
+        ? this.attention.prepareRemote(runId, agent.id, adapter)
+        : this.attention.prepare(runId, agent.id, adapter);
     const [bin, ...rest] = plan.argv;
     const wired: SpawnPlan =
       bin === undefined ? plan : { ...plan, argv: [bin, ...report.args, ...rest], env: { ...plan.env, ...report.env } };
@@ -239,6 +242,7 @@ export class AgentSupervisor {
             logFailure(`recording a session id of ${agent.label}`, err),
           );
         },
+        onAttention: (attention) => this.attention.relayed(agent.id, attention),
         onExit: (exit, rejected) => {
           this.attention.exited(agent.id);
           this.exited(runId, agent.id, exit.exitCode, rejected)
