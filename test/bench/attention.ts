@@ -15,7 +15,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { DEFAULT_ATTENTION_SETTINGS, type AgentAttention } from '../../shared/contract.js';
 import { FAKES, ROOT, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 
-const HOOK_MAIN = join(ROOT, 'dist', 'electron', 'cli', 'hook-main.js');
+const HOOK_MAIN = join(ROOT, 'dist', 'electron', 'cli', 'hook.cjs');
 const SECONDS = Number(process.env.BATON_BENCH_SECONDS ?? 150);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) =>
