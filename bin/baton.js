@@ -1,10 +1,49 @@
 #!/usr/bin/env node
-// The published entry point: the command line bundled into one file by `npm run build` (scripts/build-cli.mjs), so a
-// start reads one module instead of the ~160 the compiled sources are (docs/performance.md "CLI start").
-import('../dist/electron/cli/baton.mjs').catch((err) => {
-  if (err && err.code === 'ERR_MODULE_NOT_FOUND' && String(err.message).includes('baton.mjs')) {
+// The published entry point: the command line that `npm run build` bundled into one script (scripts/build-cli.mjs),
+// compiled with the V8 code cache made beside it, so a start neither resolves ~160 modules nor compiles them again
+// (docs/performance.md "CLI start"). A cache made by another V8 is rejected and the script compiles as usual.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { Script } from 'node:vm';
+
+const bundle = new URL('../dist/electron/cli/baton.cjs', import.meta.url);
+const cacheFile = new URL('../dist/electron/cli/baton.cjs.cache', import.meta.url);
+const file = fileURLToPath(bundle);
+
+let source;
+try {
+  source = readFileSync(bundle, 'utf8');
+} catch (err) {
+  if (err && err.code === 'ENOENT') {
     process.stderr.write('baton: not built yet; run `npm run build` in the Baton checkout first\n');
     process.exit(1);
   }
   throw err;
-});
+}
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  // No cache (a build without one): compiled as usual.
+}
+
+// CommonJS's own wrapper, plus the bundle's URL and an import() of the core modules beside it (a script compiled this
+// way has none of its own). The wrapper is part of the cached source: it changes only with a new cache.
+const script = new Script(
+  `(function (exports, require, module, __filename, __dirname, __batonBundleUrl, __batonImport) {${source}\n})`,
+  { filename: file, cachedData },
+);
+// `npm run build` makes the cache once the client and the contract are compiled.
+if (process.env.BATON_WRITE_CLI_CACHE === '1')
+  process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+const module = { exports: {} };
+script.runInThisContext()(
+  module.exports,
+  createRequire(file),
+  module,
+  file,
+  fileURLToPath(new URL('.', bundle)),
+  bundle.href,
+  (spec) => import(new URL(spec, bundle).href),
+);
