@@ -2,18 +2,21 @@
 // The published entry point: the command line that `npm run build` bundled into one script (scripts/build-cli.mjs),
 // compiled with the V8 code cache made beside it, so a start neither resolves ~160 modules nor compiles them again
 // (docs/performance.md "CLI start"). A cache made by another V8 is rejected and the script compiles as usual.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+// CommonJS (bin/package.json says so), so that Node starts it without initialising its ES module loader.
+'use strict';
+const { readFileSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
-const bundle = new URL('../dist/electron/cli/baton.cjs', import.meta.url);
-const cacheFile = new URL('../dist/electron/cli/baton.cjs.cache', import.meta.url);
-const file = fileURLToPath(bundle);
+const file = join(__dirname, '..', 'dist', 'electron', 'cli', 'baton.cjs');
+const cacheFile = `${file}.cache`;
+const bundleUrl = pathToFileURL(file);
 
 let source;
 try {
-  source = readFileSync(bundle, 'utf8');
+  source = readFileSync(file, 'utf8');
 } catch (err) {
   if (err && err.code === 'ENOENT') {
     process.stderr.write('baton: not built yet; run `npm run build` in the Baton checkout first\n');
@@ -37,13 +40,13 @@ const script = new Script(
 // `npm run build` makes the cache once the client and the contract are compiled.
 if (process.env.BATON_WRITE_CLI_CACHE === '1')
   process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
-const module = { exports: {} };
+const bundle = { exports: {} };
 script.runInThisContext()(
-  module.exports,
+  bundle.exports,
   createRequire(file),
-  module,
+  bundle,
   file,
-  fileURLToPath(new URL('.', bundle)),
-  bundle.href,
-  (spec) => import(new URL(spec, bundle).href),
+  dirname(file),
+  bundleUrl.href,
+  (spec) => import(new URL(spec, bundleUrl).href),
 );

@@ -41,7 +41,12 @@ describe('the packed package', () => {
   });
 
   it('holds the bundled command line, its code cache and the hook entry, and no tests or sources', () => {
-    for (const f of ['bin/baton.js', 'dist/electron/cli/baton.cjs', 'dist/electron/cli/baton.cjs.cache'])
+    for (const f of [
+      'bin/baton.js',
+      'bin/package.json',
+      'dist/electron/cli/baton.cjs',
+      'dist/electron/cli/baton.cjs.cache',
+    ])
       expect(files).toContain(f);
     expect(files).toContain('dist/electron/cli/hook.cjs');
     expect(files).toContain('dist/electron/serve-socket.js');
