@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { defaultHookLauncher } from '../../electron/core/attention/hook-launcher.js';
 import { HOOK_ENV } from '../../shared/hook-wire.js';
 import { startCore, stopCore } from '../helpers/core.js';
 import { BATON_BIN, ROOT, tempDir, testEnv, waitFor } from '../helpers/server.js';
@@ -17,7 +18,8 @@ import { fmt, median, quantile } from './stats.js';
 const RUNS = 4;
 const PER_RUN = 25;
 const ROUNDS = Number(process.env.BATON_BENCH_ROUNDS ?? 20);
-const HOOK = join(ROOT, 'dist', 'electron', 'cli', 'hook.cjs');
+// The argv the core wires (its launcher), with the hook `npm run build` made.
+const HOOK_ARGV = [...defaultHookLauncher().slice(0, -1), join(ROOT, 'dist', 'electron', 'cli', 'hook.cjs')];
 const BEFORE = process.env.BATON_BENCH_BEFORE;
 
 interface Probe {
@@ -116,13 +118,30 @@ async function main(): Promise<void> {
       },
       {
         label: "a vendor's hook (hook.cjs claude)",
-        argv: [node, HOOK, 'claude'],
+        argv: [...HOOK_ARGV, 'claude'],
         env: hookEnv,
         input: report,
         goal: { ratio: 2 },
       },
       { label: 'baton hook claude', argv: [node, BATON_BIN, 'hook', 'claude'], env: hookEnv, input: report },
     ];
+    // A user whose environment names extra CA certificates (as this machine's does): the agent's hook inherits it.
+    const certs = process.env.NODE_EXTRA_CA_CERTS;
+    if (certs)
+      probes.push(
+        {
+          label: 'the hook, NODE_EXTRA_CA_CERTS in its env',
+          argv: [...HOOK_ARGV, 'claude'],
+          env: { ...hookEnv, NODE_EXTRA_CA_CERTS: certs },
+          input: report,
+        },
+        {
+          label: '  the same as plain `node hook.cjs`',
+          argv: [node, HOOK_ARGV.at(-1)!, 'claude'],
+          env: { ...hookEnv, NODE_EXTRA_CA_CERTS: certs },
+          input: report,
+        },
+      );
     if (BEFORE)
       probes.push(
         { label: 'before: baton help', argv: [node, BEFORE, 'help'], env },
