@@ -4,7 +4,7 @@
 // (docs/performance.md "CLI start"). A cache made by another V8 is rejected and the script compiles as usual.
 // CommonJS (bin/package.json says so), so that Node starts it without initialising its ES module loader.
 'use strict';
-const { readFileSync, writeFileSync } = require('node:fs');
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -37,9 +37,13 @@ const script = new Script(
   `(function (exports, require, module, __filename, __dirname, __batonBundleUrl, __batonImport) {${source}\n})`,
   { filename: file, cachedData },
 );
-// `npm run build` makes the cache once the client and the contract are compiled.
+// `npm run build` makes the cache once the client and the contract are compiled (written whole, then renamed, so a
+// concurrent start never reads half of one).
 if (process.env.BATON_WRITE_CLI_CACHE === '1')
-  process.once('exit', () => writeFileSync(cacheFile, script.createCachedData()));
+  process.once('exit', () => {
+    writeFileSync(`${cacheFile}.${process.pid}`, script.createCachedData());
+    renameSync(`${cacheFile}.${process.pid}`, cacheFile);
+  });
 const bundle = { exports: {} };
 script.runInThisContext()(
   bundle.exports,

@@ -86,6 +86,8 @@ const cli = await build({
   // The bundle's own URL, which bin/baton.js passes in (packageRoot() walks up from it to package.json).
   define: { 'import.meta.url': '__batonBundleUrl' },
 });
+// V8 matches a cache to its script by length, not content: the old cache goes before the new bundle is written.
+rmSync(`${bundleFile}.cache`, { force: true });
 let text = cli.outputFiles[0].text;
 for (const spec of outside) {
   const call = `import(${JSON.stringify(spec)})`;
