@@ -38,7 +38,7 @@ export interface CommandContext {
    */
   server(): Promise<RpcClient>;
   /** Where the server is (a web address or the background core's socket), found as `server()` finds it. */
-  address(): ServerAddress;
+  address(): Promise<ServerAddress>;
 }
 
 /** `keeps-running`: the command serves until a signal ends the process (baton serve). */

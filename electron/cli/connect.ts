@@ -1,6 +1,7 @@
 // Finds the running core (BATON_URL + BATON_TOKEN, else its server.json) and connects over its WebSocket: a web-mode
 // `baton serve` at its address, or the background core (`baton serve --socket`, as the desktop app runs it) on its
 // socket.
+import './zod-jitless.js';
 import { RpcClient } from '../../shared/client.js';
 import { openCoreSocket, readServerInfo, whenOpen, wsWire, CoreRefusal, type CoreAddress } from '../core/public.js';
 import { serverFile } from '../core/paths.js';

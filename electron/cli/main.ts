@@ -1,10 +1,10 @@
 // The `baton` command line: `baton serve`, and a scripting client of a running server for everything else.
 // Exit codes: 0 success, 1 failure (`baton: <message>`, one line on stderr), 2 usage (the message, then the usage).
 import type { RpcClient } from '../../shared/client.js';
-import { dataDirFrom } from '../core/paths.js';
+import { dataDirFrom, packageVersion } from '../core/paths.js';
 import { asksForHelp, parseCommandArgs } from './args.js';
 import type { CommandContext, CommandEnd, CommandSpec } from './command.js';
-import { connect, findServer, type ServerAddress } from './connect.js';
+import type { ServerAddress } from './connect.js';
 import { shownArgument, UsageError } from './errors.js';
 import { out } from './output.js';
 import { commandNamed, UnknownCommandError, usageOfBaton } from './registry.js';
@@ -22,6 +22,10 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
   }
   if (name === '-h' || name === '--help') {
     out(usageOfBaton());
+    return EXIT_OK;
+  }
+  if (name === '--version') {
+    out(`baton ${packageVersion()}`);
     return EXIT_OK;
   }
   if (name.startsWith('-'))
@@ -48,13 +52,16 @@ async function runCommand(command: CommandSpec, argv: readonly string[], env: No
   const args = parseCommandArgs(command, argv, env);
   const dataDir = dataDirFrom(args.value('data-dir'), env);
   let connection: Promise<RpcClient> | undefined;
-  let address: ServerAddress | undefined;
+  let address: Promise<ServerAddress> | undefined;
+  // The client, the contract's schemas and the WebSocket load with the first command that talks to a server: `help`,
+  // `hook` and a usage error never pay for them (docs/performance.md "CLI start").
   const ctx: CommandContext = {
     args,
     dataDir,
     env,
-    address: () => (address ??= findServer(dataDir, env)),
-    server: () => (connection ??= (async () => connect(ctx.address()))()),
+    address: () => (address ??= import('./connect.js').then((link) => link.findServer(dataDir, env))),
+    server: () =>
+      (connection ??= Promise.all([import('./connect.js'), ctx.address()]).then(([link, at]) => link.connect(at))),
   };
   try {
     return await command.run(ctx);

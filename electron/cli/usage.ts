@@ -72,7 +72,8 @@ export function overallUsage(commands: readonly CommandSpec[]): string {
 commands:
 ${table(commands.map((c) => [synopsis(c), c.summary]))}
 
-\`baton <command> --help\` (or \`baton help <command>\`) shows a command's arguments, options and an example.
+\`baton <command> --help\` (or \`baton help <command>\`) shows a command's arguments, options and an example;
+\`baton --version\` prints this baton's version.
 
 ${wrap(
   'Every command but serve talks to a running `baton serve` (or the background core the desktop app runs): the one ' +

@@ -10,12 +10,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultHookLauncher } from '../../electron/core/attention/hook-launcher.js';
 import { NoticePolicy } from '../../shared/attention-policy.js';
 import type { RpcClient } from '../../shared/client.js';
 import { DEFAULT_ATTENTION_SETTINGS, type AgentAttention } from '../../shared/contract.js';
 import { FAKES, ROOT, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 
-const HOOK_MAIN = join(ROOT, 'dist', 'electron', 'cli', 'hook-main.js');
+// The argv the core wires (its launcher), with the hook `npm run build` made.
+const HOOK_ARGV = [...defaultHookLauncher().slice(0, -1), join(ROOT, 'dist', 'electron', 'cli', 'hook.cjs')];
 const SECONDS = Number(process.env.BATON_BENCH_SECONDS ?? 150);
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) =>
@@ -79,7 +81,7 @@ async function latency(server: ServerProcess, c: RpcClient) {
         : { hook_event_name: 'PostToolUse' };
     const got = new Promise<number>((r) => (arrived = r));
     const t0 = performance.now();
-    void runProcess([process.execPath, HOOK_MAIN, 'claude'], JSON.stringify(input), env);
+    void runProcess([...HOOK_ARGV, 'claude'], JSON.stringify(input), env);
     hook.push((await got) - t0);
     const n0 = performance.now();
     await runProcess([process.execPath, '-e', ''], null, {});

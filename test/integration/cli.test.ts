@@ -3,7 +3,7 @@
 // afterwards (the run still there, still running, not renamed, not typed into).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import pty from 'node-pty';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import {
   BATON_BIN,
+  ROOT,
   agentByLabel,
   ask,
   screenText,
@@ -184,6 +185,15 @@ describe('baton help and usage, with no server at all', () => {
         .map((line) => line.trim().split(' ')[0]);
       expect(listed).toEqual(COMMANDS);
     }
+  });
+
+  it("baton --version prints the package's version on stdout, and the usage says so", async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const result = await runCli(['--version'], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(`baton ${version}\n`);
+    expect((await runCli(['help'], env)).stdout).toContain('`baton --version` prints');
   });
 
   it('every command answers --help, -h and `baton help <command>` with its own usage, and does nothing else', async () => {

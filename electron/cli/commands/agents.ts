@@ -1,7 +1,8 @@
 // Commands about agents: start a run of them, type into one, read one's screen.
 import { posix, resolve } from 'node:path';
 import type { RpcClient } from '../../../shared/client.js';
-import { HOST_ALIAS, type AgentSpec, type AgentView } from '../../../shared/contract.js';
+import type { AgentSpec, AgentView } from '../../../shared/contract.js';
+import { HOST_ALIAS } from '../../../shared/contract/host-alias.js';
 import { VENDOR_NAMES, type VendorName } from '../../../shared/words.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
 import { shownArgument, UsageError } from '../errors.js';

@@ -1,12 +1,14 @@
 // The core itself, seen from the command line: the footer of `baton ls` (how many agents run in the background core,
 // runs a killed core interrupted, a core older than this `baton`) and `baton resume-interrupted`.
 import type { RpcClient } from '../../../shared/client.js';
-import { PROTOCOL_VERSION, type RecoveryResult } from '../../../shared/contract.js';
+import type { RecoveryResult } from '../../../shared/contract.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandContext, type CommandSpec } from '../command.js';
 import { json, note, out, plural } from '../output.js';
 
 /** Lines for standard error after `baton ls`; nothing at all from a core too old to answer `core.info`. */
 export async function coreNotes(client: RpcClient, ctx: CommandContext): Promise<string[]> {
+  // With the client, already loaded: the command line's start never evaluates the contract's schemas itself.
+  const { PROTOCOL_VERSION } = await import('../../../shared/contract.js');
   let info;
   try {
     info = await client.call('core.info', {});
@@ -15,7 +17,7 @@ export async function coreNotes(client: RpcClient, ctx: CommandContext): Promise
       `this server predates the background core (protocol 1; this baton speaks ${PROTOCOL_VERSION}): restart it with this version`,
     ];
   }
-  const where = 'socket' in ctx.address() ? 'the background core' : 'baton serve';
+  const where = 'socket' in (await ctx.address()) ? 'the background core' : 'baton serve';
   const lines = [`${plural(info.liveAgents, 'agent')} running in ${where} (pid ${info.pid})`];
   if (info.protocolVersion < PROTOCOL_VERSION) {
     lines.push(

@@ -1,7 +1,8 @@
 // `baton hosts`: the Hosts list (this machine, ~/.ssh/config, the ones added) with each host's state; `--add` and
 // `--connect` (which installs Baton's core there on first use). `baton connect --stdio` is what Baton itself runs on
 // a remote host over ssh (docs/hosts.md).
-import { hostAliasSchema, type HostView } from '../../../shared/contract.js';
+import type { HostView } from '../../../shared/contract.js';
+import { hostAliasSchema } from '../../../shared/contract/host-alias.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandSpec } from '../command.js';
 import { shownArgument, UsageError } from '../errors.js';
 import { json, out } from '../output.js';

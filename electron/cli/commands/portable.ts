@@ -1,7 +1,7 @@
 // Fork a run, and carry one to another machine: `baton fork`, `baton export`, `baton import` (docs/bundles.md).
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUNDLE_MAX_BYTES, type BundlePreview } from '../../../shared/contract.js';
+import type { BundlePreview } from '../../../shared/contract.js';
 import { DATA_DIR_OPTION, JSON_OPTION, type CommandContext, type CommandSpec, type OptionSpec } from '../command.js';
 import { shownArgument, UsageError } from '../errors.js';
 import { expandHome } from '../home.js';
@@ -173,6 +173,8 @@ export const importCommand: CommandSpec = {
     } catch {
       throw new UsageError(`cannot read ${path}`);
     }
+    // The contract loads here, not with the command line (docs/performance.md "CLI start").
+    const { BUNDLE_MAX_BYTES } = await import('../../../shared/contract.js');
     if (size > BUNDLE_MAX_BYTES) throw new UsageError(`${path} is larger than a bundle can be`);
     const bundle = readFileSync(path).toString('base64');
     const map = mapOf(ctx);

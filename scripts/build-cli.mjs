@@ -1,0 +1,117 @@
+// Bundles the `baton` command line (docs/performance.md "CLI start"), from the compiled dist/ that `tsc` has just
+// written, into one file for each of its two entries:
+// - dist/electron/cli/baton.cjs, which bin/baton.js compiles with V8's code cache (baton.cjs.cache, made here): every
+//   command's parser, usage and client in one script instead of ~160 modules. What only some commands need (the
+//   client, the contract's schemas, the WebSocket) is inlined but evaluated on first use. The core, the web server
+//   and the remote connector stay the compiled modules beside it, loaded with `import()` only by the commands that
+//   run them (`serve`, `connect`): they keep their own paths (`import.meta.url`), and the Electron main imports the
+//   very same files.
+// - dist/electron/cli/hook.cjs, which a vendor's hook runs on every turn: tiny, and CommonJS, so Node starts it
+//   without its ES module loader.
+// BATON_BUILD_READABLE=1 leaves the bundles unminified (for reading a CPU profile).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const cliDir = join(root, 'dist', 'electron', 'cli');
+const sharedDir = join(root, 'dist', 'shared');
+const bundleFile = join(cliDir, 'baton.cjs');
+
+/** The command line's own files and the contract are inlined; anything else it loads with `import()` is the core. */
+const inlined = (file) => file.startsWith(cliDir + sep) || file.startsWith(sharedDir + sep);
+
+/** The core modules the bundle imports, as paths relative to it. */
+const outside = new Set();
+
+/**
+ * `import()` of a core module stays an import of the compiled file itself, its path now relative to the bundle, so
+ * the bundle never holds a second copy of the core. A script compiled with a code cache has no `import()` of its own
+ * (Node 20 offers one only behind an experimental flag): bin/baton.js lends it one, `__batonImport`, which resolves
+ * the path against the bundle's URL.
+ */
+const coreStaysOutside = {
+  name: 'core-stays-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const file = resolve(args.resolveDir, args.path);
+      if (inlined(file)) return undefined;
+      const path = relative(cliDir, file).split(sep).join('/');
+      const spec = path.startsWith('.') ? path : `./${path}`;
+      outside.add(spec);
+      return { path: spec, external: true };
+    });
+  },
+};
+
+/**
+ * `import { z } from 'zod'` names zod's whole namespace as one value, which no bundler can shake: every locale and
+ * the JSON-schema tools would load with it. Importing the same namespace as `* as z` lets the bundle keep only the
+ * schema builders the code calls. The compiled files are rewritten in memory, never on disk.
+ */
+const zodShakes = {
+  name: 'zod-shakes',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, async (args) => {
+      const text = await readFile(args.path, 'utf8');
+      return { contents: text.replaceAll("import { z } from 'zod';", "import * as z from 'zod';"), loader: 'js' };
+    });
+  },
+};
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: !process.env.BATON_BUILD_READABLE,
+  legalComments: 'none',
+  logLevel: 'warning',
+  absWorkingDir: root,
+};
+
+const cli = await build({
+  ...common,
+  entryPoints: [join(cliDir, 'main.js')],
+  outfile: bundleFile,
+  write: false,
+  // Native and optional modules load from node_modules as they are (ws tries bufferutil and utf-8-validate).
+  external: ['node-pty', 'bufferutil', 'utf-8-validate'],
+  plugins: [coreStaysOutside, zodShakes],
+  // The bundle's own URL, which bin/baton.js passes in (packageRoot() walks up from it to package.json).
+  define: { 'import.meta.url': '__batonBundleUrl' },
+});
+// V8 matches a cache to its script by length, not content: the old cache goes before the new bundle is written.
+rmSync(`${bundleFile}.cache`, { force: true });
+let text = cli.outputFiles[0].text;
+for (const spec of outside) {
+  const call = `import(${JSON.stringify(spec)})`;
+  if (!text.includes(call)) throw new Error(`build-cli: the bundle has no ${call} to hand to bin/baton.js`);
+  text = text.replaceAll(call, `__batonImport(${JSON.stringify(spec)})`);
+}
+if (/\bimport\(/.test(text)) throw new Error('build-cli: the bundle has an import() that bin/baton.js cannot serve');
+writeFileSync(bundleFile, text);
+
+await build({ ...common, entryPoints: [join(cliDir, 'hook-main.js')], outfile: join(cliDir, 'hook.cjs') });
+
+// The code cache: V8's compiled code for the bundle, taken after a run that loads the client and the contract (`ls`
+// on a data directory with no server, which fails once they are loaded). A Node whose V8 differs (Electron's, a
+// remote host's) rejects it and compiles as if it were not there.
+const scratch = mkdtempSync(join(tmpdir(), 'baton-cli-cache-'));
+try {
+  const env = { ...process.env, BATON_WRITE_CLI_CACHE: '1' };
+  for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN']) delete env[name];
+  const run = spawnSync(process.execPath, [join(root, 'bin', 'baton.js'), 'ls', '--data-dir', join(scratch, 'none')], {
+    env,
+    encoding: 'utf8',
+  });
+  if (!run.stderr.startsWith('baton: no Baton server found'))
+    throw new Error(`build-cli: the code cache run failed: ${run.stderr}`);
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
