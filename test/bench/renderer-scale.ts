@@ -46,7 +46,8 @@ const fake = (quiet: string) =>
     `seq 1 ${HISTORY_LINES} | sed 's/^/history line /'`,
     'i=0',
     'while :; do',
-    `  if [ -e '${quiet}' ]; then sleep 1; continue; fi`,
+    // Quiet, it waits as an idle agent does: no output and no new process (a "sleep 1" loop forks 100 processes a second).
+    `  if [ -e '${quiet}' ]; then exec sleep 100000; fi`,
     '  i=$((i+1))',
     `  printf '\\033[1;36m● tick %s\\033[0m step %d: reading files, planning the change\\n  ⎿ src/module-%d.ts\\n' "$(date +%s)" "$i" "$i"`,
     '  sleep 1',
@@ -162,7 +163,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     );
 
     writeFileSync(quiet, '');
-    await sleep(4000);
+    // At rest: every fake has gone quiet, cursors have blinked their while, the process tracker has backed off.
+    await sleep(15_000);
     const core0 = cpuSeconds(server.child.pid!);
     const page0 = await mainThread(p);
     if (profiling) await startProfile(p);
