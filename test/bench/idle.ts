@@ -15,7 +15,15 @@ import { skipUnlessChromium } from '../e2e/browser.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
-import { launchBenchBrowser, mainThread, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
+import {
+  browserCpuSeconds,
+  cpuSeconds,
+  launchBenchBrowser,
+  mainThread,
+  openBenchPage,
+  type BenchBrowser,
+  type BenchPage,
+} from './renderer-page.js';
 import { fmt, ms } from './stats.js';
 
 const RUNS = 10;
@@ -33,12 +41,6 @@ const COLD_START_PROBE = `(() => {
   new MutationObserver((_, o) => { if (seen()) { globalThis.__coldStart = performance.now(); o.disconnect(); } })
     .observe(document, { subtree: true, childList: true });
 })();`;
-
-/** CPU seconds (user + system) of a process so far, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const LABEL = 58;
 const line = (label: string, rest: string) => console.log(`${label.padEnd(LABEL)}${rest}`);
@@ -93,22 +95,6 @@ function countMessages(p: BenchPage): () => Map<string, number> {
     p.cdp.off('Network.webSocketFrameSent', sent);
     return counts;
   };
-}
-
-/**
- * CPU seconds so far of the browser's renderer and GPU processes (every thread: main, compositor, raster), from
- * /proc. The main thread's busy time (Performance.getMetrics) is wall time, which a loaded machine stretches.
- */
-async function browserCpuSeconds(b: BenchBrowser): Promise<number> {
-  const session = await b.browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
-    let sum = 0;
-    for (const proc of processInfo) if (proc.type === 'renderer' || proc.type === 'GPU') sum += cpuSeconds(proc.id);
-    return sum;
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
 }
 
 async function idleCpu(b: BenchBrowser, p: BenchPage, server: ServerProcess, profiling: boolean, what: string) {
