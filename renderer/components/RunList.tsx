@@ -40,6 +40,8 @@ export function RunList({ runs, row }: Props) {
       setRange((w) => (w.first === first && w.count === count ? w : { first, count }));
     };
     update();
+    // Not again per keystroke (runs narrowed by a search): a shorter list clamps the scroller, which fires a scroll
+    // event, and the render clamps the range; re-measuring here forced a layout of the whole page per key.
     const target: EventTarget = scroller ?? document;
     target.addEventListener('scroll', update, { passive: true });
     const resize = new ResizeObserver(update);
@@ -48,7 +50,7 @@ export function RunList({ runs, row }: Props) {
       target.removeEventListener('scroll', update);
       resize.disconnect();
     };
-  }, [virtual, stride, runs]);
+  }, [virtual, stride]);
 
   if (!virtual)
     return (

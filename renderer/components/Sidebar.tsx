@@ -1,5 +1,5 @@
 // The run history (the App wraps it in its <nav>): search, status and vendor filters, and one row per run with its health and live agents.
-import { Fragment, useEffect, useId, useMemo, useState } from 'react';
+import { Fragment, memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { RunSummary } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
@@ -27,16 +27,11 @@ function useNow(ms: number): number {
   return now;
 }
 
-function matches(
-  run: RunSummary,
-  query: string,
-  status: 'all' | 'live' | 'stopped',
-  vendor: VendorName | 'all',
-): boolean {
+/** `q`: the search text trimmed and lower-cased once per keystroke, not once per run. */
+function matches(run: RunSummary, q: string, status: 'all' | 'live' | 'stopped', vendor: VendorName | 'all'): boolean {
   if (status === 'live' && run.liveAgents === 0) return false;
   if (status === 'stopped' && run.liveAgents > 0) return false;
   if (vendor !== 'all' && !run.vendors.includes(vendor)) return false;
-  const q = query.trim().toLowerCase();
   return !q || run.name.toLowerCase().includes(q) || run.vendors.some((v) => v.includes(q));
 }
 
@@ -54,9 +49,14 @@ export function Sidebar() {
   const ids = useId();
 
   const vendors = useMemo(() => [...new Set(runs.flatMap((r) => r.vendors))].sort(), [runs]);
-  const shown = useMemo(
-    () => runs.filter((r) => matches(r, query, statusFilter, vendorFilter)),
-    [runs, query, statusFilter, vendorFilter],
+  const shown = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    return runs.filter((r) => matches(r, q, statusFilter, vendorFilter));
+  }, [runs, query, statusFilter, vendorFilter]);
+  // Rows are memoized: a keystroke re-renders only the rows that come into view, not every row shown.
+  const row = useCallback(
+    (run: RunSummary) => <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />,
+    [selectedRunId, now],
   );
   const filtered = query.trim() !== '' || statusFilter !== 'all' || vendorFilter !== 'all';
 
@@ -121,10 +121,7 @@ export function Sidebar() {
           ) : null}
         </div>
       ) : (
-        <RunList
-          runs={shown}
-          row={(run) => <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />}
-        />
+        <RunList runs={shown} row={row} />
       )}
       <div className="bt-sidebar-foot">
         <CommandButton command="sessions.open" className="bt-button" />
@@ -135,7 +132,7 @@ export function Sidebar() {
   );
 }
 
-function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; now: number }) {
+const RunRow = memo(function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; now: number }) {
   const selectRun = useBaton((s) => s.selectRun);
   const openDialog = useBaton((s) => s.openDialog);
   const metaId = useId();
@@ -209,4 +206,4 @@ function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; no
       </div>
     </li>
   );
-}
+});

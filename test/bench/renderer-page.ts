@@ -256,3 +256,32 @@ export async function memory(b: BenchBrowser, p: BenchPage): Promise<MemorySampl
     gpuRss: r.GPU ?? null,
   };
 }
+
+/** CPU seconds (user + system) of a process so far, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds so far of the browser's renderer and GPU processes (every thread: main, compositor, raster), from
+ * /proc. The main thread's busy time (Performance.getMetrics) is wall time, which a loaded machine stretches.
+ */
+export async function browserCpuSeconds(b: BenchBrowser): Promise<number> {
+  const session = await b.browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    let sum = 0;
+    for (const proc of processInfo) {
+      if (proc.type !== 'renderer' && proc.type !== 'GPU') continue;
+      try {
+        sum += cpuSeconds(proc.id);
+      } catch {
+        // Gone meanwhile (a closed page's renderer).
+      }
+    }
+    return sum;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}

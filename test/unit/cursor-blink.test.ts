@@ -1,7 +1,7 @@
 // The focused pane's cursor stands still while the user types and blinks again once they pause; an unfocused
-// pane never blinks. (A blinking cursor in xterm's DOM renderer is a CSS animation that delayed every echo.)
+// pane never blinks, and a pane left alone stops blinking (its animation kept the idle page drawing frames). (A blinking cursor in xterm's DOM renderer is a CSS animation that delayed every echo.)
 import { describe, expect, it } from 'vitest';
-import { BLINK_AFTER_MS, cursorBlink } from '../../renderer/panes/cursor-blink.js';
+import { BLINK_AFTER_MS, BLINK_FOR_MS, cursorBlink } from '../../renderer/panes/cursor-blink.js';
 
 function setup() {
   let now = 0;
@@ -56,6 +56,23 @@ describe('cursor blink', () => {
     blink.focused();
     expect(term.options.cursorBlink).toBe(false);
     advance(BLINK_AFTER_MS);
+    expect(term.options.cursorBlink).toBe(true);
+  });
+
+  it('stops blinking when left alone, and blinks again at the next key or focus', () => {
+    const { term, blink, advance } = setup();
+    blink.focused();
+    advance(BLINK_FOR_MS - 100);
+    expect(term.options.cursorBlink).toBe(true);
+    advance(200);
+    expect(term.options.cursorBlink).toBe(false); // still, with nothing happening
+    blink.typed();
+    advance(BLINK_AFTER_MS);
+    expect(term.options.cursorBlink).toBe(true); // the pause after a key blinks again…
+    advance(BLINK_FOR_MS);
+    expect(term.options.cursorBlink).toBe(false); // …for a while
+    blink.blurred();
+    blink.focused();
     expect(term.options.cursorBlink).toBe(true);
   });
 });

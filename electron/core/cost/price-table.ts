@@ -86,16 +86,31 @@ export async function readPriceFile(path: string): Promise<PriceFile> {
   return priceFileSchema.parse(JSON.parse(await readFile(path, 'utf8')) as unknown);
 }
 
-/** The price table of a data directory, re-read when its prices.json changes (one stat per use otherwise). */
+/**
+ * The price table of a data directory, re-read when its prices.json changes (one stat per use otherwise; uses that
+ * ask while a stat is in flight share it: a list of 10,000 runs asked 10,000 times at once, one stat each).
+ */
 export class PriceTables {
   private readonly path: string;
   private cached: { stamp: string; table: PriceTable } | null = null;
+  private checking: Promise<PriceTable> | null = null;
 
   constructor(dataDir: string) {
     this.path = join(dataDir, PRICE_FILE_NAME);
   }
 
-  async current(): Promise<PriceTable> {
+  current(): Promise<PriceTable> {
+    if (this.checking) return this.checking;
+    const checking = this.check();
+    this.checking = checking;
+    const done = () => {
+      if (this.checking === checking) this.checking = null;
+    };
+    checking.then(done, done);
+    return checking;
+  }
+
+  private async check(): Promise<PriceTable> {
     let stamp = 'none';
     try {
       const st = await stat(this.path);

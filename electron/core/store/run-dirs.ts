@@ -1,5 +1,6 @@
 // The run directories on disk: finding the runs at open (sweeping what a crash left, skipping what cannot be
 // read), and making a new run's directory.
+import type { Dirent } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatonError } from '../../../shared/contract.js';
@@ -24,7 +25,7 @@ export async function loadRuns(runsDir: string, skip: (path: string, reason: str
   let next = 0;
   const worker = async () => {
     while (next < entries.length) {
-      const read = await loadEntry(runsDir, entries[next++]!.name);
+      const read = await loadEntry(runsDir, entries[next++]!);
       if (read === null) continue;
       if ('manifest' in read) runs.push(read.manifest);
       else skip(read.path, read.reason);
@@ -34,22 +35,27 @@ export async function loadRuns(runsDir: string, skip: (path: string, reason: str
   return runs;
 }
 
-/** One entry of the runs directory: a run, a reason to skip it, or null for a crash's temp left-over (removed). */
+/**
+ * One entry of the runs directory: a run, a reason to skip it, or null for a crash's temp left-over (removed).
+ * The directory entries' own types (as `lstat` gives them: a link is a link) stand in for an `lstat` of each run
+ * directory and of its screens: at open a history of 10,000 runs costs a `readdir` and a manifest read per run.
+ */
 async function loadEntry(
   runsDir: string,
-  name: string,
+  entry: Dirent,
 ): Promise<{ manifest: RunManifest } | { path: string; reason: string } | null> {
+  const name = entry.name;
   const path = join(runsDir, name);
   if (isTempName(name)) {
     await rm(path, { recursive: true, force: true });
     return null;
   }
   if (!RUN_ID.test(name)) return { path, reason: 'its name is not a Baton run id' };
-  const state = await directoryState(path);
-  if (state !== 'ok') return { path, reason: state };
-  await sweepTemps(path);
+  if (!entry.isDirectory())
+    return { path, reason: entry.isSymbolicLink() ? 'is a symbolic link, not a directory' : 'is not a directory' };
+  const inside = await sweepTemps(path);
   // Through a link the sweep could remove files outside the store.
-  if ((await directoryState(join(path, SCREENS))) === 'ok') await sweepTemps(join(path, SCREENS));
+  if (inside.find((e) => e.name === SCREENS)?.isDirectory()) await sweepTemps(join(path, SCREENS));
   const read = await readManifest(join(path, MANIFEST), name);
   return read.ok ? { manifest: read.value } : { path: join(path, MANIFEST), reason: read.reason };
 }
@@ -67,13 +73,18 @@ export async function makeRunDir(dir: string): Promise<boolean> {
   return false;
 }
 
-async function sweepTemps(dir: string): Promise<void> {
-  let names: string[];
+/** Removes a crash's temp left-overs in `dir`; returns what else is there. */
+async function sweepTemps(dir: string): Promise<Dirent[]> {
+  let entries: Dirent[];
   try {
-    names = await readdir(dir);
+    entries = await readdir(dir, { withFileTypes: true });
   } catch (err) {
-    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return;
+    if (isErrno(err, 'ENOENT') || isErrno(err, 'ENOTDIR')) return [];
     throw err;
   }
-  for (const name of names) if (isTempName(name)) await rm(join(dir, name), { recursive: true, force: true });
+  const kept: Dirent[] = [];
+  for (const e of entries)
+    if (isTempName(e.name)) await rm(join(dir, e.name), { recursive: true, force: true });
+    else kept.push(e);
+  return kept;
 }

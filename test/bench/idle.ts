@@ -1,0 +1,209 @@
+// The dashboard at rest and its start, alone (`npx tsx test/bench/idle.ts`, after `npm run build` and
+// `npm run build:renderer-bench`): 100 `shell` agents in 10 runs, each printing a screenful and then waiting as an
+// idle agent does (no output, no new processes), beside 10,000 stored runs, with one run's panes in view.
+// - cold start until interactive (web mode), two ways: from launching `baton serve` on that store until the page
+//   answers a click on New run (the core's open, the page's load and first list), and opening the page while
+//   the core already runs (the 100 agents live);
+// - core + page CPU over 10 s with the agents idle (the core's process and Chromium's renderer and GPU processes,
+//   from /proc), against the same page with no run selected.
+// BENCH_PROFILE=1 prints where the page's main thread spent the idle seconds. Figures next to their goals
+// (docs/performance.md "Idle and start").
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RpcClient } from '../../shared/client.js';
+import { skipUnlessChromium } from '../e2e/browser.js';
+import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { writeStoredRuns } from '../helpers/stored-runs.js';
+import { printProfile, startProfile } from './page-profile.js';
+import {
+  browserCpuSeconds,
+  cpuSeconds,
+  launchBenchBrowser,
+  mainThread,
+  openBenchPage,
+  type BenchBrowser,
+  type BenchPage,
+} from './renderer-page.js';
+import { fmt, ms } from './stats.js';
+
+const RUNS = 10;
+const AGENTS_PER_RUN = 10;
+const STORED_RUNS = 10_000;
+const IDLE_SECONDS = 10;
+const GOAL = { idleCpu: 0.02, coldStartMs: 1000 };
+
+/** An agent that prints a screenful, then waits for input as an idle CLI does: no output, no new processes. */
+const IDLE_AGENT = `seq 1 200 | sed 's/^/history line /'; printf '\\033[1;36m●\\033[0m waiting for you\\n> '; exec sleep 100000`;
+
+/** Records, from the first script on, when the dashboard first shows its run list and its New run button. */
+const COLD_START_PROBE = `(() => {
+  const seen = () => document.querySelector('[aria-label="Runs"]') && [...document.querySelectorAll('button')].some((b) => b.textContent === 'New run');
+  new MutationObserver((_, o) => { if (seen()) { globalThis.__coldStart = performance.now(); o.disconnect(); } })
+    .observe(document, { subtree: true, childList: true });
+})();`;
+
+const LABEL = 58;
+const line = (label: string, rest: string) => console.log(`${label.padEnd(LABEL)}${rest}`);
+const mark = (good: boolean) => (good ? '✓' : '✗');
+const sleep = (msec: number) => new Promise<void>((r) => setTimeout(r, msec));
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+type ProbeGlobal = typeof globalThis & { __coldStart?: number };
+
+/** Opens the page; ms from navigation until the dashboard answers a click on New run (its dialog open). */
+async function openUntilInteractive(b: BenchBrowser, server: ServerProcess): Promise<{ p: BenchPage; ms: number }> {
+  const p = await openBenchPage(b, server, COLD_START_PROBE);
+  await p.page.waitForFunction(() => (globalThis as ProbeGlobal).__coldStart !== undefined);
+  const shown = await p.page.evaluate(() => (globalThis as ProbeGlobal).__coldStart!);
+  // The click is answered when the dialog is in the page: measured inside it, from the click's task.
+  const answered = await p.page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'New run')!;
+        const at = performance.now();
+        new MutationObserver((_, o) => {
+          if (document.querySelector('[role="dialog"]')) {
+            o.disconnect();
+            resolve(performance.now() - at);
+          }
+        }).observe(document.body, { subtree: true, childList: true });
+        button.click();
+      }),
+  );
+  await p.page.keyboard.press('Escape');
+  return { p, ms: shown + answered };
+}
+
+/** What crosses the page's WebSocket meanwhile, by kind (binary frames) or by message type and name (JSON). */
+function countMessages(p: BenchPage): () => Map<string, number> {
+  const counts = new Map<string, number>();
+  const kind = (dir: string, f: { opcode: number; payloadData: string }) => {
+    if (f.opcode !== 1) return `${dir} binary frame kind ${Buffer.from(f.payloadData, 'base64')[0] ?? '?'}`;
+    const m = /"t":"([^"]+)"(?:.*?"(?:method|event|name)":"([^"]+)")?/.exec(f.payloadData);
+    return `${dir} ${m ? `${m[1]} ${m[2] ?? ''}` : f.payloadData.slice(0, 40)}`.trim();
+  };
+  const on = (dir: string) => (e: { response: { opcode: number; payloadData: string } }) => {
+    const k = kind(dir, e.response);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  };
+  const received = on('core → page');
+  const sent = on('page → core');
+  p.cdp.on('Network.webSocketFrameReceived', received);
+  p.cdp.on('Network.webSocketFrameSent', sent);
+  return () => {
+    p.cdp.off('Network.webSocketFrameReceived', received);
+    p.cdp.off('Network.webSocketFrameSent', sent);
+    return counts;
+  };
+}
+
+async function idleCpu(b: BenchBrowser, p: BenchPage, server: ServerProcess, profiling: boolean, what: string) {
+  await p.cdp.send('Network.enable');
+  const messages = countMessages(p);
+  const browser0 = await browserCpuSeconds(b);
+  const core0 = cpuSeconds(server.child.pid!);
+  const page0 = await mainThread(p);
+  if (profiling) await startProfile(p);
+  await sleep(IDLE_SECONDS * 1000);
+  if (profiling) await printProfile(p, what);
+  const page1 = await mainThread(p);
+  const core = (cpuSeconds(server.child.pid!) - core0) / IDLE_SECONDS;
+  const wall = (page1.at - page0.at) / 1000;
+  const page = ((await browserCpuSeconds(b)) - browser0) / wall;
+  const busy = (page1.task - page0.task) / wall;
+  const counts = [...messages()].sort((a, b) => b[1] - a[1]);
+  if (counts.length > 0)
+    console.log(`  messages in ${IDLE_SECONDS} s (${what}): ${counts.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
+  return { core, page, mainThread: busy };
+}
+
+async function main(): Promise<void> {
+  const skip = skipUnlessChromium();
+  if (skip) return console.log(`idle bench ${skip}`);
+  const root = tempDir('baton-idle-bench-');
+  const work = join(root, 'work');
+  const dataDir = join(root, 'data');
+  const env = testEnv(join(root, 'home'));
+  mkdirSync(work, { recursive: true });
+  writeStoredRuns(dataDir, STORED_RUNS, work);
+  const b = await launchBenchBrowser(false);
+  let server: ServerProcess | null = null;
+  let client: RpcClient | null = null;
+  let p: BenchPage | null = null;
+  const profiling = process.env.BENCH_PROFILE === '1';
+  console.log(`Baton idle and start bench (Chromium ${b.version}, node ${process.version}, load ${load()})`);
+  try {
+    // 1. From launching the core on a store of 10,000 runs.
+    const t0 = performance.now();
+    server = await startServer(dataDir, env);
+    const coreUp = performance.now() - t0;
+    const fromLaunch = await openUntilInteractive(b, server);
+    const launchTotal = coreUp + fromLaunch.ms;
+    line(
+      'cold start from `baton serve` → a click answered (web)',
+      `${ms(launchTotal).padStart(9)}  (goal ≤ ${GOAL.coldStartMs} ms) ${mark(launchTotal <= GOAL.coldStartMs)}  core up ${ms(coreUp)} + page ${ms(fromLaunch.ms)}`,
+    );
+    await fromLaunch.p.close();
+
+    client = await server.connect();
+    for (let r = 0; r < RUNS; r++)
+      await client.call('run.start', {
+        name: `idle-${String(r + 1).padStart(2, '0')}`,
+        agents: Array.from({ length: AGENTS_PER_RUN }, (_, k) => ({
+          vendor: 'shell' as const,
+          label: `a${k + 1}`,
+          cwd: work,
+          command: ['sh', '-c', IDLE_AGENT],
+        })),
+      });
+    await sleep(3000);
+
+    // 2. The page opened while the core runs (100 agents live).
+    const opened = await openUntilInteractive(b, server);
+    p = opened.p;
+    line(
+      'cold start, core running → a click answered (web)',
+      `${ms(opened.ms).padStart(9)}  (goal ≤ ${GOAL.coldStartMs} ms) ${mark(opened.ms <= GOAL.coldStartMs)}  100 agents live`,
+    );
+
+    // 3. Idle: no run shown, then a run of 10 panes in view (after they settled).
+    await sleep(3000);
+    const bare = await idleCpu(b, p, server, false, 'the page as opened');
+    // Every run visited once (each pane has its xterm, parked when out of view), then the first one shown.
+    for (let r = RUNS; r >= 1; r--) {
+      await p.page.getByRole('button', { name: `idle-${String(r).padStart(2, '0')}`, exact: true }).click();
+      await sleep(1000);
+    }
+    // At rest: the focused pane's cursor has blinked its while (cursor-blink.ts) and the process tracker has backed off.
+    await sleep(15_000);
+    const shown = await idleCpu(b, p, server, profiling, 'the page with 100 idle agents, 10 in view');
+    const total = shown.core + shown.page;
+    line(
+      '100 idle agents, 10 panes in view: core + page CPU',
+      `${fmt(total * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(total <= GOAL.idleCpu)}  core ${fmt(shown.core * 100, 1)}% + page ${fmt(shown.page * 100, 1)}% (its main thread busy ${fmt(shown.mainThread * 100, 1)}% of the time); as opened (newest run shown): core ${fmt(bare.core * 100, 1)}% + page ${fmt(bare.page * 100, 1)}%`,
+    );
+    // The same with nothing focused: no cursor blinks (the focused pane's does).
+    await p.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    const blurred = await idleCpu(b, p, server, false, 'nothing focused');
+    line(
+      '  the same, nothing focused (no cursor blinking)',
+      `${fmt((blurred.core + blurred.page) * 100, 1).padStart(7)} %   core ${fmt(blurred.core * 100, 1)}% + page ${fmt(blurred.page * 100, 1)}% (main thread busy ${fmt(blurred.mainThread * 100, 1)}%)`,
+    );
+    if (p.errors.length > 0) console.log(`  page errors: ${p.errors.join(' | ')}`);
+  } finally {
+    await p?.close();
+    if (client)
+      for (let r = 0; r < RUNS; r++)
+        await client.call('run.stop', { run: `idle-${String(r + 1).padStart(2, '0')}` }).catch(() => undefined);
+    client?.close();
+    if (server && server.child.exitCode === null) {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+    await b.close();
+    rmSync(root, { recursive: true, force: true });
+    console.log(`(load at the end: ${load()})`);
+  }
+}
+
+await main();
