@@ -4,14 +4,14 @@
 // approval (where the mock can make one: Claude's Bash); working again after approval. What a real CLI cannot show
 // offline is printed as such in the table at the end, never passed. Run:
 //   npx vitest run --config test/compat/vitest.compat.config.ts test/compat/attention.test.ts
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentAttention, AgentState } from '../../shared/contract.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
 import { ensureInstalled, PINS, type CompatVendor } from './install.js';
-import { startMockModel, toolReply, type MockModel } from './mock-model.js';
+import { rememberReply, startMockModel, toolReply, type MockModel } from './mock-model.js';
 import { HOME_OF, SPECS, baseEnv } from './vendors.js';
 
 let mock: MockModel;
@@ -106,6 +106,39 @@ async function withScreen<T>(live: Live, body: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A command the mock asks to run: the CLI's dialog must make the agent `asking` (naming the command), the approving
+ * key `working`, and the answer after the tool `waiting`, with no `waiting` before the answer.
+ */
+async function approveCommand(live: Live, vendor: string, approveKey: string): Promise<void> {
+  const cmd = 'touch compat.txt';
+  const mark = live.states.length;
+  await live.client.call('agent.send', { agentId: live.agentId, text: `please run \`${cmd}\`` });
+  const asking = await reach(live, 'asking', 90_000, mark);
+  expect(asking.asks ?? '').toContain(cmd);
+  // Nothing said the turn was over while the dialog waited.
+  expect(live.states.slice(mark).map((s) => s.state)).not.toContain('waiting');
+  record(
+    vendor,
+    'tool needing approval: asking',
+    `verified${asking.inferred ? ', inferred' : ''} (asks: ${asking.asks})`,
+  );
+  const afterAsk = live.states.length;
+  await live.client.call('agent.write', { agentId: live.agentId, data: approveKey });
+  await reach(live, 'working', 30_000, afterAsk);
+  await withScreen(live, () =>
+    waitFor(
+      () => screenMatches(live.client, live.agentId, [new RegExp(toolReply(cmd).replace('.', '\\.'))]),
+      'the answer after the tool',
+      90_000,
+    ),
+  );
+  const done = await reach(live, 'waiting', 90_000, afterAsk);
+  // The approval reached the CLI: the command ran.
+  expect(existsSync(join(live.root, 'project', 'compat.txt'))).toBe(true);
+  record(vendor, 'approval: working, then waiting', `verified${done.inferred ? ', inferred' : ''}`);
+}
+
 describe('attention with the real CLIs', () => {
   it(`claude ${PINS.claude.version}: hooks say working → waiting, asking on Bash, working after approval`, async (ctx) => {
     // Claude's default mode, which asks before Bash (this version may start in auto mode otherwise).
@@ -141,8 +174,9 @@ describe('attention with the real CLIs', () => {
     }
   }, 300_000);
 
-  it(`codex ${PINS.codex.version}: notify says waiting after an answer`, async (ctx) => {
-    const live = await startAgent('codex');
+  it(`codex ${PINS.codex.version}: notify says waiting; its approval dialog asks; approval works, then waits`, async (ctx) => {
+    // on-request: a command the model asks to run outside the sandbox waits for the user (the mock asks so).
+    const live = await startAgent('codex', ['-a', 'on-request']);
     if (typeof live === 'string') {
       record('codex', 'notify', `SKIPPED: ${live}`);
       return ctx.skip(live);
@@ -151,12 +185,9 @@ describe('attention with the real CLIs', () => {
       await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4343' });
       const waiting = await reach(live, 'waiting', 90_000);
       expect(waiting.inferred).toBe(false);
+      expect(waiting.asks).toBe(rememberReply('4343'));
       record('codex', 'answer: waiting (notify agent-turn-complete)', 'verified');
-      record(
-        'codex',
-        'tool needing approval: asking (screen)',
-        'not shown offline: the mock makes no Responses tool call',
-      );
+      await approveCommand(live, 'codex', 'y');
     } finally {
       await stop(live);
     }

@@ -7,6 +7,7 @@
 // So a resumed CLI can only answer N if it sent the old conversation again. Every request is logged.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { responsesToolTurn, streamResponsesCall } from './mock-tools.js';
 
 export const REMEMBER = /remember the number (\d+)/i;
 export const DONT_KNOW = 'I do not know any number.';
@@ -307,7 +308,13 @@ function anthropic(
   res.end();
 }
 
-function responses(res: ServerResponse, body: Json, reply: string, inputText: string): void {
+function responses(
+  res: ServerResponse,
+  body: Json,
+  reply: string,
+  inputText: string,
+  call: { tool: string; cmd: string } | null = null,
+): void {
   const model = str(body.model) || 'mock-model';
   const respId = newId('resp_mock');
   const itemId = newId('msg_mock');
@@ -340,6 +347,7 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
     res.end(JSON.stringify({ ...base, status: 'completed', output: [doneItem], usage }));
     return;
   }
+  if (call) return streamResponsesCall(res, base, call.tool, call.cmd, usage, newId);
   sseHeaders(res);
   let seq = 0;
   const send = (type: string, data: Json) =>
@@ -517,7 +525,13 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     if (req.method === 'POST' && /^\/(v1\/)?responses\/?$/.test(path)) {
       const users = responsesUserTexts(body.input);
       const reply = converse('responses', users, str(body.instructions));
-      return responses(res, body, reporting(reply), raw);
+      const turn = body.stream === true ? responsesToolTurn(body) : null;
+      if (turn && 'call' in turn) {
+        entry.reply = `tool_call ${turn.tool}: ${turn.call}`;
+        return responses(res, body, reporting(''), raw, { tool: turn.tool, cmd: turn.call });
+      }
+      if (turn) entry.reply = turn.result;
+      return responses(res, body, reporting(turn ? turn.result : reply), raw);
     }
     if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) {
       const msgs = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];

@@ -93,6 +93,28 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
     expect(r('agent-turn-complete')).toBeNull();
   });
 
+  it('ignores the notify of the title turn Codex runs for itself (0.169), not the user turn it names', () => {
+    const r = (arg: unknown) => parseCodexReport({ stdin: null, arg });
+    const title = [
+      'Generate a concise, single-line task title of at most 36 characters and under five words where possible. Start',
+      'with an imperative verb. Do not answer the request.',
+      '',
+      'User prompt:',
+      'please run `touch compat.txt`',
+    ].join('\n');
+    const report = (input: unknown) => ({
+      type: 'agent-turn-complete',
+      'thread-id': '01a2173c-ac9c-7f02-880e-88cadea9f7ea',
+      'input-messages': input,
+      'last-assistant-message': 'Touch compat file',
+    });
+    expect(r(report([title]))).toBeNull();
+    // The user's own turn, even one that speaks of titles; and a report whose input is odd still counts.
+    expect(r(report(['Generate a title for the README']))).toMatchObject({ state: 'waiting', turnEnd: true });
+    expect(r(report([title, 'and more']))).toMatchObject({ state: 'waiting' });
+    expect(r(report(42))).toMatchObject({ state: 'waiting' });
+  });
+
   it('its approval dialog asks; a prompt below an answered dialog waits', () => {
     const dialog = [
       '• Working',
@@ -113,6 +135,33 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
       state: 'waiting',
     });
     expect(readScreen('• Working (3s • esc to interrupt)', CODEX_ATTENTION.screen!)).toEqual({ state: 'working' });
+  });
+
+  it('reads the real 0.169 dialog, whose Environment and Reason lines come before the command', () => {
+    // As the real CLI drew it (test/compat/attention.test.ts, `-a on-request`, a command asked outside the sandbox).
+    const real = [
+      '› please run touch compat.txt',
+      '',
+      '• Running touch compat.txt',
+      '',
+      '  Would you like to run the following command?',
+      '',
+      '  Environment: local',
+      '',
+      '  Reason: Run touch compat.txt?',
+      '',
+      '  $ touch compat.txt',
+      '',
+      '› 1. Yes, proceed (y)',
+      "  2. Yes, and don't ask again for commands that start with `touch compat.txt` (p)",
+      '  3. No, and tell Codex what to do differently (esc)',
+      '',
+      '  Press enter to confirm or esc to cancel',
+    ].join('\n');
+    expect(readScreen(real, CODEX_ATTENTION.screen!)).toEqual({
+      state: 'asking',
+      asks: 'run the following command: touch compat.txt',
+    });
   });
 });
 

@@ -1,0 +1,88 @@
+// Tool calls of the mock model (docs/attention.md §6): "please run `cmd`" in the last user message makes the mock call
+// the CLI's own shell tool once, in that API's format, so the real CLI shows its approval dialog; the tool's result
+// is then answered "Ran cmd.". A request that does not offer the tool (a title request, an internal call) is an
+// ordinary turn. Each API's turn is read here and streamed by its writer in mock-model.ts.
+import type { ServerResponse } from 'node:http';
+import { TOOL_REQUEST, toolReply } from './mock-model.js';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+
+/** The mock's tool turn: call the tool with this command, or answer the tool's result with this text. */
+export type ToolTurn = { call: string } | { result: string };
+
+const textOf = (content: unknown): string =>
+  typeof content === 'string'
+    ? content
+    : list(content)
+        .filter(isObj)
+        .map((b) => str(b.text))
+        .join('\n');
+
+const parsed = (args: unknown): Json => {
+  if (isObj(args)) return args;
+  try {
+    const v: unknown = JSON.parse(str(args));
+    return isObj(v) ? v : {};
+  } catch {
+    return {};
+  }
+};
+
+// ---------- OpenAI Responses (Codex) ----------
+
+/** Codex's shell tools, newest first: 0.169 offers `exec_command`; older releases `shell`. */
+const RESPONSES_SHELLS = ['exec_command', 'shell', 'local_shell'];
+
+export function responsesToolTurn(body: Json): (ToolTurn & { tool: string }) | null {
+  const input = list(body.input).filter(isObj);
+  const last = input.at(-1);
+  if (!last) return null;
+  if (last.type === 'function_call_output') {
+    const call = [...input].reverse().find((i) => i.type === 'function_call' && i.call_id === last.call_id);
+    const args = parsed(call?.arguments);
+    return { result: toolReply(str(args.cmd) || list(args.command).map(str).join(' ')), tool: str(call?.name) };
+  }
+  if (last.role !== 'user') return null;
+  const offered = list(body.tools)
+    .filter(isObj)
+    .map((t) => str(t.name));
+  const tool = RESPONSES_SHELLS.find((t) => offered.includes(t));
+  const cmd = TOOL_REQUEST.exec(textOf(last.content))?.[1];
+  return tool && cmd ? { call: cmd, tool } : null;
+}
+
+/**
+ * The function call as Responses SSE events. Codex asks the user before a command only when it leaves the sandbox
+ * (`sandbox_permissions: "require_escalated"`, with the question in `justification`) or the policy says so.
+ */
+export function streamResponsesCall(
+  res: ServerResponse,
+  base: Json,
+  tool: string,
+  cmd: string,
+  usage: Json,
+  newId: (p: string) => string,
+): void {
+  const args = JSON.stringify(
+    tool === 'exec_command'
+      ? { cmd, sandbox_permissions: 'require_escalated', justification: `Run ${cmd}?` }
+      : { command: ['bash', '-lc', cmd], sandbox_permissions: 'require_escalated', justification: `Run ${cmd}?` },
+  );
+  const callId = newId('call_mock');
+  const item = { id: newId('fc_mock'), type: 'function_call', status: 'completed', name: tool, call_id: callId };
+  let seq = 0;
+  const send = (type: string, data: Json) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...data })}\n\n`);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  send('response.created', { response: { ...base, status: 'in_progress', output: [], usage: null } });
+  send('response.output_item.added', { output_index: 0, item: { ...item, status: 'in_progress', arguments: '' } });
+  send('response.function_call_arguments.delta', { item_id: item.id, output_index: 0, delta: args });
+  send('response.function_call_arguments.done', { item_id: item.id, output_index: 0, arguments: args });
+  const done = { ...item, arguments: args };
+  send('response.output_item.done', { output_index: 0, item: done });
+  send('response.completed', { response: { ...base, status: 'completed', output: [done], usage } });
+  res.end();
+}
