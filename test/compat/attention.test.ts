@@ -193,7 +193,7 @@ describe('attention with the real CLIs', () => {
     }
   }, 300_000);
 
-  it(`gemini ${PINS.gemini.version}: the screen says waiting after an answer (inferred)`, async (ctx) => {
+  it(`gemini ${PINS.gemini.version}: the screen says waiting after an answer, asking on a shell call (inferred)`, async (ctx) => {
     const live = await startAgent('gemini');
     if (typeof live === 'string') {
       record('gemini', 'screen', `SKIPPED: ${live}`);
@@ -204,11 +204,8 @@ describe('attention with the real CLIs', () => {
       const waiting = await reach(live, 'waiting', 90_000);
       expect(waiting.inferred).toBe(true);
       record('gemini', 'answer: waiting (screen, inferred)', 'verified');
-      record(
-        'gemini',
-        'tool needing approval: asking (screen)',
-        'not shown offline: the mock makes no Gemini function call',
-      );
+      // Its default approval mode asks before a shell command; the first option, selected, is "Allow once".
+      await approveCommand(live, 'gemini', '\r');
     } finally {
       await stop(live);
     }

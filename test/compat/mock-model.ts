@@ -7,7 +7,7 @@
 // So a resumed CLI can only answer N if it sent the old conversation again. Every request is logged.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { responsesToolTurn, streamResponsesCall } from './mock-tools.js';
+import { geminiCallChunk, geminiToolTurn, responsesToolTurn, streamResponsesCall } from './mock-tools.js';
 
 export const REMEMBER = /remember the number (\d+)/i;
 export const DONT_KNOW = 'I do not know any number.';
@@ -414,8 +414,18 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
   res.end();
 }
 
-function geminiStream(res: ServerResponse, model: string, reply: string, inputText: string): void {
+function geminiStream(res: ServerResponse, model: string, reply: string, inputText: string, call?: string): void {
   sseHeaders(res);
+  if (call !== undefined) {
+    const usage = {
+      promptTokenCount: tokens(inputText),
+      cachedContentTokenCount: cachedOf(inputText),
+      candidatesTokenCount: tokens(reply),
+      totalTokenCount: tokens(inputText) + tokens(reply),
+    };
+    res.end(geminiCallChunk(model, call, usage));
+    return;
+  }
   const parts = pieces(reply);
   parts.forEach((p, i) => {
     const last = i === parts.length - 1;
@@ -554,8 +564,16 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       entry.model = model;
       const users = geminiUserTexts(body.contents);
       const sys = systemText(body.systemInstruction ?? body.system_instruction);
-      if (method === 'streamGenerateContent')
-        return geminiStream(res, model, reporting(converse('gemini-stream', users, sys)), raw);
+      if (method === 'streamGenerateContent') {
+        const reply = converse('gemini-stream', users, sys);
+        const turn = geminiToolTurn(body);
+        if (turn && 'call' in turn) {
+          entry.reply = `functionCall run_shell_command: ${turn.call}`;
+          return geminiStream(res, model, reporting(''), raw, turn.call);
+        }
+        if (turn) entry.reply = turn.result;
+        return geminiStream(res, model, reporting(turn ? turn.result : reply), raw);
+      }
       if (method === 'generateContent') {
         const cfg = isObj(body.generationConfig) ? body.generationConfig : {};
         const schema = cfg.responseJsonSchema ?? cfg.responseSchema ?? cfg.response_json_schema;

@@ -86,3 +86,37 @@ export function streamResponsesCall(
   send('response.completed', { response: { ...base, status: 'completed', output: [done], usage } });
   res.end();
 }
+
+// ---------- Gemini (Gemini CLI; Qwen Code speaks Chat Completions) ----------
+
+export function geminiToolTurn(body: Json): ToolTurn | null {
+  const contents = list(body.contents).filter(isObj);
+  const last = contents.at(-1);
+  if (!last || (last.role !== undefined && last.role !== 'user')) return null;
+  const parts = list(last.parts).filter(isObj);
+  const response = parts.map((p) => p.functionResponse).find(isObj);
+  if (response) {
+    const prev = list(contents.at(-2)?.parts)
+      .filter(isObj)
+      .map((p) => p.functionCall)
+      .find(isObj);
+    return { result: toolReply(str(parsed(prev?.args).command)) };
+  }
+  const offered = list(body.tools)
+    .filter(isObj)
+    .flatMap((t) => list(t.functionDeclarations).filter(isObj))
+    .some((f) => f.name === 'run_shell_command');
+  const cmd = TOOL_REQUEST.exec(parts.map((p) => str(p.text)).join('\n'))?.[1];
+  return offered && cmd ? { call: cmd } : null;
+}
+
+/** Gemini's function call, as the one `data:` chunk of a streamGenerateContent answer. */
+export function geminiCallChunk(model: string, cmd: string, usage: Json): string {
+  const call = { name: 'run_shell_command', args: { command: cmd, description: `Run ${cmd}` } };
+  const data = {
+    candidates: [{ content: { role: 'model', parts: [{ functionCall: call }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: usage,
+    modelVersion: model,
+  };
+  return `data: ${JSON.stringify(data)}\n\n`;
+}
