@@ -210,4 +210,32 @@ describe('attention with the real CLIs', () => {
       await stop(live);
     }
   }, 300_000);
+
+  // Screen-only vendors over Chat Completions (the mock calls their shell tool: Qwen's run_shell_command, Copilot's
+  // bash). Qwen starts in its "auto" mode, where a model classifier approves tools: `default` asks, as a user's would.
+  const screenOnly = [
+    { vendor: 'qwen', args: ['--approval-mode', 'default'] },
+    { vendor: 'copilot', args: [] },
+  ] as const;
+  for (const { vendor, args } of screenOnly)
+    it(`${vendor} ${PINS[vendor].version}: the screen says waiting after an answer, asking on a shell call, working after approval (inferred)`, async (ctx) => {
+      const live = await startAgent(vendor, args);
+      if (typeof live === 'string') {
+        record(vendor, 'screen', `SKIPPED: ${live}`);
+        return ctx.skip(live);
+      }
+      try {
+        await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4545' });
+        const waiting = await reach(live, 'waiting', 90_000);
+        expect(waiting.inferred).toBe(true);
+        await withScreen(live, () =>
+          waitFor(() => screenMatches(live.client, live.agentId, [/I will remember 4545/]), 'the answer', 30_000),
+        );
+        record(vendor, 'answer: waiting (screen, inferred)', 'verified');
+        // The first option of its dialog, selected, is "Yes".
+        await approveCommand(live, vendor, '\r');
+      } finally {
+        await stop(live);
+      }
+    }, 300_000);
 });

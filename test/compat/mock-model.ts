@@ -7,7 +7,14 @@
 // So a resumed CLI can only answer N if it sent the old conversation again. Every request is logged.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { geminiCallChunk, geminiToolTurn, responsesToolTurn, streamResponsesCall } from './mock-tools.js';
+import {
+  chatCallChunks,
+  chatToolTurn,
+  geminiCallChunk,
+  geminiToolTurn,
+  responsesToolTurn,
+  streamResponsesCall,
+} from './mock-tools.js';
 
 export const REMEMBER = /remember the number (\d+)/i;
 export const DONT_KNOW = 'I do not know any number.';
@@ -378,7 +385,13 @@ function responses(
   res.end();
 }
 
-function chat(res: ServerResponse, body: Json, reply: string, inputText: string): void {
+function chat(
+  res: ServerResponse,
+  body: Json,
+  reply: string,
+  inputText: string,
+  call?: { tool: string; cmd: string },
+): void {
   const model = str(body.model) || 'mock-model';
   const id = newId('chatcmpl-mock');
   const created = Math.floor(Date.now() / 1000);
@@ -403,6 +416,18 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
     return;
   }
   sseHeaders(res);
+  if (call) {
+    res.end(
+      chatCallChunks(
+        { id, object: 'chat.completion.chunk', created, model },
+        call.tool,
+        call.cmd,
+        usage,
+        newId('call_mock'),
+      ),
+    );
+    return;
+  }
   const chunk = (delta: Json, finish: string | null, extra: Json = {}) =>
     res.write(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
@@ -550,7 +575,13 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
         .map((m) => contentText(m.content))
         .join('\n');
       const reply = converse('chat', roleMessages(msgs), sys);
-      return chat(res, body, reporting(reply), raw);
+      const turn = body.stream === true ? chatToolTurn(body) : null;
+      if (turn && 'call' in turn) {
+        entry.reply = `tool_calls ${turn.tool}: ${turn.call}`;
+        return chat(res, body, reporting(''), raw, { tool: turn.tool, cmd: turn.call });
+      }
+      if (turn) entry.reply = turn.result;
+      return chat(res, body, reporting(turn ? turn.result : reply), raw);
     }
     if (req.method === 'GET' && /^\/(v1\/)?models\/?$/.test(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -120,3 +120,57 @@ export function geminiCallChunk(model: string, cmd: string, usage: Json): string
   };
   return `data: ${JSON.stringify(data)}\n\n`;
 }
+
+// ---------- Chat Completions (Qwen Code, Copilot CLI, opencode) ----------
+
+/** Their shell tools: Qwen's `run_shell_command`, Copilot's and opencode's `bash`; each takes `command`. */
+const CHAT_SHELLS = ['run_shell_command', 'bash'];
+
+export function chatToolTurn(body: Json): (ToolTurn & { tool: string }) | null {
+  const messages = list(body.messages).filter(isObj);
+  const last = messages.at(-1);
+  if (!last) return null;
+  if (last.role === 'tool') {
+    const call = messages.flatMap((m) => list(m.tool_calls).filter(isObj)).find((c) => c.id === last.tool_call_id);
+    const fn = isObj(call?.function) ? call.function : {};
+    return { result: toolReply(str(parsed(fn.arguments).command)), tool: str(fn.name) };
+  }
+  if (last.role !== 'user') return null;
+  const offered = list(body.tools)
+    .filter(isObj)
+    .map((t) => (isObj(t.function) ? str(t.function.name) : ''));
+  const tool = CHAT_SHELLS.find((t) => offered.includes(t));
+  // The user's own words are the message's last text (Qwen puts its <system-reminder> blocks before them); an
+  // internal request (a memory extraction that quotes the conversation) ends with its own instructions.
+  const text =
+    typeof last.content === 'string'
+      ? last.content
+      : str(
+          list(last.content)
+            .filter(isObj)
+            .filter((p) => typeof p.text === 'string')
+            .at(-1)?.text,
+        );
+  const cmd = TOOL_REQUEST.exec(text)?.[1];
+  return tool && cmd ? { call: cmd, tool } : null;
+}
+
+/** The tool call as chat.completion.chunk `data:` lines, ending with finish_reason "tool_calls". */
+export function chatCallChunks(head: Json, tool: string, cmd: string, usage: Json, callId: string): string {
+  const chunk = (delta: Json, finish: string | null, extra: Json = {}) =>
+    `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`;
+  const args = JSON.stringify({ command: cmd, description: `Run ${cmd}` });
+  return [
+    chunk(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: callId, type: 'function', function: { name: tool, arguments: '' } }],
+      },
+      null,
+    ),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args } }] }, null),
+    chunk({}, 'tool_calls', { usage }),
+    'data: [DONE]\n\n',
+  ].join('');
+}

@@ -212,30 +212,6 @@ describe('screen-only vendors: their dialogs and prompts as data', () => {
     });
 });
 
-describe('real dialogs, as the real CLIs drew them against the mock model (test/compat/attention.test.ts)', () => {
-  it('Gemini 0.61: the command comes from the box title, the question names only the tool', () => {
-    const box = (t: string) => `│ ${t.padEnd(116)} │`;
-    const real = [
-      ' > please run `touch compat.txt`',
-      '╭' + '─'.repeat(118) + '╮',
-      box('? Shell  touch compat.txt'),
-      '│ ╭' + '─'.repeat(114) + '╮ │',
-      '│ │ touch compat.txt' + ' '.repeat(97) + '│ │',
-      '│ ╰' + '─'.repeat(114) + '╯ │',
-      box('Allow execution of [Shell]?'),
-      box(''),
-      box('● 1. Allow once'),
-      box('  2. Allow for this session'),
-      box('  3. No, suggest changes (esc)'),
-      '╰' + '─'.repeat(118) + '╯',
-    ].join('\n');
-    expect(readScreen(real, GEMINI_ATTENTION.screen!)).toEqual({
-      state: 'asking',
-      asks: 'Allow execution of touch compat.txt?',
-    });
-  });
-});
-
 describe('opencode: its own event stream', () => {
   it('maps status, idle and permission events; ignores the rest and garbage', () => {
     const ev = (o: unknown) => opencodeSignal(JSON.stringify(o));
