@@ -4,7 +4,7 @@
 // approval (where the mock can make one: Claude's Bash); working again after approval. What a real CLI cannot show
 // offline is printed as such in the table at the end, never passed. Run:
 //   npx vitest run --config test/compat/vitest.compat.config.ts test/compat/attention.test.ts
-import { existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -39,13 +39,18 @@ interface Live {
   root: string;
 }
 
-async function startAgent(vendor: CompatVendor, extraArgs: readonly string[] = []): Promise<Live | string> {
+async function startAgent(
+  vendor: CompatVendor,
+  extraArgs: readonly string[] = [],
+  prepare?: (cwd: string) => void,
+): Promise<Live | string> {
   const inst = await ensureInstalled(vendor);
   if (!inst.ok) return `not installed: ${inst.reason}`;
   const spec = SPECS[vendor];
   const root = realpathSync(tempDir(`baton-compat-attn-${vendor}-`));
   const cwd = join(root, 'project');
   mkdirSync(cwd, { recursive: true });
+  prepare?.(cwd);
   const env = {
     ...baseEnv(HOME_OF(root)),
     ...spec.setup({ root, cwd, mockUrl: mock.url, version: inst.versionText }),
@@ -238,4 +243,31 @@ describe('attention with the real CLIs', () => {
         await stop(live);
       }
     }, 300_000);
+
+  it(`opencode ${PINS.opencode.version}: its event stream says working → waiting, asking on bash, working after approval`, async (ctx) => {
+    // opencode runs bash without asking unless told to: the project's own config asks, as a cautious user's would.
+    const askBash = (cwd: string) =>
+      writeFileSync(join(cwd, 'opencode.json'), JSON.stringify({ permission: { bash: 'ask' } }));
+    const live = await startAgent('opencode', [], askBash);
+    if (typeof live === 'string') {
+      record('opencode', 'events', `SKIPPED: ${live}`);
+      return ctx.skip(live);
+    }
+    try {
+      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4646' });
+      const working = await reach(live, 'working', 120_000);
+      expect(working.inferred).toBe(false);
+      const waiting = await reach(live, 'waiting', 120_000);
+      expect(waiting.inferred).toBe(false);
+      // One turn, one episode: its two end-of-turn events (status idle, session.idle) are one notice.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(live.states.at(-1)).toMatchObject({ state: 'waiting', episode: waiting.episode });
+      record('opencode', 'answer: working → waiting (session.status)', 'verified');
+      const mark = live.states.length;
+      await approveCommand(live, 'opencode', '\r');
+      expect(live.states.slice(mark).find((s) => s.state === 'asking')?.inferred).toBe(false);
+    } finally {
+      await stop(live);
+    }
+  }, 400_000);
 });

@@ -218,7 +218,7 @@ describe('opencode: its own event stream', () => {
     expect(ev({ type: 'session.status', properties: { sessionID: 's', status: { type: 'busy' } } })).toEqual({
       state: 'working',
     });
-    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting', turnEnd: true });
+    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting' });
     expect(ev({ type: 'permission.updated', properties: { title: 'Run ls', id: 'p' } })).toEqual({
       state: 'asking',
       asks: 'Run ls',
@@ -227,5 +227,40 @@ describe('opencode: its own event stream', () => {
     expect(ev({ type: 'message.updated', properties: {} })).toBeNull();
     expect(opencodeSignal('{not json')).toBeNull();
     expect(ev({ type: 'session.idle', properties: { title: 5 } })).toBeNull();
+  });
+
+  it('reads 1.18.33 as it sent them: a turn ends with status idle then session.idle, one turn end in all', () => {
+    const ev = (o: unknown) => opencodeSignal(JSON.stringify(o));
+    const ses = 'ses_de8a36250ffeRqfh8HfA3M4Y2y';
+    const idle = [
+      ev({ id: 'evt_1', type: 'session.status', properties: { sessionID: ses, status: { type: 'idle' } } }),
+      ev({ id: 'evt_2', type: 'session.idle', properties: { sessionID: ses } }),
+    ];
+    expect(idle).toEqual([{ state: 'waiting' }, { state: 'waiting' }]);
+    expect(idle.some((s) => s?.turnEnd)).toBe(false);
+    // Its permission event names the tool and the command in their own fields.
+    const asked = {
+      id: 'evt_2175cdaaf002hCbHrOVFB5rPfl',
+      type: 'permission.asked',
+      properties: {
+        id: 'per_2175cdaaf001VfZTtFpZ4f4Sfv',
+        sessionID: ses,
+        permission: 'bash',
+        patterns: ['touch compat.txt'],
+        metadata: { command: 'touch compat.txt' },
+        always: ['touch *'],
+        tool: { messageID: 'msg_2175ca887001bSlAPjkhNNHyZK', callID: 'call_mockmwxefzcl000003' },
+      },
+    };
+    expect(ev(asked)).toEqual({ state: 'asking', asks: 'bash: touch compat.txt' });
+    expect(ev({ directory: '/p', project: 'global', payload: asked })).toEqual({
+      state: 'asking',
+      asks: 'bash: touch compat.txt',
+    });
+    // Metadata of another shape only loses the command.
+    expect(ev({ ...asked, properties: { ...asked.properties, metadata: { command: 7 } } })).toEqual({
+      state: 'asking',
+      asks: 'bash',
+    });
   });
 });
