@@ -112,6 +112,36 @@ async function withScreen<T>(live: Live, body: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * A turn the mock takes its time over ("take your time"): the agent must be `waiting` once the answer is on screen,
+ * never `waiting` before its turn ran, and `working` while it ran where the vendor signals work itself (`native`).
+ * Work read from the screen is recorded as seen or not: a TUI that animates while it works never lets its output
+ * settle, and the screen is read only once it has (docs/attention.md §6). Returns the waiting state.
+ */
+async function answerTurn(
+  live: Live,
+  vendor: string,
+  n: string,
+  how: string,
+  native: boolean,
+): Promise<AgentAttention> {
+  const mark = live.states.length;
+  await live.client.call('agent.send', { agentId: live.agentId, text: `remember the number ${n}, take your time` });
+  if (native) await reach(live, 'working', 120_000, mark);
+  await withScreen(live, () =>
+    waitFor(() => screenMatches(live.client, live.agentId, [new RegExp(rememberReply(n))]), 'the answer', 120_000),
+  );
+  const waiting = await reach(live, 'waiting', 30_000, mark);
+  const before = live.states.slice(mark, live.states.indexOf(waiting));
+  const working = before.find((s) => s.state === 'working');
+  expect(before.map((s) => s.state)).not.toContain('waiting');
+  const seen = working
+    ? `working${working.inferred ? ' (inferred)' : ''} → waiting${waiting.inferred ? ' (inferred)' : ''}`
+    : `waiting${waiting.inferred ? ' (inferred)' : ''}; working NOT SEEN during an 8 s turn`;
+  record(vendor, `answer (${how})`, working ? `verified: ${seen}` : seen);
+  return waiting;
+}
+
+/**
  * A command the mock asks to run: the CLI's dialog must make the agent `asking` (naming the command), the approving
  * key `working`, and the answer after the tool `waiting`, with no `waiting` before the answer.
  */
@@ -187,11 +217,9 @@ describe('attention with the real CLIs', () => {
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4343' });
-      const waiting = await reach(live, 'waiting', 90_000);
+      const waiting = await answerTurn(live, 'codex', '4343', 'screen, then notify', false);
       expect(waiting.inferred).toBe(false);
       expect(waiting.asks).toBe(rememberReply('4343'));
-      record('codex', 'answer: waiting (notify agent-turn-complete)', 'verified');
       await approveCommand(live, 'codex', 'y');
     } finally {
       await stop(live);
@@ -205,10 +233,8 @@ describe('attention with the real CLIs', () => {
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4444' });
-      const waiting = await reach(live, 'waiting', 90_000);
+      const waiting = await answerTurn(live, 'gemini', '4444', 'screen', false);
       expect(waiting.inferred).toBe(true);
-      record('gemini', 'answer: waiting (screen, inferred)', 'verified');
       // Its default approval mode asks before a shell command; the first option, selected, is "Allow once".
       await approveCommand(live, 'gemini', '\r');
     } finally {
@@ -230,13 +256,8 @@ describe('attention with the real CLIs', () => {
         return ctx.skip(live);
       }
       try {
-        await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4545' });
-        const waiting = await reach(live, 'waiting', 90_000);
+        const waiting = await answerTurn(live, vendor, '4545', 'screen', false);
         expect(waiting.inferred).toBe(true);
-        await withScreen(live, () =>
-          waitFor(() => screenMatches(live.client, live.agentId, [/I will remember 4545/]), 'the answer', 30_000),
-        );
-        record(vendor, 'answer: waiting (screen, inferred)', 'verified');
         // The first option of its dialog, selected, is "Yes".
         await approveCommand(live, vendor, '\r');
       } finally {
@@ -254,15 +275,11 @@ describe('attention with the real CLIs', () => {
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4646' });
-      const working = await reach(live, 'working', 120_000);
-      expect(working.inferred).toBe(false);
-      const waiting = await reach(live, 'waiting', 120_000);
+      const waiting = await answerTurn(live, 'opencode', '4646', 'session.status', true);
       expect(waiting.inferred).toBe(false);
       // One turn, one episode: its two end-of-turn events (status idle, session.idle) are one notice.
       await new Promise((r) => setTimeout(r, 1500));
       expect(live.states.at(-1)).toMatchObject({ state: 'waiting', episode: waiting.episode });
-      record('opencode', 'answer: working → waiting (session.status)', 'verified');
       const mark = live.states.length;
       await approveCommand(live, 'opencode', '\r');
       expect(live.states.slice(mark).find((s) => s.state === 'asking')?.inferred).toBe(false);

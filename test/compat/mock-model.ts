@@ -23,6 +23,9 @@ export const recallReply = (n: string) => `The number is ${n}.`;
 /** "please run `cmd`" makes the mock call its shell tool (Claude's Bash) once; the tool's result is answered. */
 export const TOOL_REQUEST = /please run `([^`]+)`/i;
 export const toolReply = (cmd: string) => `Ran ${cmd}.`;
+/** "take your time" in the last user message makes the mock wait this long before it answers: a turn a test can see. */
+export const TAKE_TIME = /take your time/i;
+export const TAKE_TIME_MS = 8000;
 
 export type Api = 'anthropic' | 'responses' | 'chat' | 'gemini-stream' | 'gemini-json' | 'gemini-count' | 'other';
 
@@ -525,6 +528,10 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       return text;
     };
     entries.push(entry);
+    const lastUser = [roleMessages(body.messages), responsesUserTexts(body.input), geminiUserTexts(body.contents)]
+      .find((users) => users.length > 0)
+      ?.at(-1);
+    if (lastUser !== undefined && TAKE_TIME.test(lastUser)) await new Promise((r) => setTimeout(r, TAKE_TIME_MS));
     const converse = (api: Api, users: string[], sys: string) => {
       // Title generators (opencode, Claude) get a short title, not the conversation's answer.
       const a = answer(users);

@@ -137,6 +137,20 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
     expect(readScreen('• Working (3s • esc to interrupt)', CODEX_ATTENTION.screen!)).toEqual({ state: 'working' });
   });
 
+  it('reads the real 0.169 turn: the composer stays under the working line, and alone it waits', () => {
+    const top = ['  >_ OpenAI Codex (v0.169.0)', '', '› remember the number 5, take your time', ''];
+    const foot = [
+      '› Ask Codex to do anything',
+      '',
+      '  mock-model default · /tmp/p/project',
+      '  ← for agents · ? for shortcuts',
+    ];
+    const working = [...top, '• Working (3s • esc to interrupt)', '', ...foot].join('\n');
+    expect(readScreen(working, CODEX_ATTENTION.screen!)).toEqual({ state: 'working' });
+    const done = [...top, '• OK, I will remember 5.', '', '  Worked for 8s • 10:32', '', ...foot].join('\n');
+    expect(readScreen(done, CODEX_ATTENTION.screen!)).toEqual({ state: 'waiting' });
+  });
+
   it('reads the real 0.169 dialog, whose Environment and Reason lines come before the command', () => {
     // As the real CLI drew it (test/compat/attention.test.ts, `-a on-request`, a command asked outside the sandbox).
     const real = [

@@ -49,7 +49,9 @@ export const CODEX_ATTENTION: AttentionFacts = {
       },
       { pattern: /Allow command\?/ },
     ],
-    working: [/esc to interrupt/i],
+    // 0.169 keeps its composer ("› Ask Codex to do anything") under the working line while a turn runs: the working
+    // line with the composer below it is work, though the composer alone is a waiting prompt.
+    working: [/esc to interrupt[^\n]*(?:\n[^\n]*){0,8}?\n\s*›[ \t]/i, /esc to interrupt/i],
     waiting: [/^\s*› (?!\d\.)/m],
     lines: 30,
   },
