@@ -1,8 +1,9 @@
 // Agent state from the real CLIs' own signals, against the mock model (docs/attention.md §6): through a real
-// `baton serve`, each vendor's adapter wires its spawn (Claude's --settings hooks, Codex's -c notify) or reads its
-// screen (Gemini), and the state must follow: working → waiting after an answer; asking on a tool call that needs
-// approval (where the mock can make one: Claude's Bash); working again after approval. What a real CLI cannot show
-// offline is printed as such in the table at the end, never passed. Run:
+// `baton serve`, each vendor's adapter wires its spawn (Claude's --settings hooks, Codex's -c notify), follows its
+// stream (opencode) or reads its screen (Gemini, Qwen, Copilot), and the state must follow: waiting after an answer
+// (working while it ran, where that can be seen); asking when the mock calls the CLI's shell tool and the CLI asks for
+// approval; working again after approval, then waiting. What a real CLI cannot show offline is printed as such in the
+// table at the end, never passed. Run one vendor at a time (`-t <vendor>`):
 //   npx vitest run --config test/compat/vitest.compat.config.ts test/compat/attention.test.ts
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
