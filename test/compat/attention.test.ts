@@ -1,17 +1,18 @@
 // Agent state from the real CLIs' own signals, against the mock model (docs/attention.md §6): through a real
-// `baton serve`, each vendor's adapter wires its spawn (Claude's --settings hooks, Codex's -c notify) or reads its
-// screen (Gemini), and the state must follow: working → waiting after an answer; asking on a tool call that needs
-// approval (where the mock can make one: Claude's Bash); working again after approval. What a real CLI cannot show
-// offline is printed as such in the table at the end, never passed. Run:
+// `baton serve`, each vendor's adapter wires its spawn (Claude's --settings hooks, Codex's -c notify), follows its
+// stream (opencode) or reads its screen (Gemini, Qwen, Copilot), and the state must follow: waiting after an answer
+// (working while it ran, where that can be seen); asking when the mock calls the CLI's shell tool and the CLI asks for
+// approval; working again after approval, then waiting. What a real CLI cannot show offline is printed as such in the
+// table at the end, never passed. Run one vendor at a time (`-t <vendor>`):
 //   npx vitest run --config test/compat/vitest.compat.config.ts test/compat/attention.test.ts
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentAttention, AgentState } from '../../shared/contract.js';
 import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
 import { ensureInstalled, PINS, type CompatVendor } from './install.js';
-import { startMockModel, toolReply, type MockModel } from './mock-model.js';
+import { rememberReply, startMockModel, toolReply, type MockModel } from './mock-model.js';
 import { HOME_OF, SPECS, baseEnv } from './vendors.js';
 
 let mock: MockModel;
@@ -39,13 +40,18 @@ interface Live {
   root: string;
 }
 
-async function startAgent(vendor: CompatVendor, extraArgs: readonly string[] = []): Promise<Live | string> {
+async function startAgent(
+  vendor: CompatVendor,
+  extraArgs: readonly string[] = [],
+  prepare?: (cwd: string) => void,
+): Promise<Live | string> {
   const inst = await ensureInstalled(vendor);
   if (!inst.ok) return `not installed: ${inst.reason}`;
   const spec = SPECS[vendor];
   const root = realpathSync(tempDir(`baton-compat-attn-${vendor}-`));
   const cwd = join(root, 'project');
   mkdirSync(cwd, { recursive: true });
+  prepare?.(cwd);
   const env = {
     ...baseEnv(HOME_OF(root)),
     ...spec.setup({ root, cwd, mockUrl: mock.url, version: inst.versionText }),
@@ -106,6 +112,69 @@ async function withScreen<T>(live: Live, body: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * A turn the mock takes its time over ("take your time"): the agent must be `waiting` once the answer is on screen,
+ * never `waiting` before its turn ran, and `working` while it ran where the vendor signals work itself (`native`).
+ * Work read from the screen is recorded as seen or not: a TUI that animates while it works never lets its output
+ * settle, and the screen is read only once it has (docs/attention.md §6). Returns the waiting state.
+ */
+async function answerTurn(
+  live: Live,
+  vendor: string,
+  n: string,
+  how: string,
+  native: boolean,
+): Promise<AgentAttention> {
+  const mark = live.states.length;
+  await live.client.call('agent.send', { agentId: live.agentId, text: `remember the number ${n}, take your time` });
+  if (native) await reach(live, 'working', 120_000, mark);
+  await withScreen(live, () =>
+    waitFor(() => screenMatches(live.client, live.agentId, [new RegExp(rememberReply(n))]), 'the answer', 120_000),
+  );
+  const waiting = await reach(live, 'waiting', 30_000, mark);
+  const before = live.states.slice(mark, live.states.indexOf(waiting));
+  const working = before.find((s) => s.state === 'working');
+  expect(before.map((s) => s.state)).not.toContain('waiting');
+  const seen = working
+    ? `working${working.inferred ? ' (inferred)' : ''} → waiting${waiting.inferred ? ' (inferred)' : ''}`
+    : `waiting${waiting.inferred ? ' (inferred)' : ''}; working NOT SEEN during an 8 s turn`;
+  record(vendor, `answer (${how})`, working ? `verified: ${seen}` : seen);
+  return waiting;
+}
+
+/**
+ * A command the mock asks to run: the CLI's dialog must make the agent `asking` (naming the command), the approving
+ * key `working`, and the answer after the tool `waiting`, with no `waiting` before the answer.
+ */
+async function approveCommand(live: Live, vendor: string, approveKey: string): Promise<void> {
+  const cmd = 'touch compat.txt';
+  const mark = live.states.length;
+  await live.client.call('agent.send', { agentId: live.agentId, text: `please run \`${cmd}\`` });
+  const asking = await reach(live, 'asking', 90_000, mark);
+  expect(asking.asks ?? '').toContain(cmd);
+  // Nothing said the turn was over while the dialog waited.
+  expect(live.states.slice(mark).map((s) => s.state)).not.toContain('waiting');
+  record(
+    vendor,
+    'tool needing approval: asking',
+    `verified${asking.inferred ? ', inferred' : ''} (asks: ${asking.asks})`,
+  );
+  const afterAsk = live.states.length;
+  await live.client.call('agent.write', { agentId: live.agentId, data: approveKey });
+  await reach(live, 'working', 30_000, afterAsk);
+  await withScreen(live, () =>
+    waitFor(
+      () => screenMatches(live.client, live.agentId, [new RegExp(toolReply(cmd).replace('.', '\\.'))]),
+      'the answer after the tool',
+      90_000,
+    ),
+  );
+  const done = await reach(live, 'waiting', 90_000, afterAsk);
+  // The approval reached the CLI: the command ran.
+  expect(existsSync(join(live.root, 'project', 'compat.txt'))).toBe(true);
+  record(vendor, 'approval: working, then waiting', `verified${done.inferred ? ', inferred' : ''}`);
+}
+
 describe('attention with the real CLIs', () => {
   it(`claude ${PINS.claude.version}: hooks say working → waiting, asking on Bash, working after approval`, async (ctx) => {
     // Claude's default mode, which asks before Bash (this version may start in auto mode otherwise).
@@ -141,45 +210,82 @@ describe('attention with the real CLIs', () => {
     }
   }, 300_000);
 
-  it(`codex ${PINS.codex.version}: notify says waiting after an answer`, async (ctx) => {
-    const live = await startAgent('codex');
+  it(`codex ${PINS.codex.version}: notify says waiting; its approval dialog asks; approval works, then waits`, async (ctx) => {
+    // on-request: a command the model asks to run outside the sandbox waits for the user (the mock asks so).
+    const live = await startAgent('codex', ['-a', 'on-request']);
     if (typeof live === 'string') {
       record('codex', 'notify', `SKIPPED: ${live}`);
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4343' });
-      const waiting = await reach(live, 'waiting', 90_000);
+      const waiting = await answerTurn(live, 'codex', '4343', 'screen, then notify', false);
       expect(waiting.inferred).toBe(false);
-      record('codex', 'answer: waiting (notify agent-turn-complete)', 'verified');
-      record(
-        'codex',
-        'tool needing approval: asking (screen)',
-        'not shown offline: the mock makes no Responses tool call',
-      );
+      expect(waiting.asks).toBe(rememberReply('4343'));
+      await approveCommand(live, 'codex', 'y');
     } finally {
       await stop(live);
     }
   }, 300_000);
 
-  it(`gemini ${PINS.gemini.version}: the screen says waiting after an answer (inferred)`, async (ctx) => {
+  it(`gemini ${PINS.gemini.version}: the screen says waiting after an answer, asking on a shell call (inferred)`, async (ctx) => {
     const live = await startAgent('gemini');
     if (typeof live === 'string') {
       record('gemini', 'screen', `SKIPPED: ${live}`);
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4444' });
-      const waiting = await reach(live, 'waiting', 90_000);
+      const waiting = await answerTurn(live, 'gemini', '4444', 'screen', false);
       expect(waiting.inferred).toBe(true);
-      record('gemini', 'answer: waiting (screen, inferred)', 'verified');
-      record(
-        'gemini',
-        'tool needing approval: asking (screen)',
-        'not shown offline: the mock makes no Gemini function call',
-      );
+      // Its default approval mode asks before a shell command; the first option, selected, is "Allow once".
+      await approveCommand(live, 'gemini', '\r');
     } finally {
       await stop(live);
     }
   }, 300_000);
+
+  // Screen-only vendors over Chat Completions (the mock calls their shell tool: Qwen's run_shell_command, Copilot's
+  // bash). Qwen starts in its "auto" mode, where a model classifier approves tools: `default` asks, as a user's would.
+  const screenOnly = [
+    { vendor: 'qwen', args: ['--approval-mode', 'default'] },
+    { vendor: 'copilot', args: [] },
+  ] as const;
+  for (const { vendor, args } of screenOnly)
+    it(`${vendor} ${PINS[vendor].version}: the screen says waiting after an answer, asking on a shell call, working after approval (inferred)`, async (ctx) => {
+      const live = await startAgent(vendor, args);
+      if (typeof live === 'string') {
+        record(vendor, 'screen', `SKIPPED: ${live}`);
+        return ctx.skip(live);
+      }
+      try {
+        const waiting = await answerTurn(live, vendor, '4545', 'screen', false);
+        expect(waiting.inferred).toBe(true);
+        // The first option of its dialog, selected, is "Yes".
+        await approveCommand(live, vendor, '\r');
+      } finally {
+        await stop(live);
+      }
+    }, 300_000);
+
+  it(`opencode ${PINS.opencode.version}: its event stream says working → waiting, asking on bash, working after approval`, async (ctx) => {
+    // opencode runs bash without asking unless told to: the project's own config asks, as a cautious user's would.
+    const askBash = (cwd: string) =>
+      writeFileSync(join(cwd, 'opencode.json'), JSON.stringify({ permission: { bash: 'ask' } }));
+    const live = await startAgent('opencode', [], askBash);
+    if (typeof live === 'string') {
+      record('opencode', 'events', `SKIPPED: ${live}`);
+      return ctx.skip(live);
+    }
+    try {
+      const waiting = await answerTurn(live, 'opencode', '4646', 'session.status', true);
+      expect(waiting.inferred).toBe(false);
+      // One turn, one episode: its two end-of-turn events (status idle, session.idle) are one notice.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(live.states.at(-1)).toMatchObject({ state: 'waiting', episode: waiting.episode });
+      const mark = live.states.length;
+      await approveCommand(live, 'opencode', '\r');
+      expect(live.states.slice(mark).find((s) => s.state === 'asking')?.inferred).toBe(false);
+    } finally {
+      await stop(live);
+    }
+  }, 400_000);
 });

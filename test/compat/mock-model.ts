@@ -7,6 +7,14 @@
 // So a resumed CLI can only answer N if it sent the old conversation again. Every request is logged.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  chatCallChunks,
+  chatToolTurn,
+  geminiCallChunk,
+  geminiToolTurn,
+  responsesToolTurn,
+  streamResponsesCall,
+} from './mock-tools.js';
 
 export const REMEMBER = /remember the number (\d+)/i;
 export const DONT_KNOW = 'I do not know any number.';
@@ -15,6 +23,9 @@ export const recallReply = (n: string) => `The number is ${n}.`;
 /** "please run `cmd`" makes the mock call its shell tool (Claude's Bash) once; the tool's result is answered. */
 export const TOOL_REQUEST = /please run `([^`]+)`/i;
 export const toolReply = (cmd: string) => `Ran ${cmd}.`;
+/** "take your time" in the last user message makes the mock wait this long before it answers: a turn a test can see. */
+export const TAKE_TIME = /take your time/i;
+export const TAKE_TIME_MS = 8000;
 
 export type Api = 'anthropic' | 'responses' | 'chat' | 'gemini-stream' | 'gemini-json' | 'gemini-count' | 'other';
 
@@ -307,7 +318,13 @@ function anthropic(
   res.end();
 }
 
-function responses(res: ServerResponse, body: Json, reply: string, inputText: string): void {
+function responses(
+  res: ServerResponse,
+  body: Json,
+  reply: string,
+  inputText: string,
+  call: { tool: string; cmd: string } | null = null,
+): void {
   const model = str(body.model) || 'mock-model';
   const respId = newId('resp_mock');
   const itemId = newId('msg_mock');
@@ -340,6 +357,7 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
     res.end(JSON.stringify({ ...base, status: 'completed', output: [doneItem], usage }));
     return;
   }
+  if (call) return streamResponsesCall(res, base, call.tool, call.cmd, usage, newId);
   sseHeaders(res);
   let seq = 0;
   const send = (type: string, data: Json) =>
@@ -370,7 +388,13 @@ function responses(res: ServerResponse, body: Json, reply: string, inputText: st
   res.end();
 }
 
-function chat(res: ServerResponse, body: Json, reply: string, inputText: string): void {
+function chat(
+  res: ServerResponse,
+  body: Json,
+  reply: string,
+  inputText: string,
+  call?: { tool: string; cmd: string },
+): void {
   const model = str(body.model) || 'mock-model';
   const id = newId('chatcmpl-mock');
   const created = Math.floor(Date.now() / 1000);
@@ -395,6 +419,18 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
     return;
   }
   sseHeaders(res);
+  if (call) {
+    res.end(
+      chatCallChunks(
+        { id, object: 'chat.completion.chunk', created, model },
+        call.tool,
+        call.cmd,
+        usage,
+        newId('call_mock'),
+      ),
+    );
+    return;
+  }
   const chunk = (delta: Json, finish: string | null, extra: Json = {}) =>
     res.write(
       `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`,
@@ -406,8 +442,18 @@ function chat(res: ServerResponse, body: Json, reply: string, inputText: string)
   res.end();
 }
 
-function geminiStream(res: ServerResponse, model: string, reply: string, inputText: string): void {
+function geminiStream(res: ServerResponse, model: string, reply: string, inputText: string, call?: string): void {
   sseHeaders(res);
+  if (call !== undefined) {
+    const usage = {
+      promptTokenCount: tokens(inputText),
+      cachedContentTokenCount: cachedOf(inputText),
+      candidatesTokenCount: tokens(reply),
+      totalTokenCount: tokens(inputText) + tokens(reply),
+    };
+    res.end(geminiCallChunk(model, call, usage));
+    return;
+  }
   const parts = pieces(reply);
   parts.forEach((p, i) => {
     const last = i === parts.length - 1;
@@ -482,6 +528,10 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       return text;
     };
     entries.push(entry);
+    const lastUser = [roleMessages(body.messages), responsesUserTexts(body.input), geminiUserTexts(body.contents)]
+      .find((users) => users.length > 0)
+      ?.at(-1);
+    if (lastUser !== undefined && TAKE_TIME.test(lastUser)) await new Promise((r) => setTimeout(r, TAKE_TIME_MS));
     const converse = (api: Api, users: string[], sys: string) => {
       // Title generators (opencode, Claude) get a short title, not the conversation's answer.
       const a = answer(users);
@@ -517,7 +567,13 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     if (req.method === 'POST' && /^\/(v1\/)?responses\/?$/.test(path)) {
       const users = responsesUserTexts(body.input);
       const reply = converse('responses', users, str(body.instructions));
-      return responses(res, body, reporting(reply), raw);
+      const turn = body.stream === true ? responsesToolTurn(body) : null;
+      if (turn && 'call' in turn) {
+        entry.reply = `tool_call ${turn.tool}: ${turn.call}`;
+        return responses(res, body, reporting(''), raw, { tool: turn.tool, cmd: turn.call });
+      }
+      if (turn) entry.reply = turn.result;
+      return responses(res, body, reporting(turn ? turn.result : reply), raw);
     }
     if (req.method === 'POST' && /^\/(v1\/)?chat\/completions\/?$/.test(path)) {
       const msgs = Array.isArray(body.messages) ? body.messages.filter(isObj) : [];
@@ -526,7 +582,13 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
         .map((m) => contentText(m.content))
         .join('\n');
       const reply = converse('chat', roleMessages(msgs), sys);
-      return chat(res, body, reporting(reply), raw);
+      const turn = body.stream === true ? chatToolTurn(body) : null;
+      if (turn && 'call' in turn) {
+        entry.reply = `tool_calls ${turn.tool}: ${turn.call}`;
+        return chat(res, body, reporting(''), raw, { tool: turn.tool, cmd: turn.call });
+      }
+      if (turn) entry.reply = turn.result;
+      return chat(res, body, reporting(turn ? turn.result : reply), raw);
     }
     if (req.method === 'GET' && /^\/(v1\/)?models\/?$/.test(path)) {
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -540,8 +602,16 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
       entry.model = model;
       const users = geminiUserTexts(body.contents);
       const sys = systemText(body.systemInstruction ?? body.system_instruction);
-      if (method === 'streamGenerateContent')
-        return geminiStream(res, model, reporting(converse('gemini-stream', users, sys)), raw);
+      if (method === 'streamGenerateContent') {
+        const reply = converse('gemini-stream', users, sys);
+        const turn = geminiToolTurn(body);
+        if (turn && 'call' in turn) {
+          entry.reply = `functionCall run_shell_command: ${turn.call}`;
+          return geminiStream(res, model, reporting(''), raw, turn.call);
+        }
+        if (turn) entry.reply = turn.result;
+        return geminiStream(res, model, reporting(turn ? turn.result : reply), raw);
+      }
       if (method === 'generateContent') {
         const cfg = isObj(body.generationConfig) ? body.generationConfig : {};
         const schema = cfg.responseJsonSchema ?? cfg.responseSchema ?? cfg.response_json_schema;

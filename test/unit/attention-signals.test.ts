@@ -93,6 +93,28 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
     expect(r('agent-turn-complete')).toBeNull();
   });
 
+  it('ignores the notify of the title turn Codex runs for itself (0.169), not the user turn it names', () => {
+    const r = (arg: unknown) => parseCodexReport({ stdin: null, arg });
+    const title = [
+      'Generate a concise, single-line task title of at most 36 characters and under five words where possible. Start',
+      'with an imperative verb. Do not answer the request.',
+      '',
+      'User prompt:',
+      'please run `touch compat.txt`',
+    ].join('\n');
+    const report = (input: unknown) => ({
+      type: 'agent-turn-complete',
+      'thread-id': '01a2173c-ac9c-7f02-880e-88cadea9f7ea',
+      'input-messages': input,
+      'last-assistant-message': 'Touch compat file',
+    });
+    expect(r(report([title]))).toBeNull();
+    // The user's own turn, even one that speaks of titles; and a report whose input is odd still counts.
+    expect(r(report(['Generate a title for the README']))).toMatchObject({ state: 'waiting', turnEnd: true });
+    expect(r(report([title, 'and more']))).toMatchObject({ state: 'waiting' });
+    expect(r(report(42))).toMatchObject({ state: 'waiting' });
+  });
+
   it('its approval dialog asks; a prompt below an answered dialog waits', () => {
     const dialog = [
       '• Working',
@@ -113,6 +135,47 @@ describe('Codex: notify through -c, dialogs from the screen', () => {
       state: 'waiting',
     });
     expect(readScreen('• Working (3s • esc to interrupt)', CODEX_ATTENTION.screen!)).toEqual({ state: 'working' });
+  });
+
+  it('reads the real 0.169 turn: the composer stays under the working line, and alone it waits', () => {
+    const top = ['  >_ OpenAI Codex (v0.169.0)', '', '› remember the number 5, take your time', ''];
+    const foot = [
+      '› Ask Codex to do anything',
+      '',
+      '  mock-model default · /tmp/p/project',
+      '  ← for agents · ? for shortcuts',
+    ];
+    const working = [...top, '• Working (3s • esc to interrupt)', '', ...foot].join('\n');
+    expect(readScreen(working, CODEX_ATTENTION.screen!)).toEqual({ state: 'working' });
+    const done = [...top, '• OK, I will remember 5.', '', '  Worked for 8s • 10:32', '', ...foot].join('\n');
+    expect(readScreen(done, CODEX_ATTENTION.screen!)).toEqual({ state: 'waiting' });
+  });
+
+  it('reads the real 0.169 dialog, whose Environment and Reason lines come before the command', () => {
+    // As the real CLI drew it (test/compat/attention.test.ts, `-a on-request`, a command asked outside the sandbox).
+    const real = [
+      '› please run touch compat.txt',
+      '',
+      '• Running touch compat.txt',
+      '',
+      '  Would you like to run the following command?',
+      '',
+      '  Environment: local',
+      '',
+      '  Reason: Run touch compat.txt?',
+      '',
+      '  $ touch compat.txt',
+      '',
+      '› 1. Yes, proceed (y)',
+      "  2. Yes, and don't ask again for commands that start with `touch compat.txt` (p)",
+      '  3. No, and tell Codex what to do differently (esc)',
+      '',
+      '  Press enter to confirm or esc to cancel',
+    ].join('\n');
+    expect(readScreen(real, CODEX_ATTENTION.screen!)).toEqual({
+      state: 'asking',
+      asks: 'run the following command: touch compat.txt',
+    });
   });
 });
 
@@ -169,7 +232,7 @@ describe('opencode: its own event stream', () => {
     expect(ev({ type: 'session.status', properties: { sessionID: 's', status: { type: 'busy' } } })).toEqual({
       state: 'working',
     });
-    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting', turnEnd: true });
+    expect(ev({ type: 'session.idle', properties: { sessionID: 's' } })).toEqual({ state: 'waiting' });
     expect(ev({ type: 'permission.updated', properties: { title: 'Run ls', id: 'p' } })).toEqual({
       state: 'asking',
       asks: 'Run ls',
@@ -178,5 +241,40 @@ describe('opencode: its own event stream', () => {
     expect(ev({ type: 'message.updated', properties: {} })).toBeNull();
     expect(opencodeSignal('{not json')).toBeNull();
     expect(ev({ type: 'session.idle', properties: { title: 5 } })).toBeNull();
+  });
+
+  it('reads 1.18.33 as it sent them: a turn ends with status idle then session.idle, one turn end in all', () => {
+    const ev = (o: unknown) => opencodeSignal(JSON.stringify(o));
+    const ses = 'ses_de8a36250ffeRqfh8HfA3M4Y2y';
+    const idle = [
+      ev({ id: 'evt_1', type: 'session.status', properties: { sessionID: ses, status: { type: 'idle' } } }),
+      ev({ id: 'evt_2', type: 'session.idle', properties: { sessionID: ses } }),
+    ];
+    expect(idle).toEqual([{ state: 'waiting' }, { state: 'waiting' }]);
+    expect(idle.some((s) => s?.turnEnd)).toBe(false);
+    // Its permission event names the tool and the command in their own fields.
+    const asked = {
+      id: 'evt_2175cdaaf002hCbHrOVFB5rPfl',
+      type: 'permission.asked',
+      properties: {
+        id: 'per_2175cdaaf001VfZTtFpZ4f4Sfv',
+        sessionID: ses,
+        permission: 'bash',
+        patterns: ['touch compat.txt'],
+        metadata: { command: 'touch compat.txt' },
+        always: ['touch *'],
+        tool: { messageID: 'msg_2175ca887001bSlAPjkhNNHyZK', callID: 'call_mockmwxefzcl000003' },
+      },
+    };
+    expect(ev(asked)).toEqual({ state: 'asking', asks: 'bash: touch compat.txt' });
+    expect(ev({ directory: '/p', project: 'global', payload: asked })).toEqual({
+      state: 'asking',
+      asks: 'bash: touch compat.txt',
+    });
+    // Metadata of another shape only loses the command.
+    expect(ev({ ...asked, properties: { ...asked.properties, metadata: { command: 7 } } })).toEqual({
+      state: 'asking',
+      asks: 'bash',
+    });
   });
 });

@@ -5,6 +5,12 @@ import { shortText, type AttentionFacts, type ScreenPatterns } from '../../atten
 
 export const GEMINI_SCREENS: ScreenPatterns = {
   asking: [
+    // 0.61 names the tool in the question ("Allow execution of [Shell]?") and the command in the box's title line
+    // above it ("? Shell  touch compat.txt"); first, so that on the same question it wins over the rule below.
+    {
+      pattern: /\?\s+Shell\s+([^\n│]*?)\s*│?[ \t]*\n(?:[^\n]*\n){0,12}?[^\n]*Allow execution of:? ?\[Shell\]\?/,
+      asks: (m) => shortText(`Allow execution of ${m[1]}?`),
+    },
     { pattern: /Allow execution of:? ?'?([^'?\n]+)'?\??/, asks: (m) => shortText(`Allow execution of ${m[1]}?`) },
     { pattern: /Apply this change\?/, asks: () => 'Apply this change?' },
     { pattern: /Waiting for user confirmation/ },

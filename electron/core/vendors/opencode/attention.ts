@@ -1,7 +1,8 @@
 // opencode's state from its own event stream (docs/attention.md, opencode): the TUI's server (`--port`, server.ts)
 // publishes `session.status` (busy/idle) and `session.idle` (newer versions: `session.execution.*`), and
-// `permission.*` when a tool waits for approval. Baton
-// opens its own subscription to that stream, reconnecting while the agent lives.
+// `permission.*` when a tool waits for approval (1.18.33: `permission.asked`). Baton opens its own subscription to
+// that stream, reconnecting while the agent lives (a stream asked for while the TUI starts is never answered:
+// server.ts drops it and asks again).
 import { z } from 'zod';
 import { shortText, type AttentionFacts, type StateSignal } from '../../attention/signals.js';
 import { validPort } from './follow.js';
@@ -18,6 +19,11 @@ const eventSchema = z.object({
       status: z.object({ type: z.string().max(50) }).optional(),
       title: z.string().max(4000).optional(),
       permission: z.string().max(200).optional(),
+      // 1.18.33's permission.asked: {permission: "bash", patterns, metadata: {command}, …}.
+      metadata: z
+        .object({ command: z.string().max(4000).optional() })
+        .optional()
+        .catch(undefined),
     })
     .optional(),
 });
@@ -48,11 +54,16 @@ export function opencodeSignal(data: string): StateSignal | null {
         : properties?.status?.type === 'idle'
           ? { state: 'waiting' }
           : null;
+    // 1.18.33 sends it right after `session.status` idle, for the same turn: no turn end of its own (a second one
+    // would be a second notice); the change from working says the turn ended.
     case 'session.idle':
-      return { state: 'waiting', turnEnd: true };
+      return { state: 'waiting' };
     case 'permission.updated':
-    case 'permission.asked':
-      return { state: 'asking', asks: shortText(properties?.title ?? properties?.permission) };
+    case 'permission.asked': {
+      const command = properties?.metadata?.command;
+      const what = command && properties?.permission ? `${properties.permission}: ${command}` : command;
+      return { state: 'asking', asks: shortText(properties?.title ?? what ?? properties?.permission) };
+    }
     case 'permission.replied':
       return { state: 'working' };
     default:

@@ -104,16 +104,29 @@ export function getJson(port: number, path: string, env: VendorEnv, timeoutMs: n
   });
 }
 
-/** Opens `GET /event`; calls `onOpen` once the server accepted it and `onData` per event. Returns a closer. */
+/**
+ * How long the server may take to answer `GET /event` with its headers. opencode 1.18.33 takes connections on its port
+ * before it has started (8–25 s), and a stream asked for then is never answered, not even when the server is up: such
+ * a request is dropped and the caller opens another (seen with the real CLI, test/compat/attention.test.ts).
+ */
+export const EVENTS_OPEN_TIMEOUT_MS = 3000;
+
+/**
+ * Opens `GET /event`; calls `onOpen` once the server accepted it and `onData` per event, and `close` once when it ends
+ * (or was never answered within `openTimeoutMs`). Returns a closer.
+ */
 export function openEvents(
   port: number,
   env: VendorEnv,
   on: { open(): void; data(data: string): void; close(): void },
   path = '/event',
+  openTimeoutMs = EVENTS_OPEN_TIMEOUT_MS,
 ): () => void {
   let closed = false;
   let res: IncomingMessage | null = null;
+  let unanswered: NodeJS.Timeout | null = null;
   const finish = () => {
+    if (unanswered) clearTimeout(unanswered);
     if (closed) return;
     closed = true;
     on.close();
@@ -128,6 +141,7 @@ export function openEvents(
     },
     (r) => {
       res = r;
+      if (unanswered) clearTimeout(unanswered);
       if (r.statusCode !== 200) {
         r.resume();
         req.destroy();
@@ -159,6 +173,8 @@ export function openEvents(
   req.on('close', () => {
     if (!res) finish();
   });
+  unanswered = setTimeout(() => req.destroy(), openTimeoutMs);
+  unanswered.unref();
   req.end();
   return () => {
     req.destroy();
