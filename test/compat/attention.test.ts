@@ -114,9 +114,9 @@ async function withScreen<T>(live: Live, body: () => Promise<T>): Promise<T> {
 
 /**
  * A turn the mock takes its time over ("take your time"): the agent must be `waiting` once the answer is on screen,
- * never `waiting` before its turn ran, and `working` while it ran where the vendor signals work itself (`native`).
- * Work read from the screen is recorded as seen or not: a TUI that animates while it works never lets its output
- * settle, and the screen is read only once it has (docs/attention.md §6). Returns the waiting state.
+ * never `waiting` before its turn ran, and `working` while it ran: from the vendor's own signal where it has one
+ * (`native`), otherwise from the screen, read while a TUI animates its working line too (docs/attention.md §3).
+ * Returns the waiting state.
  */
 async function answerTurn(
   live: Live,
@@ -135,10 +135,12 @@ async function answerTurn(
   const before = live.states.slice(mark, live.states.indexOf(waiting));
   const working = before.find((s) => s.state === 'working');
   expect(before.map((s) => s.state)).not.toContain('waiting');
-  const seen = working
-    ? `working${working.inferred ? ' (inferred)' : ''} → waiting${waiting.inferred ? ' (inferred)' : ''}`
-    : `waiting${waiting.inferred ? ' (inferred)' : ''}; working NOT SEEN during an 8 s turn`;
-  record(vendor, `answer (${how})`, working ? `verified: ${seen}` : seen);
+  expect(working, 'working during an 8 s turn').toBeDefined();
+  record(
+    vendor,
+    `answer (${how})`,
+    `verified: working${working!.inferred ? ' (inferred)' : ''} → waiting${waiting.inferred ? ' (inferred)' : ''}`,
+  );
   return waiting;
 }
 

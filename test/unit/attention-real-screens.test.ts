@@ -34,6 +34,31 @@ describe('Gemini 0.61', () => {
   });
 });
 
+describe('Gemini 0.61 at work and after it', () => {
+  const half = (c: string) => c.repeat(120);
+  const promptBox = [half('▄'), ` >   Type your message or @path/to/file`, half('▀')];
+  const footer = [
+    ' workspace (/directory)          sandbox          /model',
+    ' ~/project          no sandbox          Auto',
+  ];
+  const asked = [half('▄'), ' > remember the number 4444, take your time', half('▀'), '', ''];
+  it('works while its input box stays drawn under the spinner line', () => {
+    const real = [
+      ...asked,
+      ' ⠏ Thinking... (esc to cancel, 7s)                                   ? for shortcuts',
+      rule('', '', 120),
+      ' Shift+Tab to accept edits',
+      ...promptBox,
+      ...footer,
+    ].join('\n');
+    expect(readScreen(real, GEMINI_ATTENTION.screen!)).toEqual({ state: 'working' });
+  });
+  it('waits once the spinner line is gone', () => {
+    const real = [...asked, '✦ OK, I will remember 4444.', '', ' Shift+Tab to accept edits', ...promptBox, ...footer];
+    expect(readScreen(real.join('\n'), GEMINI_ATTENTION.screen!)).toEqual({ state: 'waiting' });
+  });
+});
+
 describe('Qwen Code 0.24.4', () => {
   const top = ['  ●︎ Read context files: ~/.qwen/output-language.md', '  > please run `touch compat.txt`'];
   it('works while the prompt box stays on screen under its spinner (the footer offers to steer)', () => {

@@ -1,5 +1,6 @@
 // Reading a vendor's state from its screen (docs/attention.md §3): the adapter's patterns (data) over the last lines
-// of the mirror's text. Looked at only once output has been quiet for a moment, so a burst of output is never a turn.
+// of the mirror's text. A turn's end or a dialog is believed only once output has been quiet for a moment, so a burst of
+// output is never a turn; work is also read while output streams, since some TUIs animate their working line nonstop.
 import type { ScreenPatterns, StateSignal } from './signals.js';
 
 /** The last match of `re` in `text` (its end, and the match), or null. */
@@ -15,7 +16,8 @@ function lastMatch(re: RegExp, text: string): { end: number; match: RegExpExecAr
 
 /**
  * What the screen shows, by the vendor's patterns: a dialog that asks, work, a waiting prompt, or nothing known.
- * What is lowest on the screen wins: an answered dialog stays in the scrollback above the prompt that followed it.
+ * What is lowest on the screen wins: an answered dialog stays in the scrollback above the prompt that followed it
+ * (except a working line over a prompt box that stays while the vendor works: `promptStaysWhileWorking`).
  */
 export function readScreen(text: string, patterns: ScreenPatterns): StateSignal | null {
   const lines = text.split('\n');
@@ -37,7 +39,11 @@ export function readScreen(text: string, patterns: ScreenPatterns): StateSignal 
     const m = lastMatch(re, tail);
     if (m) consider(m.end, { state: 'waiting' });
   }
-  return (best as { signal: StateSignal } | null)?.signal ?? null;
+  const seen = (best as { signal: StateSignal } | null)?.signal ?? null;
+  if (seen?.state === 'waiting' && patterns.promptStaysWhileWorking && patterns.working.some((re) => re.test(tail))) {
+    return { state: 'working' };
+  }
+  return seen;
 }
 
 /** The parts of a terminal the screen watch reads. */
@@ -52,31 +58,43 @@ export const SCREEN_TIMINGS = Object.freeze({
   pollMs: 150,
   /** Output must have been quiet this long before the screen is read (a spinner keeps it from settling). */
   quietMs: 400,
+  /**
+   * While output keeps coming, the screen is still read this often, for work only: a spinner that never pauses (Codex,
+   * Gemini) would otherwise hide a whole turn's work. A prompt seen mid-burst is not believed until output settles.
+   */
+  busyReadMs: 1000,
 });
 
 /**
- * Reads the screen each time output settles after a change, and reports what it shows. Returns a stop function.
- * A screen that cannot be read (the terminal just ended) is skipped.
+ * Reads the screen each time output settles after a change, and reports what it shows; while output streams, reads it
+ * every `busyReadMs` and reports work only. Returns a stop function. A screen that cannot be read (the terminal just
+ * ended) is skipped.
  */
 export function watchScreen(
   terminal: WatchedTerminal,
   patterns: ScreenPatterns,
   onSignal: (s: StateSignal) => void,
-  timings: { pollMs: number; quietMs: number } = SCREEN_TIMINGS,
+  timings: { pollMs: number; quietMs: number; busyReadMs: number } = SCREEN_TIMINGS,
 ): () => void {
   let seenOutputAt = -1;
+  let readAt = 0;
   let reading = false;
   const timer = setInterval(() => {
     const at = terminal.lastOutputAt;
-    if (reading || at === seenOutputAt || terminal.exited || Date.now() - at < timings.quietMs) return;
-    seenOutputAt = at;
+    const now = Date.now();
+    if (reading || at === seenOutputAt || terminal.exited) return;
+    const settled = now - at >= timings.quietMs;
+    if (!settled && now - readAt < timings.busyReadMs) return;
+    // A read mid-burst leaves the settled read to come.
+    if (settled) seenOutputAt = at;
+    readAt = now;
     reading = true;
     terminal
       .capture(patterns.lines + 5)
       .then(
         ({ text }) => {
           const seen = readScreen(text, patterns);
-          if (seen) onSignal(seen);
+          if (seen && (settled || seen.state === 'working')) onSignal(seen);
         },
         () => undefined,
       )

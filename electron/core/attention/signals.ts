@@ -42,6 +42,11 @@ export interface ScreenPatterns {
   waiting: readonly RegExp[];
   /** How many of the screen's last lines are read (the dialogs and the prompt box are at the bottom). */
   lines: number;
+  /**
+   * The prompt box stays drawn under the working line while a turn runs (Gemini 0.61): a working line anywhere in the
+   * tail then means work, though the prompt is lower. The TUI takes that line away when the turn ends.
+   */
+  promptStaysWhileWorking?: boolean;
 }
 
 export interface AttentionFacts {

@@ -18,6 +18,8 @@ export const GEMINI_SCREENS: ScreenPatterns = {
   working: [/esc to cancel/i],
   waiting: [/Type your message/],
   lines: 30,
+  // 0.61 keeps its input box under "⠏ Thinking... (esc to cancel, 7s)" for the whole turn.
+  promptStaysWhileWorking: true,
 };
 
 export const GEMINI_ATTENTION: AttentionFacts = { source: 'screen', nativeStates: [], screen: GEMINI_SCREENS };
