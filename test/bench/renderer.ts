@@ -1,7 +1,7 @@
 // The renderer bench: `npm run bench:renderer` (needs `npm run build` first for `baton serve`; it builds the bench page
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
-// BENCH_ONLY=echo the keystroke scene only.
+// BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only.
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
@@ -555,6 +555,8 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         console.log(`(panes rendered by: ${t.renderer})`);
         reportThroughput(t);
         if (!t.exact) ok = false;
+        // BENCH_ONLY=throughput runs the throughput scene alone (for work on the output path).
+        if (process.env.BENCH_ONLY === 'throughput') continue;
         const e = await echo(b, scene);
         reportEcho(e);
         const m = await memoryPerPane(b, scene);
