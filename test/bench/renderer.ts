@@ -31,6 +31,7 @@ import {
   type EchoSample,
   type MemorySample,
 } from './renderer-page.js';
+import { printProfile, startProfile } from './page-profile.js';
 import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES, workloadLine, writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
@@ -260,9 +261,17 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
       into.script += share.script / ROUNDS;
       return rate;
     };
+    // BENCH_PROFILE=throughput: where the page's main thread spends a baseline round and a pane round.
+    const profiled = async (title: string, what: () => Promise<number>) => {
+      if (process.env.BENCH_PROFILE !== 'throughput') return what();
+      await startProfile(p);
+      const r = await what();
+      await printProfile(p, title, 12);
+      return r;
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      baseline.push(await timed(busyBaseline, () => baselineRate(lines)));
-      pane.push(await timed(busyPane, () => paneRun(lines)));
+      baseline.push(await timed(busyBaseline, () => profiled('a baseline round', () => baselineRate(lines))));
+      pane.push(await timed(busyPane, () => profiled('a pane round', () => paneRun(lines))));
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);

@@ -10,7 +10,7 @@ import serializeAddon from '@xterm/addon-serialize';
 // falls behind, within its allowance (FLOW.mirrorBacklogBytes), rather than take a core from the path to the pane,
 // and catches up once the burst is over. A sustained flood is still bounded by it: past the allowance the PTY waits.
 // The price: a screen asked for during a flood (a snapshot, `agent.screen`) waits longer for the parse to catch up.
-const MIRROR_NICE = 10;
+const MIRROR_NICE = 5;
 try {
   setPriority(MIRROR_NICE);
 } catch {
