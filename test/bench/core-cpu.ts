@@ -14,7 +14,7 @@ const MIB = 28;
 /** Linux reports thread CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
 
-/** CPU milliseconds so far of each thread of `pid`, keyed by its name and nice value (the mirror's is niced). */
+/** CPU milliseconds so far of each thread of `pid`, keyed by its name and nice value. */
 function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {

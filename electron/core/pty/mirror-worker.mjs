@@ -1,21 +1,9 @@
 // The mirrors' own thread: headless xterms parse every terminal's output here, in parallel with the PTY reads
 // on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
-import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-
-// Below the PTY reads, the sockets and the page (on Linux a thread's nice value is its own): in a burst the mirror
-// falls behind, within its allowance (FLOW.mirrorBacklogBytes), rather than take a core from the path to the pane,
-// and catches up once the burst is over. A sustained flood is still bounded by it: past the allowance the PTY waits.
-// The price: a screen asked for during a flood (a snapshot, `agent.screen`) waits longer for the parse to catch up.
-const MIRROR_NICE = 5;
-try {
-  setPriority(MIRROR_NICE);
-} catch {
-  // Not permitted (or not supported): the mirror parses at the core's priority.
-}
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
