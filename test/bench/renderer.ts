@@ -1,7 +1,8 @@
 // The renderer bench: `npm run bench:renderer` (needs `npm run build` first for `baton serve`; it builds the bench page
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
-// BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=scale the hundred-agent scenes only.
+// BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
+// hundred-agent scenes only.
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
@@ -31,6 +32,7 @@ import {
   type EchoSample,
   type MemorySample,
 } from './renderer-page.js';
+import { printProfile, startProfile } from './page-profile.js';
 import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES, workloadLine, writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
@@ -260,9 +262,17 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
       into.script += share.script / ROUNDS;
       return rate;
     };
+    // BENCH_PROFILE=throughput: where the page's main thread spends a baseline round and a pane round.
+    const profiled = async (title: string, what: () => Promise<number>) => {
+      if (process.env.BENCH_PROFILE !== 'throughput') return what();
+      await startProfile(p);
+      const r = await what();
+      await printProfile(p, title, 12);
+      return r;
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      baseline.push(await timed(busyBaseline, () => baselineRate(lines)));
-      pane.push(await timed(busyPane, () => paneRun(lines)));
+      baseline.push(await timed(busyBaseline, () => profiled('a baseline round', () => baselineRate(lines))));
+      pane.push(await timed(busyPane, () => profiled('a pane round', () => paneRun(lines))));
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
@@ -560,6 +570,8 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         console.log(`(panes rendered by: ${t.renderer})`);
         reportThroughput(t);
         if (!t.exact) ok = false;
+        // BENCH_ONLY=throughput runs the throughput scene alone (for work on the output path).
+        if (process.env.BENCH_ONLY === 'throughput') continue;
         const e = await echo(b, scene);
         reportEcho(e);
         const m = await memoryPerPane(b, scene);

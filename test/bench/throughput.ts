@@ -1,9 +1,13 @@
 // Throughput of one PTY's output: straight from node-pty (the baseline), and through PtyHost with its mirror.
+// Run directly (`npx tsx test/bench/throughput.ts`, MIB=16,28,128 by default) it prints the PtyHost's rate against
+// raw node-pty for bursts within the mirror's allowance and a sustained flood, alternating the two, median of ROUNDS.
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import pty from 'node-pty';
 import { PtyHost } from '../../electron/core/pty/pty-host.js';
 import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
 import type { Subscription } from '../../electron/core/pty/terminal.js';
+import { fmt, mbps, median } from './stats.js';
 import { expectedOutput, sameBytes, totalBytes, WRITER_SCRIPT } from './workload.js';
 
 export const SIZE = { cols: 120, rows: 40 } as const;
@@ -149,4 +153,33 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
     exact: contiguous && bytes === total && sameBytes(chunks, want),
     lost: Math.max(0, total - bytes),
   };
+}
+
+async function compare(): Promise<void> {
+  const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
+  const rounds = Number(process.env.ROUNDS ?? 3);
+  await rawPty(8);
+  await viaPtyHost(8);
+  for (const mib of (process.env.MIB ?? '16,28,128').split(',').map(Number)) {
+    const raw: ThroughputSample[] = [];
+    const host: ThroughputSample[] = [];
+    for (let i = 0; i < rounds; i++) {
+      raw.push(await rawPty(mib));
+      host.push(await viaPtyHost(mib));
+    }
+    const exact = host.every((h) => h.exact);
+    if (!exact) process.exitCode = 1;
+    console.log(
+      `${String(mib).padStart(4)} MiB: PtyHost + mirror ${fmt(median(host.map(rate)))} MB/s = ` +
+        `${fmt(median(host.map(rate)) / median(raw.map(rate)), 2)} × raw node-pty ${fmt(median(raw.map(rate)))} MB/s, ` +
+        `${exact ? 'byte-exact' : 'NOT byte-exact'}   (runs raw ${raw.map((r) => fmt(rate(r))).join(' / ')}; ` +
+        `host ${host.map((h) => fmt(rate(h))).join(' / ')}; mean frame ${fmt(median(host.map((h) => h.bytes / h.chunks)))} B)`,
+    );
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await compare();
+  // Without waiting for whatever the measured PTYs left open (the figures are printed).
+  process.exit();
 }

@@ -7,6 +7,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FLOW } from '../../electron/core/pty/flow.js';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 
@@ -199,7 +200,7 @@ describe('binary frames', () => {
     expect(received).toBeGreaterThan(0);
     await waitFor(() => received > 32 * 1024, 'the full window once the typing stopped', 10_000);
     await new Promise((r) => setTimeout(r, 300));
-    expect(received).toBeLessThanOrEqual(256 * 1024);
+    expect(received).toBeLessThanOrEqual(FLOW.visibleBudget);
     a.detach();
     b.detach();
     await client.call('run.stop', { run: 'frames-paced-a' });

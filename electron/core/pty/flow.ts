@@ -1,7 +1,7 @@
 // Flow-control and coalescing figures (docs/architecture.md §2), in one place so the trade-offs are visible.
 export const FLOW = {
   /** Output held per terminal for reattach. */
-  ringBytes: 1 << 20,
+  ringBytes: 2 << 20,
   /** Coalesce output for this long, or until this many bytes wait, before sending. */
   coalesceMs: 5,
   coalesceBytes: 64 * 1024,
@@ -13,16 +13,18 @@ export const FLOW = {
    * Unacknowledged bytes a client may have in flight. A hidden pane gets nothing: the page parses only what is in
    * view, and a pane coming into view catches up from its offset, or from the mirror's screen when it is more than
    * `catchUpBytes` behind (parsing the screen is faster than parsing that much output; docs/performance.md).
+   * A visible pane's window is about 30 ms of xterm's own parse rate: with 256 KiB the page sat idle a third of a
+   * flood, waiting for the next bytes while its ack crossed a busy machine (docs/performance.md).
    */
-  visibleBudget: 256 * 1024,
+  visibleBudget: 1024 * 1024,
   hiddenBudget: 0,
   /**
    * The window of a stream read by another core (a remote agent's local side, docs/hosts.md), which acks on receipt:
    * over ssh the round trip, not a page's drawing, bounds it. Its excess over `visibleBudget` is added to the PTY's
-   * watermarks for it, so at most highWatermark + this − visibleBudget (768 KiB) is unacknowledged: less than
+   * watermarks for it, so at most highWatermark + this − visibleBudget (1.5 MiB) is unacknowledged: less than
    * `ringBytes`, so a dropped connection still resumes byte-exact from the ring.
    */
-  coreBudget: 512 * 1024,
+  coreBudget: 1280 * 1024,
   catchUpBytes: 256 * 1024,
   /**
    * While the user types into one pane, every other pane of that client is paced to this budget for `pacedMs` after
@@ -30,9 +32,12 @@ export const FLOW = {
    */
   pacedBudget: 32 * 1024,
   pacedMs: 1000,
-  /** Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. */
-  highWatermark: 512 * 1024,
-  lowWatermark: 128 * 1024,
+  /**
+   * Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. High is the
+   * window and a little; low keeps most of a window queued for the page while the PTY's writer wakes up again.
+   */
+  highWatermark: 1280 * 1024,
+  lowWatermark: 768 * 1024,
   mirrorScrollback: 5000,
   /** Output the mirror thread may have queued before the PTY is paused for it (resumes below a quarter). */
   mirrorBacklogBytes: 32 << 20,

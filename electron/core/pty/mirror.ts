@@ -39,6 +39,10 @@ function mirrorWorker(): Worker {
   return w;
 }
 
+/** Output gathered before it is posted to the mirror thread (see `write`). */
+const MIRROR_BATCH_BYTES = 256 * 1024;
+const MIRROR_BATCH_MS = 4;
+
 interface PendingCapture {
   resolve(screen: MirrorScreen): void;
   reject(err: Error): void;
@@ -48,7 +52,7 @@ export class Mirror implements Disposable {
   private readonly id = nextId++;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  private flushImmediate: NodeJS.Immediate | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
@@ -78,8 +82,11 @@ export class Mirror implements Disposable {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     this.queued += chunk.length;
-    // One message per turn of the event loop, however many reads it brought.
-    this.flushImmediate ??= setImmediate(() => this.flush());
+    // In a flood a turn of the event loop brings one PTY read (~4 KiB), and a message per turn cost the core as much
+    // as sending the bytes to the pane: reads are gathered up to MIRROR_BATCH_BYTES, or for MIRROR_BATCH_MS after the
+    // first. Nothing waits on the mirror meanwhile: a capture flushes first, and the backlog counts what is pending.
+    if (this.pendingBytes >= MIRROR_BATCH_BYTES) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), MIRROR_BATCH_MS);
   }
 
   resize(cols: number, rows: number): void {
@@ -106,8 +113,8 @@ export class Mirror implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.flushImmediate) clearImmediate(this.flushImmediate);
-    this.flushImmediate = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     this.pending = [];
     this.pendingBytes = 0;
     this.appliedListener = null;
@@ -138,15 +145,19 @@ export class Mirror implements Disposable {
   }
 
   private flush(): void {
-    if (this.flushImmediate) clearImmediate(this.flushImmediate);
-    this.flushImmediate = null;
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     if (this.pendingBytes === 0) return;
-    const data =
-      this.pending.length === 1 ? Buffer.from(this.pending[0]!) : Buffer.concat(this.pending, this.pendingBytes);
+    // One copy, into memory of our own that moves to the worker (the chunks are the ring's, and may share a pool).
+    const bytes = new ArrayBuffer(this.pendingBytes);
+    const view = new Uint8Array(bytes);
+    let at = 0;
+    for (const chunk of this.pending) {
+      view.set(chunk, at);
+      at += chunk.length;
+    }
     this.pending = [];
     this.pendingBytes = 0;
-    // A copy we own, so its memory can move to the worker without a second copy.
-    const bytes = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
     mirrorWorker().postMessage({ t: 'write', id: this.id, data: bytes, end: this.queued }, [bytes]);
   }
 }

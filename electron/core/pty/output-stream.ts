@@ -108,8 +108,13 @@ export class OutputStream implements Disposable {
     };
     const subscription: Subscription = {
       ack: (offset) => {
+        // Only a client its budget held back is sent more at once. Anyone else gets what waits with the coalescing
+        // timer: pumping on every ack sent a fast client a frame per PTY read (rate × round trip, ~8 KiB in a flood),
+        // and each frame costs a syscall in the core and a task in the page.
+        const held = sub.sent < this.ring.endOffset && sub.inFlight() >= this.budget(sub);
         sub.ack(offset);
-        this.pump();
+        if (held) this.pump();
+        else this.onBacklog();
       },
       setVisible: (v) => {
         if (sub.visible === v) return;
@@ -172,8 +177,12 @@ export class OutputStream implements Disposable {
     this.onBacklog();
   }
 
+  private budget(sub: Subscriber): number {
+    return !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : sub.window;
+  }
+
   private pumpOne(sub: Subscriber): void {
-    const budget = !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : sub.window;
+    const budget = this.budget(sub);
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
       const bytes = this.ring.read(sub.sent, max);
