@@ -2,7 +2,16 @@
 // own config, keys and known_hosts (docs/hosts.md). The "remote" Baton is installed by the test's own first use into
 // a temp HOME of the sshd sessions, and its agents run in that host's own background core.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -19,6 +28,7 @@ import {
   type ServerProcess,
 } from '../helpers/server.js';
 import { isRunning, runCli } from '../helpers/core.js';
+import { stdioBridges } from './ssh-hosts-helpers.js';
 
 const VERSION = (
   JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
@@ -84,6 +94,7 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
   let localDir: string;
   let remoteDir: string;
   let env: Record<string, string>;
+  let dataDir: string;
 
   beforeAll(async () => {
     sshd = await startSshd();
@@ -93,7 +104,8 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remoteDir = join(sshd.remoteHome, 'work');
     mkdirSync(remoteDir, { mode: 0o700 });
     env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
-    server = await startServer(join(dir, 'data'), env);
+    dataDir = join(dir, 'data');
+    server = await startServer(dataDir, env);
     client = await server.connect();
   }, 60_000);
 
@@ -131,6 +143,12 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     const remote = await remoteCore(sshd);
     expect((await remote.call('core.info', {})).version).toBe(VERSION);
     remote.close();
+    // This core reaches it through a socket OpenSSH forwards there, user-only like the ssh directory it is in: no
+    // `baton connect --stdio` relays the bytes.
+    const forwarded = readdirSync(join(dataDir, 'ssh')).filter((f) => /^core-[0-9a-f]+\.sock$/.test(f));
+    expect(forwarded).toHaveLength(1);
+    expect(statSync(join(dataDir, 'ssh', forwarded[0]!)).mode & 0o077).toBe(0);
+    expect(stdioBridges(sshd.remoteHome)).toBe(0);
   }, 180_000);
 
   let agents: AgentView[] = [];
