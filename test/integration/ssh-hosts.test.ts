@@ -192,6 +192,27 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     expect(hosts.find((h) => h.alias === 'devbox')).toMatchObject({ state: 'connected', liveAgents: 2 });
   }, 60_000);
 
+  it("lists a host's folders through its own core, for the working-directory picker", async () => {
+    mkdirSync(join(remoteDir, 'sub', 'deeper'), { recursive: true });
+    writeFileSync(join(remoteDir, 'a-file.txt'), 'not a folder');
+    symlinkSync(join(remoteDir, 'sub'), join(remoteDir, 'linked'));
+    const home = await client.call('hosts.folders', { host: 'devbox' });
+    // The home of the sessions there, not this machine's: hidden folders after the others.
+    expect(home).toMatchObject({ path: sshd.remoteHome, home: sshd.remoteHome, truncated: false });
+    expect(home.folders.indexOf('work')).toBeGreaterThanOrEqual(0);
+    expect(home.folders.indexOf('.baton')).toBeGreaterThan(home.folders.indexOf('work'));
+    const work = await client.call('hosts.folders', { host: 'devbox', path: '~/work' });
+    expect(work).toMatchObject({ path: remoteDir, parent: sshd.remoteHome, folders: ['linked', 'sub'] });
+    // Names are data in a JSON message, never a command: a path that is not there is refused by that core.
+    await expect(
+      client.call('hosts.folders', { host: 'devbox', path: join(remoteDir, 'nope; touch /tmp/x') }),
+    ).rejects.toThrow(/there is no folder .*nope; touch/);
+    await expect(client.call('hosts.folders', { host: 'devbox', path: 'relative/dir' })).rejects.toThrow(/absolute/);
+    // This machine's own folders, for a web page (no native picker there).
+    const here = await client.call('hosts.folders', { host: null, path: localDir });
+    expect(here).toMatchObject({ path: localDir, folders: [] });
+  }, 60_000);
+
   it('lists hosts and starts an agent on a host from the command line, ~ being that host’s home', async () => {
     const cli = { ...env, BATON_URL: server.url, BATON_TOKEN: server.token };
     const hosts = await runCli(['hosts'], cli);
