@@ -2,10 +2,12 @@
 // keystroke echo p99 through a remote agent (a raw-echo CLI in a remote pane) vs `ssh host cat` echo, and a remote
 // pane's throughput vs `ssh host cat bigfile`. Needs sshd (test/helpers/sshd.ts) and a build (`npm run build`).
 // Keys go as a pane's do (input frames on the attached stream). Throughput is measured ROUNDS times, alternating the
-// remote pane, the same pane on the host's own core (diagnostic: that core alone, no ssh, no local core) and plain ssh.
+// remote pane, the same pane on the host's own core (diagnostic: that core alone, no ssh, no local core), plain ssh,
+// and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a pane has) and a PTY read by node-pty with no core.
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
 // test/bench/profile-summary.ts)
 import { spawn } from 'node:child_process';
+import pty from 'node-pty';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
@@ -45,6 +47,29 @@ async function echoTimes(type: (key: string) => void, received: () => number, te
     await sleep(1 + Math.random() * 3);
   }
   return times;
+}
+
+/** A PTY read with node-pty in this process, no core: `cat` of the file, bytes counted until it exits. */
+async function ptyAlone(file: string, bytes: number): Promise<number> {
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    const p = pty.spawn('/bin/cat', [file], { cols: 120, rows: 40, encoding: null });
+    p.onData(() => undefined);
+    p.onExit(() => resolve());
+  });
+  return mbps(bytes, performance.now() - t0);
+}
+
+/** `ssh host <command>`, all its output read: MB/s of `bytes`. */
+async function sshRate(args: string[], bytes: number, exact: boolean): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn('ssh', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let got = 0;
+  child.stdout.on('data', (d: Buffer) => (got += d.length));
+  await new Promise((r) => child.once('close', r));
+  // With a PTY there, each \n arrives as \r\n.
+  if (exact ? got !== bytes : got < bytes) throw new Error(`ssh ${args.at(-1)} gave ${got} bytes, expected ${bytes}`);
+  return mbps(bytes, performance.now() - t0);
 }
 
 /** `cat big.txt` in a pane until its end mark reaches `client`: MB/s, and how many resets the pane got. */
@@ -181,22 +206,18 @@ async function main(): Promise<void> {
 
     // Throughput, alternating: the remote pane through this core, the same pane on the host's core, plain ssh.
     const remotePane = (await direct.call('run.get', { run: remoteRun.id })).agents.find((a) => a.label === 'pane')!;
-    const rounds: { pane: number; onHost: number; plain: number }[] = [];
+    const rounds: { pane: number; onHost: number; plain: number; tty: number; pty: number }[] = [];
     let resets = 0;
     for (let r = 0; r < ROUNDS; r++) {
       const pane = await paneThroughput(client, paneAgent!.id, `L${r}`, bigBytes);
       const onHostPane = await paneThroughput(direct, remotePane.id, `H${r}`, bigBytes);
       resets += pane.resets;
-      const t1 = performance.now();
-      const plainCat = spawn('ssh', [...sshArgs('devbox', ssh), `cat "$HOME/bench/big.txt"`], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      let got = 0;
-      plainCat.stdout.on('data', (d: Buffer) => (got += d.length));
-      await new Promise((r) => plainCat.once('close', r));
-      const plainMs = performance.now() - t1;
-      if (got !== bigBytes) throw new Error(`ssh cat gave ${got} bytes, expected ${bigBytes}`);
-      rounds.push({ pane: pane.rate, onHost: onHostPane.rate, plain: mbps(bigBytes, plainMs) });
+      const catArgs = (extra: string[]) => [...sshArgs('devbox', ssh, extra), `cat "$HOME/bench/big.txt"`];
+      const plain = await sshRate(catArgs([]), bigBytes, true);
+      // The like-for-like baselines: a PTY there (`ssh -tt`), and a PTY here read by node-pty with no core at all.
+      const tty = await sshRate(catArgs(['-tt']), bigBytes, false);
+      const ptyRate = await ptyAlone(join(work, 'big.txt'), bigBytes);
+      rounds.push({ pane: pane.rate, onHost: onHostPane.rate, plain, tty, pty: ptyRate });
     }
     direct.close();
     const ratios = rounds.map((r) => r.pane / r.plain);
@@ -237,6 +258,20 @@ async function main(): Promise<void> {
         '',
         `${rounds.map((r) => fmt(r.onHost / r.plain, 2)).join(', ')}`,
         'diagnostic: the remote core alone',
+      ],
+      [
+        'ssh -tt host cat bigfile',
+        `${rounds.map((r) => fmt(r.tty, 1)).join(', ')} MB/s`,
+        '',
+        `${rounds.map((r) => fmt(r.pane / r.tty, 2)).join(', ')}`,
+        'diagnostic: remote pane vs a PTY there',
+      ],
+      [
+        'a PTY alone (node-pty)',
+        `${rounds.map((r) => fmt(r.pty, 1)).join(', ')} MB/s`,
+        '',
+        `${rounds.map((r) => fmt(r.pane / r.pty, 2)).join(', ')}`,
+        'diagnostic: remote pane vs no core at all',
       ],
       [
         'remote pane / host alone',
