@@ -17,7 +17,10 @@ if (dir && isMainThread) {
     session.post('Profiler.stop', (err, result) => {
       if (err) return;
       mkdirSync(dir, { recursive: true });
-      const command = process.argv.slice(2, 4).map((a) => a.replace(/[^A-Za-z0-9]+/g, '_')).join('-');
+      const command = process.argv
+        .slice(2, 4)
+        .map((a) => a.replace(/[^A-Za-z0-9]+/g, '_'))
+        .join('-');
       writeFileSync(join(dir, `${process.pid}-${command}.cpuprofile`), JSON.stringify(result.profile));
     });
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { z } from 'zod';
 import { RpcClient } from '../../../shared/client.js';
+import { keepSecret } from '../log.js';
 import { openCoreSocket, whenOpen, wsWire } from '../transport/core-socket.js';
 import { HostSetupError, serverDir } from './install.js';
 import { explainSshFailure, runSsh, sshArgs, sshError, type SshOptions } from './ssh.js';
@@ -49,6 +50,8 @@ export interface ForwardedCore {
 /** The remote core's contract over a forwarded socket, answering `core.info`; ForwardUnavailable when it cannot be. */
 export async function openForwardedCore(alias: string, ssh: SshOptions, version: string): Promise<ForwardedCore> {
   const remote = await remoteAddress(alias, ssh, version);
+  // Held in memory only: scrubbed from anything this core logs.
+  keepSecret(remote.token);
   const local = join(ssh.controlDir, `core-${createHash('sha256').update(alias).digest('hex').slice(0, 12)}.sock`);
   if (Buffer.byteLength(local) > MAX_SOCKET_PATH_BYTES)
     throw new ForwardUnavailable(`the socket path ${local} is too long for a Unix socket`);

@@ -20,7 +20,7 @@ import {
   type TerminalStream,
   type TerminalStreamHandlers,
 } from '../../../shared/client.js';
-import { reportFailure } from '../log.js';
+import { reportFailure, scrub } from '../log.js';
 import { ForwardUnavailable, openForwardedCore } from './forward.js';
 import { ensureInstalled, HostSetupError, serverDir } from './install.js';
 import { stdioWire } from './stdio-wire.js';
@@ -45,8 +45,6 @@ export class RemoteCore {
   private closeForward: (() => void) | null = null;
   /** The server refused stream forwarding (or it cannot be used here): the stdio bridge from then on. */
   private forwardUnavailable = false;
-  /** How the current connection reaches the remote core. */
-  link: 'forward' | 'stdio' | null = null;
   private connecting: Promise<RpcClient> | null = null;
   private readonly emitter = new EventEmitter();
   private attempt = 0;
@@ -87,6 +85,12 @@ export class RemoteCore {
   on<E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void): () => void {
     this.emitter.on(name, listener);
     return () => this.emitter.off(name, listener);
+  }
+
+  /** The connection dropped: streams on it are gone (keys go as requests, which wait for the next connection). */
+  onDrop(listener: () => void): () => void {
+    this.emitter.on('dropped', listener);
+    return () => this.emitter.off('dropped', listener);
   }
 
   /** After a dropped connection came back: streams reattach from their offsets. */
@@ -144,16 +148,14 @@ export class RemoteCore {
       try {
         const forwarded = await openForwardedCore(this.alias, this.options.ssh, this.options.version);
         this.closeForward = forwarded.close;
-        this.link = 'forward';
         return this.adopt(forwarded.client, () => '');
       } catch (err) {
         if (!(err instanceof ForwardUnavailable)) throw err;
         this.forwardUnavailable = true;
-        process.stderr.write(`baton: ${this.alias}: ${err.message}; using the stdio bridge\n`);
+        process.stderr.write(`baton: ${this.alias}: ${scrub(err.message)}; using the stdio bridge\n`);
       }
     }
     const { client, stderr } = await this.bridge();
-    this.link = 'stdio';
     return this.adopt(client, stderr);
   }
 
@@ -219,6 +221,7 @@ export class RemoteCore {
     this.closeForward = null;
     this.child?.kill('SIGKILL');
     this.child = null;
+    this.emitter.emit('dropped');
     if (this.closed) return;
     this.setState('connecting', `reconnecting (${reason})`);
     this.scheduleReconnect();

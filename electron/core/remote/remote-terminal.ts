@@ -70,6 +70,11 @@ export class RemoteTerminal {
     const offReconnect = core.onReconnect(() => {
       this.follow().catch((err: unknown) => reportFailure('reattaching a remote terminal', err));
     });
+    // Keys typed while the connection is down (or before the stream is attached again) go as requests, not lost.
+    const offDrop = core.onDrop(() => {
+      this.remote = null;
+    });
+    this.disposables.add({ dispose: offDrop });
     this.disposables.add({ dispose: offStatus });
     this.disposables.add({ dispose: offReconnect });
   }
@@ -78,6 +83,7 @@ export class RemoteTerminal {
   async follow(): Promise<void> {
     if (this.disposed || this.exited) return;
     this.remote?.detach();
+    this.remote = null;
     this.remote = await this.core.attach(
       this.remoteAgentId,
       { terminalId: this.id, fromOffset: this.remoteEnd, visible: true, consumer: 'core' },
