@@ -1,8 +1,8 @@
 // One remote host's core, reached over the host's shared ssh connection (docs/hosts.md): the contract's RpcClient over
 // a local socket that OpenSSH forwards to the remote core's socket, or, where the server refuses stream forwarding,
-// over the stdio of an ssh child that runs `baton connect --stdio` there. When the connection drops (ssh killed, network gone, laptop
-// asleep) the remote agents keep running; this side reconnects with backoff and tells its listeners, who reattach
-// their streams from the offsets they hold.
+// over the stdio of an ssh child that runs `baton connect --stdio` there. When the connection drops (ssh killed,
+// network gone, laptop asleep) the remote agents keep running; this side reconnects with backoff and tells its
+// listeners, who reattach their streams from the offsets they hold.
 import { EventEmitter } from 'node:events';
 import { execa, type ResultPromise } from 'execa';
 import {

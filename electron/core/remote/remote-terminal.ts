@@ -1,7 +1,8 @@
 // A remote agent's terminal as this core holds it (docs/hosts.md): the remote core owns the PTY; this side keeps a
 // stream of its own, fed with the remote stream's bytes, and a mirror parsed only when a screen is wanted (the remote
-// core's mirror already parses everything), so panes, snapshots and screens work exactly as for a local agent. The remote offset already received is remembered: after a dropped connection the stream is
-// attached again from there, so the pane continues byte-exact. Input and resizes go to the remote core.
+// core's mirror already parses everything), so panes, snapshots and screens work exactly as for a local agent. The
+// remote offset already received is remembered: after a dropped connection the stream is attached again from there,
+// so the pane continues byte-exact. Input and resizes go to the remote core.
 import { DisposableStore } from '../lifecycle.js';
 import { FLOW } from '../pty/flow.js';
 import type { MirrorScreen } from '../pty/mirror.js';
