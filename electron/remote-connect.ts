@@ -30,6 +30,20 @@ export async function connectStdio(dataDir: string, version: string): Promise<vo
   wire.onClose(() => end(0));
 }
 
+/**
+ * `baton connect --address`: the same core found or started, and its socket and token as one JSON line on standard
+ * output, for the local core that forwards a socket of its own to it over the shared ssh connection (docs/hosts.md):
+ * then no process of ours relays the bytes. A core that listens on an address instead of a socket is refused (the
+ * local side falls back to `--stdio`).
+ */
+export async function printAddress(dataDir: string, version: string): Promise<void> {
+  const address = await ensureCore(dataDir, version);
+  if (!('socket' in address)) throw new Error('this core listens on an address, not a socket: use --stdio');
+  await new Promise<void>((r) =>
+    process.stdout.write(`${JSON.stringify({ socket: address.socket, token: address.token, version })}\n`, () => r()),
+  );
+}
+
 /** The address of this version's core, started (or an older one replaced) when needed. */
 async function ensureCore(dataDir: string, version: string): Promise<CoreAddress> {
   prepareDataDir(dataDir);

@@ -1,8 +1,9 @@
 // One agent of the New run dialog: vendor, working directory, label, its isolation (the children: WorktreeFields),
 // and its start progress or result.
-import { useId, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { VendorInfo } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
+import { FolderBrowser } from './FolderBrowser.js';
 import { CWD_RULE, LABEL_RULE } from './validate.js';
 import type { WorktreeChoice } from './worktree-spec.js';
 import './components.css';
@@ -67,6 +68,7 @@ export function AgentRowFields({
 }: Props) {
   const id = useId();
   const n = index + 1;
+  const [browsing, setBrowsing] = useState(false);
   return (
     <fieldset className="bt-agent-row" data-agent-row={n}>
       <legend>Agent {n}</legend>
@@ -151,8 +153,33 @@ export function AgentRowFields({
           >
             Browse…
           </button>
-        ) : null}
+        ) : (
+          // A host's folders (or this machine's, in a web page): listed by that machine's own core.
+          <button
+            type="button"
+            className="bt-button"
+            disabled={disabled}
+            aria-expanded={browsing}
+            aria-label={`Browse folders ${row.host ? `on ${row.host} ` : ''}for agent ${n}`}
+            onClick={() => setBrowsing(!browsing)}
+          >
+            Browse…
+          </button>
+        )}
         <Hint id={`${id}-cwd-hint`} error={errors.cwd} rule={CWD_RULE} />
+        {browsing && !disabled ? (
+          <FolderBrowser
+            key={row.host}
+            host={row.host}
+            start={row.cwd}
+            onPick={(dir) => {
+              onChange({ cwd: dir });
+              onTouch('cwd');
+              setBrowsing(false);
+            }}
+            onClose={() => setBrowsing(false)}
+          />
+        ) : null}
       </div>
       <div className="bt-field">
         <label htmlFor={`${id}-label`}>Label</label>

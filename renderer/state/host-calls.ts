@@ -2,7 +2,7 @@
 // connecting to one (which installs Baton's core there on first use). Like core-calls.ts, the only way components
 // reach the core about hosts.
 import type { BatonClient } from '../../shared/client.js';
-import type { HostView, VendorInfo } from '../../shared/contract.js';
+import type { FolderListing, HostView, VendorInfo } from '../../shared/contract.js';
 import type { Store } from './store.js';
 
 export interface HostCalls {
@@ -18,6 +18,8 @@ export interface HostCalls {
   hostVendors: Record<string, VendorInfo[] | null>;
   /** Asks the host's core which vendor CLIs it has (connecting to it first); a failure leaves null. */
   loadHostVendors(host: string): Promise<void>;
+  /** The folders of a directory on a host ('' = this machine), listed by that host's core; absent path: its home. */
+  listFolders(host: string, path?: string): Promise<FolderListing>;
 }
 
 type Set = (partial: Partial<Store> | ((s: Store) => Partial<Store>)) => void;
@@ -60,6 +62,8 @@ export function hostCalls({
       return view;
     },
     hostChanged: replace,
+    listFolders: (host, path) =>
+      client().call('hosts.folders', { host: host || null, ...(path !== undefined ? { path } : {}) }),
     hostVendors: {},
     async loadHostVendors(host) {
       if (host in get().hostVendors) return;

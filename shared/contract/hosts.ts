@@ -31,6 +31,21 @@ export const hostViewSchema = z.strictObject({
 });
 export type HostView = z.infer<typeof hostViewSchema>;
 
+/** The folders of one directory of a machine, for the working-directory picker. */
+export const folderListingSchema = z.strictObject({
+  /** The directory listed, absolute and normalized. */
+  path: z.string().max(4096),
+  /** Its parent; null at the root. */
+  parent: z.string().max(4096).nullable(),
+  /** The user's home on that machine (what `~` means there). */
+  home: z.string().max(4096),
+  /** The names of the folders in it (links to folders included), hidden ones last. */
+  folders: z.array(z.string().max(1024)).max(2000),
+  /** More folders than listed. */
+  truncated: z.boolean(),
+});
+export type FolderListing = z.infer<typeof folderListingSchema>;
+
 export const hostRequests = {
   /** This machine, the hosts of ~/.ssh/config and the ones added, each with its state. */
   'hosts.list': { params: z.strictObject({}), result: z.array(hostViewSchema) },
@@ -43,6 +58,14 @@ export const hostRequests = {
   'hosts.connect': { params: z.strictObject({ host: hostAliasSchema }), result: hostViewSchema },
   /** The vendor CLIs installed on that host, as its own core detects them (connecting first). */
   'hosts.vendors': { params: z.strictObject({ host: hostAliasSchema }), result: z.array(vendorInfoSchema) },
+  /**
+   * The folders of a directory on a host (null: this machine), as that host's own core lists them. `path`: absolute,
+   * `~` or `~/…` (that host's home); absent: the home.
+   */
+  'hosts.folders': {
+    params: z.strictObject({ host: hostAliasSchema.nullable(), path: z.string().min(1).max(4096).optional() }),
+    result: folderListingSchema,
+  },
 } as const;
 
 export const hostEvents = {

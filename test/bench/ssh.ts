@@ -1,18 +1,32 @@
 // Remote agents over ssh (docs/hosts.md), against plain ssh over the same shared connection, in the same run:
 // keystroke echo p99 through a remote agent (a raw-echo CLI in a remote pane) vs `ssh host cat` echo, and a remote
 // pane's throughput vs `ssh host cat bigfile`. Needs sshd (test/helpers/sshd.ts) and a build (`npm run build`).
-// Run: npx tsx test/bench/ssh.ts
+// Keys go as a pane's do (input frames on the attached stream). Throughput is measured ROUNDS times, alternating the
+// remote pane, the same pane on the host's own core (diagnostic: that core alone, no ssh, no local core), plain ssh,
+// and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a pane has) and a PTY read by node-pty with no core.
+// Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
+// test/bench/profile-summary.ts)
 import { spawn } from 'node:child_process';
+import pty from 'node-pty';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
-import { fmt, mbps, ms, quantile } from './stats.js';
+import { fmt, mbps, median, ms, quantile } from './stats.js';
 
 const KEYS = 300;
 const BIG_MB = 32;
+const ROUNDS = 3;
+const PROFILE_DIR = process.env.BATON_BENCH_PROFILE;
+const profileEnv = (name: string): Record<string, string> =>
+  PROFILE_DIR
+    ? {
+        NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+        BATON_PROFILE_DIR: join(PROFILE_DIR, name),
+      }
+    : {};
 const ECHO = `process.stdin.setRawMode(true); process.stdin.on('data', (d) => process.stdout.write(d)); process.stdout.write('READY');`;
 const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -35,11 +49,72 @@ async function echoTimes(type: (key: string) => void, received: () => number, te
   return times;
 }
 
+/** A PTY read with node-pty in this process, no core: `cat` of the file, bytes counted until it exits. */
+async function ptyAlone(file: string, bytes: number): Promise<number> {
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    const p = pty.spawn('/bin/cat', [file], { cols: 120, rows: 40, encoding: null });
+    p.onData(() => undefined);
+    p.onExit(() => resolve());
+  });
+  return mbps(bytes, performance.now() - t0);
+}
+
+/** `ssh host <command>`, all its output read: MB/s of `bytes`. */
+async function sshRate(args: string[], bytes: number, exact: boolean): Promise<number> {
+  const t0 = performance.now();
+  const child = spawn('ssh', args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  let got = 0;
+  child.stdout.on('data', (d: Buffer) => (got += d.length));
+  await new Promise((r) => child.once('close', r));
+  // With a PTY there, each \n arrives as \r\n.
+  if (exact ? got !== bytes : got < bytes) throw new Error(`ssh ${args.at(-1)} gave ${got} bytes, expected ${bytes}`);
+  return mbps(bytes, performance.now() - t0);
+}
+
+/** `cat big.txt` in a pane until its end mark reaches `client`: MB/s, and how many resets the pane got. */
+async function paneThroughput(
+  client: RpcClient,
+  agentId: string,
+  round: string,
+  bytes: number,
+): Promise<{ rate: number; resets: number }> {
+  let tail = '';
+  let done = false;
+  // A reset means the pane fell out of the ring (its bytes were replaced by a screen): flow control failed.
+  let resets = 0;
+  let sent = false;
+  const mark = `END-OF-BIG-${round}-42`;
+  const stream = await client.attach(
+    agentId,
+    { fromOffset: 0, autoAck: true },
+    {
+      onData: (d) => {
+        tail = (tail + Buffer.from(d).toString('latin1')).slice(-64);
+        if (tail.includes(mark)) done = true;
+      },
+      onReset: (screen) => {
+        // The attach itself starts from a screen once earlier rounds left the ring: only later ones count.
+        if (sent) resets++;
+        if (screen.includes(mark)) done = true;
+      },
+    },
+  );
+  await sleep(500);
+  sent = true;
+  const t0 = performance.now();
+  stream.input(`cat big.txt; echo END-OF-BIG-${round}-$((40+2))\r`);
+  await waitFor(() => done, 'the pane to show all of big.txt', 300_000);
+  const rate = mbps(bytes, performance.now() - t0);
+  stream.detach();
+  return { rate, resets };
+}
+
 async function main(): Promise<void> {
-  const sshd = await startSshd();
+  const sshd = await startSshd({ env: profileEnv('remote') });
   const dir = tempDir('baton-bench-ssh-');
   const dataDir = join(dir, 'data');
-  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile, ...profileEnv('local') });
   const server = await startServer(dataDir, env);
   const client: RpcClient = await server.connect();
   const ssh = { controlDir: join(dataDir, 'ssh'), configFile: sshd.configFile };
@@ -63,7 +138,7 @@ async function main(): Promise<void> {
     const [echoAgent, paneAgent] = run.agents;
     let paneText = '';
     let paneBytes = 0;
-    await client.attach(
+    const echoStream = await client.attach(
       echoAgent!.id,
       { fromOffset: 0, autoAck: true },
       {
@@ -76,7 +151,7 @@ async function main(): Promise<void> {
     );
     await waitFor(() => paneText.includes('READY'), 'the remote echo agent');
     const remote = await echoTimes(
-      (k) => void client.call('agent.write', { agentId: echoAgent!.id, data: k }),
+      (k) => echoStream.input(k),
       () => paneBytes,
       () => paneText,
     );
@@ -106,12 +181,12 @@ async function main(): Promise<void> {
     );
     await sleep(300);
     const onHost = await echoTimes(
-      (k) => void direct.call('agent.write', { agentId: remoteEcho.id, data: k }),
+      (k) => directStream.input(k),
       () => directBytes,
       () => directText,
     );
     directStream.detach();
-    direct.close();
+    echoStream.detach();
 
     // The same over plain ssh, on the same shared connection: `ssh devbox cat`.
     const cat = spawn('ssh', [...sshArgs('devbox', ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -129,44 +204,29 @@ async function main(): Promise<void> {
     );
     cat.stdin.end();
 
-    // Throughput: `cat big.txt` in a remote pane until its end mark reaches this client, vs `ssh devbox cat big.txt`.
-    let tail = '';
-    let done = false;
-    // A reset means the pane fell out of the local ring (the bytes were replaced by a screen): flow control failed.
+    // Throughput, alternating: the remote pane through this core, the same pane on the host's core, plain ssh.
+    const remotePane = (await direct.call('run.get', { run: remoteRun.id })).agents.find((a) => a.label === 'pane')!;
+    const rounds: { pane: number; onHost: number; plain: number; tty: number; pty: number }[] = [];
     let resets = 0;
-    await client.attach(
-      paneAgent!.id,
-      { fromOffset: 0, autoAck: true },
-      {
-        onData: (d) => {
-          tail = (tail + Buffer.from(d).toString('latin1')).slice(-64);
-          if (tail.includes('END-OF-BIG-42')) done = true;
-        },
-        onReset: (screen) => {
-          resets++;
-          if (screen.includes('END-OF-BIG-42')) done = true;
-        },
-      },
-    );
-    await sleep(500);
-    const t0 = performance.now();
-    await client.call('agent.write', { agentId: paneAgent!.id, data: 'cat big.txt; echo END-OF-BIG-$((40+2))\r' });
-    await waitFor(() => done, 'the remote pane to show all of big.txt', 300_000);
-    const paneMs = performance.now() - t0;
-    const t1 = performance.now();
-    const plainCat = spawn('ssh', [...sshArgs('devbox', ssh), `cat "$HOME/bench/big.txt"`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let got = 0;
-    plainCat.stdout.on('data', (d: Buffer) => (got += d.length));
-    await new Promise((r) => plainCat.once('close', r));
-    const plainMs = performance.now() - t1;
-    if (got !== bigBytes) throw new Error(`ssh cat gave ${got} bytes, expected ${bigBytes}`);
+    for (let r = 0; r < ROUNDS; r++) {
+      const pane = await paneThroughput(client, paneAgent!.id, `L${r}`, bigBytes);
+      const onHostPane = await paneThroughput(direct, remotePane.id, `H${r}`, bigBytes);
+      resets += pane.resets;
+      const catArgs = (extra: string[]) => [...sshArgs('devbox', ssh, extra), `cat "$HOME/bench/big.txt"`];
+      const plain = await sshRate(catArgs([]), bigBytes, true);
+      // The like-for-like baselines: a PTY there (`ssh -tt`), and a PTY here read by node-pty with no core at all.
+      const tty = await sshRate(catArgs(['-tt']), bigBytes, false);
+      const ptyRate = await ptyAlone(join(work, 'big.txt'), bigBytes);
+      rounds.push({ pane: pane.rate, onHost: onHostPane.rate, plain, tty, pty: ptyRate });
+    }
+    direct.close();
+    const ratios = rounds.map((r) => r.pane / r.plain);
+    const paneRate = median(rounds.map((r) => r.pane));
+    const plainRate = median(rounds.map((r) => r.plain));
+    const ratio = median(ratios);
 
     const p99 = quantile(remote, 0.99);
     const base = quantile(plain, 0.99);
-    const paneRate = mbps(bigBytes, paneMs);
-    const plainRate = mbps(bigBytes, plainMs);
     const rows = [
       ['metric', 'remote agent', 'plain ssh (same connection)', 'ratio', 'goal'],
       [
@@ -185,12 +245,40 @@ async function main(): Promise<void> {
         'diagnostic: the remote core alone',
       ],
       [
-        `throughput (${BIG_MB} MB)`,
+        `throughput (${BIG_MB} MB), median of ${ROUNDS}`,
         // A reset replaced bytes by a screen: the pane fell out of the local ring, the rate is not of byte-exact output.
         `${fmt(paneRate, 1)} MB/s${resets > 0 ? ` (${resets} resets: NOT byte-exact)` : ', byte-exact'}`,
         `${fmt(plainRate, 1)} MB/s`,
-        `${fmt(paneRate / plainRate, 2)}`,
-        `≥ 0.8: ${paneRate / plainRate >= 0.8 ? 'met' : 'MISSED'}`,
+        `${fmt(ratio, 2)} (rounds ${ratios.map((x) => fmt(x, 2)).join(', ')})`,
+        `≥ 0.8: ${ratio >= 0.8 ? 'met' : 'MISSED'}`,
+      ],
+      [
+        'throughput on the host itself',
+        `${rounds.map((r) => fmt(r.onHost, 1)).join(', ')} MB/s`,
+        '',
+        `${rounds.map((r) => fmt(r.onHost / r.plain, 2)).join(', ')}`,
+        'diagnostic: the remote core alone',
+      ],
+      [
+        'ssh -tt host cat bigfile',
+        `${rounds.map((r) => fmt(r.tty, 1)).join(', ')} MB/s`,
+        '',
+        `${rounds.map((r) => fmt(r.pane / r.tty, 2)).join(', ')}`,
+        'diagnostic: remote pane vs a PTY there',
+      ],
+      [
+        'a PTY alone (node-pty)',
+        `${rounds.map((r) => fmt(r.pty, 1)).join(', ')} MB/s`,
+        '',
+        `${rounds.map((r) => fmt(r.pane / r.pty, 2)).join(', ')}`,
+        'diagnostic: remote pane vs no core at all',
+      ],
+      [
+        'remote pane / host alone',
+        `${rounds.map((r) => fmt(r.pane / r.onHost, 2)).join(', ')}`,
+        '',
+        '',
+        'diagnostic: what ssh and this core cost',
       ],
     ];
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));

@@ -100,7 +100,19 @@ describe.skipIf(skipReason !== null)(
       await form.getByRole('button', { name: 'Add agent' }).click();
       const second = form.getByRole('group', { name: 'Agent 2' });
       await second.getByLabel('Host').selectOption('devbox');
-      await second.getByLabel('Working directory on devbox').fill(join(sshd!.remoteHome, 'there'));
+      // The folder picker lists devbox's folders (its own core reads them), from the field's path (copied from the
+      // first agent's) or its home.
+      await second.getByRole('button', { name: 'Browse folders on devbox for agent 2' }).click();
+      const folders = second.getByRole('group', { name: 'Folders on devbox' });
+      await folders.getByRole('button', { name: 'Use this folder' }).waitFor({ timeout: WAIT_MS });
+      await folders.getByRole('button', { name: 'Home' }).click();
+      await folders.getByText(sshd!.remoteHome, { exact: true }).waitFor({ timeout: WAIT_MS });
+      await folders.getByRole('button', { name: 'there/', exact: true }).click();
+      await folders.getByText(join(sshd!.remoteHome, 'there'), { exact: true }).waitFor({ timeout: WAIT_MS });
+      await screenshot(page, 'hosts-folder-picker');
+      await folders.getByRole('button', { name: 'Use this folder' }).click();
+      await folders.waitFor({ state: 'detached' });
+      expect(await second.getByLabel('Working directory on devbox').inputValue()).toBe(join(sshd!.remoteHome, 'there'));
       await second.getByLabel('Label').fill('there');
       await form.getByRole('button', { name: 'Start', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Run “mixed” started with 2 agents' }).waitFor();

@@ -32,6 +32,8 @@ export interface SshdOptions {
   /** The aliases of the client config: one whose host key is known (default devbox), one whose is not (stranger). */
   known?: string;
   unknown?: string;
+  /** More sshd_config lines (e.g. `AllowStreamLocalForwarding no`). */
+  config?: string[];
 }
 
 export function sshdAvailable(): boolean {
@@ -89,6 +91,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
       'MaxSessions 64',
       'MaxStartups 64',
       `SetEnv ${setEnv}`,
+      ...(options.config ?? []),
       '',
     ].join('\n'),
   );

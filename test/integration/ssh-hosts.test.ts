@@ -2,7 +2,16 @@
 // own config, keys and known_hosts (docs/hosts.md). The "remote" Baton is installed by the test's own first use into
 // a temp HOME of the sshd sessions, and its agents run in that host's own background core.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -20,6 +29,7 @@ import {
   type ServerProcess,
 } from '../helpers/server.js';
 import { isRunning, runCli } from '../helpers/core.js';
+import { stdioBridges } from './ssh-hosts-helpers.js';
 
 const VERSION = (
   JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
@@ -85,6 +95,7 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
   let localDir: string;
   let remoteDir: string;
   let env: Record<string, string>;
+  let dataDir: string;
 
   beforeAll(async () => {
     // The host has the fake Claude (which runs the hooks its core passes it).
@@ -95,7 +106,8 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remoteDir = join(sshd.remoteHome, 'work');
     mkdirSync(remoteDir, { mode: 0o700 });
     env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
-    server = await startServer(join(dir, 'data'), env);
+    dataDir = join(dir, 'data');
+    server = await startServer(dataDir, env);
     client = await server.connect();
   }, 60_000);
 
@@ -133,6 +145,12 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     const remote = await remoteCore(sshd);
     expect((await remote.call('core.info', {})).version).toBe(VERSION);
     remote.close();
+    // This core reaches it through a socket OpenSSH forwards there, user-only like the ssh directory it is in: no
+    // `baton connect --stdio` relays the bytes.
+    const forwarded = readdirSync(join(dataDir, 'ssh')).filter((f) => /^core-[0-9a-f]+\.sock$/.test(f));
+    expect(forwarded).toHaveLength(1);
+    expect(statSync(join(dataDir, 'ssh', forwarded[0]!)).mode & 0o077).toBe(0);
+    expect(stdioBridges(sshd.remoteHome)).toBe(0);
   }, 180_000);
 
   let agents: AgentView[] = [];
@@ -174,6 +192,27 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     remote.close();
     const hosts = await client.call('hosts.list', {});
     expect(hosts.find((h) => h.alias === 'devbox')).toMatchObject({ state: 'connected', liveAgents: 2 });
+  }, 60_000);
+
+  it("lists a host's folders through its own core, for the working-directory picker", async () => {
+    mkdirSync(join(remoteDir, 'sub', 'deeper'), { recursive: true });
+    writeFileSync(join(remoteDir, 'a-file.txt'), 'not a folder');
+    symlinkSync(join(remoteDir, 'sub'), join(remoteDir, 'linked'));
+    const home = await client.call('hosts.folders', { host: 'devbox' });
+    // The home of the sessions there, not this machine's: hidden folders after the others.
+    expect(home).toMatchObject({ path: sshd.remoteHome, home: sshd.remoteHome, truncated: false });
+    expect(home.folders.indexOf('work')).toBeGreaterThanOrEqual(0);
+    expect(home.folders.indexOf('.baton')).toBeGreaterThan(home.folders.indexOf('work'));
+    const work = await client.call('hosts.folders', { host: 'devbox', path: '~/work' });
+    expect(work).toMatchObject({ path: remoteDir, parent: sshd.remoteHome, folders: ['linked', 'sub'] });
+    // Names are data in a JSON message, never a command: a path that is not there is refused by that core.
+    await expect(
+      client.call('hosts.folders', { host: 'devbox', path: join(remoteDir, 'nope; touch /tmp/x') }),
+    ).rejects.toThrow(/there is no folder .*nope; touch/);
+    await expect(client.call('hosts.folders', { host: 'devbox', path: 'relative/dir' })).rejects.toThrow(/absolute/);
+    // This machine's own folders, for a web page (no native picker there).
+    const here = await client.call('hosts.folders', { host: null, path: localDir });
+    expect(here).toMatchObject({ path: localDir, folders: [] });
   }, 60_000);
 
   it('lists hosts and starts an agent on a host from the command line, ~ being that host’s home', async () => {

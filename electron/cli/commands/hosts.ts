@@ -70,12 +70,20 @@ export const connectCommand: CommandSpec = {
     'Run by Baton on a remote host, over ssh: finds the background core of the data directory (starting ' +
     "`baton serve --socket` when none runs, and replacing an older version's core after it snapshotted its runs), " +
     'then carries one JSON message per line between standard input/output and its socket. Opens no port.',
-  options: [{ name: 'stdio', help: 'speak the protocol on standard input and output (required)' }, DATA_DIR_OPTION],
+  options: [
+    { name: 'stdio', help: 'speak the protocol on standard input and output' },
+    { name: 'address', help: "print the core's socket and token as JSON and exit (for a forwarded socket)" },
+    DATA_DIR_OPTION,
+  ],
   example: 'connect --stdio',
   async run(ctx) {
-    if (!ctx.args.has('stdio')) throw new UsageError('connect speaks only on standard input/output: give --stdio');
-    const { connectStdio } = await import('../../remote-connect.js');
+    const { connectStdio, printAddress } = await import('../../remote-connect.js');
     const { packageVersion } = await import('../../core/paths.js');
+    if (ctx.args.has('address')) {
+      await printAddress(ctx.dataDir, packageVersion());
+      return 'done';
+    }
+    if (!ctx.args.has('stdio')) throw new UsageError('connect speaks only on standard input/output: give --stdio');
     await connectStdio(ctx.dataDir, packageVersion());
     return 'keeps-running';
   },

@@ -16,11 +16,12 @@ import type { Announce } from '../runs/views.js';
 import { writeFileAtomic } from '../store/atomic-file.js';
 import { readJsonFile } from '../store/safe-read.js';
 import type { VendorEnv } from '../vendors/adapter.js';
+import { listFolders } from './folders.js';
 import { RemoteCore } from './remote-core.js';
 import type { RemoteCores } from './remote-launcher.js';
 import { prepareControlDir, resolveTarget, type SshOptions } from './ssh.js';
 
-export type HostMethod = 'hosts.list' | 'hosts.add' | 'hosts.connect' | 'hosts.vendors';
+export type HostMethod = 'hosts.list' | 'hosts.add' | 'hosts.connect' | 'hosts.vendors' | 'hosts.folders';
 
 const HOSTS_FILE = 'hosts.json';
 const hostsFileSchema = z.strictObject({ v: z.literal(1), hosts: z.array(hostAliasSchema).max(256) });
@@ -66,6 +67,11 @@ export class Hosts implements RemoteCores {
       return this.view(host, (await this.configHosts()).includes(host) ? 'config' : 'added');
     },
     'hosts.vendors': async ({ host }) => (await this.core(host).call('host.info', {})).vendors,
+    // A host's folders are listed by its own core, which answers for its machine (host null there).
+    'hosts.folders': ({ host, path }) =>
+      host === null
+        ? listFolders(path)
+        : this.core(host).call('hosts.folders', { host: null, ...(path !== undefined ? { path } : {}) }),
   };
 
   core(alias: string): RemoteCore {

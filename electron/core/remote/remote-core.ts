@@ -1,7 +1,8 @@
-// One remote host's core, reached through one ssh child that runs `baton connect --stdio` there (docs/hosts.md):
-// the contract's RpcClient over that child's stdio. When the connection drops (ssh killed, network gone, laptop
-// asleep) the remote agents keep running; this side reconnects with backoff and tells its listeners, who reattach
-// their streams from the offsets they hold.
+// One remote host's core, reached over the host's shared ssh connection (docs/hosts.md): the contract's RpcClient over
+// a local socket that OpenSSH forwards to the remote core's socket, or, where the server refuses stream forwarding,
+// over the stdio of an ssh child that runs `baton connect --stdio` there. When the connection drops (ssh killed,
+// network gone, laptop asleep) the remote agents keep running; this side reconnects with backoff and tells its
+// listeners, who reattach their streams from the offsets they hold.
 import { EventEmitter } from 'node:events';
 import { execa, type ResultPromise } from 'execa';
 import {
@@ -19,7 +20,8 @@ import {
   type TerminalStream,
   type TerminalStreamHandlers,
 } from '../../../shared/client.js';
-import { reportFailure } from '../log.js';
+import { reportFailure, scrub } from '../log.js';
+import { ForwardUnavailable, openForwardedCore } from './forward.js';
 import { ensureInstalled, HostSetupError, serverDir } from './install.js';
 import { stdioWire } from './stdio-wire.js';
 import { explainSshFailure, sshArgs, type SshOptions } from './ssh.js';
@@ -39,6 +41,10 @@ export interface RemoteCoreOptions {
 export class RemoteCore {
   private client: RpcClient | null = null;
   private child: ResultPromise | null = null;
+  /** Ends the forwarded link (when the current connection is one). */
+  private closeForward: (() => void) | null = null;
+  /** The server refused stream forwarding (or it cannot be used here): the stdio bridge from then on. */
+  private forwardUnavailable = false;
   private connecting: Promise<RpcClient> | null = null;
   private readonly emitter = new EventEmitter();
   private attempt = 0;
@@ -81,6 +87,12 @@ export class RemoteCore {
     return () => this.emitter.off(name, listener);
   }
 
+  /** The connection dropped: streams on it are gone (keys go as requests, which wait for the next connection). */
+  onDrop(listener: () => void): () => void {
+    this.emitter.on('dropped', listener);
+    return () => this.emitter.off('dropped', listener);
+  }
+
   /** After a dropped connection came back: streams reattach from their offsets. */
   onReconnect(listener: () => void): () => void {
     this.emitter.on('reconnected', listener);
@@ -92,6 +104,7 @@ export class RemoteCore {
     this.closed = true;
     if (this.retry) clearTimeout(this.retry);
     this.client?.close();
+    this.closeForward?.();
     this.child?.kill('SIGTERM');
   }
 
@@ -116,7 +129,7 @@ export class RemoteCore {
         this.home = probe.home;
         this.installed = true;
       }
-      const client = await this.bridge();
+      const client = await this.connectLink();
       this.client = client;
       this.attempt = 0;
       this.setState('connected', null);
@@ -129,8 +142,36 @@ export class RemoteCore {
     }
   }
 
+  /** The forwarded socket when the server allows it, else the stdio bridge; listened to either way. */
+  private async connectLink(): Promise<RpcClient> {
+    if (!this.forwardUnavailable) {
+      try {
+        const forwarded = await openForwardedCore(this.alias, this.options.ssh, this.options.version);
+        this.closeForward = forwarded.close;
+        return this.adopt(forwarded.client, () => '');
+      } catch (err) {
+        if (!(err instanceof ForwardUnavailable)) throw err;
+        this.forwardUnavailable = true;
+        process.stderr.write(`baton: ${this.alias}: ${scrub(err.message)}; using the stdio bridge\n`);
+      }
+    }
+    const { client, stderr } = await this.bridge();
+    return this.adopt(client, stderr);
+  }
+
+  /** The remote core's events go to this core's listeners; its end is a dropped connection. */
+  private adopt(client: RpcClient, stderr: () => string): RpcClient {
+    for (const name of Object.keys(eventSchemas) as EventName[])
+      client.on(name, (payload) => this.emitter.emit(name, payload));
+    client.onClose((reason) => {
+      const said = stderr().trim();
+      this.dropped(client, `${reason}${said ? `: ${said.slice(-300)}` : ''}`);
+    });
+    return client;
+  }
+
   /** The ssh child running the remote `baton connect`, and the contract over its stdio once `core.info` answers. */
-  private async bridge(): Promise<RpcClient> {
+  private async bridge(): Promise<{ client: RpcClient; stderr: () => string }> {
     const remote = `node ${serverDir(this.options.version)}/bin/baton.js connect --stdio`;
     const child = execa('ssh', [...sshArgs(this.alias, this.options.ssh), remote], {
       reject: false,
@@ -169,18 +210,18 @@ export class RemoteCore {
       child.kill('SIGKILL');
       throw err;
     }
-    for (const name of Object.keys(eventSchemas) as EventName[])
-      client.on(name, (payload) => this.emitter.emit(name, payload));
-    client.onClose((reason) => this.dropped(client, `${reason}${stderr ? `: ${stderr.trim().slice(-300)}` : ''}`));
-    return client;
+    return { client, stderr: () => stderr };
   }
 
   /** The connection ended under us: agents there keep running; reconnect with backoff and tell the streams. */
   private dropped(client: RpcClient, reason: string): void {
     if (this.client !== client) return;
     this.client = null;
+    this.closeForward?.();
+    this.closeForward = null;
     this.child?.kill('SIGKILL');
     this.child = null;
+    this.emitter.emit('dropped');
     if (this.closed) return;
     this.setState('connecting', `reconnecting (${reason})`);
     this.scheduleReconnect();

@@ -1,15 +1,17 @@
 // A remote agent's terminal as this core holds it (docs/hosts.md): the remote core owns the PTY; this side keeps a
-// stream and a mirror of its own, fed with the remote stream's bytes, so panes, snapshots and screens work exactly
-// as for a local agent. The remote offset already received is remembered: after a dropped connection the stream is
-// attached again from there, so the pane continues byte-exact. Input and resizes go to the remote core.
+// stream of its own, fed with the remote stream's bytes, and a mirror parsed only when a screen is wanted (the remote
+// core's mirror already parses everything), so panes, snapshots and screens work exactly as for a local agent. The
+// remote offset already received is remembered: after a dropped connection the stream is attached again from there,
+// so the pane continues byte-exact. Input and resizes go to the remote core.
 import { DisposableStore } from '../lifecycle.js';
 import { FLOW } from '../pty/flow.js';
-import { Mirror, type MirrorScreen } from '../pty/mirror.js';
+import type { MirrorScreen } from '../pty/mirror.js';
 import { OutputStream, type AttachStart, type Subscription } from '../pty/output-stream.js';
 import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { ExitInfo } from '../pty/pty-process.js';
 import type { TerminalStream } from '../../../shared/client.js';
 import { reportFailure } from '../log.js';
+import { LazyMirror } from './lazy-mirror.js';
 import type { RemoteCore } from './remote-core.js';
 
 export const ENDED = new Set(['exited', 'stopped', 'failed']);
@@ -29,7 +31,7 @@ export class RemoteTerminal {
   cols = 120;
   rows = 40;
   private readonly disposables = new DisposableStore();
-  private readonly mirror: Mirror;
+  private readonly mirror: LazyMirror;
   private readonly stream: OutputStream;
   private readonly exitListeners = new Set<(e: ExitInfo) => void>();
   /** Everything below this remote offset is in the local stream. */
@@ -47,14 +49,17 @@ export class RemoteTerminal {
   ) {
     this.id = terminalId;
     this.pid = pid ?? 0;
-    this.mirror = this.disposables.add(new Mirror(this.cols, this.rows, FLOW.mirrorScrollback));
+    this.mirror = this.disposables.add(
+      new LazyMirror(this.cols, this.rows, () =>
+        core.state === 'connected' ? core.call('agent.screen', { agentId: remoteAgentId }) : Promise.resolve(null),
+      ),
+    );
     this.stream = this.disposables.add(
       new OutputStream(
         () => this.mirror.capture(),
         () => this.ackRemote(),
       ),
     );
-    this.disposables.add(this.mirror.onApplied(() => this.ackRemote()));
     const offStatus = core.on('agent.status', (e) => {
       if (
         e.agentId === this.remoteAgentId &&
@@ -66,6 +71,11 @@ export class RemoteTerminal {
     const offReconnect = core.onReconnect(() => {
       this.follow().catch((err: unknown) => reportFailure('reattaching a remote terminal', err));
     });
+    // Keys typed while the connection is down (or before the stream is attached again) go as requests, not lost.
+    const offDrop = core.onDrop(() => {
+      this.remote = null;
+    });
+    this.disposables.add({ dispose: offDrop });
     this.disposables.add({ dispose: offStatus });
     this.disposables.add({ dispose: offReconnect });
   }
@@ -74,6 +84,7 @@ export class RemoteTerminal {
   async follow(): Promise<void> {
     if (this.disposed || this.exited) return;
     this.remote?.detach();
+    this.remote = null;
     this.remote = await this.core.attach(
       this.remoteAgentId,
       { terminalId: this.id, fromOffset: this.remoteEnd, visible: true, consumer: 'core' },
@@ -165,14 +176,12 @@ export class RemoteTerminal {
   }
 
   /**
-   * Acknowledges what arrived as soon as it is in the local stream (not after the local mirror parsed it), while this
-   * side's visible panes and its mirror keep up. When either falls behind, acks wait (this runs again whenever the
-   * local backlog or the mirror's changes), so the remote PTY is paused in turn: no visible pane falls out of the
-   * local ring, and the mirror's queue stays bounded as a local agent's does (FLOW.mirrorBacklogBytes).
+   * Acknowledges what arrived as soon as it is in the local stream, while this side's visible panes keep up. When one
+   * falls behind, acks wait (this runs again whenever the local backlog changes), so the remote PTY is paused in turn:
+   * no visible pane falls out of the local ring.
    */
   private ackRemote(): void {
     if (!this.remote || this.stream.pressure() > ACK_WHILE_BEHIND) return;
-    if (this.mirror.backlog > FLOW.mirrorBacklogBytes / 4) return;
     this.remote.ack(this.remoteEnd);
   }
 

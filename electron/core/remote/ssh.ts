@@ -53,6 +53,9 @@ export function sshArgs(alias: string, options: SshOptions, extra: readonly stri
     'ServerAliveCountMax=3',
     '-o',
     'ConnectTimeout=15',
+    // The forwarded socket of the remote core (forward.ts) replaces a file left by a master that died.
+    '-o',
+    'StreamLocalBindUnlink=yes',
     ...(port ? ['-p', port] : []),
     ...extra,
     '--',

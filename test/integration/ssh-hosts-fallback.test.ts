@@ -1,0 +1,70 @@
+// A server that refuses stream forwarding (`AllowStreamLocalForwarding no`): Baton reaches the remote core through
+// `baton connect --stdio` over ssh instead of a forwarded socket (docs/hosts.md, "The link"), and remote agents work
+// the same, through a dropped connection too.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import { connect } from '../../electron/cli/connect.js';
+import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { stdioBridges } from './ssh-hosts-helpers.js';
+
+describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding', () => {
+  let sshd: TestSshd;
+  let server: ServerProcess;
+  let client: RpcClient;
+
+  beforeAll(async () => {
+    sshd = await startSshd({ config: ['AllowStreamLocalForwarding no'] });
+    const dir = tempDir('baton-ssh-nofwd-');
+    server = await startServer(join(dir, 'data'), testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile }));
+    client = await server.connect();
+  }, 60_000);
+
+  afterAll(async () => {
+    client?.close();
+    server?.child.kill('SIGTERM');
+    await server?.exited;
+    try {
+      const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
+        socket: string;
+        token: string;
+      };
+      const remote = await connect({ socket: info.socket, token: info.token });
+      await remote.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
+      remote.close();
+    } catch {
+      // No remote core was started.
+    }
+    sshd?.stop();
+  }, 60_000);
+
+  it('runs a remote agent through the stdio bridge, and reconnects through it after a drop', async () => {
+    const view = await client.call('hosts.connect', { host: 'devbox' });
+    expect(view, view.message ?? '').toMatchObject({ alias: 'devbox', state: 'connected' });
+    expect(stdioBridges(sshd.remoteHome)).toBe(1);
+    const work = join(sshd.remoteHome, 'work');
+    mkdirSync(work, { mode: 0o700 });
+    const run = await client.call('run.start', {
+      name: 'no-forwarding',
+      agents: [
+        { vendor: 'shell', label: 'there', cwd: work, host: 'devbox', command: ['/bin/bash', '--noprofile', '--norc'] },
+      ],
+    });
+    const agent = run.agents[0]!;
+    await client.call('agent.write', { agentId: agent.id, data: 'echo "one=$((40 + 2))"\r' });
+    await waitFor(async () => (await screenText(client, agent.id)).includes('one=42'), 'the remote echo');
+    // The connection drops; this side comes back through the bridge again, and the agent is the same.
+    expect(sshd.killConnections()).toBeGreaterThan(0);
+    await waitFor(
+      async () => (await client.call('hosts.list', {})).find((h) => h.alias === 'devbox')?.state === 'connected',
+      'devbox to be connected again',
+      60_000,
+    );
+    await client.call('agent.write', { agentId: agent.id, data: 'echo "two=$((40 + 3))"\r' });
+    await waitFor(async () => (await screenText(client, agent.id)).includes('two=43'), 'the echo after the drop');
+    expect(stdioBridges(sshd.remoteHome)).toBe(1);
+    await client.call('run.stop', { run: run.id });
+  }, 180_000);
+});
