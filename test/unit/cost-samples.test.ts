@@ -1,6 +1,7 @@
 // Cost per vendor against the samples of every vendor's format (docs/cost.md): exact token totals read from each
 // vendor's own transcript through its adapter, and "unknown" (null), never 0, where a transcript records no usage.
 import { appendFile, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -229,7 +230,9 @@ describe('cost from each vendor sample', () => {
       run([agent('qwen', [IDS.qwen])]),
       { ...run([agent('gemini', [IDS.gemini])]), id: 'run_1123456789abcdef' },
     ];
-    const service = new CostService(createVendors(), env, dataDir);
+    const costs = new CostService(createVendors(), env, dataDir);
+    // Each sum takes a moment, so that none can beat a budget of 0 however the machine schedules the two.
+    const service = { totalsOnce: (r: RunManifest) => sleep(50).then(() => costs.totalsOnce(r)) };
     let told: string[] | null = null;
     const none = await listCosts(service, runs, (ids) => (told = ids), 0);
     expect(none.size).toBe(0);
