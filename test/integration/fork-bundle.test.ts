@@ -7,13 +7,14 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync,
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import type { AgentView, RunView } from '../../shared/contract.js';
+import type { RunView } from '../../shared/contract.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import {
   BATON_BIN,
   FAKES,
   agentByLabel,
   ask,
+  promptsReady,
   randomNumber,
   startServer,
   tempDir,
@@ -77,21 +78,6 @@ function newRoot(): string {
   return root;
 }
 
-/** What each fake shows once its prompt takes input: a line sent before it would lose its Enter, as with the real CLIs. */
-const PROMPT_READY: Record<string, string> = { claude: '? for shortcuts', qwen: 'Type your message or @path/to/file' };
-
-/** Until every agent of a run just started, forked or imported shows its prompt. */
-async function promptsReady(client: RpcClient, agents: readonly AgentView[]): Promise<void> {
-  for (const agent of agents) {
-    const ready = PROMPT_READY[agent.vendor]!;
-    await waitFor(
-      async () => (await client.call('agent.screen', { agentId: agent.id })).text.includes(ready),
-      `the prompt of ${agent.label}`,
-      WAIT_MS,
-    );
-  }
-}
-
 /** A run of a Claude and a Qwen agent, each told its own number and confirmed in its vendor's store. */
 async function twoAgentRun(client: RpcClient, m: Machine, a: number, b: number): Promise<RunView> {
   const run = await client.call('run.start', {
@@ -102,7 +88,7 @@ async function twoAgentRun(client: RpcClient, m: Machine, a: number, b: number):
     ],
   });
   const [one, two] = [agentByLabel(run.agents, 'a'), agentByLabel(run.agents, 'b')];
-  await promptsReady(client, run.agents);
+  await promptsReady(client, run.agents, WAIT_MS);
   await ask(client, one.id, `remember the number ${a}`, `OK, I will remember ${a}.`, WAIT_MS);
   await ask(client, two.id, `remember the number ${b}`, `OK, I will remember ${b}.`, WAIT_MS);
   const view = await waitFor(
@@ -173,7 +159,7 @@ describe('fork', () => {
       ]);
       const fa = agentByLabel(forked.run.agents, 'a');
       const fb = agentByLabel(forked.run.agents, 'b');
-      await promptsReady(client, forked.run.agents);
+      await promptsReady(client, forked.run.agents, WAIT_MS);
       expect(fa.sessionId).not.toBe(agentByLabel(original.agents, 'a').sessionId);
       expect(fb.sessionId).not.toBe(agentByLabel(original.agents, 'b').sessionId);
       await ask(client, fa.id, QUESTION, `The number is ${n1}.`, WAIT_MS);
@@ -200,7 +186,7 @@ describe('fork', () => {
         ['a', 'copy', 'snapshot'],
         ['b', 'copy', 'snapshot'],
       ]);
-      await promptsReady(client, atSnap.run.agents);
+      await promptsReady(client, atSnap.run.agents, WAIT_MS);
       await ask(client, agentByLabel(atSnap.run.agents, 'b').id, QUESTION, `The number is ${n2}.`, WAIT_MS);
       await ask(client, agentByLabel(atSnap.run.agents, 'a').id, QUESTION, `The number is ${n1}.`, WAIT_MS);
       // The source's history says it was forked.
@@ -264,7 +250,7 @@ describe('bundles', () => {
         ['b', 'resumed'],
       ]);
       for (const a of imported.run.agents) expect(a.cwd).toBe(there.work);
-      await promptsReady(target, imported.run.agents);
+      await promptsReady(target, imported.run.agents, WAIT_MS);
       await ask(target, agentByLabel(imported.run.agents, 'a').id, QUESTION, `The number is ${n1}.`, WAIT_MS);
       await ask(target, agentByLabel(imported.run.agents, 'b').id, QUESTION, `The number is ${n2}.`, WAIT_MS);
       // Nothing of the other machine's directory is left in what was placed here.
