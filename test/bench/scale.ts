@@ -40,13 +40,17 @@ async function main(): Promise<void> {
   // A fresh HOME: the shells read no rc files, so the figures are the core's, not the user's shell start-up.
   const env = testEnv(join(root, 'home'));
   let core: CoreProcess | null = null;
+  // BENCH_ONLY=history: the 10,000-run store alone (its figures do not depend on the others).
+  const historyOnly = process.env.BENCH_ONLY === 'history';
   try {
-    core = await startCore(join(root, 'data'), env);
-    await liveAgents(core, env, work);
-    await stopCore(core);
-    core = null;
+    if (!historyOnly) {
+      core = await startCore(join(root, 'data'), env);
+      await liveAgents(core, env, work);
+      await stopCore(core);
+      core = null;
+    }
     await manyRuns(root, env);
-    await ptyHostRates();
+    if (!historyOnly) await ptyHostRates();
   } finally {
     if (core) await stopCore(core);
     rmSync(root, { recursive: true, force: true });

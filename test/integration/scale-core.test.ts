@@ -11,6 +11,7 @@ import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
 import { killWithEnv, listProcs, markOf, waitAllGone, isAlive, type ProcMark } from '../helpers/processes.js';
 import { screenText, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { writeManyRuns } from '../bench/many-runs.js';
+import type { RunManifest } from '../../electron/core/store/types.js';
 
 const TAG = 'BATON_TEST_SCALE_TAG';
 let root: string;
@@ -131,6 +132,22 @@ describe('the core at scale', () => {
     const written = await writeManyRuns(dataDir, 300, dirs);
     const damaged = written[150]!;
     writeFileSync(join(dataDir, 'runs', damaged.id, 'run.json'), '{"v":1,"id":');
+    // Some runs' sessions are in the vendors' stores (read in one pass per list): a Claude transcript in a project
+    // folder not named after the cwd (a moved project), a Codex rollout in an old day folder. Both: resumable.
+    const home = join(root, 'home');
+    const sessionOf = (run: RunManifest, vendor: string) =>
+      run.agents.find((a) => a.vendor === vendor)!.sessionIds[0]!.id;
+    const claudeDir = join(home, '.claude', 'projects', '-somewhere-else');
+    const codexDay = join(home, '.codex', 'sessions', '2025', '03', '04');
+    mkdirSync(claudeDir, { recursive: true });
+    mkdirSync(codexDay, { recursive: true });
+    const whole = [written[10]!, written[13]!];
+    const claudeOnly = written[16]!;
+    for (const run of [...whole, claudeOnly])
+      writeFileSync(join(claudeDir, `${sessionOf(run, 'claude')}.jsonl`), '{"type":"user"}\n');
+    for (const run of whole)
+      writeFileSync(join(codexDay, `rollout-2025-03-04T10-00-00-${sessionOf(run, 'codex')}.jsonl`), '{}\n');
+    const resumable = new Set(whole.map((r) => r.id));
     const core = await newCore(dataDir);
     const client = await core.connect();
     const listed = await client.call('run.list', {});
@@ -140,8 +157,9 @@ describe('the core at scale', () => {
     expect(new Set(listed.map((r) => `${r.agentCount} ${r.liveAgents} ${r.vendors.join(',')}`))).toEqual(
       new Set(['4 0 claude,codex,shell']),
     );
-    // The Claude and Codex sessions were confirmed once and no vendor store here has them: a resume would start fresh.
-    expect(new Set(listed.map((r) => r.health))).toEqual(new Set(['stale']));
+    // The Claude and Codex sessions were confirmed once and, but for those two runs', no vendor store here has them: a
+    // resume would start fresh.
+    expect(listed.map((r) => r.health)).toEqual(expected.map((r) => (resumable.has(r.id) ? 'resumable' : 'stale')));
 
     // A directory removed outside Baton: a run that changes since is checked again at its new version.
     rmSync(dirs[2]!, { recursive: true });
@@ -162,7 +180,12 @@ describe('the core at scale', () => {
     const again = await next.connect();
     const relisted = await again.call('run.list', {});
     // Checked afresh: every run in the removed directory is now `missing`, the others as before.
-    const truth = (id: string) => (expected.find((r) => r.id === id)!.agents[0]!.cwd === dirs[2] ? 'missing' : 'stale');
+    const truth = (id: string) =>
+      expected.find((r) => r.id === id)!.agents[0]!.cwd === dirs[2]
+        ? 'missing'
+        : resumable.has(id)
+          ? 'resumable'
+          : 'stale';
     expect(relisted.map((r) => [r.id, r.name, r.health])).toEqual(after.map((r) => [r.id, r.name, truth(r.id)]));
     expect(next.output()).toMatch(/ignoring .*run-health\.json/);
     await waitFor(() => {

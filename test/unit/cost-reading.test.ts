@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CostService } from '../../electron/core/cost/cost-service.js';
-import type { AgentRecord } from '../../electron/core/store/types.js';
+import { listCosts } from '../../electron/core/cost/list-costs.js';
+import type { AgentRecord, RunManifest } from '../../electron/core/store/types.js';
 import { claudeUsageOf } from '../../electron/core/vendors/claude/usage.js';
 import { encodeClaudeCwd } from '../../electron/core/vendors/claude/store.js';
 import { JsonlUsageFiles, type LineParser } from '../../electron/core/vendors/kit/usage.js';
@@ -155,5 +156,31 @@ describe('reading a transcript that grows', () => {
     const [one, two] = await Promise.all([files.source(path), files.source(path)]);
     expect(one?.entries).toHaveLength(2);
     expect(two?.entries).toHaveLength(2);
+  });
+});
+
+describe("a list's sums over stopped runs (one store index for the list)", () => {
+  const run = (id: string, ids: readonly string[]): RunManifest => ({
+    v: 1,
+    id,
+    name: id,
+    createdAt: '2026-11-25T21:47:05.000Z',
+    updatedAt: '2026-11-25T21:47:05.000Z',
+    agents: [{ ...agent(ids), id: `agt_${id.slice(4).padEnd(16, '0')}`, status: 'stopped', exitCode: 0 }],
+    lastSnapshot: null,
+  });
+
+  it('sums what each session looked up alone would, and a session removed since is gone at the next list', async () => {
+    await write(FIRST, [user(FIRST), call(FIRST, 'a', 10, 5)]);
+    const runs = [run('run_0123456789abcdef', [FIRST]), run('run_fedcba9876543210', [AFTER_CLEAR])];
+    const alone = new CostService(createVendors(), env, tmp);
+    const expected = await Promise.all(runs.map(async (r) => (await alone.totals(r)).total));
+    const listed = await listCosts(new CostService(createVendors(), env, tmp), runs, () => undefined, 10_000);
+    expect(runs.map((r) => listed.get(r.id))).toEqual(expected);
+    expect(listed.get(runs[0]!.id)?.tokens).toBe(125);
+
+    await rm(join(projects, `${FIRST}.jsonl`));
+    const again = await listCosts(new CostService(createVendors(), env, tmp), runs, () => undefined, 10_000);
+    expect(again.get(runs[0]!.id)).toEqual(expected[1]);
   });
 });

@@ -7,6 +7,7 @@ import { shortId } from '../vendors/kit/ids.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { UsageEntry, UsageSource } from '../vendors/kit/usage.js';
 import type { Vendors } from '../vendors/registry.js';
+import type { SessionIndexes } from '../vendors/session-indexes.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
 import { totalOf } from '../../../shared/cost-text.js';
 import { PriceTables, type PriceTable } from './price-table.js';
@@ -48,15 +49,23 @@ export class CostService {
   async agentFigures(
     agent: AgentRecord,
     table: PriceTable,
+    indexes?: SessionIndexes,
   ): Promise<{ figures: CostFigures; sessions: number } | null> {
-    const usage = this.vendors.get(agent.vendor)?.usage;
-    if (!usage) return null;
+    const adapter = this.vendors.get(agent.vendor);
+    const usage = adapter?.usage;
+    if (!adapter || !usage) return null;
+    // A pass over many runs (run.list) reads each store once: a stopped agent's session not in it is missing without
+    // a lookup of its own. A live agent's is looked up, as its transcript may be newer than the index.
+    const stopped = agent.status !== 'running' && agent.status !== 'starting';
     const ids = [...new Set(agent.sessionIds.map((s) => s.id))];
     const sources = new Map<string, UsageSource>();
     const gone: string[] = [];
     for (const id of ids) {
       // A store that cannot be read (a database being rewritten, say) counts as a transcript not there now.
-      const reading = await usage.read(id, agent.cwd, this.env).catch(() => ({ kind: 'missing' as const }));
+      const reading =
+        indexes && stopped && (await indexes.missing(adapter, id, agent.cwd, this.env))
+          ? ({ kind: 'missing' } as const)
+          : await usage.read(id, agent.cwd, this.env).catch(() => ({ kind: 'missing' as const }));
       if (reading.kind === 'unrecorded') return { figures: unknownFigures(reading.reason), sessions: ids.length };
       if (reading.kind === 'missing') {
         // Never confirmed: nothing was said in it, so it cost nothing. Confirmed and now missing: its figures are lost.
@@ -81,8 +90,9 @@ export class CostService {
     runId: string,
     agent: AgentRecord,
     table: PriceTable,
+    indexes?: SessionIndexes,
   ): Promise<{ figures: CostFigures; sessions: number } | null> {
-    if (!agent.host || !this.remote) return this.agentFigures(agent, table);
+    if (!agent.host || !this.remote) return this.agentFigures(agent, table, indexes);
     if (!this.vendors.get(agent.vendor)?.usage) return null;
     const figures = await this.remote.figures(runId, { ...agent, host: agent.host });
     return { figures, sessions: new Set(agent.sessionIds.map((s) => s.id)).size };
@@ -115,23 +125,23 @@ export class CostService {
   /** Sums of a run being made now, so a list asked twice meanwhile reads the transcripts once. */
   private readonly inFlight = new Map<string, Promise<RunTotals>>();
 
-  /** `totals`, shared by every caller while it is being made. */
-  totalsOnce(run: RunManifest): Promise<RunTotals> {
+  /** `totals`, shared by every caller while it is being made; `indexes`: the store indexes of the caller's pass. */
+  totalsOnce(run: RunManifest, indexes?: SessionIndexes): Promise<RunTotals> {
     let p = this.inFlight.get(run.id);
     if (!p) {
-      p = this.totals(run).finally(() => this.inFlight.delete(run.id));
+      p = this.totals(run, indexes).finally(() => this.inFlight.delete(run.id));
       this.inFlight.set(run.id, p);
     }
     return p;
   }
 
   /** The run's compact sum (run summaries); per agent as well (snapshots). */
-  async totals(run: RunManifest): Promise<RunTotals> {
+  async totals(run: RunManifest, indexes?: SessionIndexes): Promise<RunTotals> {
     const table = await this.priceTable();
     const agents = new Map<string, CostTotal>();
     const parts: CostFigures[] = [];
     for (const a of run.agents) {
-      const got = await this.figuresIn(run.id, a, table);
+      const got = await this.figuresIn(run.id, a, table, indexes);
       if (!got) continue;
       agents.set(a.id, totalOf(got.figures));
       parts.push(got.figures);

@@ -11,6 +11,7 @@
 //   an agent starting or running is summed at every list, as before.
 import type { CostTotal } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
+import { SessionIndexes } from '../vendors/session-indexes.js';
 import type { CostService } from './cost-service.js';
 
 /** How long run.list waits for its runs' costs. */
@@ -54,6 +55,8 @@ export async function listCosts(
     if (kept && known.total) out.set(run.id, known.total);
     if (!kept || now - known.at > RESUM_MS) toSum.push(run);
   }
+  // Every vendor store is read once for this list's sums (vendors/session-indexes.ts), not once per session.
+  const indexes = new SessionIndexes();
   const pending: { run: RunManifest; done: Promise<CostTotal | null> }[] = [];
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<'late'>((resolve) => {
@@ -62,7 +65,7 @@ export async function listCosts(
   await Promise.all(
     toSum.map(async (run) => {
       // A cost that cannot be read is left out: the list never fails for it.
-      const sum = service.totalsOnce(run).then(
+      const sum = service.totalsOnce(run, indexes).then(
         (t) => t.total,
         () => null,
       );

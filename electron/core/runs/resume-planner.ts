@@ -3,7 +3,6 @@
 // side effect: it reads the run store, the directories and the vendors' stores, and writes nothing. Each agent's
 // vendor store is read once, by the adapter's `planResumeChecked`; what it found travels with the plan, for the
 // preview's check and for the launch, which records the id as confirmed without reading the store again.
-import { stat } from 'node:fs/promises';
 import type { HandlePreview, RunSummary, SessionCheck } from '../../../shared/contract.js';
 import { decodeHandle, type DecodedHandle, type HandleAgent } from '../handle/codec.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
@@ -11,6 +10,7 @@ import type { PriorSession, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentWorktrees, RepoMap, WorktreeAssessment } from './agent-worktrees.js';
 import { invalid } from './errors.js';
+import { HealthBatch } from './health-batch.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
@@ -45,12 +45,6 @@ type HandlePreviewAgent = HandlePreview['agents'][number];
 
 /** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
-
-const isDirectory = (path: string) =>
-  stat(path).then(
-    (s) => s.isDirectory(),
-    () => false,
-  );
 
 export class ResumePlanner {
   private readonly rules = {
@@ -284,24 +278,23 @@ export class ResumePlanner {
   async health(
     run: RunManifest,
     isLive: (agentId: string) => boolean,
-    dirs: Map<string, Promise<boolean>> = new Map(),
+    batch: HealthBatch = new HealthBatch(),
   ): Promise<RunSummary['health']> {
     if (run.agents.some((a) => isLive(a.id))) return 'live';
-    // `dirs`: answers shared by the runs checked together (run-health.ts); most share a few directories.
-    const isDir = (path: string) => {
-      let known = dirs.get(path);
-      if (!known) dirs.set(path, (known = isDirectory(path)));
-      return known;
-    };
+    // `batch`: directory answers and vendor store indexes shared by the runs checked together (health-batch.ts).
     let health: RunSummary['health'] = 'resumable';
     for (const a of run.agents) {
       // An agent on another host: its directory and conversation are there, asked only when it resumes.
       if (a.host) continue;
       // A worktree that is gone is re-created from its branch at the resume: only its repository must be there.
-      if (!(await isDir(a.cwd)) && !(a.worktree && (await isDir(a.worktree.repoRoot)))) return 'missing';
+      if (!(await batch.isDir(a.cwd)) && !(a.worktree && (await batch.isDir(a.worktree.repoRoot)))) return 'missing';
       const adapter = this.vendors.get(a.vendor);
       const last = a.sessionIds.at(-1);
-      if (adapter?.sessionIdPattern && last?.confirmed && !(await adapter.exists(last.id, a.cwd, this.env)))
+      if (
+        adapter?.sessionIdPattern &&
+        last?.confirmed &&
+        !(await batch.sessionExists(adapter, last.id, a.cwd, this.env))
+      )
         health = 'stale';
     }
     return health;

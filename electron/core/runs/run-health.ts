@@ -11,12 +11,12 @@
 // A run with a live agent is `live` without any check.
 import type { RunSummary } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
+import { HealthBatch } from './health-batch.js';
 import { readHealthFile, writeHealthFile, type SavedHealth } from './health-file.js';
 
 export type Health = RunSummary['health'];
-/** Answers the same path once within one batch of checks: most runs of a history share a few directories. */
-export type DirectoryMemo = Map<string, Promise<boolean>>;
-export type HealthCheck = (run: RunManifest, dirs: DirectoryMemo) => Promise<Health>;
+/** `batch`: what the runs checked together share (directory answers, vendor store indexes; health-batch.ts). */
+export type HealthCheck = (run: RunManifest, batch: HealthBatch) => Promise<Health>;
 
 /** How old an answer may be before a list has it checked again in the background. */
 export const RECHECK_MS = 60_000;
@@ -127,7 +127,7 @@ export class RunHealth {
 
   /** Checks `runs`, at most `concurrency` at once (each check's file-system calls let other work run in between). */
   private async checkAll(runs: readonly RunManifest[], concurrency = CONCURRENCY): Promise<void> {
-    const dirs: DirectoryMemo = new Map();
+    const batch = new HealthBatch();
     let next = 0;
     const worker = async () => {
       while (next < runs.length) {
@@ -140,7 +140,7 @@ export class RunHealth {
           continue;
         }
         // A check that fails (a vendor store that cannot be read) says nothing against the run.
-        const answer = this.check(run, dirs).catch((): Health => 'resumable');
+        const answer = this.check(run, batch).catch((): Health => 'resumable');
         const entry: Known = { updatedAt: run.updatedAt, checkedAt: Date.now(), answer };
         answer.then(
           (health) => this.answered(entry, health),

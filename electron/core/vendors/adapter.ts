@@ -78,6 +78,11 @@ export interface SessionObservation {
   confirmed: boolean;
 }
 
+/** The sessions a vendor's store held when it was read (`VendorAdapter.indexSessions`). */
+export interface SessionIndex {
+  has(sessionId: string, cwd: string): boolean;
+}
+
 export interface VendorAdapter extends BinaryFacts {
   readonly vendor: VendorName;
   readonly displayName: string;
@@ -115,6 +120,13 @@ export interface VendorAdapter extends BinaryFacts {
   planResumeChecked(ctx: AgentContext, prior: PriorSession, env: VendorEnv): Promise<CheckedResumePlan>;
   /** Whether the vendor still has this session's transcript, read from its store without starting the CLI. */
   exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean>;
+  /**
+   * Every session the store holds now, read in one pass: for checking many runs at once (run.list's health,
+   * docs/performance.md "Core"), where `exists` per session would read the store once each. Its `has` answers exactly
+   * what `exists` would have answered when the pass was made. Absent, or null (the store cannot be listed): callers
+   * ask `exists` per session.
+   */
+  indexSessions?(env: VendorEnv): Promise<SessionIndex | null>;
   /**
    * Watch a live terminal for its session id (discovery, confirmation, and changes such as Claude's /clear).
    * Calls `onSession` whenever the id or its confirmation changes. Returns a function that stops watching.

@@ -3,12 +3,13 @@
 import { readFile, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { FoundSession, VendorEnv } from '../adapter.js';
+import type { FoundSession, SessionIndex, VendorEnv } from '../adapter.js';
 import { stateSlot } from '../kit/context.js';
 import { displayPath, vendorHome } from '../kit/home.js';
 import { LOWER_UUID } from '../kit/ids.js';
 import type { MintedIdStore } from '../kit/minted-id.js';
 import { pathExists } from '../kit/store-fs.js';
+import { indexClaudeSessions } from './session-index.js';
 import { ClaudeSessionList } from './sessions.js';
 
 /** Claude session ids as the CLI mints them: a lowercase UUID. */
@@ -111,6 +112,11 @@ export class ClaudeStore implements MintedIdStore {
 
   async exists(sessionId: string, cwd: string, env: VendorEnv): Promise<boolean> {
     return (await findClaudeTranscript(sessionId, cwd, env)) !== null;
+  }
+
+  /** Every session at once, for checking many runs (session-index.ts). */
+  index(env: VendorEnv): Promise<SessionIndex | null> {
+    return indexClaudeSessions(env);
   }
 
   async where(_cwd: string, env: VendorEnv): Promise<string> {

@@ -73,6 +73,8 @@ export const codex: VendorDefinition<'codex'> = {
         return (await store.findRollout(sessionId, env)) !== null;
       },
 
+      indexSessions: (env) => store.index(env),
+
       follow: (terminal, env, onSession) => followCodex(deps, terminal, env, onSession),
 
       listSessions: (env) => store.list(env),

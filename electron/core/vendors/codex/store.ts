@@ -2,7 +2,7 @@
 // time (days.ts) and the per-thread writer locks, read without starting the CLI. One CodexStore per vendor context
 // remembers where rollouts were seen and caches the listing.
 import { join } from 'node:path';
-import type { FoundSession, VendorEnv } from '../adapter.js';
+import type { FoundSession, SessionIndex, VendorEnv } from '../adapter.js';
 import { stateSlot } from '../kit/context.js';
 import { displayPath, vendorHome } from '../kit/home.js';
 import { LOWER_UUID, UUID_SOURCE } from '../kit/ids.js';
@@ -11,6 +11,7 @@ import { FileCache } from '../kit/transcript-cache.js';
 import { localDayFolders } from './days.js';
 import type { HeldFiles } from './proc.js';
 import { readRolloutHead } from './rollout.js';
+import { indexCodexRollouts } from './session-index.js';
 
 /** Codex thread ids are UUIDv7 as the CLI mints them; any lowercase UUID is accepted (never a name: see §2 pitfall 2). */
 export const CODEX_SESSION_ID = LOWER_UUID;
@@ -130,6 +131,15 @@ export class CodexStore {
       if (hit && (await isFile(hit))) return this.remember(id, hit);
     }
     return null;
+  }
+
+  /** Every rollout at once, for checking many runs (session-index.ts). */
+  index(env: VendorEnv): Promise<SessionIndex> {
+    return indexCodexRollouts(
+      { dayDirs: allDayDirs, rolloutName: ROLLOUT_NAME, root: sessionsDir },
+      this.knownPaths,
+      env,
+    );
   }
 
   /** Notes the rollouts a live process holds open (proc.ts): their paths are then known without a scan. */

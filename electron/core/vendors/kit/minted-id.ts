@@ -6,6 +6,7 @@ import type { VendorName } from '../../../../shared/words.js';
 import type {
   FoundSession,
   PriorSession,
+  SessionIndex,
   SpawnPlan,
   VendorAdapter,
   VendorDefinition,
@@ -34,6 +35,8 @@ export interface MintedIdStore {
    * plan can say what exists() would without reading the store again (docs/architecture.md §5).
    */
   readonly confirmsStarted?: boolean;
+  /** Every session the store holds, in one pass (`VendorAdapter.indexSessions`); absent: `exists` per session. */
+  index?(env: VendorEnv): Promise<SessionIndex | null>;
   /** Where the store keeps `cwd`'s sessions, as the user would write it: named when a session is gone. */
   where(cwd: string, env: VendorEnv): Promise<string>;
   /** Conversations for import (docs/architecture.md §9 `listSessions`). */
@@ -174,6 +177,7 @@ function mintedIdAdapter<S extends MintedIdStore, V extends VendorName>(
     }),
 
     exists: (sessionId, cwd, env) => store.exists(sessionId, cwd, env),
+    ...(store.index ? { indexSessions: store.index.bind(store) } : {}),
 
     follow: f.follow
       ? f.follow(ctx, store)
