@@ -10,6 +10,9 @@ import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink, type CursorBlink } from './cursor-blink.js';
+import { tuneXterm } from './xterm-tuning.js';
+import { WritePacer } from './write-pacer.js';
+import { timed } from './pane-timing.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -35,6 +38,8 @@ export interface PaneTerminal {
 }
 
 const panes = new Map<string, PaneTerminal>();
+/** While the user types, the other panes' output waits for the echo and gets the rest of each frame (write-pacer.ts). */
+const pacer = new WritePacer();
 let client: BatonClient | null = null;
 let parkingLot: HTMLDivElement | null = null;
 
@@ -70,9 +75,28 @@ function lot(): HTMLDivElement {
   return parkingLot;
 }
 
+/**
+ * Where a new xterm is opened, alone, before it is parked or shown. Opening measures characters (forced layouts, four
+ * or more per xterm): inside the parking lot, each would lay out the hundred xterms parked there, as
+ * `content-visibility: hidden` content is laid out in full whenever something inside it is measured. Here only the
+ * new one is.
+ */
+let openingRoom: HTMLDivElement | null = null;
+function room(): HTMLDivElement {
+  if (!openingRoom) {
+    openingRoom = document.createElement('div');
+    openingRoom.setAttribute('aria-hidden', 'true');
+    openingRoom.style.cssText =
+      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;visibility:hidden;';
+    document.body.appendChild(openingRoom);
+  }
+  return openingRoom;
+}
+
 export function getPane(agentId: string): PaneTerminal {
   const existing = panes.get(agentId);
   if (existing) return existing;
+  const openedAt = performance.now();
   const element = document.createElement('div');
   element.className = 'bt-xterm-host';
   const term = new Terminal({
@@ -90,8 +114,10 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(fit);
   term.loadAddon(search);
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
-  lot().appendChild(element);
+  room().appendChild(element);
   term.open(element);
+  tuneXterm(term);
+  lot().appendChild(element);
   const blink = cursorBlink(term);
   term.textarea?.addEventListener('focus', () => blink.focused());
   term.textarea?.addEventListener('blur', () => blink.blurred());
@@ -117,6 +143,7 @@ export function getPane(agentId: string): PaneTerminal {
   });
   trackFit(agentId, { fit, term, element });
   panes.set(agentId, pane);
+  timed('open', agentId, openedAt);
   return pane;
 }
 
@@ -124,7 +151,11 @@ const webgl = new WebglPool({
   max: MAX_WEBGL_PANES,
   acquire: (agentId, lost) => {
     const pane = panes.get(agentId);
-    return pane ? loadWebgl(pane.term, pane.element, lost) : null;
+    if (!pane) return null;
+    const startedAt = performance.now();
+    const lease = loadWebgl(pane.term, pane.element, lost);
+    timed('webgl', agentId, startedAt);
+    return lease;
   },
   changed: (agentId, renderer) => {
     const pane = panes.get(agentId);
@@ -153,6 +184,7 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   pane.blink.typed();
+  pacer.typed(pane.agentId);
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
@@ -201,7 +233,8 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   pane.term.options.disableStdin = !pane.accepting;
   if (terminalId === null) return;
   if (pane.terminalId !== terminalId) {
-    if (pane.terminalId !== null) pane.term.write('\r\n\x1b[2m──────── new terminal ────────\x1b[0m\r\n');
+    // Behind any output of the old terminal still held for this pane (write-pacer.ts).
+    if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
@@ -211,6 +244,28 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
     void attach(pane, terminalId);
   }
 }
+
+const NEW_TERMINAL = new TextEncoder().encode('\r\n\x1b[2m──────── new terminal ────────\x1b[0m\r\n');
+
+/** Resolves once the pane's attach (if any) is done and everything written to its xterm so far is parsed. */
+export async function settled(agentId: string): Promise<void> {
+  await attaching.get(agentId);
+  const pane = panes.get(agentId);
+  if (pane) await new Promise<void>((resolve) => pane.term.write('', resolve));
+}
+
+/** The running agents of a run and their terminals, as the core has them now (for loading their panes ahead). */
+export async function liveTerminals(runId: string): Promise<{ agentId: string; terminalId: string }[]> {
+  const c = client;
+  if (!c) return [];
+  const run = await c.call('run.get', { run: runId });
+  return run.agents.flatMap((a) =>
+    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
+  );
+}
+
+/** Whether the registry has a pane for the agent. */
+export const hasPane = (agentId: string): boolean => panes.has(agentId);
 
 /**
  * The store's client, handed over by the store (`provideClientTo`, main.tsx) at every connect: the panes use it for
@@ -253,6 +308,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   if (!c || pane.terminalId !== terminalId) return;
   // A fresh page has nothing yet: the core answers with its mirror's screen (a reset) and live output after it.
   const fromOffset = fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  const askedAt = performance.now();
   const stream = await c.attach(
     pane.agentId,
     { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
@@ -262,6 +318,10 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
     },
   );
   if (pane.terminalId !== terminalId || client !== c) return stream.detach();
+  // The catch-up (a screen, or the bytes since the pane's offset) has been handed to xterm: fetched, then parsed.
+  const fetchedAt = performance.now();
+  timed('fetch', pane.agentId, askedAt);
+  pane.term.write('', () => timed('parse', pane.agentId, fetchedAt));
   pane.stream = stream;
   const queued = pane.pendingInput.splice(0);
   for (const data of queued) sendInput(pane, data);
@@ -277,6 +337,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
 function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
+  pacer.discard(pane.agentId);
   let text = `\x1bc${screen}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
@@ -311,7 +372,7 @@ function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
   pane.offset = end;
   pane.lastDataAt = performance.now();
   // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
-  pane.term.write(bytes, () => pane.stream?.ack(end));
+  pacer.write(pane.agentId, pane.term, bytes, () => pane.stream?.ack(end));
 }
 
 /** A run from the history shows each agent's last recorded screen until it is resumed. */

@@ -1,7 +1,7 @@
 // The renderer bench: `npm run bench:renderer` (needs `npm run build` first for `baton serve`; it builds the bench page
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
-// BENCH_ONLY=echo the keystroke scene only.
+// BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=scale the hundred-agent scenes only.
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
@@ -549,6 +549,11 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         // BENCH_ONLY=echo runs the keystroke scene alone (for work on the input path).
         if (process.env.BENCH_ONLY === 'echo') {
           reportEcho(await echo(b, scene));
+          continue;
+        }
+        // BENCH_ONLY=scale runs the hundred-agent scenes alone (for work on switching, long tasks and memory).
+        if (process.env.BENCH_ONLY === 'scale') {
+          if (!webgl && !(await scaleBench(b, scene.root))) ok = false;
           continue;
         }
         const t = await throughput(b, scene);
