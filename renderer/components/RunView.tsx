@@ -2,7 +2,8 @@
 import { useEffect } from 'react';
 import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
-import { focusPane, showStoredScreens } from '../panes/terminal-registry.js';
+import { focusPane } from '../panes/terminal-registry.js';
+import { showStoredScreens } from '../panes/pane-screens.js';
 import { warmRuns } from '../panes/pane-warmup.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';

@@ -75,24 +75,6 @@ function lot(): HTMLDivElement {
   return parkingLot;
 }
 
-/**
- * Where a new xterm is opened, alone, before it is parked or shown. Opening measures characters (forced layouts, four
- * or more per xterm): inside the parking lot, each would lay out the hundred xterms parked there, as
- * `content-visibility: hidden` content is laid out in full whenever something inside it is measured. Here only the
- * new one is.
- */
-let openingRoom: HTMLDivElement | null = null;
-function room(): HTMLDivElement {
-  if (!openingRoom) {
-    openingRoom = document.createElement('div');
-    openingRoom.setAttribute('aria-hidden', 'true');
-    openingRoom.style.cssText =
-      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;visibility:hidden;';
-    document.body.appendChild(openingRoom);
-  }
-  return openingRoom;
-}
-
 export function getPane(agentId: string): PaneTerminal {
   const existing = panes.get(agentId);
   if (existing) return existing;
@@ -114,10 +96,9 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(fit);
   term.loadAddon(search);
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
-  room().appendChild(element);
+  lot().appendChild(element);
   term.open(element);
   tuneXterm(term);
-  lot().appendChild(element);
   const blink = cursorBlink(term);
   term.textarea?.addEventListener('focus', () => blink.focused());
   term.textarea?.addEventListener('blur', () => blink.blurred());
@@ -267,6 +248,12 @@ export async function liveTerminals(runId: string): Promise<{ agentId: string; t
 /** Whether the registry has a pane for the agent. */
 export const hasPane = (agentId: string): boolean => panes.has(agentId);
 
+/** The agent's pane if the page has one (never creates it). */
+export const existingPane = (agentId: string): PaneTerminal | undefined => panes.get(agentId);
+
+/** The client the store handed over, for the panes' own requests (pane-screens.ts). */
+export const paneClient = (): BatonClient | null => client;
+
 /**
  * The store's client, handed over by the store (`provideClientTo`, main.tsx) at every connect: the panes use it for
  * their bytes only (attach, input, resize, recorded screens), which never pass through the store (docs/architecture.md
@@ -373,49 +360,4 @@ function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
   pane.lastDataAt = performance.now();
   // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
   pacer.write(pane.agentId, pane.term, bytes, () => pane.stream?.ack(end));
-}
-
-/** A run from the history shows each agent's last recorded screen until it is resumed. */
-export async function showStoredScreens(runId: string): Promise<void> {
-  const c = client;
-  if (!c) return;
-  const { screens } = await c.call('run.screens', { run: runId });
-  for (const screen of screens) {
-    const pane = getPane(screen.agentId);
-    if (pane.terminalId !== null || pane.offset > 0 || pane.term.buffer.active.length > pane.term.rows) continue;
-    pane.term.reset();
-    pane.term.write(screen.serialized, () => {
-      // The recorded cursor may sit above the screen's last lines (a TUI footer): mark below them, not over them.
-      const buffer = pane.term.buffer.active;
-      let last = pane.term.rows - 1;
-      while (
-        last > 0 &&
-        buffer
-          .getLine(buffer.viewportY + last)
-          ?.translateToString(true)
-          .trim() === ''
-      )
-        last--;
-      pane.term.write(
-        `\x1b[${last + 1};1H\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n`,
-      );
-    });
-  }
-}
-
-/** The text a user would see in the pane, for tests and for "copy screen". */
-export function paneText(agentId: string): string {
-  const pane = panes.get(agentId);
-  if (!pane) return '';
-  const buffer = pane.term.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y);
-    if (!line) continue;
-    const text = line.translateToString(true);
-    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-    else lines.push(text);
-  }
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
 }
