@@ -183,8 +183,9 @@ export function mountPane(agentId: string, host: HTMLElement): void {
     pane.visible = true;
     // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
     // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    // An attach under way (a pane loaded ahead, pane-warmup.ts) tells the core once it is done (doAttach).
     if (pane.stream) pane.stream.setVisible(true);
-    else if (pane.terminalId) void attach(pane, pane.terminalId);
+    else if (pane.terminalId && !attachPending(agentId)) void attach(pane, pane.terminalId);
   }
 }
 
@@ -221,7 +222,7 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
     pane.stream?.detach();
     pane.stream = null;
     void attach(pane, terminalId, true);
-  } else if (!pane.stream) {
+  } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }
 }
@@ -282,10 +283,17 @@ export function paneRenderer(agentId: string): 'webgl' | 'dom' | null {
 }
 
 const attaching = new Map<string, Promise<void>>();
+/** Attaches asked for and not yet done, per agent. */
+const pendingAttaches = new Map<string, number>();
+const attachPending = (agentId: string) => (pendingAttaches.get(agentId) ?? 0) > 0;
 
 function attach(pane: PaneTerminal, terminalId: string, fromStart = false): Promise<void> {
   const previous = attaching.get(pane.agentId) ?? Promise.resolve();
-  const next = previous.then(() => doAttach(pane, terminalId, fromStart)).catch(() => undefined);
+  pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 0) + 1);
+  const next = previous
+    .then(() => doAttach(pane, terminalId, fromStart))
+    .catch(() => undefined)
+    .finally(() => pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 1) - 1));
   attaching.set(pane.agentId, next);
   return next;
 }
@@ -296,9 +304,10 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   // A fresh page has nothing yet: the core answers with its mirror's screen (a reset) and live output after it.
   const fromOffset = fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
   const askedAt = performance.now();
+  const visible = pane.visible;
   const stream = await c.attach(
     pane.agentId,
-    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
+    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible },
     {
       onData: (data, offset) => write(pane, data, offset),
       onReset: (screen, offset) => replaceScreen(pane, screen, offset),
@@ -310,6 +319,8 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   timed('fetch', pane.agentId, askedAt);
   pane.term.write('', () => timed('parse', pane.agentId, fetchedAt));
   pane.stream = stream;
+  // Shown or hidden while the attach was under way: the core hears it now.
+  if (pane.visible !== visible) stream.setVisible(pane.visible);
   const queued = pane.pendingInput.splice(0);
   for (const data of queued) sendInput(pane, data);
   const { cols, rows } = pane.term;
