@@ -54,7 +54,10 @@ parentPort.on('message', (m) => {
             cols: mirror.term.cols,
             rows: mirror.term.rows,
             offset: mirror.applied,
-            serialized: mirror.serializer.serialize({ scrollback: mirror.scrollback }),
+            // A bounded catch-up (a first visit) takes the screen and only the newest `m.scrollback` lines above it.
+            serialized: mirror.serializer.serialize({
+              scrollback: Math.min(m.scrollback ?? mirror.scrollback, mirror.scrollback),
+            }),
             text: plainText(mirror.term, m.textLines),
           },
         });

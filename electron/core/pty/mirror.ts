@@ -88,14 +88,17 @@ export class Mirror implements Disposable {
     mirrorWorker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
-  /** The screen once every byte written so far has been applied (taken on the mirror thread, in order). */
-  capture(textLines = 200): Promise<MirrorScreen> {
+  /**
+   * The screen once every byte written so far has been applied (taken on the mirror thread, in order), with at most
+   * `scrollback` lines of history above it (all the mirror keeps when not given).
+   */
+  capture(textLines = 200, scrollback?: number): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());
     this.flush();
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
-      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines });
+      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines, scrollback });
     });
   }
 

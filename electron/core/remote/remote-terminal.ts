@@ -50,7 +50,7 @@ export class RemoteTerminal {
     this.mirror = this.disposables.add(new Mirror(this.cols, this.rows, FLOW.mirrorScrollback));
     this.stream = this.disposables.add(
       new OutputStream(
-        () => this.mirror.capture(),
+        (scrollback) => this.mirror.capture(undefined, scrollback),
         () => this.ackRemote(),
       ),
     );
@@ -145,8 +145,9 @@ export class RemoteTerminal {
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
     consumer?: StreamConsumer,
+    scrollback?: number,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
-    return this.stream.attach(fromOffset, visible, deliver, consumer);
+    return this.stream.attach(fromOffset, visible, deliver, consumer, scrollback);
   }
 
   /** Asks the remote core to stop the agent; resolves once its exit arrived (or the grace ran out). */
