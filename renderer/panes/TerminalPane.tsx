@@ -6,7 +6,7 @@ import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { AgentMuteButton, AgentStateBadge } from '../components/AttentionBadge.js';
 import { useBaton } from '../state/store.js';
-import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor } from './terminal-registry.js';
+import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor, wholeHistory } from './terminal-registry.js';
 
 interface Props {
   runId: string;
@@ -153,10 +153,14 @@ function PaneSearch({ agentId, onClose }: { agentId: string; onClose(): void }) 
   const [query, setQuery] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => inputRef.current?.focus(), []);
+  // A search covers the whole history: a pane holding only its latest screens loads the rest (pane-history.ts).
+  useEffect(() => void wholeHistory(agentId), [agentId]);
   const find = (forward: boolean) => {
-    const { search } = getPane(agentId);
-    if (forward) search.findNext(query);
-    else search.findPrevious(query);
+    void wholeHistory(agentId).then(() => {
+      const { search } = getPane(agentId);
+      if (forward) search.findNext(query);
+      else search.findPrevious(query);
+    });
   };
   return (
     <div className="bt-pane-search" role="search">

@@ -13,6 +13,8 @@ import { cursorBlink, type CursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
 import { WritePacer } from './write-pacer.js';
 import { timed } from './pane-timing.js';
+import { FULL_SCROLLBACK, PaneHistory } from './pane-history.js';
+import { showHistoryNotice } from './pane-history-notice.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -83,7 +85,7 @@ export function getPane(agentId: string): PaneTerminal {
   element.className = 'bt-xterm-host';
   const term = new Terminal({
     allowProposedApi: true,
-    scrollback: 5000,
+    scrollback: FULL_SCROLLBACK,
     fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     theme: terminalTheme(),
@@ -123,9 +125,28 @@ export function getPane(agentId: string): PaneTerminal {
     if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
   });
   trackFit(agentId, { fit, term, element });
+  history.watch(pane);
   panes.set(agentId, pane);
   timed('open', agentId, openedAt);
   return pane;
+}
+
+/** The screen first, the history when scrolled to; a long-parked pane's history given back (pane-history.ts). */
+const history = new PaneHistory({
+  refill: (pane) => {
+    const p = panes.get(pane.agentId);
+    return p?.terminalId ? attach(p, p.terminalId, false, true) : Promise.reject(new Error('not attached'));
+  },
+  notice: (pane, loading) => {
+    const p = panes.get(pane.agentId);
+    if (p) showHistoryNotice(p.element, loading);
+  },
+});
+
+/** The pane's whole history, loaded from the core first if the pane has only part of it (search, copy all). */
+export function wholeHistory(agentId: string): Promise<void> {
+  const pane = panes.get(agentId);
+  return pane ? history.whole(pane) : Promise.resolve();
 }
 
 const webgl = new WebglPool({
@@ -181,6 +202,7 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
+    history.shown(pane);
     // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
     // screen when far behind) on the same stream, and the old screen stays until the new one is written.
     // An attach under way (a pane loaded ahead, pane-warmup.ts) tells the core once it is done (doAttach).
@@ -202,6 +224,7 @@ export function parkPane(agentId: string): void {
   if (pane.visible) {
     pane.visible = false;
     pane.stream?.setVisible(false);
+    history.parked(pane);
   }
 }
 
@@ -287,33 +310,43 @@ const attaching = new Map<string, Promise<void>>();
 const pendingAttaches = new Map<string, number>();
 const attachPending = (agentId: string) => (pendingAttaches.get(agentId) ?? 0) > 0;
 
-function attach(pane: PaneTerminal, terminalId: string, fromStart = false): Promise<void> {
+/** `whole`: start over from the core's screen and its whole history (pane-history.ts); rejects if that failed. */
+function attach(pane: PaneTerminal, terminalId: string, fromStart = false, whole = false): Promise<void> {
   const previous = attaching.get(pane.agentId) ?? Promise.resolve();
   pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 0) + 1);
-  const next = previous
-    .then(() => doAttach(pane, terminalId, fromStart))
+  const done = previous.then(() => doAttach(pane, terminalId, fromStart, whole));
+  const next = done
     .catch(() => undefined)
     .finally(() => pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 1) - 1));
   attaching.set(pane.agentId, next);
-  return next;
+  return whole ? done : next;
 }
 
-async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boolean): Promise<void> {
+async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boolean, whole: boolean): Promise<void> {
   const c = client;
-  if (!c || pane.terminalId !== terminalId) return;
+  if (!c || pane.terminalId !== terminalId) {
+    if (whole) throw new Error('the pane is no longer on this terminal');
+    return;
+  }
   // A fresh page has nothing yet: the core answers with its mirror's screen (a reset) and live output after it.
-  const fromOffset = fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  // Its resets carry a few screens of history, the rest comes when the user scrolls to it (pane-history.ts).
+  const fromOffset = whole ? undefined : fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  const scrollback = whole ? undefined : history.catchUpLines(pane);
   const askedAt = performance.now();
   const visible = pane.visible;
   const stream = await c.attach(
     pane.agentId,
-    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible },
+    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible, scrollback },
     {
       onData: (data, offset) => write(pane, data, offset),
-      onReset: (screen, offset) => replaceScreen(pane, screen, offset),
+      onReset: (screen, offset) => replaceScreen(pane, screen, offset, scrollback),
     },
   );
-  if (pane.terminalId !== terminalId || client !== c) return stream.detach();
+  if (pane.terminalId !== terminalId || client !== c) {
+    stream.detach();
+    if (whole) throw new Error('the pane moved on while its history loaded');
+    return;
+  }
   // The catch-up (a screen, or the bytes since the pane's offset) has been handed to xterm: fetched, then parsed.
   const fetchedAt = performance.now();
   timed('fetch', pane.agentId, askedAt);
@@ -332,7 +365,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
  * The view becomes the core's screen. The full reset (RIS) travels in the same write as the screen, so xterm clears
  * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
  */
-function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
+function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrollback: number | undefined): void {
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
   pacer.discard(pane.agentId);
@@ -346,6 +379,7 @@ function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void
   }
   pane.term.write(text);
   pane.offset = offset;
+  history.replaced(pane, scrollback);
 }
 
 /** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
