@@ -72,19 +72,14 @@ export class PaneHistory {
 
   /**
    * The pane's view was replaced by a screen from the core, written to xterm just now: with at most `limit` lines of
-   * history, or all the core has (`limit` undefined). Fewer lines than the limit are all there is.
+   * history, or all the core has (`limit` undefined). A bounded one counts as part of the history even when the core
+   * had no more: the pane's rows change with its fit and wrapped lines hide in the serialized text, so the pane cannot
+   * tell, and asking once more for a short history is cheap.
    */
   replaced(pane: HistoryPane, limit: number | undefined): void {
     const entry = this.entry(pane.agentId);
-    if (limit === undefined) {
-      entry.state = 'complete';
-      return;
-    }
-    if (entry.state !== 'loading') entry.state = 'partial';
-    pane.term.write('', () => {
-      const buffer = pane.term.buffer.active;
-      if (entry.state === 'partial' && buffer.length - pane.term.rows < limit) entry.state = 'complete';
-    });
+    if (limit === undefined) entry.state = 'complete';
+    else if (entry.state !== 'loading') entry.state = 'partial';
   }
 
   /**

@@ -37,6 +37,8 @@ export interface PaneTerminal {
   lastDataAt: number;
   /** Blinks while focused and the user pauses; still while typing (cursor-blink.ts). */
   blink: CursorBlink;
+  /** Shows a stopped run's recorded screen (pane-screens.ts): a resumed terminal continues below it. */
+  recorded: boolean;
 }
 
 const panes = new Map<string, PaneTerminal>();
@@ -118,6 +120,7 @@ export function getPane(agentId: string): PaneTerminal {
     renderer: 'dom',
     lastDataAt: performance.now(),
     blink,
+    recorded: false,
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
   term.onData((data) => sendInput(pane, data));
@@ -240,11 +243,14 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
     if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
+    // A new terminal below an old one (or a recorded screen) comes from its first byte; a pane with nothing yet gets
+    // the current screen first, with a few screens of history (pane-history.ts).
+    const below = pane.terminalId !== null || pane.recorded;
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
-    void attach(pane, terminalId, true);
+    void attach(pane, terminalId, below);
   } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }

@@ -80,13 +80,19 @@ describe('a pane caught up with its latest screens', () => {
     expect(refills()).toBe(1);
   });
 
-  it('does not ask for more when the catch-up had all of it', async () => {
+  it('asks once for a short history, which stays as it was', async () => {
     const { term, pane, history, refills } = await setup(40);
-    expect(history.state('agt_1')).toBe('complete');
+    const before = lineAt(pane, 0);
     term.scrollToTop();
     await history.whole(pane);
-    expect(refills()).toBe(0);
-    expect(lineAt(pane, 0)).toBe('line 1');
+    expect(refills()).toBe(1);
+    expect(history.state('agt_1')).toBe('complete');
+    expect(lineAt(pane, 0)).toBe(before);
+    expect(before).toBe('line 1');
+    term.scrollToBottom();
+    term.scrollToTop();
+    await history.whole(pane);
+    expect(refills()).toBe(1);
   });
 
   it('asks again on the next scroll to the top when a load failed', async () => {
