@@ -27,6 +27,10 @@ export const CATCH_UP_SCREENS = 3;
 /** A pane parked this long gives its history back. */
 export const TRIM_AFTER_MS = 60_000;
 
+/** What a user scrolls a pane with, and how long after it a scroll is still theirs. */
+const USER_SCROLL_EVENTS = ['wheel', 'keydown', 'pointerdown', 'touchmove'] as const;
+const USER_SCROLL_MS = 1000;
+
 /** `partial`: the core has older lines than the pane; `loading`: they are on their way. */
 export type HistoryState = 'complete' | 'partial' | 'loading';
 
@@ -60,13 +64,19 @@ export class PaneHistory {
     return this.entry(agentId).state;
   }
 
-  /** Loads the whole history once the user scrolls to the top of what the pane has. */
-  watch(pane: HistoryPane): void {
+  /**
+   * Loads the whole history once the user scrolls to the top of what the pane has. Only a scroll the user made (a
+   * wheel, a key or a pointer on the pane just before) counts: xterm also moves the view itself (a resize, a reset, a
+   * parked pane's viewport synced while out of layout), and a load then would leave the view up in the history.
+   */
+  watch(pane: HistoryPane, input: EventTarget): void {
+    let userAt = -Infinity;
+    const user = () => (userAt = performance.now());
+    for (const type of USER_SCROLL_EVENTS) input.addEventListener(type, user, { capture: true, passive: true });
     pane.term.onScroll(() => {
-      // Scrolled up to the first line with history above the screen: output moving the view (a reset starts at the
-      // top, then follows the bottom) never leaves it at line 0 with lines below.
       const buffer = pane.term.buffer.active;
-      if (buffer.viewportY === 0 && buffer.baseY > 0 && pane.visible) void this.whole(pane);
+      if (buffer.viewportY !== 0 || buffer.baseY === 0 || !pane.visible) return;
+      if (performance.now() - userAt < USER_SCROLL_MS) void this.whole(pane);
     });
   }
 

@@ -128,7 +128,7 @@ export function getPane(agentId: string): PaneTerminal {
     if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
   });
   trackFit(agentId, { fit, term, element });
-  history.watch(pane);
+  history.watch(pane, element);
   panes.set(agentId, pane);
   timed('open', agentId, openedAt);
   return pane;

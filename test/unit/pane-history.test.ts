@@ -49,23 +49,31 @@ async function setup(lines: number, options: { refillFails?: boolean; trimAfterM
     },
     options.trimAfterMs,
   );
-  history.watch(pane);
+  // The user's wheel on the pane: only a scroll the user made loads the history.
+  const input = new EventTarget();
+  history.watch(pane, input);
+  const wheel = () => input.dispatchEvent(new Event('wheel'));
   const limit = history.catchUpLines(pane);
   term.write(`\x1bc${(await mirror.capture(undefined, limit)).serialized}`);
   history.replaced(pane, limit);
   await parsed(term);
-  return { mirror, term, pane, history, notices, refills: () => refills, limit };
+  return { mirror, term, pane, history, notices, refills: () => refills, limit, wheel };
 }
 
 describe('a pane caught up with its latest screens', () => {
   it('loads the whole history when scrolled to the top, keeps the place, and is then complete', async () => {
-    const { term, pane, history, notices, refills, limit } = await setup(5000);
+    const { term, pane, history, notices, refills, limit, wheel } = await setup(5000);
     expect(history.state('agt_1')).toBe('partial');
     expect(term.buffer.active.length).toBe(limit + ROWS);
     expect(lineAt(pane, 0)).not.toBe('line 1');
     const topLine = lineAt(pane, 0);
+    // xterm moving the view itself (no wheel, key or pointer from the user) loads nothing.
+    term.scrollToTop();
+    term.scrollToBottom();
+    expect(refills()).toBe(0);
     term.scrollLines(-5);
     expect(refills()).toBe(0);
+    wheel();
     term.scrollToTop();
     expect(history.state('agt_1')).toBe('loading');
     await history.whole(pane);
@@ -75,14 +83,16 @@ describe('a pane caught up with its latest screens', () => {
     expect(lineAt(pane, 0)).toBe('line 1');
     // The view stays as far from the bottom as it was: the line the user saw at the top is still at the top.
     expect(lineAt(pane, term.buffer.active.viewportY)).toBe(topLine);
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(refills()).toBe(1);
   });
 
   it('asks once for a short history, which stays as it was', async () => {
-    const { term, pane, history, refills } = await setup(40);
+    const { term, pane, history, refills, wheel } = await setup(40);
     const before = lineAt(pane, 0);
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(refills()).toBe(1);
@@ -90,25 +100,28 @@ describe('a pane caught up with its latest screens', () => {
     expect(lineAt(pane, 0)).toBe(before);
     expect(before).toBe('line 1');
     term.scrollToBottom();
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(refills()).toBe(1);
   });
 
   it('asks again on the next scroll to the top when a load failed', async () => {
-    const { term, pane, history, notices, refills } = await setup(5000, { refillFails: true });
+    const { term, pane, history, notices, refills, wheel } = await setup(5000, { refillFails: true });
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(history.state('agt_1')).toBe('partial');
     expect(notices).toEqual([true, false]);
     term.scrollToBottom();
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(refills()).toBe(2);
   });
 
   it('gives a long-parked pane history back, and brings it back when the pane is shown and scrolled', async () => {
-    const { mirror, term, pane, history, limit } = await setup(5000, { trimAfterMs: 20 });
+    const { mirror, term, pane, history, limit, wheel } = await setup(5000, { trimAfterMs: 20 });
     await history.whole(pane);
     expect(lineAt(pane, 0)).toBe('line 1');
     pane.visible = false;
@@ -122,6 +135,7 @@ describe('a pane caught up with its latest screens', () => {
     expect(term.options.scrollback).toBe(FULL_SCROLLBACK);
     mirror.write(numbered(5001, 5003));
     term.write(numbered(5001, 5003).toString());
+    wheel();
     term.scrollToTop();
     await history.whole(pane);
     expect(lineAt(pane, 0)).toBe('line 1');
