@@ -10,7 +10,6 @@ export async function showStoredScreens(runId: string): Promise<void> {
     const pane = getPane(screen.agentId);
     if (pane.terminalId !== null || pane.offset > 0 || pane.term.buffer.active.length > pane.term.rows) continue;
     pane.term.reset();
-    pane.recorded = true;
     pane.term.write(screen.serialized, () => {
       // The recorded cursor may sit above the screen's last lines (a TUI footer): mark below them, not over them.
       const buffer = pane.term.buffer.active;

@@ -37,8 +37,6 @@ export interface PaneTerminal {
   lastDataAt: number;
   /** Blinks while focused and the user pauses; still while typing (cursor-blink.ts). */
   blink: CursorBlink;
-  /** Shows a stopped run's recorded screen (pane-screens.ts): a resumed terminal continues below it. */
-  recorded: boolean;
 }
 
 const panes = new Map<string, PaneTerminal>();
@@ -120,7 +118,6 @@ export function getPane(agentId: string): PaneTerminal {
     renderer: 'dom',
     lastDataAt: performance.now(),
     blink,
-    recorded: false,
   };
   term.attachCustomKeyEventHandler((e) => copyPasteKeys(pane, e));
   term.onData((data) => sendInput(pane, data));
@@ -243,14 +240,13 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
     if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
-    // A new terminal below an old one (or a recorded screen) comes from its first byte; a pane with nothing yet gets
-    // the current screen first, with a few screens of history (pane-history.ts).
-    const below = pane.terminalId !== null || pane.recorded;
+    // From its first byte while the ring holds it (a first visit as a bounded reset showed more panes not current
+    // within 10 s in the scale bench; docs/performance.md), else the screen with a few screens of history.
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
-    void attach(pane, terminalId, below);
+    void attach(pane, terminalId, true);
   } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }

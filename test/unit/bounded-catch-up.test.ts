@@ -37,7 +37,7 @@ afterEach(() => {
 function mirrored(): { mirror: Mirror; stream: OutputStream } {
   const mirror = new Mirror(COLS, ROWS, FLOW.mirrorScrollback);
   const stream = new OutputStream(
-    (scrollback) => mirror.capture(undefined, scrollback),
+    (scrollback, soon) => mirror.capture(undefined, scrollback, soon),
     () => undefined,
   );
   disposables.push(stream, mirror);

@@ -38,8 +38,11 @@ export class OutputStream implements Disposable {
   private disposed = false;
 
   constructor(
-    /** The mirror's screen (with at most `scrollback` lines of history) and the offset it matches, for resets. */
-    private readonly screen: (scrollback?: number) => Promise<MirrorScreen>,
+    /**
+     * The mirror's screen (with at most `scrollback` lines of history) and the offset it matches, for resets; `soon`:
+     * as far as the mirror has got, not waiting for its backlog.
+     */
+    private readonly screen: (scrollback?: number, soon?: boolean) => Promise<MirrorScreen>,
     /** Called after anything that may change `pressure()`: bytes sent, acked, a client gone. */
     private readonly onBacklog: () => void,
   ) {}
@@ -91,7 +94,7 @@ export class OutputStream implements Disposable {
       start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
       sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback);
     } else {
-      const screen = await this.screen(scrollback);
+      const screen = await this.resetScreen(scrollback);
       if (this.disposed) throw closedError();
       start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
       sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback);
@@ -192,10 +195,20 @@ export class OutputStream implements Disposable {
     }
   }
 
+  /**
+   * The screen a reset starts from: as far as the mirror has parsed (a mirror with a backlog answered after it all
+   * made first visits wait seconds), the bytes after it following from the ring; a mirror further behind than the
+   * ring reaches is waited for.
+   */
+  private async resetScreen(scrollback: number | undefined): Promise<MirrorScreen> {
+    const screen = await this.screen(scrollback, true);
+    return screen.offset >= this.ring.startOffset ? screen : this.screen(scrollback, false);
+  }
+
   /** A client fell out of the ring (a hidden pane, say): it starts over from the mirror's screen. */
   private resetLagging(sub: Subscriber): void {
     sub.sent = AWAITING_RESET;
-    this.screen(sub.scrollback).then(
+    this.resetScreen(sub.scrollback).then(
       (screen) => {
         if (sub.closed) return;
         sub.sent = screen.offset;

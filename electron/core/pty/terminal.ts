@@ -59,7 +59,7 @@ export class Terminal implements Disposable {
     this.mirror = this.disposables.add(new Mirror(options.cols, options.rows, FLOW.mirrorScrollback));
     this.stream = this.disposables.add(
       new OutputStream(
-        (scrollback) => this.mirror.capture(undefined, scrollback),
+        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
         () => this.updateFlow(),
       ),
     );

@@ -50,7 +50,7 @@ export class RemoteTerminal {
     this.mirror = this.disposables.add(new Mirror(this.cols, this.rows, FLOW.mirrorScrollback));
     this.stream = this.disposables.add(
       new OutputStream(
-        (scrollback) => this.mirror.capture(undefined, scrollback),
+        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
         () => this.ackRemote(),
       ),
     );
