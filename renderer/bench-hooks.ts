@@ -6,7 +6,8 @@ import { Terminal } from '@xterm/xterm';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
-import { getPane, paneRenderer, paneText } from './panes/terminal-registry.js';
+import { getPane, paneRenderer } from './panes/terminal-registry.js';
+import { paneText } from './panes/pane-screens.js';
 
 export interface PaneInfo {
   renderer: 'webgl' | 'dom';

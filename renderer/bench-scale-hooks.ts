@@ -23,6 +23,8 @@ export interface BatonScale {
   armTyping(): void;
   /** The samples since `armTyping`, ms. */
   typingSamples(): number[];
+  /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
+  paneTimings(since: number): Record<string, number[]>;
 }
 
 declare global {
@@ -98,4 +100,11 @@ window.__batonScale = {
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
   typingSamples: () => typing.slice(),
+  paneTimings: (since) => {
+    const phases: Record<string, number[]> = {};
+    for (const m of performance.getEntriesByType('measure'))
+      if (m.name.startsWith('baton:pane-') && m.startTime >= since)
+        (phases[m.name.slice('baton:pane-'.length)] ??= []).push(m.duration);
+    return phases;
+  },
 };

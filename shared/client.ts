@@ -41,6 +41,8 @@ export interface AttachOptions {
   consumer?: 'pane' | 'core';
   /** Ack each chunk as soon as it arrives (scripts and tests); a pane acks after its terminal has drawn. */
   autoAck?: boolean;
+  /** Lines of history a reset carries at most (the screen first; the rest when the user scrolls into it). */
+  scrollback?: number;
 }
 
 export interface BatonClient {
@@ -169,6 +171,7 @@ export class RpcClient implements BatonClient {
         ...(options.fromOffset !== undefined ? { fromOffset: options.fromOffset } : {}),
         ...(options.visible !== undefined ? { visible: options.visible } : {}),
         ...(options.consumer ? { consumer: options.consumer } : {}),
+        ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
       });
     } catch (err) {
       this.forget(state);

@@ -1,12 +1,12 @@
 // A pane: header (label, vendor, cwd, short session id, worktree branch and changes, status) above the agent's one xterm.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
 import { AgentCostBadge } from '../components/Cost.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { AgentMuteButton, AgentStateBadge } from '../components/AttentionBadge.js';
 import { useBaton } from '../state/store.js';
-import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor } from './terminal-registry.js';
+import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor, wholeHistory } from './terminal-registry.js';
 
 interface Props {
   runId: string;
@@ -49,6 +49,11 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
     const timer = setInterval(() => setIdle(quietFor(agent.id) > IDLE_AFTER_MS), 1000);
     return () => clearInterval(timer);
   }, [running, agent.id]);
+
+  // Every pane of a run shown for the first time opens its xterm here, in the layout-effect phase, before any pane is
+  // moved into the grid (below): opening an xterm measures a character (a forced layout), and opened between panes
+  // being moved in, each would lay the whole grid out again (docs/performance.md).
+  useLayoutEffect(() => void getPane(agent.id), [agent.id]);
 
   useEffect(() => {
     followTerminal(agent.id, agent.terminalId, running);
@@ -148,10 +153,14 @@ function PaneSearch({ agentId, onClose }: { agentId: string; onClose(): void }) 
   const [query, setQuery] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   useEffect(() => inputRef.current?.focus(), []);
+  // A search covers the whole history: a pane holding only its latest screens loads the rest (pane-history.ts).
+  useEffect(() => void wholeHistory(agentId), [agentId]);
   const find = (forward: boolean) => {
-    const { search } = getPane(agentId);
-    if (forward) search.findNext(query);
-    else search.findPrevious(query);
+    void wholeHistory(agentId).then(() => {
+      const { search } = getPane(agentId);
+      if (forward) search.findNext(query);
+      else search.findPrevious(query);
+    });
   };
   return (
     <div className="bt-pane-search" role="search">

@@ -2,6 +2,7 @@
 import type { Terminal } from '@xterm/xterm';
 import { WebglAddon } from '@xterm/addon-webgl';
 import type { WebglLease } from './webgl-pool.js';
+import { tuneXterm } from './xterm-tuning.js';
 
 /** Contexts Baton's panes hold at most: half of Chromium's 16 a page, so a stray canvas never costs a pane its own. */
 export const MAX_WEBGL_PANES = 8;
@@ -27,6 +28,8 @@ export function loadWebgl(term: Terminal, element: HTMLElement, lost: () => void
       element.removeEventListener('webglcontextlost', onLost, true);
       loss.dispose();
       addon.dispose();
+      // The DOM renderer that takes over is a new one, with its own width cache: shared like the others'.
+      tuneXterm(term);
       // The DOM renderer takes over: draw the whole screen now, not at the next output.
       term.refresh(0, term.rows - 1);
     },

@@ -10,6 +10,11 @@ import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink, type CursorBlink } from './cursor-blink.js';
+import { tuneXterm } from './xterm-tuning.js';
+import { WritePacer } from './write-pacer.js';
+import { timed } from './pane-timing.js';
+import { FULL_SCROLLBACK, PaneHistory } from './pane-history.js';
+import { showHistoryNotice } from './pane-history-notice.js';
 
 export interface PaneTerminal {
   readonly agentId: string;
@@ -35,6 +40,8 @@ export interface PaneTerminal {
 }
 
 const panes = new Map<string, PaneTerminal>();
+/** While the user types, the other panes' output waits for the echo and gets the rest of each frame (write-pacer.ts). */
+const pacer = new WritePacer();
 let client: BatonClient | null = null;
 let parkingLot: HTMLDivElement | null = null;
 
@@ -73,11 +80,12 @@ function lot(): HTMLDivElement {
 export function getPane(agentId: string): PaneTerminal {
   const existing = panes.get(agentId);
   if (existing) return existing;
+  const openedAt = performance.now();
   const element = document.createElement('div');
   element.className = 'bt-xterm-host';
   const term = new Terminal({
     allowProposedApi: true,
-    scrollback: 5000,
+    scrollback: FULL_SCROLLBACK,
     fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
     fontSize: 13,
     theme: terminalTheme(),
@@ -92,6 +100,7 @@ export function getPane(agentId: string): PaneTerminal {
   term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
   lot().appendChild(element);
   term.open(element);
+  tuneXterm(term);
   const blink = cursorBlink(term);
   term.textarea?.addEventListener('focus', () => blink.focused());
   term.textarea?.addEventListener('blur', () => blink.blurred());
@@ -116,15 +125,39 @@ export function getPane(agentId: string): PaneTerminal {
     if (pane.accepting) void client?.call('agent.resize', { agentId, cols, rows }).catch(() => undefined);
   });
   trackFit(agentId, { fit, term, element });
+  history.watch(pane, element);
   panes.set(agentId, pane);
+  timed('open', agentId, openedAt);
   return pane;
+}
+
+/** The screen first, the history when scrolled to; a long-parked pane's history given back (pane-history.ts). */
+const history = new PaneHistory({
+  refill: (pane) => {
+    const p = panes.get(pane.agentId);
+    return p?.terminalId ? attach(p, p.terminalId, false, true) : Promise.reject(new Error('not attached'));
+  },
+  notice: (pane, loading) => {
+    const p = panes.get(pane.agentId);
+    if (p) showHistoryNotice(p.element, loading);
+  },
+});
+
+/** The pane's whole history, loaded from the core first if the pane has only part of it (search, copy all). */
+export function wholeHistory(agentId: string): Promise<void> {
+  const pane = panes.get(agentId);
+  return pane ? history.whole(pane) : Promise.resolve();
 }
 
 const webgl = new WebglPool({
   max: MAX_WEBGL_PANES,
   acquire: (agentId, lost) => {
     const pane = panes.get(agentId);
-    return pane ? loadWebgl(pane.term, pane.element, lost) : null;
+    if (!pane) return null;
+    const startedAt = performance.now();
+    const lease = loadWebgl(pane.term, pane.element, lost);
+    timed('webgl', agentId, startedAt);
+    return lease;
   },
   changed: (agentId, renderer) => {
     const pane = panes.get(agentId);
@@ -153,6 +186,7 @@ function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   pane.blink.typed();
+  pacer.typed(pane.agentId);
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
@@ -168,10 +202,12 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
+    history.shown(pane);
     // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
     // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    // An attach under way (a pane loaded ahead, pane-warmup.ts) tells the core once it is done (doAttach).
     if (pane.stream) pane.stream.setVisible(true);
-    else if (pane.terminalId) void attach(pane, pane.terminalId);
+    else if (pane.terminalId && !attachPending(agentId)) void attach(pane, pane.terminalId);
   }
 }
 
@@ -188,6 +224,7 @@ export function parkPane(agentId: string): void {
   if (pane.visible) {
     pane.visible = false;
     pane.stream?.setVisible(false);
+    history.parked(pane);
   }
 }
 
@@ -201,16 +238,47 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   pane.term.options.disableStdin = !pane.accepting;
   if (terminalId === null) return;
   if (pane.terminalId !== terminalId) {
-    if (pane.terminalId !== null) pane.term.write('\r\n\x1b[2m──────── new terminal ────────\x1b[0m\r\n');
+    // Behind any output of the old terminal still held for this pane (write-pacer.ts).
+    if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
+    // From its first byte while the ring holds it (a first visit as a bounded reset showed more panes not current
+    // within 10 s in the scale bench; docs/performance.md), else the screen with a few screens of history.
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
     void attach(pane, terminalId, true);
-  } else if (!pane.stream) {
+  } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }
 }
+
+const NEW_TERMINAL = new TextEncoder().encode('\r\n\x1b[2m──────── new terminal ────────\x1b[0m\r\n');
+
+/** Resolves once the pane's attach (if any) is done and everything written to its xterm so far is parsed. */
+export async function settled(agentId: string): Promise<void> {
+  await attaching.get(agentId);
+  const pane = panes.get(agentId);
+  if (pane) await new Promise<void>((resolve) => pane.term.write('', resolve));
+}
+
+/** The running agents of a run and their terminals, as the core has them now (for loading their panes ahead). */
+export async function liveTerminals(runId: string): Promise<{ agentId: string; terminalId: string }[]> {
+  const c = client;
+  if (!c) return [];
+  const run = await c.call('run.get', { run: runId });
+  return run.agents.flatMap((a) =>
+    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
+  );
+}
+
+/** Whether the registry has a pane for the agent. */
+export const hasPane = (agentId: string): boolean => panes.has(agentId);
+
+/** The agent's pane if the page has one (never creates it). */
+export const existingPane = (agentId: string): PaneTerminal | undefined => panes.get(agentId);
+
+/** The client the store handed over, for the panes' own requests (pane-screens.ts). */
+export const paneClient = (): BatonClient | null => client;
 
 /**
  * The store's client, handed over by the store (`provideClientTo`, main.tsx) at every connect: the panes use it for
@@ -240,29 +308,54 @@ export function paneRenderer(agentId: string): 'webgl' | 'dom' | null {
 }
 
 const attaching = new Map<string, Promise<void>>();
+/** Attaches asked for and not yet done, per agent. */
+const pendingAttaches = new Map<string, number>();
+const attachPending = (agentId: string) => (pendingAttaches.get(agentId) ?? 0) > 0;
 
-function attach(pane: PaneTerminal, terminalId: string, fromStart = false): Promise<void> {
+/** `whole`: start over from the core's screen and its whole history (pane-history.ts); rejects if that failed. */
+function attach(pane: PaneTerminal, terminalId: string, fromStart = false, whole = false): Promise<void> {
   const previous = attaching.get(pane.agentId) ?? Promise.resolve();
-  const next = previous.then(() => doAttach(pane, terminalId, fromStart)).catch(() => undefined);
+  pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 0) + 1);
+  const done = previous.then(() => doAttach(pane, terminalId, fromStart, whole));
+  const next = done
+    .catch(() => undefined)
+    .finally(() => pendingAttaches.set(pane.agentId, (pendingAttaches.get(pane.agentId) ?? 1) - 1));
   attaching.set(pane.agentId, next);
-  return next;
+  return whole ? done : next;
 }
 
-async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boolean): Promise<void> {
+async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boolean, whole: boolean): Promise<void> {
   const c = client;
-  if (!c || pane.terminalId !== terminalId) return;
+  if (!c || pane.terminalId !== terminalId) {
+    if (whole) throw new Error('the pane is no longer on this terminal');
+    return;
+  }
   // A fresh page has nothing yet: the core answers with its mirror's screen (a reset) and live output after it.
-  const fromOffset = fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  // Its resets carry a few screens of history, the rest comes when the user scrolls to it (pane-history.ts).
+  const fromOffset = whole ? undefined : fromStart ? 0 : pane.offset > 0 || pane.stream ? pane.offset : undefined;
+  const scrollback = whole ? undefined : history.catchUpLines(pane);
+  const askedAt = performance.now();
+  const visible = pane.visible;
   const stream = await c.attach(
     pane.agentId,
-    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible: pane.visible },
+    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible, scrollback },
     {
       onData: (data, offset) => write(pane, data, offset),
-      onReset: (screen, offset) => replaceScreen(pane, screen, offset),
+      onReset: (screen, offset) => replaceScreen(pane, screen, offset, scrollback),
     },
   );
-  if (pane.terminalId !== terminalId || client !== c) return stream.detach();
+  if (pane.terminalId !== terminalId || client !== c) {
+    stream.detach();
+    if (whole) throw new Error('the pane moved on while its history loaded');
+    return;
+  }
+  // The catch-up (a screen, or the bytes since the pane's offset) has been handed to xterm: fetched, then parsed.
+  const fetchedAt = performance.now();
+  timed('fetch', pane.agentId, askedAt);
+  pane.term.write('', () => timed('parse', pane.agentId, fetchedAt));
   pane.stream = stream;
+  // Shown or hidden while the attach was under way: the core hears it now.
+  if (pane.visible !== visible) stream.setVisible(pane.visible);
   const queued = pane.pendingInput.splice(0);
   for (const data of queued) sendInput(pane, data);
   const { cols, rows } = pane.term;
@@ -274,9 +367,10 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
  * The view becomes the core's screen. The full reset (RIS) travels in the same write as the screen, so xterm clears
  * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
  */
-function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void {
+function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrollback: number | undefined): void {
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
+  pacer.discard(pane.agentId);
   let text = `\x1bc${screen}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
@@ -287,6 +381,7 @@ function replaceScreen(pane: PaneTerminal, screen: string, offset: number): void
   }
   pane.term.write(text);
   pane.offset = offset;
+  history.replaced(pane, scrollback);
 }
 
 /** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
@@ -311,50 +406,5 @@ function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
   pane.offset = end;
   pane.lastDataAt = performance.now();
   // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
-  pane.term.write(bytes, () => pane.stream?.ack(end));
-}
-
-/** A run from the history shows each agent's last recorded screen until it is resumed. */
-export async function showStoredScreens(runId: string): Promise<void> {
-  const c = client;
-  if (!c) return;
-  const { screens } = await c.call('run.screens', { run: runId });
-  for (const screen of screens) {
-    const pane = getPane(screen.agentId);
-    if (pane.terminalId !== null || pane.offset > 0 || pane.term.buffer.active.length > pane.term.rows) continue;
-    pane.term.reset();
-    pane.term.write(screen.serialized, () => {
-      // The recorded cursor may sit above the screen's last lines (a TUI footer): mark below them, not over them.
-      const buffer = pane.term.buffer.active;
-      let last = pane.term.rows - 1;
-      while (
-        last > 0 &&
-        buffer
-          .getLine(buffer.viewportY + last)
-          ?.translateToString(true)
-          .trim() === ''
-      )
-        last--;
-      pane.term.write(
-        `\x1b[${last + 1};1H\r\n\x1b[2m──────── recorded screen: the agent is not running ────────\x1b[0m\r\n`,
-      );
-    });
-  }
-}
-
-/** The text a user would see in the pane, for tests and for "copy screen". */
-export function paneText(agentId: string): string {
-  const pane = panes.get(agentId);
-  if (!pane) return '';
-  const buffer = pane.term.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y);
-    if (!line) continue;
-    const text = line.translateToString(true);
-    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-    else lines.push(text);
-  }
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
+  pacer.write(pane.agentId, pane.term, bytes, () => pane.stream?.ack(end));
 }

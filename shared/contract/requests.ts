@@ -122,6 +122,8 @@ export const requests = {
       consumer: z.enum(['pane', 'core']).optional(),
       /** The id this client's binary output frames of the attach carry (one per attach, unique on the connection). */
       stream: z.number().int().min(1).max(MAX_STREAM_ID),
+      /** At most this many lines of history above the screen in its resets (a first visit paints the screen first). */
+      scrollback: z.number().int().min(0).max(100_000).optional(),
     }),
     result: attachResultSchema,
   },

@@ -1,5 +1,6 @@
 // Where the page's main thread spends its time: a CPU profile (CDP Profiler) of a stretch of the bench, summed by
-// function (self time), the top few printed. BENCH_PROFILE=1 turns it on for the renderer bench's scale scenes.
+// function (self time), the top few printed. BENCH_PROFILE=1 turns it on for the renderer bench's scale scenes;
+// BENCH_PROFILE_DEPTH=n names n callers of each (2 unless told).
 import type { BenchPage } from './renderer-page.js';
 
 export async function startProfile(p: BenchPage): Promise<void> {
@@ -24,10 +25,13 @@ export async function printProfile(p: BenchPage, title: string, top = 15): Promi
     const where = f.url ? `${f.url.split('/').pop()}:${f.lineNumber + 1}:${f.columnNumber + 1}` : '';
     return `${f.functionName || '(anonymous)'} ${where}`.trim();
   };
-  // A function and its callers two levels up: a native getter (offsetWidth) says little without who forced it.
+  // A function and its callers a few levels up: a native getter (offsetWidth) says little without who forced it.
+  const depth = Number(process.env.BENCH_PROFILE_DEPTH ?? 2);
   for (const [id, us] of self) {
-    const up = parent.get(id);
-    const key = `${name(id)}  ← ${name(up)}  ← ${name(up === undefined ? undefined : parent.get(up))}`;
+    const chain = [name(id)];
+    for (let at = parent.get(id), i = 0; i < depth; at = at === undefined ? undefined : parent.get(at), i++)
+      chain.push(name(at));
+    const key = chain.join('  ← ');
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   }
   const total = [...byFunction.values()].reduce((a, b) => a + b, 0);

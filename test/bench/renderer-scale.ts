@@ -38,6 +38,7 @@ interface ScaleGlobal {
     longestTask(since: number): number;
     armTyping(): void;
     typingSamples(): number[];
+    paneTimings(since: number): Record<string, number[]>;
   };
   __coldStart?: number;
 }
@@ -115,7 +116,13 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const first: number[] = [];
     const again: number[] = [];
     const blank: string[] = [];
+    let firstTimings: Record<string, number[]> = {};
     for (const into of [first, again]) {
+      if (into === again)
+        firstTimings = await page.evaluate(
+          (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
+          since,
+        );
       for (const run of runs) {
         const r = await page.evaluate(
           ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
@@ -135,6 +142,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       'switch to a run → every pane current, p99',
       `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length === 0)}  blank panes ${blank.length}  ` +
         `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
+    );
+    // Where a first visit's time goes, phase by phase (each pane's own; the phases of a run's panes overlap).
+    console.log(
+      `  first visits by phase (p50 / p99 ms): ${Object.entries(firstTimings)
+        .map(([phase, d]) => `${phase} ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} (n=${d.length})`)
+        .join('; ')}`,
     );
     line(
       '100 agents printing: longest main-thread task',

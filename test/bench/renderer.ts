@@ -561,7 +561,7 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
           reportEcho(await echo(b, scene));
           continue;
         }
-        // BENCH_ONLY=scale runs the hundred-agent scenes alone (idle CPU, cold start, history typing).
+        // BENCH_ONLY=scale runs the hundred-agent scenes alone (switching, long tasks, memory, idle CPU, history typing).
         if (process.env.BENCH_ONLY === 'scale') {
           if (!webgl && !(await scaleBench(b, scene.root))) ok = false;
           continue;

@@ -28,37 +28,31 @@ parentPort.on('message', (m) => {
     const term = new Terminal({ cols: m.cols, rows: m.rows, scrollback: m.scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
-    mirrors.set(m.id, { term, serializer, scrollback: m.scrollback, applied: 0 });
+    mirrors.set(m.id, { term, serializer, scrollback: m.scrollback, applied: 0, queued: 0, soon: [] });
     return;
   }
   const mirror = mirrors.get(m.id);
   if (!mirror) return;
   switch (m.t) {
     case 'write':
+      mirror.queued = m.end;
       mirror.term.write(new Uint8Array(m.data), () => {
         mirror.applied = m.end;
         parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
+        // Captures that take the next boundary between writes: the screen matches `applied` here too.
+        for (const capture of mirror.soon.splice(0)) answer(mirror, capture);
       });
       break;
     case 'resize':
       mirror.term.resize(m.cols, m.rows);
       break;
     case 'capture':
+      // A stream's reset need not wait for a backlog of writes (its client gets the rest from the ring): it takes
+      // the screen now when nothing is being parsed, else at the next boundary between writes.
+      if (m.soon && mirror.applied === mirror.queued) answer(mirror, m);
+      else if (m.soon) mirror.soon.push(m);
       // Inside the write callback every earlier write is applied and no later one yet: the screen matches `applied`.
-      mirror.term.write('', () => {
-        parentPort.postMessage({
-          t: 'screen',
-          id: m.id,
-          request: m.request,
-          screen: {
-            cols: mirror.term.cols,
-            rows: mirror.term.rows,
-            offset: mirror.applied,
-            serialized: mirror.serializer.serialize({ scrollback: mirror.scrollback }),
-            text: plainText(mirror.term, m.textLines),
-          },
-        });
-      });
+      else mirror.term.write('', () => answer(mirror, m));
       break;
     case 'close':
       mirror.term.dispose();
@@ -66,3 +60,21 @@ parentPort.on('message', (m) => {
       break;
   }
 });
+
+function answer(mirror, m) {
+  parentPort.postMessage({
+    t: 'screen',
+    id: m.id,
+    request: m.request,
+    screen: {
+      cols: mirror.term.cols,
+      rows: mirror.term.rows,
+      offset: mirror.applied,
+      // A bounded catch-up (a first visit) takes the screen and only the newest `m.scrollback` lines above it.
+      serialized: mirror.serializer.serialize({
+        scrollback: Math.min(m.scrollback ?? mirror.scrollback, mirror.scrollback),
+      }),
+      text: plainText(mirror.term, m.textLines),
+    },
+  });
+}

@@ -95,14 +95,18 @@ export class Mirror implements Disposable {
     mirrorWorker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
-  /** The screen once every byte written so far has been applied (taken on the mirror thread, in order). */
-  capture(textLines = 200): Promise<MirrorScreen> {
+  /**
+   * The screen once every byte written so far has been applied (taken on the mirror thread, in order), with at most
+   * `scrollback` lines of history above it (all the mirror keeps when not given). `soon`: at the next boundary
+   * between writes instead, with the offset it matches (a stream's reset, whose client gets the rest from the ring).
+   */
+  capture(textLines = 200, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());
     this.flush();
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
-      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines });
+      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines, scrollback, soon });
     });
   }
 

@@ -38,8 +38,11 @@ export class OutputStream implements Disposable {
   private disposed = false;
 
   constructor(
-    /** The mirror's screen and the offset it matches, for resets. */
-    private readonly screen: () => Promise<MirrorScreen>,
+    /**
+     * The mirror's screen (with at most `scrollback` lines of history) and the offset it matches, for resets; `soon`:
+     * as far as the mirror has got, not waiting for its backlog.
+     */
+    private readonly screen: (scrollback?: number, soon?: boolean) => Promise<MirrorScreen>,
     /** Called after anything that may change `pressure()`: bytes sent, acked, a client gone. */
     private readonly onBacklog: () => void,
   ) {}
@@ -72,12 +75,14 @@ export class OutputStream implements Disposable {
   /**
    * Start a client's stream at `fromOffset`: the missing bytes if the ring still holds them, else a reset
    * (the mirror's screen and the offset it matches). Live output follows either way, with no gap or overlap.
+   * `scrollback` bounds the history of this client's resets (this one and any later one when it lags).
    */
   async attach(
     fromOffset: number | undefined,
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
     consumer: StreamConsumer = 'pane',
+    scrollback?: number,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
     if (this.disposed) throw closedError();
     const window = consumer === 'core' ? FLOW.coreBudget : FLOW.visibleBudget;
@@ -87,12 +92,12 @@ export class OutputStream implements Disposable {
     if (fromOffset !== undefined && fromRing) {
       const end = this.ended ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
       start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
-      sub = new Subscriber(end, fromOffset, visible, deliver, window);
+      sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback);
     } else {
-      const screen = await this.screen();
+      const screen = await this.resetScreen(scrollback);
       if (this.disposed) throw closedError();
       start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
-      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window);
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback);
     }
     this.subscribers.add(sub);
     // After the caller has answered the attach: live output must follow the catch-up, never precede it.
@@ -199,10 +204,20 @@ export class OutputStream implements Disposable {
     }
   }
 
+  /**
+   * The screen a reset starts from: as far as the mirror has parsed (a mirror with a backlog answered after it all
+   * made first visits wait seconds), the bytes after it following from the ring; a mirror further behind than the
+   * ring reaches is waited for.
+   */
+  private async resetScreen(scrollback: number | undefined): Promise<MirrorScreen> {
+    const screen = await this.screen(scrollback, true);
+    return screen.offset >= this.ring.startOffset ? screen : this.screen(scrollback, false);
+  }
+
   /** A client fell out of the ring (a hidden pane, say): it starts over from the mirror's screen. */
   private resetLagging(sub: Subscriber): void {
     sub.sent = AWAITING_RESET;
-    this.screen().then(
+    this.resetScreen(sub.scrollback).then(
       (screen) => {
         if (sub.closed) return;
         sub.sent = screen.offset;

@@ -22,6 +22,8 @@ export class Subscriber implements Disposable {
     readonly deliver: (frame: StreamFrame) => void,
     /** Unacknowledged bytes it may have in flight while visible and not paced. */
     readonly window: number = FLOW.visibleBudget,
+    /** Lines of history its resets carry at most (a pane's bounded catch-up); all the mirror has when undefined. */
+    readonly scrollback?: number,
   ) {}
 
   /**

@@ -59,7 +59,7 @@ export class Terminal implements Disposable {
     this.mirror = this.disposables.add(new Mirror(options.cols, options.rows, FLOW.mirrorScrollback));
     this.stream = this.disposables.add(
       new OutputStream(
-        () => this.mirror.capture(),
+        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
         () => this.updateFlow(),
       ),
     );
@@ -147,8 +147,9 @@ export class Terminal implements Disposable {
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
     consumer?: StreamConsumer,
+    scrollback?: number,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
-    return this.stream.attach(fromOffset, visible, deliver, consumer);
+    return this.stream.attach(fromOffset, visible, deliver, consumer, scrollback);
   }
 
   /** See PtyProcess.stop: hang up, then SIGTERM and SIGKILL the whole tree and everything carrying the mark. */

@@ -56,7 +56,7 @@ export class RemoteTerminal {
     );
     this.stream = this.disposables.add(
       new OutputStream(
-        () => this.mirror.capture(),
+        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
         () => this.ackRemote(),
       ),
     );
@@ -156,8 +156,9 @@ export class RemoteTerminal {
     visible: boolean,
     deliver: (frame: StreamFrame) => void,
     consumer?: StreamConsumer,
+    scrollback?: number,
   ): Promise<{ start: AttachStart; subscription: Subscription }> {
-    return this.stream.attach(fromOffset, visible, deliver, consumer);
+    return this.stream.attach(fromOffset, visible, deliver, consumer, scrollback);
   }
 
   /** Asks the remote core to stop the agent; resolves once its exit arrived (or the grace ran out). */

@@ -245,7 +245,13 @@ export class RunService {
    */
   async attach(
     agentId: string,
-    opts: { terminalId?: string; fromOffset?: number; visible?: boolean; consumer?: StreamConsumer },
+    opts: {
+      terminalId?: string;
+      fromOffset?: number;
+      visible?: boolean;
+      consumer?: StreamConsumer;
+      scrollback?: number;
+    },
     deliver: (frame: StreamFrame) => void,
   ): Promise<{ terminalId: string; start: AttachStart; subscription: Subscription }> {
     const terminal = this.agents.terminalOf(agentId);
@@ -259,6 +265,7 @@ export class RunService {
       opts.visible ?? true,
       deliver,
       opts.consumer,
+      opts.scrollback,
     );
     return { terminalId: terminal.id, start, subscription };
   }

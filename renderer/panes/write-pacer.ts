@@ -1,0 +1,174 @@
+// Typing stays fast while another pane floods (docs/performance.md, "Keystrokes"). The page has one main thread: a
+// flooding pane's parsing and drawing sit in front of a keystroke's echo to another pane. So, while the user types,
+// output for the other panes is held in the page and fed to their xterms in slices of the main thread's time, once per
+// frame after it is painted, one piece in flight at a time; while a keystroke's echo is due, none is fed at all, so
+// the frame that paints the echo has no flood to parse or draw. The pane being typed into is never held, and a pane's
+// bytes always reach its xterm in order. Without typing, everything goes straight to xterm as before.
+// (A byte budget per frame was tried first: the flooder fell to 0.3 MB/s and the echo did not improve. A time slice
+// measured with the clock gives the flooder whatever the frame has left.)
+
+/** The part of an xterm the pacer writes to. */
+export interface PacedTarget {
+  write(data: Uint8Array, parsed?: () => void): void;
+}
+
+export interface PacerClock {
+  now(): number;
+  /** Runs `run` at the next frame, before it is painted (requestAnimationFrame). */
+  frame(run: () => void): void;
+  /** Runs `run` in a task of its own (after the frame's paint when called from `frame`). */
+  soon(run: () => void): void;
+}
+
+const browserClock: PacerClock = {
+  now: () => performance.now(),
+  frame: (run) => requestAnimationFrame(() => run()),
+  soon: (run) => setTimeout(run, 0),
+};
+
+/** Held panes are paced for this long after the last key. */
+export const TYPING_MS = 1000;
+/** After a key, held output waits this long at most for the echo (then the flooder gets its slice regardless). */
+export const ECHO_WAIT_MS = 50;
+/** Main-thread time per frame given to held output (of a 16.7 ms frame; the echo's frame is kept clear anyway). */
+export const SLICE_MS = 8;
+/**
+ * Bytes handed to xterm at once (held output, and anything larger): its parse is a few milliseconds, so a slice ends
+ * near its budget and no task parses much more.
+ */
+export const PIECE_BYTES = 16 * 1024;
+
+interface Piece {
+  data: Uint8Array;
+  parsed: (() => void) | undefined;
+}
+
+interface Held {
+  target: PacedTarget;
+  pieces: Piece[];
+}
+
+export class WritePacer {
+  private typingPane: string | null = null;
+  private typingUntil = -Infinity;
+  private echoDueUntil = -Infinity;
+  private readonly held = new Map<string, Held>();
+  private scheduled = false;
+  private feeding = false;
+  private sliceStart = 0;
+
+  constructor(private readonly clock: PacerClock = browserClock) {}
+
+  /** A key went to `pane`: its echo comes first, the other panes are paced until the user pauses. */
+  typed(pane: string): void {
+    const now = this.clock.now();
+    this.typingPane = pane;
+    this.typingUntil = now + TYPING_MS;
+    this.echoDueUntil = now + ECHO_WAIT_MS;
+  }
+
+  /** Writes `data` for `pane` now, or after the output held for it, in order; `parsed` once xterm has parsed it. */
+  write(pane: string, target: PacedTarget, data: Uint8Array, parsed?: () => void): void {
+    if (pane === this.typingPane && !this.held.has(pane)) {
+      writeInPieces(target, data, () => {
+        parsed?.();
+        this.echoParsed();
+      });
+      return;
+    }
+    if (!this.pacing() && !this.held.has(pane)) {
+      writeInPieces(target, data, parsed);
+      return;
+    }
+    let held = this.held.get(pane);
+    if (!held) this.held.set(pane, (held = { target, pieces: [] }));
+    for (let at = 0; at < data.length; at += PIECE_BYTES) {
+      const end = Math.min(at + PIECE_BYTES, data.length);
+      held.pieces.push({ data: data.subarray(at, end), parsed: end === data.length ? parsed : undefined });
+    }
+    this.schedule();
+  }
+
+  /** The pane's screen is being replaced (a reset from the core): output held for it is older than that screen. */
+  discard(pane: string): void {
+    this.held.delete(pane);
+  }
+
+  /** Bytes held for `pane` (for tests and the bench). */
+  heldBytes(pane: string): number {
+    return this.held.get(pane)?.pieces.reduce((n, p) => n + p.data.length, 0) ?? 0;
+  }
+
+  private pacing(): boolean {
+    return this.clock.now() < this.typingUntil;
+  }
+
+  private echoDue(): boolean {
+    return this.clock.now() < this.echoDueUntil;
+  }
+
+  /**
+   * The echo is parsed: it is painted in the coming frame, and held output may go once that frame is drawn (a drain
+   * is always scheduled while output is held: it runs after this frame's callbacks).
+   */
+  private echoParsed(): void {
+    if (!this.echoDue()) return;
+    this.clock.frame(() => {
+      this.echoDueUntil = -Infinity;
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.feeding) return;
+    this.scheduled = true;
+    this.clock.frame(() => this.clock.soon(() => this.drain()));
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    if (this.feeding || this.held.size === 0) return;
+    if (!this.pacing()) return this.flush();
+    if (this.echoDue()) return this.schedule();
+    this.sliceStart = this.clock.now();
+    this.feed();
+  }
+
+  /** One piece in flight at a time, the next once it is parsed, round the held panes, until the slice is spent. */
+  private feed(): void {
+    const next = this.held.entries().next();
+    if (next.done) return;
+    const [pane, held] = next.value;
+    const piece = held.pieces.shift()!;
+    // Round robin: the pane goes to the back of the line.
+    this.held.delete(pane);
+    if (held.pieces.length > 0) this.held.set(pane, held);
+    this.feeding = true;
+    held.target.write(piece.data, () => {
+      this.feeding = false;
+      piece.parsed?.();
+      if (this.held.size === 0) return;
+      if (!this.pacing()) return this.flush();
+      if (this.clock.now() - this.sliceStart < SLICE_MS && !this.echoDue()) return this.feed();
+      this.schedule();
+    });
+  }
+
+  /** Nobody is typing: everything held goes to xterm now, in order (xterm paces its own parsing). */
+  private flush(): void {
+    const all = [...this.held.values()];
+    this.held.clear();
+    for (const held of all) for (const piece of held.pieces) held.target.write(piece.data, piece.parsed);
+  }
+}
+
+/**
+ * xterm parses each write whole, in one task, and yields only between writes: a pane's catch-up (up to the core's
+ * 1 MiB ring in one frame) goes in pieces, so no single task parses more than a piece.
+ */
+function writeInPieces(target: PacedTarget, data: Uint8Array, parsed: (() => void) | undefined): void {
+  for (let at = 0; at < data.length; at += PIECE_BYTES) {
+    const end = Math.min(at + PIECE_BYTES, data.length);
+    target.write(data.subarray(at, end), end === data.length ? parsed : undefined);
+  }
+  if (data.length === 0) target.write(data, parsed);
+}

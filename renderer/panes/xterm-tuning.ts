@@ -1,0 +1,142 @@
+// Two costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
+// (docs/performance.md, "Output path and panes"). Profiled while switching through 100 panes:
+// - Each DOM renderer keeps its own WidthCache and measures every new character with a span's offsetWidth: a forced
+//   layout of the page per character per pane (and four more whenever it recomputes its letter spacing). 19% of the
+//   main thread went there. Every pane uses the same font, so the panes share one set of widths per font.
+// - The scrollbar's fade-out timer is cancelled and set again (clearTimeout + setTimeout) for every line that
+//   scrolls: 9% of the main thread while a pane took its 5,000 lines of history. One timer per pane that re-arms
+//   itself once when it fires late does the same with a clock read per line.
+// Both reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
+// is (slower, never broken).
+
+/** What the tuning needs of xterm's internals (xterm 6: Terminal._core…). */
+interface WidthCacheLike {
+  _flat: Float32Array;
+  _holey: Map<string, number> | undefined;
+  _font: string;
+  _fontSize: number;
+  _weight: unknown;
+  _weightBold: unknown;
+  clear(): void;
+}
+
+export interface TimerLike {
+  cancel(): void;
+  cancelAndSet(runner: () => void, timeout: number): void;
+}
+
+interface Widths {
+  flat: Float32Array;
+  holey: Map<string, number>;
+}
+
+/** xterm's sentinel for a width not yet measured (WidthCacheSettings.FLAT_UNSET). */
+const FLAT_UNSET = -9999;
+
+const shared = new Map<string, Widths>();
+const tunedCaches = new WeakSet<object>();
+const tunedTimers = new WeakSet<object>();
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function field(from: unknown, ...path: string[]): unknown {
+  let at = from;
+  for (const key of path) {
+    if (!isObject(at)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+function isWidthCache(v: unknown): v is WidthCacheLike {
+  return (
+    isObject(v) &&
+    v._flat instanceof Float32Array &&
+    typeof v._font === 'string' &&
+    typeof v._fontSize === 'number' &&
+    typeof v.clear === 'function'
+  );
+}
+
+export function isTimer(v: unknown): v is TimerLike {
+  return isObject(v) && typeof v.cancel === 'function' && typeof v.cancelAndSet === 'function';
+}
+
+/**
+ * Points the cache at the widths shared by every cache with the same font (and device pixel ratio, which changes how
+ * widths round). xterm clears a cache when the font, the char size or the pixel ratio changes: a cleared cache is
+ * pointed at the set for its new font instead of being emptied, so the other panes keep theirs.
+ */
+function shareWidths(cache: WidthCacheLike): void {
+  const repoint = () => {
+    const key = [cache._font, cache._fontSize, String(cache._weight), String(cache._weightBold), devicePixelRatio].join(
+      '\u0000',
+    );
+    let widths = shared.get(key);
+    if (!widths) {
+      widths = { flat: new Float32Array(cache._flat.length).fill(FLAT_UNSET), holey: new Map() };
+      shared.set(key, widths);
+    }
+    cache._flat = widths.flat;
+    cache._holey = widths.holey;
+  };
+  repoint();
+  cache.clear = repoint;
+}
+
+/**
+ * The same contract as xterm's TimeoutTimer.cancelAndSet (the runner runs `timeout` ms after the last call, once),
+ * with one browser timer that is re-armed only when it fires before the newest deadline.
+ */
+export function lazyTimer(timer: TimerLike, now: () => number = () => performance.now()): void {
+  let runner: (() => void) | null = null;
+  let due = 0;
+  let handle: ReturnType<typeof setTimeout> | null = null;
+  const fire = () => {
+    handle = null;
+    const left = due - now();
+    if (left > 0) {
+      handle = setTimeout(fire, left);
+      return;
+    }
+    const run = runner;
+    runner = null;
+    run?.();
+  };
+  timer.cancelAndSet = (next, timeout) => {
+    runner = next;
+    due = now() + timeout;
+    handle ??= setTimeout(fire, timeout);
+  };
+  timer.cancel = () => {
+    runner = null;
+    if (handle !== null) clearTimeout(handle);
+    handle = null;
+  };
+}
+
+/**
+ * Applies both to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
+ * that takes over from WebGL has a new WidthCache).
+ */
+export function tuneXterm(term: object): void {
+  const core = field(term, '_core');
+  const cache = field(core, '_renderService', '_renderer', 'value', '_widthCache');
+  if (isWidthCache(cache) && !tunedCaches.has(cache)) {
+    tunedCaches.add(cache);
+    shareWidths(cache);
+  }
+  const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
+  if (isTimer(timer) && !tunedTimers.has(timer)) {
+    tunedTimers.add(timer);
+    lazyTimer(timer);
+  }
+}
+
+/** Whether `term` has both (for tests: an xterm upgrade that renames a field should be noticed, not silently slow). */
+export function isTuned(term: object): boolean {
+  const core = field(term, '_core');
+  const cache = field(core, '_renderService', '_renderer', 'value', '_widthCache');
+  const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
+  return isObject(cache) && tunedCaches.has(cache) && isObject(timer) && tunedTimers.has(timer);
+}

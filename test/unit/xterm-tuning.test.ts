@@ -1,0 +1,114 @@
+// The two trims of xterm's DOM renderer costs (renderer/panes/xterm-tuning.ts): panes with the same font share one
+// set of measured character widths, and the scrollbar's fade-out timer keeps xterm's contract (its runner runs once,
+// `timeout` after the last call) with one browser timer instead of one per scrolled line.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isTuned, lazyTimer, tuneXterm } from '../../renderer/panes/xterm-tuning.js';
+
+/** An xterm-shaped terminal (xterm 6's fields) whose width cache counts its measurements. */
+function fakeTerm(font = 'mono', fontSize = 13) {
+  let measured = 0;
+  const cache = {
+    _flat: new Float32Array(256).fill(-9999),
+    _holey: new Map<string, number>() as Map<string, number> | undefined,
+    _font: font,
+    _fontSize: fontSize,
+    _weight: 'normal',
+    _weightBold: 'bold',
+    clear() {
+      this._flat.fill(-9999);
+      this._holey = new Map();
+    },
+    get(c: string): number {
+      const cp = c.charCodeAt(0);
+      if (c.length === 1 && cp < 256) {
+        if (this._flat[cp] !== -9999) return this._flat[cp]!;
+        measured++;
+        this._flat[cp] = 7.5;
+        return 7.5;
+      }
+      const hit = this._holey!.get(c);
+      if (hit !== undefined) return hit;
+      measured++;
+      this._holey!.set(c, 15);
+      return 15;
+    },
+  };
+  const timer = { cancel: () => undefined, cancelAndSet: (_run: () => void, _ms: number) => undefined };
+  const term = {
+    _core: {
+      _renderService: { _renderer: { value: { _widthCache: cache } } },
+      _viewport: { _scrollableElement: { _hideTimeout: timer } },
+    },
+  };
+  return { term, cache, measured: () => measured };
+}
+
+afterEach(() => vi.useRealTimers());
+
+describe('xterm tuning', () => {
+  it('measures a character once for every pane with the same font, and again for another font', () => {
+    vi.stubGlobal('devicePixelRatio', 1);
+    const a = fakeTerm();
+    const b = fakeTerm();
+    const other = fakeTerm('mono', 16);
+    for (const t of [a, b, other]) tuneXterm(t.term);
+    expect(isTuned(a.term)).toBe(true);
+    a.cache.get('W');
+    a.cache.get('●');
+    b.cache.get('W');
+    b.cache.get('●');
+    expect(a.measured() + b.measured()).toBe(2);
+    other.cache.get('W');
+    expect(other.measured()).toBe(1);
+    // xterm clears a pane's cache on a char size change: the others keep the widths they share.
+    b.cache.clear();
+    a.cache.get('W');
+    b.cache.get('W');
+    expect(a.measured() + b.measured()).toBe(2);
+    vi.unstubAllGlobals();
+  });
+
+  it('runs the hide timer once, its timeout after the last call, with one browser timer armed at a time', () => {
+    vi.useFakeTimers();
+    const timer = { cancel: () => undefined, cancelAndSet: (_run: () => void, _ms: number) => undefined };
+    lazyTimer(timer, () => Date.now());
+    const run = vi.fn();
+    for (let i = 0; i < 50; i++) {
+      timer.cancelAndSet(run, 500);
+      vi.advanceTimersByTime(10);
+      expect(vi.getTimerCount()).toBe(1);
+    }
+    vi.advanceTimersByTime(489);
+    expect(run).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(2);
+    expect(run).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(5000);
+    expect(run).toHaveBeenCalledTimes(1);
+    timer.cancelAndSet(run, 500);
+    timer.cancel();
+    vi.advanceTimersByTime(1000);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('finds the fields it trims in the installed xterm (an upgrade that renames one must be noticed)', () => {
+    const src = (path: string) =>
+      readFileSync(fileURLToPath(new URL(`../../node_modules/@xterm/xterm/src/${path}`, import.meta.url)), 'utf8');
+    const width = src('browser/renderer/dom/WidthCache.ts');
+    for (const f of ['_flat', '_holey', '_font', '_fontSize', '_weight', '_weightBold', 'public clear()'])
+      expect(width).toContain(f);
+    expect(src('browser/renderer/dom/DomRenderer.ts')).toContain('this._widthCache = new WidthCache(');
+    expect(src('browser/services/RenderService.ts')).toContain('private _renderer: MutableDisposable<IRenderer>');
+    expect(src('browser/CoreBrowserTerminal.ts')).toContain('this._viewport = this._register(');
+    expect(src('browser/Viewport.ts')).toContain('this._scrollableElement = this._register(');
+    expect(src('vs/base/browser/ui/scrollbar/scrollableElement.ts')).toContain('this._hideTimeout.cancelAndSet(');
+    const lib = readFileSync(
+      fileURLToPath(new URL('../../node_modules/@xterm/xterm/lib/xterm.mjs', import.meta.url)),
+      'utf8',
+    );
+    for (const f of ['_core', '_renderService', '_widthCache', '_viewport', '_scrollableElement', '_hideTimeout'])
+      expect(lib).toContain(f);
+  });
+});
