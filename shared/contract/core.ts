@@ -26,9 +26,11 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * core speaking 2 sends agent views without `worktree`, which this contract refuses. 4: terminal bytes as binary
  * frames (`agent.attach` takes a `stream`, and `consumer: "core"` for a core reading a remote core; no JSON `out`),
  * agent attention (`agentView.attention`, `agent.state`, `attention.*`), cost (`run.cost`, `cost.changed`), hosts
- * (`host` per agent, `hosts.*`), search (`search.*`), forks and bundles (`run.fork`, `bundle.*`).
+ * (`host` per agent, `hosts.*`), search (`search.*`), forks and bundles (`run.fork`, `bundle.*`). 5: `agent.attach`
+ * takes a `scrollback` limit (a pane's catch-up carries its screen and only the newest history), `hosts.folders`
+ * lists a host's folders; a core speaking 4 refuses an attach that names a limit.
  */
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),
