@@ -56,9 +56,12 @@ export class LazyMirror implements Disposable {
     this.held?.push({ cols, rows });
   }
 
-  /** The screen with everything written so far applied; `offset` is the local stream's. */
-  capture(textLines?: number): Promise<MirrorScreen> {
-    const next = this.queue.then(() => this.captureNow(textLines));
+  /**
+   * The screen with everything written so far applied; `offset` is the local stream's. `scrollback` and `soon` are
+   * the mirror's own (`Mirror.capture`): a bounded history, and a screen as of the mirror's next write boundary.
+   */
+  capture(textLines?: number, scrollback?: number, soon = false): Promise<MirrorScreen> {
+    const next = this.queue.then(() => this.captureNow(textLines, scrollback, soon));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -70,7 +73,7 @@ export class LazyMirror implements Disposable {
     this.held = null;
   }
 
-  private async captureNow(textLines?: number): Promise<MirrorScreen> {
+  private async captureNow(textLines?: number, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) throw new Error('the terminal was closed: its screen is no longer kept');
     if (!this.held || !this.mirror) await this.restart();
     const mirror = this.mirror!;
@@ -80,7 +83,7 @@ export class LazyMirror implements Disposable {
     }
     this.held = [];
     this.heldBytes = 0;
-    const screen = await mirror.capture(textLines);
+    const screen = await mirror.capture(textLines, scrollback, soon);
     return { ...screen, offset: screen.offset + this.shift };
   }
 
