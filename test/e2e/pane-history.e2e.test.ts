@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
+import { FLOW } from '../../electron/core/pty/flow.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { launchBrowser, skipUnlessChromium, type BrowserSession } from './browser.js';
 
@@ -28,9 +29,10 @@ describe.skipIf(skipReason !== null)(`a pane's long history${skipReason ? ` — 
     mkdirSync(work, { recursive: true });
     server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
     client = await server.connect();
-    // 1.2 MB of invisible attribute resets first: the ring (1 MiB) no longer holds the first byte, so the page's first
-    // visit is a reset from the core's mirror, which carries only a few screens of the 5,000 lines.
-    const filler = `yes "$(printf '\\033[m')" | head -n 400000 | tr -d '\\n'`;
+    // More than a ring of invisible attribute resets first (3 bytes each): the ring no longer holds the first byte, so
+    // the page's first visit is a reset from the core's mirror, which carries only a few screens of the 5,000 lines.
+    const resets = Math.ceil((FLOW.ringBytes * 1.2) / 3);
+    const filler = `yes "$(printf '\\033[m')" | head -n ${resets} | tr -d '\\n'`;
     const script = `${filler}; seq -f 'hist %g' 1 ${HISTORY}; echo ready; read go; seq -f 'next %g' 1 ${AFTER}; echo finished; exec cat`;
     const run = await client.call('run.start', {
       name: 'history',
