@@ -1,81 +1,35 @@
 // One xterm per agent for the life of the page: created once, moved between its pane and a parking lot, fed
 // straight from the stream (terminal bytes never pass through React or zustand), reattached after reconnects.
-import { Terminal, type ITheme } from '@xterm/xterm';
-import { FitAddon } from '@xterm/addon-fit';
-import { SearchAddon } from '@xterm/addon-search';
-import { WebLinksAddon } from '@xterm/addon-web-links';
-import '@xterm/xterm/css/xterm.css';
-import type { BatonClient, TerminalStream } from '../../shared/client.js';
+import type { BatonClient } from '../../shared/client.js';
 import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
-import { cursorBlink, type CursorBlink } from './cursor-blink.js';
+import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
 import { WritePacer } from './write-pacer.js';
 import { timed } from './pane-timing.js';
-import { FULL_SCROLLBACK, PaneHistory } from './pane-history.js';
+import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
+import {
+  copyPasteKeys,
+  lot,
+  newXterm,
+  onColorSchemeChange,
+  terminalTheme,
+  type PaneTerminal,
+} from './pane-terminal.js';
 
-export interface PaneTerminal {
-  readonly agentId: string;
-  readonly term: Terminal;
-  readonly search: SearchAddon;
-  /** The element xterm renders into; moved, never recreated. */
-  readonly element: HTMLDivElement;
-  /** Which of the agent's terminals this view shows, and how far (bytes written into `term`). */
-  terminalId: string | null;
-  offset: number;
-  stream: TerminalStream | null;
-  visible: boolean;
-  /** Keys typed while the connection is down or the pane is reattaching: sent, in order, once attached. */
-  pendingInput: string[];
-  /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
-  accepting: boolean;
-  /** WebGL while it holds one of the pool's contexts (a pane in view, shown recently), the DOM renderer otherwise. */
-  renderer: 'webgl' | 'dom';
-  /** When output last arrived (performance.now()), for the header's idle status. */
-  lastDataAt: number;
-  /** Blinks while focused and the user pauses; still while typing (cursor-blink.ts). */
-  blink: CursorBlink;
-}
+export type { PaneTerminal } from './pane-terminal.js';
+export { terminalTheme } from './pane-terminal.js';
 
 const panes = new Map<string, PaneTerminal>();
 /** While the user types, the other panes' output waits for the echo and gets the rest of each frame (write-pacer.ts). */
 const pacer = new WritePacer();
 let client: BatonClient | null = null;
-let parkingLot: HTMLDivElement | null = null;
 
-const DARK: ITheme = {
-  background: '#14161a',
-  foreground: '#d8dee9',
-  cursor: '#d8dee9',
-  selectionBackground: '#3b4252',
-};
-const LIGHT: ITheme = {
-  background: '#fbfbfc',
-  foreground: '#1f2328',
-  cursor: '#1f2328',
-  selectionBackground: '#c8d1dc',
-};
-const darkQuery = typeof window !== 'undefined' ? window.matchMedia('(prefers-color-scheme: dark)') : null;
-export const terminalTheme = (): ITheme => (darkQuery?.matches ? DARK : LIGHT);
-darkQuery?.addEventListener('change', () => {
+onColorSchemeChange(() => {
   for (const p of panes.values()) p.term.options.theme = terminalTheme();
 });
-
-function lot(): HTMLDivElement {
-  if (!parkingLot) {
-    parkingLot = document.createElement('div');
-    parkingLot.setAttribute('aria-hidden', 'true');
-    // Off-screen and out of the page's layout: with a hundred parked xterms (their rows, their measuring elements)
-    // every forced layout elsewhere (a fit, a char measure) would lay them all out again. Contained and skipped, a
-    // parked xterm keeps its buffer and size; it is laid out once it is in a pane again (docs/performance.md).
-    parkingLot.style.cssText =
-      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;content-visibility:hidden;';
-    document.body.appendChild(parkingLot);
-  }
-  return parkingLot;
-}
 
 export function getPane(agentId: string): PaneTerminal {
   const existing = panes.get(agentId);
@@ -83,21 +37,7 @@ export function getPane(agentId: string): PaneTerminal {
   const openedAt = performance.now();
   const element = document.createElement('div');
   element.className = 'bt-xterm-host';
-  const term = new Terminal({
-    allowProposedApi: true,
-    scrollback: FULL_SCROLLBACK,
-    fontFamily: 'ui-monospace, "SF Mono", Menlo, Consolas, "DejaVu Sans Mono", monospace',
-    fontSize: 13,
-    theme: terminalTheme(),
-    // Only the pane being typed into blinks, and not while keys come (below): a blinking cursor redraws its row
-    // twice a second, and a grid of a dozen blinking panes kept the page busy with nothing printing.
-    cursorBlink: false,
-  });
-  const search = new SearchAddon();
-  const fit = new FitAddon();
-  term.loadAddon(fit);
-  term.loadAddon(search);
-  term.loadAddon(new WebLinksAddon((_event, uri) => window.open(uri, '_blank', 'noopener,noreferrer')));
+  const { term, search, fit } = newXterm();
   lot().appendChild(element);
   term.open(element);
   tuneXterm(term);
@@ -164,23 +104,6 @@ const webgl = new WebglPool({
     if (pane) pane.renderer = renderer;
   },
 });
-
-/** Ctrl+Shift+C copies the selection and Ctrl+Shift+V pastes, as in desktop terminals; everything else goes to the agent. */
-function copyPasteKeys(pane: PaneTerminal, e: KeyboardEvent): boolean {
-  if (e.type !== 'keydown' || !e.ctrlKey || !e.shiftKey) return true;
-  if (e.code === 'KeyC' && pane.term.hasSelection()) {
-    void navigator.clipboard.writeText(pane.term.getSelection());
-    return false;
-  }
-  if (e.code === 'KeyV') {
-    void navigator.clipboard.readText().then(
-      (text) => pane.term.paste(text),
-      () => undefined,
-    );
-    return false;
-  }
-  return true;
-}
 
 /** The shortest way to the PTY: one fire-and-forget input frame per onData, no request id, no reply to wait for. */
 function sendInput(pane: PaneTerminal, data: string): void {

@@ -1,17 +1,18 @@
 // The agents' lives after their run says "go": launched fresh or as planned by a resume, followed (the session ids
 // their vendor reports), their exit recorded, a refused resume started fresh, stopped when Baton asks. Holds which
-// agents are live and each agent's latest terminal; records every change through the run repository and tells the
-// clients (docs/architecture.md §5 steps 8–11, §8).
+// agents are live and each agent's latest terminal; each change is written to the run repository and told to the
+// clients by agent-recorder.ts (docs/architecture.md §5 steps 8–11, §8).
 import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
 import type { AgentTerminal } from '../pty/terminal.js';
 import { remotePlan, type RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
-import type { AgentContext, SessionObservation, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
+import type { AgentContext, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { Vendors } from '../vendors/registry.js';
 import { LaunchError, type AgentLauncher, type LaunchHooks, type LiveAgent } from './agent-launcher.js';
 import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from './agent-worktrees.js';
-import { logFailure, now, type RunRepository } from './run-repository.js';
+import { AgentRecorder } from './agent-recorder.js';
+import { logFailure, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
 import { currentSessionId, type Announce } from './views.js';
 import type { AttentionService } from '../attention/attention-service.js';
@@ -30,6 +31,8 @@ export class AgentSupervisor {
   /** Each agent's latest terminal, kept after it ends so a pane can still attach and read its last output. */
   private readonly lastTerminal = new Map<string, AgentTerminal>();
   private closing = false;
+  /** Writes down each change of an agent's life: the store, the run's history, the clients. */
+  private readonly record: AgentRecorder;
 
   constructor(
     private readonly runs: RunRepository,
@@ -45,7 +48,9 @@ export class AgentSupervisor {
     private readonly attention: AttentionService,
     /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
     private readonly remote: RemoteLauncher | null = null,
-  ) {}
+  ) {
+    this.record = new AgentRecorder(runs, announce);
+  }
 
   live(agentId: string): RunningAgent | undefined {
     return this.running.get(agentId);
@@ -200,13 +205,7 @@ export class AgentSupervisor {
 
   /** The agent could not start: `failed`, with the reason as its warning and in the history. */
   async markFailed(runId: string, agentId: string, message: string): Promise<void> {
-    await this.runs.update(runId, (m) => {
-      const a = m.agents.find((x) => x.id === agentId)!;
-      a.status = 'failed';
-      a.warning = message;
-    });
-    await this.runs.history(runId, { type: 'agent-failed', agentId, message });
-    this.announce('agent.status', { runId, agentId, status: 'failed', terminalId: null, exitCode: null });
+    await this.record.failed(runId, agentId, message);
   }
 
   /**
@@ -238,9 +237,9 @@ export class AgentSupervisor {
       const hooks: LaunchHooks = {
         // Called from the terminal's events, where a rejection would end the process: each is caught here.
         onSession: (seen) => {
-          this.sessionSeen(runId, agent.id, seen, plan).catch((err: unknown) =>
-            logFailure(`recording a session id of ${agent.label}`, err),
-          );
+          this.record
+            .sessionSeen(runId, agent.id, seen, plan)
+            .catch((err: unknown) => logFailure(`recording a session id of ${agent.label}`, err));
         },
         onAttention: (attention) => this.attention.relayed(agent.id, attention),
         onExit: (exit, rejected) => {
@@ -273,55 +272,8 @@ export class AgentSupervisor {
     this.running.set(agent.id, Object.assign(live, { runId, settled, unwatch }));
     const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && found;
     const warning = [prepared.warning, plan.warning].filter((w) => w !== null).join(' ');
-    await this.runs.update(runId, (m) => {
-      const a = m.agents.find((x) => x.id === agent.id)!;
-      a.status = 'running';
-      a.exitCode = null;
-      a.startedAt = now();
-      a.warning = warning === '' ? null : warning;
-      if (plan.sessionId && currentSessionId(a) !== plan.sessionId) {
-        a.sessionIds.push({ id: plan.sessionId, chosenBy: plan.chosenBy ?? 'baton', seenAt: now(), confirmed });
-      }
-    });
-    const branch = agent.worktree ? ` (worktree on branch ${agent.worktree.branch})` : '';
-    await this.runs.history(runId, {
-      type: 'agent-started',
-      agentId: agent.id,
-      message: `${agent.label} (${agent.vendor}) started in ${agent.cwd}${branch}`,
-    });
-    this.announce('agent.status', {
-      runId,
-      agentId: agent.id,
-      status: 'running',
-      terminalId: live.terminal.id,
-      exitCode: null,
-    });
+    await this.record.started(runId, agent, plan, confirmed, warning, live.terminal.id);
     return { started: true };
-  }
-
-  private async sessionSeen(runId: string, agentId: string, seen: SessionObservation, plan: SpawnPlan): Promise<void> {
-    if (!this.runs.get(runId)) return;
-    let changed = false;
-    await this.runs.update(runId, (m) => {
-      const a = m.agents.find((x) => x.id === agentId);
-      if (!a) return;
-      const last = a.sessionIds.at(-1);
-      if (last?.id === seen.sessionId) {
-        if (seen.confirmed && !last.confirmed) last.confirmed = true;
-        return;
-      }
-      changed = true;
-      a.sessionIds.push({
-        id: seen.sessionId,
-        chosenBy: seen.sessionId === plan.sessionId ? (plan.chosenBy ?? 'vendor') : 'vendor',
-        seenAt: now(),
-        confirmed: seen.confirmed,
-      });
-    });
-    if (changed) {
-      await this.runs.history(runId, { type: 'session-id', agentId, sessionId: seen.sessionId });
-      this.announce('agent.session', { runId, agentId, sessionId: seen.sessionId });
-    }
   }
 
   private async exited(runId: string, agentId: string, exitCode: number, resumeRejected: boolean): Promise<void> {
@@ -329,26 +281,7 @@ export class AgentSupervisor {
     live?.unwatch();
     if (!this.runs.get(runId)) return;
     const stopped = live?.stopRequested ?? false;
-    await this.runs.update(runId, (m) => {
-      const a = m.agents.find((x) => x.id === agentId);
-      if (!a) return;
-      a.status = stopped ? 'stopped' : 'exited';
-      a.exitCode = exitCode;
-    });
-    const label = this.runs.get(runId)?.agents.find((a) => a.id === agentId)?.label ?? 'agent';
-    await this.runs.history(runId, {
-      type: stopped ? 'stopped' : 'exited',
-      agentId,
-      exitCode,
-      message: `${label} ${stopped ? 'stopped' : `exited with code ${exitCode}`}`,
-    });
-    this.announce('agent.status', {
-      runId,
-      agentId,
-      status: stopped ? 'stopped' : 'exited',
-      terminalId: live?.terminal.id ?? null,
-      exitCode,
-    });
+    const label = await this.record.exited(runId, agentId, exitCode, stopped, live?.terminal.id ?? null);
     if (resumeRejected && !this.closing) {
       await this.freshAfterRejectedResume(runId, agentId);
       return;

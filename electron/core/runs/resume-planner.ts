@@ -3,10 +3,10 @@
 // side effect: it reads the run store, the directories and the vendors' stores, and writes nothing. Each agent's
 // vendor store is read once, by the adapter's `planResumeChecked`; what it found travels with the plan, for the
 // preview's check and for the launch, which records the id as confirmed without reading the store again.
-import type { HandlePreview, RunSummary, SessionCheck } from '../../../shared/contract.js';
+import type { HandlePreview, RunSummary } from '../../../shared/contract.js';
 import { decodeHandle, type DecodedHandle, type HandleAgent } from '../handle/codec.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
-import type { PriorSession, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
+import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentWorktrees, RepoMap, WorktreeAssessment } from './agent-worktrees.js';
 import { invalid } from './errors.js';
@@ -14,25 +14,12 @@ import { HealthBatch } from './health-batch.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
-import { mapHosts, remotePlan, type HostMap } from '../remote/remote-launcher.js';
-import { currentSessionId } from './views.js';
-import { inspectDirectory, problemText, type DirectoryCheck, type DirectoryProblem } from './workdir.js';
+import { mapHosts, type HostMap } from '../remote/remote-launcher.js';
+import { planAgent, type PlannedAgent } from './resume-agent-plan.js';
+import { previewAgent, type HandlePreviewAgent } from './resume-preview.js';
+import { inspectDirectory, type DirectoryCheck } from './workdir.js';
 
-export interface PlannedAgent {
-  agent: AgentRecord;
-  plan: SpawnPlan;
-  /** The vendor's store held the handle's session for this agent's directory when the plan was made. */
-  found: boolean;
-  check: SessionCheck;
-  /** Its position in the handle: how run.resume's `confirmShell` names it. */
-  index: number;
-  /** The store already has this agent in this run: it runs in its recorded directory, not the handle's. */
-  known: boolean;
-  /** Where its worktree is (null: it has none): found, to be re-created before it starts, or failed (why). */
-  worktree: WorktreeAssessment | null;
-  /** The session id the handle gave it: a plan made again once a re-created worktree moved its directory. */
-  sessionId: string | null;
-}
+export type { PlannedAgent } from './resume-agent-plan.js';
 
 export interface ResumeTarget {
   runId: string;
@@ -40,8 +27,6 @@ export interface ResumeTarget {
   knownRun: boolean;
   agents: PlannedAgent[];
 }
-
-type HandlePreviewAgent = HandlePreview['agents'][number];
 
 /** A bare vendor session id: accepted only when the store already knows it. */
 const BARE_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{5,127}$/;
@@ -105,7 +90,7 @@ export class ResumePlanner {
     agent: AgentRecord,
     sessionId: string | null,
   ): Promise<Pick<PlannedAgent, 'plan' | 'found'>> {
-    const { plan, found } = await this.planAgent(runName, agent, {
+    const { plan, found } = await planAgent(this.vendors, this.env, runName, agent, {
       id: agent.id,
       label: agent.label,
       vendor: agent.vendor,
@@ -264,7 +249,7 @@ export class ResumePlanner {
         };
       }
       agents.push({
-        ...(await this.planAgent(runName, record, h)),
+        ...(await planAgent(this.vendors, this.env, runName, record, h)),
         index: i,
         known: known !== undefined,
         worktree,
@@ -320,98 +305,6 @@ export class ResumePlanner {
       ...(h.host ? { host: h.host } : {}),
     };
   }
-
-  private async planAgent(
-    runName: string,
-    agent: AgentRecord,
-    h: HandleAgent,
-  ): Promise<Omit<PlannedAgent, 'index' | 'known' | 'worktree' | 'sessionId'>> {
-    const adapter = this.vendors.get(agent.vendor)!;
-    // Planned by its host's core when it starts: its CLI and its vendor's store are there (docs/hosts.md).
-    if (agent.host) {
-      if (h.sessionId !== null && !agent.sessionIds.some((s) => s.id === h.sessionId))
-        agent.sessionIds.push({
-          id: h.sessionId,
-          chosenBy: 'vendor',
-          seenAt: new Date().toISOString(),
-          confirmed: true,
-        });
-      return { agent, plan: remotePlan(h.sessionId, 'resumed'), found: h.sessionId !== null, check: 'remote' };
-    }
-    const ctx = { runName, label: agent.label, cwd: agent.cwd, args: agent.args, command: agent.command };
-    if (h.sessionId === null || adapter.sessionIdPattern === null) {
-      const { plan } = await adapter.planResumeChecked(
-        ctx,
-        { sessionId: '', chosenBy: 'baton', confirmed: false },
-        this.env,
-      );
-      return { agent, plan, found: false, check: 'no-session' };
-    }
-    // What the store remembers of this id decides between "never written: same id again" and "gone: fresh".
-    const remembered = agent.sessionIds.find((s) => s.id === h.sessionId);
-    const prior: PriorSession = remembered
-      ? { sessionId: h.sessionId, chosenBy: remembered.chosenBy, confirmed: remembered.confirmed }
-      : { sessionId: h.sessionId, chosenBy: 'vendor', confirmed: true };
-    const { plan, found } = await adapter.planResumeChecked(ctx, prior, this.env);
-    if (currentSessionId(agent) !== h.sessionId && !remembered) {
-      agent.sessionIds.push({
-        id: h.sessionId,
-        chosenBy: 'vendor',
-        seenAt: new Date().toISOString(),
-        confirmed: found,
-      });
-    }
-    return { agent, plan, found, check: found ? 'found' : 'missing' };
-  }
-}
-
-async function previewAgent(
-  p: PlannedAgent,
-  h: HandleAgent,
-  own: DirectoryCheck | null,
-  used: ReadonlySet<string>,
-): Promise<HandlePreviewAgent> {
-  const recreating = p.worktree !== null && p.worktree.state !== 'existing';
-  const runsIn = p.known && !recreating && !p.agent.host ? await inspectDirectory(p.agent.cwd) : own;
-  const cwd = p.known ? p.agent.cwd : own?.ok ? own.real : h.cwd;
-  let problem: string | null = null;
-  let check = p.check;
-  if (own === null) {
-    problem = 'this handle carries no directory: give one';
-    check = 'cwd-missing';
-  } else {
-    // Where it runs first; then the handle's own directory, which must be usable too (resolve refuses it).
-    const bad = [runsIn, own].find((c) => c !== null && !c.ok);
-    if (bad && !bad.ok) {
-      const text = problemText(bad.problem);
-      // Never the path: the CLI repeats this reason in its error line, which can end up in a log.
-      problem =
-        bad === own && p.known && h.cwd !== p.agent.cwd ? `the directory the handle names for it: ${text}` : text;
-      check = isTrustProblem(bad.problem) ? 'cwd-unsafe' : 'cwd-missing';
-    }
-  }
-  return {
-    label: p.agent.label,
-    vendor: p.agent.vendor,
-    cwd,
-    cwdProblem: problem,
-    newDirectory: cwd !== null && !used.has(cwd),
-    sessionId: h.sessionId,
-    check,
-    command: problem === null ? p.plan.argv : [],
-    worktree: previewWorktree(p),
-    ...(p.agent.host ? { host: p.agent.host } : {}),
-  };
-}
-
-function previewWorktree(p: PlannedAgent): HandlePreviewAgent['worktree'] {
-  const w = p.worktree;
-  const branch = p.agent.worktree?.branch ?? '';
-  if (w === null) return null;
-  if (w.state === 'existing') return { branch: w.branch, state: 'existing', reason: null };
-  if (w.state === 'recreate')
-    return { branch, state: 'recreate', reason: `its worktree is gone: it will be re-created from branch ${w.branch}` };
-  return { branch, state: 'failed', reason: w.reason };
 }
 
 /** `path` under a repository root that `repoMap` moves, moved with it. */
@@ -421,8 +314,4 @@ function mapPath(path: string, repoMap: RepoMap): string {
     if (path.startsWith(`${from}/`)) return `${to}${path.slice(from.length)}`;
   }
   return path;
-}
-
-function isTrustProblem(problem: DirectoryProblem): boolean {
-  return problem.kind === 'foreign-owner' || problem.kind === 'writable';
 }
