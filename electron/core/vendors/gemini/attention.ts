@@ -1,6 +1,8 @@
 // Gemini CLI's state, read from its screen (docs/attention.md, Gemini): its hooks live only in settings files (the
-// user's or the project's), which Baton never writes, so its confirmation dialogs and its working line are
-// patterns over the mirror's screen, and the state says it is inferred. Qwen Code shares these screens.
+// user's or the project's), which Baton never writes, and the system-defaults file an environment variable can name
+// is read only when root owns it and every directory above it, never a file of Baton's. So its confirmation dialogs
+// and its working line are patterns over the mirror's screen, and the state says it is inferred. Qwen Code shares
+// these screens.
 import { shortText, type AttentionFacts, type ScreenPatterns } from '../../attention/signals.js';
 
 export const GEMINI_SCREENS: ScreenPatterns = {
