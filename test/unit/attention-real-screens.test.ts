@@ -78,6 +78,22 @@ describe('Qwen Code 0.24.4', () => {
     expect(readScreen(after, QWEN_ATTENTION.screen!)).toEqual({ state: 'waiting' });
   });
 
+  it('waits when its prompt box holds a suggested next prompt instead of its placeholder', () => {
+    const real = [
+      '  > please run `touch compat.txt`',
+      '  ✓ Shell touch compat.txt (Run touch compat.txt)',
+      '',
+      '  ◆︎ Ran touch compat.txt.',
+      '',
+      '─'.repeat(120),
+      '> The number is 4545.',
+      '─'.repeat(120),
+      '  ➜ project · mock-model',
+      '  ⏸ Ask permissions (shift + tab to cycle)',
+    ].join('\n');
+    expect(readScreen(real, QWEN_ATTENTION.screen!)).toEqual({ state: 'waiting' });
+  });
+
   it('its shell dialog asks, naming the whole command, above its "Waiting for user confirmation" spinner', () => {
     const real = [
       ...top,

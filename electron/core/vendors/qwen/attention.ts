@@ -18,7 +18,9 @@ export const QWEN_SCREENS: ScreenPatterns = {
   ],
   // The footer under the prompt box while a turn runs: "Enter to steer · Ctrl+Q to queue · …".
   working: [...GEMINI_SCREENS.working, /Enter to steer/],
-  waiting: GEMINI_SCREENS.waiting,
+  // The prompt box itself, between its two rules: after a turn it may hold a suggested next prompt (Qwen asks the
+  // model for one) in place of its "Type your message" placeholder. During a turn the steering footer lies lower.
+  waiting: [...GEMINI_SCREENS.waiting, /^─{20,}\n>[^\n]*\n─{20,}$/m],
   lines: GEMINI_SCREENS.lines,
 };
 
