@@ -31,6 +31,9 @@ import {
 
 const VERSION = '2.1.332';
 const DELAY_MS = envMs('FAKE_CLAUDE_DELAY_MS', 50);
+// A CLI slow to start: this long with its terminal still cooked and nothing drawn, as a real one loading its code.
+// Keys that arrive meanwhile meet the line discipline (echoed, the Enter turned into a line feed).
+const RAW_DELAY_MS = envMs('FAKE_CLAUDE_RAW_DELAY_MS', 0);
 
 const configDir = process.env.CLAUDE_CONFIG_DIR || path.join(process.env.HOME || '/', '.claude');
 const projectsDir = path.join(configDir, 'projects');
@@ -430,6 +433,7 @@ const hooks = settingsHooks(opts.settings);
 await chooseSession();
 writeRegistry();
 
+if (RAW_DELAY_MS > 0) await new Promise((r) => setTimeout(r, RAW_DELAY_MS));
 tui.listen({ sigint: true });
 
 printHeader();

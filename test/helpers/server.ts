@@ -126,21 +126,6 @@ export async function ask(
   );
 }
 
-/** What each fake shows once its prompt takes input: a line sent before it would lose its Enter, as with the real CLIs. */
-const PROMPT_READY: Readonly<Record<string, string>> = {
-  claude: '? for shortcuts',
-  qwen: 'Type your message or @path/to/file',
-};
-
-/** Until every agent of a run just started, resumed, forked or imported shows its prompt. */
-export async function promptsReady(client: RpcClient, agents: readonly AgentView[], ms = 15_000): Promise<void> {
-  for (const agent of agents) {
-    const ready = PROMPT_READY[agent.vendor];
-    if (!ready) throw new Error(`no prompt text known for the fake ${agent.vendor}`);
-    await waitFor(async () => (await screenText(client, agent.id)).includes(ready), `the prompt of ${agent.label}`, ms);
-  }
-}
-
 export function agentByLabel(agents: readonly AgentView[], label: string): AgentView {
   const agent = agents.find((x) => x.label === label);
   if (!agent) throw new Error(`no agent '${label}' among ${agents.map((x) => x.label).join(', ')}`);

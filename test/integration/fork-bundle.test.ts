@@ -14,7 +14,6 @@ import {
   FAKES,
   agentByLabel,
   ask,
-  promptsReady,
   randomNumber,
   startServer,
   tempDir,
@@ -88,7 +87,6 @@ async function twoAgentRun(client: RpcClient, m: Machine, a: number, b: number):
     ],
   });
   const [one, two] = [agentByLabel(run.agents, 'a'), agentByLabel(run.agents, 'b')];
-  await promptsReady(client, run.agents, WAIT_MS);
   await ask(client, one.id, `remember the number ${a}`, `OK, I will remember ${a}.`, WAIT_MS);
   await ask(client, two.id, `remember the number ${b}`, `OK, I will remember ${b}.`, WAIT_MS);
   const view = await waitFor(
@@ -159,7 +157,6 @@ describe('fork', () => {
       ]);
       const fa = agentByLabel(forked.run.agents, 'a');
       const fb = agentByLabel(forked.run.agents, 'b');
-      await promptsReady(client, forked.run.agents, WAIT_MS);
       expect(fa.sessionId).not.toBe(agentByLabel(original.agents, 'a').sessionId);
       expect(fb.sessionId).not.toBe(agentByLabel(original.agents, 'b').sessionId);
       await ask(client, fa.id, QUESTION, `The number is ${n1}.`, WAIT_MS);
@@ -186,7 +183,6 @@ describe('fork', () => {
         ['a', 'copy', 'snapshot'],
         ['b', 'copy', 'snapshot'],
       ]);
-      await promptsReady(client, atSnap.run.agents, WAIT_MS);
       await ask(client, agentByLabel(atSnap.run.agents, 'b').id, QUESTION, `The number is ${n2}.`, WAIT_MS);
       await ask(client, agentByLabel(atSnap.run.agents, 'a').id, QUESTION, `The number is ${n1}.`, WAIT_MS);
       // The source's history says it was forked.
@@ -250,7 +246,6 @@ describe('bundles', () => {
         ['b', 'resumed'],
       ]);
       for (const a of imported.run.agents) expect(a.cwd).toBe(there.work);
-      await promptsReady(target, imported.run.agents, WAIT_MS);
       await ask(target, agentByLabel(imported.run.agents, 'a').id, QUESTION, `The number is ${n1}.`, WAIT_MS);
       await ask(target, agentByLabel(imported.run.agents, 'b').id, QUESTION, `The number is ${n2}.`, WAIT_MS);
       // Nothing of the other machine's directory is left in what was placed here.

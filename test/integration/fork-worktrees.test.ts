@@ -10,7 +10,6 @@ import { commitAll, git, GIT_ENV, makeRepo, writeFile } from '../helpers/git-rep
 import {
   agentByLabel,
   ask,
-  promptsReady,
   randomNumber,
   startServer,
   tempDir,
@@ -53,7 +52,6 @@ describe('fork of an agent in a worktree', () => {
     const source = agentByLabel(run.agents, 'a');
     const tree = source.worktree!.worktreePath;
     const n = randomNumber();
-    await promptsReady(client, [source], WAIT_MS);
     await ask(client, source.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
     writeFile(join(tree, 'one.txt'), 'one\n');
     commitAll(tree, 'one');
@@ -81,7 +79,6 @@ describe('fork of an agent in a worktree', () => {
     expect(copy.worktree!.branch).not.toBe(source.worktree!.branch);
     expect(git(newTree, 'rev-parse', 'HEAD').trim()).toBe(atSnapshot);
     expect(copy.cwd).toBe(newTree);
-    await promptsReady(client, [copy], WAIT_MS);
     await ask(client, copy.id, QUESTION, `The number is ${n}.`, WAIT_MS);
     // The source's worktree and branch are as they were.
     expect(git(tree, 'log', '--format=%s', '-1').trim()).toBe('two');
@@ -97,7 +94,6 @@ describe('bundle of an agent in a worktree', () => {
     });
     const source = agentByLabel(run.agents, 'a');
     const tree = source.worktree!.worktreePath;
-    await promptsReady(client, [source], WAIT_MS);
     await ask(client, source.id, 'remember the number 4242', 'OK, I will remember 4242.', WAIT_MS);
     writeFile(join(tree, 'work.txt'), 'work\n');
     commitAll(tree, 'work');

@@ -85,6 +85,8 @@ export class RemoteLauncher {
     resume: { sessionId: string | null } | null,
     hooks: LaunchHooks,
   ): Promise<LiveAgent> {
+    // At the latest, its CLI started now (or it already ran): the bound of a send's wait counts from here.
+    const attachedAt = Date.now();
     const core = this.cores.core(agent.host);
     try {
       await core.connect();
@@ -135,7 +137,7 @@ export class RemoteLauncher {
       stopSessions();
       stopAttention?.();
     };
-    return { terminal, adapter, stopRequested: false, stopFollowing };
+    return { terminal, adapter, start: { at: attachedAt, offset: 0 }, stopRequested: false, stopFollowing };
   }
 
   /**

@@ -6,6 +6,7 @@ import { inheritedEnv } from '../vendors/kit/env.js';
 import { findOnPath } from '../vendors/registry.js';
 import type { PtyHost } from '../pty/pty-host.js';
 import type { AgentTerminal, ExitInfo } from '../pty/terminal.js';
+import type { InputStart } from './input-ready.js';
 
 const DEFAULT_SIZE = { cols: 120, rows: 40 } as const;
 /** A resume that dies this soon with one of the vendor's "no such session" texts failed to resume. */
@@ -23,6 +24,8 @@ export interface LaunchHooks {
 export interface LiveAgent {
   readonly terminal: AgentTerminal;
   readonly adapter: VendorAdapter;
+  /** When its terminal started: `agent.send` waits, bounded, until the CLI takes input (input-ready.ts). */
+  readonly start: InputStart;
   /** Set when Baton itself asked the agent to stop, so its exit is not reported as a crash. */
   stopRequested: boolean;
   stopFollowing(): void;
@@ -91,6 +94,7 @@ export class AgentLauncher {
     const live: LiveAgent = {
       terminal,
       adapter,
+      start: { at: spawnedAt, offset: terminal.endOffset },
       stopRequested: false,
       stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, this.env, (seen) =>
         hooks.onSession(seen),

@@ -1,0 +1,71 @@
+// When a just-started agent takes typed input (docs/input-ready.md). A CLI puts its terminal in raw mode only once it
+// has started; bytes that arrive before meet the terminal's line discipline, which echoes them and turns the Enter
+// into a line feed, so the prompt is never submitted. `agent.send` therefore waits until the agent is ready, bounded:
+// the vendor's prompt on its screen (its attention patterns: data in its own folder), or else the first quiet screen
+// after some output. Keys a user types into a pane never wait here.
+import { readScreen } from '../attention/screen.js';
+import type { ScreenPatterns } from '../attention/signals.js';
+
+export const INPUT_READY = Object.freeze({
+  /** How often the terminal is looked at while a send waits. */
+  pollMs: 40,
+  /** Output must have been quiet this long, after some output, for the screen to count as settled. */
+  settleMs: 300,
+  /** A send waits at most this long after the agent's start, then types anyway (a CLI that never goes quiet). */
+  boundMs: 5000,
+});
+
+/** The parts of an agent's terminal the wait reads. */
+export interface InputTerminal {
+  readonly lastOutputAt: number;
+  readonly endOffset: number;
+  readonly exited: unknown;
+  capture(textLines?: number): Promise<{ text: string }>;
+}
+
+/** When an agent's terminal started, and how much of its output Baton printed itself then (a warning): not the CLI's. */
+export interface InputStart {
+  /** ms since epoch */
+  readonly at: number;
+  readonly offset: number;
+}
+
+/** Terminals already seen ready: later sends to them never wait. */
+const ready = new WeakSet<InputTerminal>();
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Whether the vendor's patterns show a prompt or a dialog that takes keys now; a screen that cannot be read, no. */
+async function promptShown(terminal: InputTerminal, patterns: ScreenPatterns): Promise<boolean> {
+  try {
+    const seen = readScreen((await terminal.capture(patterns.lines)).text, patterns);
+    return seen?.state === 'waiting' || seen?.state === 'asking';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves once `terminal` takes typed input, or once `boundMs` has passed since its start, or it ended. Never rejects.
+ */
+export async function untilInputReady(
+  terminal: InputTerminal,
+  start: InputStart,
+  prompt: ScreenPatterns | undefined,
+  timings: { pollMs: number; settleMs: number; boundMs: number } = INPUT_READY,
+): Promise<void> {
+  let screenReadAt = -1;
+  while (!ready.has(terminal)) {
+    const now = Date.now();
+    if (terminal.exited || now - start.at >= timings.boundMs) return;
+    const printed = terminal.endOffset > start.offset;
+    if (printed && now - terminal.lastOutputAt >= timings.settleMs) break;
+    // The vendor's own prompt needs no settling: read its screen once per change of output.
+    if (printed && prompt && terminal.lastOutputAt !== screenReadAt) {
+      screenReadAt = terminal.lastOutputAt;
+      if (await promptShown(terminal, prompt)) break;
+    }
+    await sleep(timings.pollMs);
+  }
+  ready.add(terminal);
+}

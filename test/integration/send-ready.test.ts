@@ -1,0 +1,80 @@
+// `agent.send` right after a start (docs/input-ready.md): through a real `baton serve`, the core waits until the CLI
+// takes input before it types, so the Enter is not lost in a terminal that is not yet in raw mode; and a CLI that
+// never goes quiet still gets the line once the wait's bound has passed.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import {
+  agentByLabel,
+  ask,
+  randomNumber,
+  screenText,
+  startServer,
+  tempDir,
+  testEnv,
+  waitFor,
+  type ServerProcess,
+} from '../helpers/server.js';
+
+const WAIT_MS = 20_000;
+let root = '';
+let server: ServerProcess | null = null;
+let client: RpcClient;
+
+beforeAll(async () => {
+  root = tempDir('baton-send-ready-');
+  // The fake Claude keeps its terminal cooked, drawing nothing, for its first 600 ms.
+  server = await startServer(
+    join(root, 'data'),
+    testEnv(join(root, 'home'), { FAKE_CLAUDE_DELAY_MS: '20', FAKE_CLAUDE_RAW_DELAY_MS: '600' }),
+  );
+  client = await server.connect();
+}, 40_000);
+
+afterAll(async () => {
+  client?.close();
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('agent.send to an agent just started', () => {
+  it('submits the whole line to a CLI that takes its terminal in raw mode only after a while', async () => {
+    const run = await client.call('run.start', { name: 'slow', agents: [{ vendor: 'claude', label: 'a', cwd: root }] });
+    const agent = agentByLabel(run.agents, 'a');
+    const n = randomNumber();
+    // No wait for its prompt: the core's own.
+    const screen = await ask(client, agent.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
+    // Typed into its prompt, not echoed by the terminal before the CLI drew anything.
+    expect(screen.indexOf(`remember the number ${n}`)).toBeGreaterThan(screen.indexOf('Claude Code'));
+  });
+
+  it('types into a CLI that never goes quiet once the bound has passed', async () => {
+    const run = await client.call('run.start', {
+      name: 'busy',
+      agents: [
+        {
+          vendor: 'shell',
+          label: 'sh',
+          cwd: root,
+          // Prints a dot every 20 ms until a line arrives, then says what it got.
+          command: [
+            '/bin/bash',
+            '-c',
+            'while :; do printf .; sleep 0.02; done & read -r line; kill $!; echo; echo "got:$line"; exec sleep 600',
+          ],
+        },
+      ],
+    });
+    const agent = agentByLabel(run.agents, 'sh');
+    await client.call('agent.send', { agentId: agent.id, text: 'hello there' });
+    await waitFor(
+      async () => (await screenText(client, agent.id)).includes('got:hello there'),
+      'the line read',
+      WAIT_MS,
+    );
+  });
+});
