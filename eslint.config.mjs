@@ -40,7 +40,7 @@ const browserOnly = {
 const boundaries = [
   {
     name: 'baton/boundaries/shared',
-    files: ['shared/**/*.ts'],
+    files: ['shared/**/*.ts', 'shared/**/*.mjs'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,4 +1,5 @@
 // What a pane shows besides live output: a stopped run's recorded screens, and the pane's text for tests and copying.
+import { bufferText } from '../../shared/buffer-text.mjs';
 import { existingPane, getPane, paneClient } from './terminal-registry.js';
 
 /** A run from the history shows each agent's last recorded screen until it is resumed. */
@@ -32,16 +33,5 @@ export async function showStoredScreens(runId: string): Promise<void> {
 /** The text a user would see in the pane, for tests and for "copy screen". */
 export function paneText(agentId: string): string {
   const pane = existingPane(agentId);
-  if (!pane) return '';
-  const buffer = pane.term.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y);
-    if (!line) continue;
-    const text = line.translateToString(true);
-    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-    else lines.push(text);
-  }
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
+  return pane ? bufferText(pane.term.buffer.active) : '';
 }

@@ -4,24 +4,11 @@
 import { parentPort } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
+import { bufferText } from '../../../shared/buffer-text.mjs';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 const mirrors = new Map();
-
-function plainText(term, maxLines) {
-  const buffer = term.buffer.active;
-  const lines = [];
-  for (let y = 0; y < buffer.length; y++) {
-    const line = buffer.getLine(y);
-    if (!line) continue;
-    const text = line.translateToString(true);
-    if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-    else lines.push(text);
-  }
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.slice(-maxLines).join('\n');
-}
 
 parentPort.on('message', (m) => {
   if (m.t === 'open') {
@@ -74,7 +61,7 @@ function answer(mirror, m) {
       serialized: mirror.serializer.serialize({
         scrollback: Math.min(m.scrollback ?? mirror.scrollback, mirror.scrollback),
       }),
-      text: plainText(mirror.term, m.textLines),
+      text: bufferText(mirror.term.buffer.active, m.textLines),
     },
   });
 }
