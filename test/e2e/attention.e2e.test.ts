@@ -3,13 +3,12 @@
 // ("1 needs you"), one notification names the run, the label and what it asks; "Next agent that needs me" focuses
 // its pane; answering clears it. The page's Notification API is replaced by a recorder that has permission (the
 // browser's own dialog cannot be clicked headless); the opt-in is still the page's own control.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { screenshot, skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const WAIT_MS = 20_000;
@@ -34,10 +33,9 @@ const RECORDER = `
   window.Notification = RecordedNotification;
 `;
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 
 const pane = (label: string): Locator => page.getByRole('region', { name: label, exact: true });
@@ -51,12 +49,10 @@ const focusedAgent = async (): Promise<string | null> =>
 
 describe.skipIf(skipReason !== null)('attention in Chromium', () => {
   beforeAll(async () => {
-    root = realpathSync(tempDir('baton-e2e-attn-'));
-    const cwd = join(root, 'work');
-    mkdirSync(cwd, { recursive: true });
     // A slow model, so "working" after an answer lasts long enough to be seen.
-    server = await startServer(join(root, 'data'), testEnv(join(root, 'home'), { FAKE_CLAUDE_DELAY_MS: '1500' }));
-    client = await server.connect();
+    web = await startWebMachine('baton-e2e-attn-', { FAKE_CLAUDE_DELAY_MS: '1500' });
+    ({ server, client } = web);
+    const cwd = web.machine.work;
     await client.call('run.start', {
       name: 'duo',
       agents: [
@@ -64,19 +60,13 @@ describe.skipIf(skipReason !== null)('attention in Chromium', () => {
         { vendor: 'claude', label: 'beta', cwd },
       ],
     });
-    session = await launchBrowser();
-    page = session.page;
-    page.setDefaultTimeout(WAIT_MS);
+    page = (await web.openBrowser({ timeoutMs: WAIT_MS })).page;
     await page.addInitScript(RECORDER);
   });
 
   afterAll(async () => {
     if (page) await screenshot(page, 'attention-last').catch(() => undefined);
-    await session?.close();
-    client?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    if (root) rmSync(root, { recursive: true, force: true });
+    await web?.close();
   });
 
   it('one agent waits: its header, the history list and one notification say so; Next focuses it; answering clears it', async () => {

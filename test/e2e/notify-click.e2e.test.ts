@@ -4,14 +4,13 @@
 // creates (the constructor is wrapped, not replaced) and clicks it by dispatching its `click` event, which runs the
 // handler the page set. Two agents wait, in two runs: clicking the newer one's notice goes to it, not to the one that
 // waited longest ("Next agent that needs me" would); clicking the other's switches the run and shows its tab.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { screenshot, skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const WAIT_MS = 20_000;
@@ -29,10 +28,9 @@ const KEEP_NOTICES = `
   });
 `;
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 let first: RunView;
 let second: RunView;
@@ -58,28 +56,21 @@ async function prompted(id: string): Promise<void> {
 
 describe.skipIf(skipReason !== null)('a notification click in Chromium', () => {
   beforeAll(async () => {
-    root = realpathSync(tempDir('baton-e2e-notify-'));
-    const cwd = join(root, 'work');
-    mkdirSync(cwd, { recursive: true });
-    server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
-    client = await server.connect();
+    web = await startWebMachine('baton-e2e-notify-');
+    ({ server, client } = web);
+    const cwd = web.machine.work;
     const agents = (labels: string[]) => labels.map((label) => ({ vendor: 'claude' as const, label, cwd }));
     first = await client.call('run.start', { name: 'first', agents: agents(['alpha', 'beta']) });
     second = await client.call('run.start', { name: 'second', agents: agents(['gamma']) });
-    session = await launchBrowser();
+    const session = await web.openBrowser({ timeoutMs: WAIT_MS });
     page = session.page;
-    page.setDefaultTimeout(WAIT_MS);
     await session.context.grantPermissions(['notifications'], { origin: new URL(server.url).origin });
     await page.addInitScript(KEEP_NOTICES);
   });
 
   afterAll(async () => {
     if (page) await screenshot(page, 'notify-click-last').catch(() => undefined);
-    await session?.close();
-    client?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    if (root) rmSync(root, { recursive: true, force: true });
+    await web?.close();
   });
 
   it('goes to the agent the notice names: its run selected, its tab shown, its pane focused', async () => {

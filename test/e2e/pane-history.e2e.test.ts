@@ -2,33 +2,29 @@
 // from a catch-up that carries only a few screens of history; scrolling to the top loads the rest into the same
 // xterm (renderer/panes/pane-history.ts), down to the first line; and what the agent prints after that arrives whole
 // and in order, the pane ending equal to the core's screen.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { FLOW } from '../../electron/core/pty/flow.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const HISTORY = 5000;
 const AFTER = 40;
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 let agentId = '';
 
 describe.skipIf(skipReason !== null)(`a pane's long history${skipReason ? ` — ${skipReason}` : ''}`, () => {
   beforeAll(async () => {
-    root = realpathSync(tempDir('baton-history-'));
-    const work = join(root, 'work');
-    mkdirSync(work, { recursive: true });
-    server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
-    client = await server.connect();
+    web = await startWebMachine('baton-history-');
+    ({ server, client } = web);
+    const { work } = web.machine;
     // More than a ring of invisible attribute resets first (3 bytes each): the ring no longer holds the first byte, so
     // the page's first visit is a reset from the core's mirror, which carries only a few screens of the 5,000 lines.
     const resets = Math.ceil((FLOW.ringBytes * 1.2) / 3);
@@ -45,21 +41,10 @@ describe.skipIf(skipReason !== null)(`a pane's long history${skipReason ? ` — 
       'the agent history',
       30_000,
     );
-    session = await launchBrowser();
-    page = session.page;
-    page.setDefaultTimeout(30_000);
+    page = (await web.openBrowser()).page;
   }, 120_000);
 
-  afterAll(async () => {
-    await session?.close();
-    await client?.call('run.stop', { run: 'history' }).catch(() => undefined);
-    client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => web?.close());
 
   /** The pane's rows in view, trailing blank rows dropped. */
   const rows = async () => {

@@ -1,34 +1,30 @@
 // Typing into one pane while another floods, in Chromium: the flooding pane's output waits behind the keystrokes'
 // echoes (renderer/panes/write-pacer.ts) but none of it is lost, reordered or doubled, and every key typed reaches
 // its agent and is echoed. The figures (echo latency, the flooder's rate) are the renderer bench's.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const LINES = 200_000;
 // Shorter than a pane's width, so it stays on one row.
 const TYPED = 'quick brown fox, flood aside';
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 let typistId = '';
 let flooderId = '';
 
 describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReason ? ` — ${skipReason}` : ''}`, () => {
   beforeAll(async () => {
-    root = realpathSync(tempDir('baton-pacing-'));
-    const work = join(root, 'work');
-    mkdirSync(work, { recursive: true });
-    server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
-    client = await server.connect();
+    web = await startWebMachine('baton-pacing-');
+    ({ server, client } = web);
+    const { work } = web.machine;
     const run = await client.call('run.start', {
       name: 'pacing',
       agents: [
@@ -42,21 +38,10 @@ describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReas
       ],
     });
     [typistId, flooderId] = run.agents.map((a) => a.id) as [string, string];
-    session = await launchBrowser();
-    page = session.page;
-    page.setDefaultTimeout(30_000);
+    page = (await web.openBrowser()).page;
   }, 120_000);
 
-  afterAll(async () => {
-    await session?.close();
-    await client?.call('run.stop', { run: 'pacing' }).catch(() => undefined);
-    client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => web?.close());
 
   const rows = (agentId: string) =>
     page.evaluate(

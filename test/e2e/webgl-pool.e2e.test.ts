@@ -1,31 +1,27 @@
 // The WebGL pool in Chromium with WebGL on (its software rasterizer): a run of 12 panes in view holds at most 8
 // contexts, the others draw with the DOM renderer and show their text; a pane whose context is lost shows its text
 // with the DOM renderer again (xterm's addon alone would draw nothing until its 3 s restore timeout).
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { screenshot, skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const PANES = 12;
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 let agentIds: string[] = [];
 
 describe.skipIf(skipReason !== null)(`the WebGL pool in Chromium${skipReason ? ` — ${skipReason}` : ''}`, () => {
   beforeAll(async () => {
-    root = realpathSync(tempDir('baton-webgl-'));
-    const work = join(root, 'work');
-    mkdirSync(work, { recursive: true });
-    server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
-    client = await server.connect();
+    web = await startWebMachine('baton-webgl-');
+    ({ server, client } = web);
+    const { work } = web.machine;
     const run = await client.call('run.start', {
       name: 'gl',
       agents: Array.from({ length: PANES }, (_, k) => ({
@@ -36,21 +32,10 @@ describe.skipIf(skipReason !== null)(`the WebGL pool in Chromium${skipReason ? `
       })),
     });
     agentIds = run.agents.map((a) => a.id);
-    session = await launchBrowser({ webgl: true });
-    page = session.page;
-    page.setDefaultTimeout(30_000);
+    page = (await web.openBrowser({ webgl: true })).page;
   }, 120_000);
 
-  afterAll(async () => {
-    await session?.close();
-    await client?.call('run.stop', { run: 'gl' }).catch(() => undefined);
-    client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  afterAll(() => web?.close());
 
   /** Per pane: whether it draws on a WebGL canvas, and the text its DOM renderer shows (empty while on WebGL). */
   const panes = () =>
