@@ -1,49 +1,31 @@
 // `agent.send` right after a start (docs/input-ready.md): through a real `baton serve`, the core waits until the CLI
 // takes input before it types, so the Enter is not lost in a terminal that is not yet in raw mode; and a CLI that
 // never goes quiet still gets the line once the wait's bound has passed.
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import {
-  agentByLabel,
-  ask,
-  randomNumber,
-  screenText,
-  startServer,
-  tempDir,
-  testEnv,
-  waitFor,
-  type ServerProcess,
-} from '../helpers/server.js';
+import { agentByLabel, ask, randomNumber, screenText, waitFor } from '../helpers/server.js';
+import { startServedMachine, type ServedMachine } from '../helpers/served-machine.js';
 
 const WAIT_MS = 20_000;
-let root = '';
-let server: ServerProcess | null = null;
+let served: ServedMachine | null = null;
 let client: RpcClient;
+let work = '';
 
 beforeAll(async () => {
-  root = tempDir('baton-send-ready-');
   // The fake Claude keeps its terminal cooked, drawing nothing, for its first 600 ms.
-  server = await startServer(
-    join(root, 'data'),
-    testEnv(join(root, 'home'), { FAKE_CLAUDE_DELAY_MS: '20', FAKE_CLAUDE_RAW_DELAY_MS: '600' }),
-  );
-  client = await server.connect();
+  served = await startServedMachine('baton-send-ready-', {
+    FAKE_CLAUDE_DELAY_MS: '20',
+    FAKE_CLAUDE_RAW_DELAY_MS: '600',
+  });
+  client = served.client;
+  work = served.machine.work;
 }, 40_000);
 
-afterAll(async () => {
-  client?.close();
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+afterAll(() => served?.close());
 
 describe('agent.send to an agent just started', () => {
   it('submits the whole line to a CLI that takes its terminal in raw mode only after a while', async () => {
-    const run = await client.call('run.start', { name: 'slow', agents: [{ vendor: 'claude', label: 'a', cwd: root }] });
+    const run = await client.call('run.start', { name: 'slow', agents: [{ vendor: 'claude', label: 'a', cwd: work }] });
     const agent = agentByLabel(run.agents, 'a');
     const n = randomNumber();
     // No wait for its prompt: the core's own.
@@ -59,7 +41,7 @@ describe('agent.send to an agent just started', () => {
         {
           vendor: 'shell',
           label: 'sh',
-          cwd: root,
+          cwd: work,
           // Prints a dot every 20 ms until a line arrives, then says what it got.
           command: [
             '/bin/bash',
