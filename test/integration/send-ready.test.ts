@@ -1,9 +1,10 @@
 // `agent.send` right after a start (docs/input-ready.md): through a real `baton serve`, the core waits until the CLI
 // takes input before it types, so the Enter is not lost in a terminal that is not yet in raw mode; and a CLI that
 // never goes quiet still gets the line once the wait's bound has passed.
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { agentByLabel, ask, randomNumber, screenText, waitFor } from '../helpers/server.js';
+import { FAKES, agentByLabel, ask, randomNumber, screenText, waitFor } from '../helpers/server.js';
 import { startServedMachine, type ServedMachine } from '../helpers/served-machine.js';
 
 const WAIT_MS = 20_000;
@@ -32,6 +33,18 @@ describe('agent.send to an agent just started', () => {
     const screen = await ask(client, agent.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
     // Typed into its prompt, not echoed by the terminal before the CLI drew anything.
     expect(screen.indexOf(`remember the number ${n}`)).toBeGreaterThan(screen.indexOf('Claude Code'));
+  });
+
+  it('waits for the first quiet screen of a CLI whose prompt Baton does not know', async () => {
+    // The same fake as a shell agent: no vendor patterns, so only its output tells when it has started.
+    const command = [process.execPath, join(FAKES, 'claude.mjs')];
+    const run = await client.call('run.start', {
+      name: 'unknown',
+      agents: [{ vendor: 'shell', label: 'cli', cwd: work, command }],
+    });
+    const agent = agentByLabel(run.agents, 'cli');
+    const n = randomNumber();
+    await ask(client, agent.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
   });
 
   it('types into a CLI that never goes quiet once the bound has passed', async () => {
