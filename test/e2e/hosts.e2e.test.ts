@@ -1,6 +1,7 @@
 // End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
 // `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
 // Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -37,6 +38,13 @@ describe.skipIf(skipReason !== null)(
       sshd = await startSshd();
       mkdirSync(join(root, 'here'), { mode: 0o700 });
       mkdirSync(join(sshd.remoteHome, 'there'), { mode: 0o700 });
+      // A git checkout on the host: the remote agent gets a worktree of its own there, as a local one would.
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+          cwd: join(sshd!.remoteHome, 'there'),
+        });
+      git('init', '-q', '-b', 'main');
+      git('commit', '-q', '--allow-empty', '-m', 'first');
       server = await startServer(
         join(root, 'data'),
         testEnv(join(root, 'home'), { BATON_SSH_CONFIG: sshd.configFile }),
@@ -114,17 +122,22 @@ describe.skipIf(skipReason !== null)(
       await folders.waitFor({ state: 'detached' });
       expect(await second.getByLabel('Working directory on devbox').inputValue()).toBe(join(sshd!.remoteHome, 'there'));
       await second.getByLabel('Label').fill('there');
+      // devbox's core found the checkout there: the agent gets its own worktree on devbox, the dialog's default.
+      await second.getByRole('radio', { name: 'Own worktree' }).waitFor({ timeout: WAIT_MS });
+      expect(await second.getByRole('radio', { name: 'Own worktree' }).isChecked()).toBe(true);
       await form.getByRole('button', { name: 'Start', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Run “mixed” started with 2 agents' }).waitFor();
       await form.waitFor({ state: 'detached' });
       await pane('there').waitFor();
       expect(await pane('there').locator('header').innerText()).toContain('devbox');
       expect(await pane('here').locator('header').innerText()).not.toContain('devbox');
+      // Its branch, named after this run, in the worktree devbox's core made for it.
+      await pane('there').locator('.bt-branch').getByText('baton/mixed/there').waitFor({ timeout: WAIT_MS });
       await pane('there').locator('.xterm-screen').click();
-      await page.keyboard.type('echo "remote home is $HOME"');
+      await page.keyboard.type('echo "remote home is $HOME, in $(git branch --show-current)"');
       await page.keyboard.press('Enter');
       await waitFor(
-        async () => (await paneText('there')).includes(`remote home is ${sshd!.remoteHome}`),
+        async () => (await paneText('there')).includes(`remote home is ${sshd!.remoteHome}, in baton/mixed/there`),
         'the remote pane to answer',
         WAIT_MS,
       );
