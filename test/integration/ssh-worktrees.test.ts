@@ -11,6 +11,7 @@ import type { AgentView } from '../../shared/contract.js';
 import { connect } from '../../electron/cli/connect.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { runCli } from '../helpers/core.js';
 
 const BASH = ['/bin/bash', '--noprofile', '--norc'];
 const IDENTITY = {
@@ -151,5 +152,28 @@ describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its
     expect(removed).toMatchObject({ removed: true, branchKept: false });
     expect(existsSync(agent.worktree!.worktreePath)).toBe(false);
     expect(git(repo, 'branch', '--list', 'baton/*')).toBe('');
+  }, 120_000);
+
+  it('does the same from the command line: --worktree after an --agent on a host', async () => {
+    const cli = { ...env, BATON_URL: server.url, BATON_TOKEN: server.token };
+    const started = await runCli(
+      ['start', 'from-cli', '--agent', `shell:cli@devbox:${repo}`, '--worktree', '--json'],
+      cli,
+    );
+    expect(started.code, started.stderr).toBe(0);
+    const run = JSON.parse(started.stdout) as { id: string; agents: AgentView[] };
+    const worktreePath = join(sshd.remoteHome, '.baton', 'worktrees', 'app', 'from-cli-cli');
+    expect(run.agents[0]).toMatchObject({
+      host: 'devbox',
+      status: 'running',
+      cwd: worktreePath,
+      worktree: { worktreePath, branch: 'baton/from-cli/cli' },
+    });
+    expect(git(worktreePath, 'rev-parse', '--abbrev-ref', 'HEAD')).toBe('baton/from-cli/cli');
+    // Deleting the run with its worktrees removes the one on the host too (its branch had nothing new: deleted).
+    const deleted = await runCli(['delete', 'from-cli', '--remove-worktrees'], cli);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(existsSync(worktreePath)).toBe(false);
+    expect(git(repo, 'branch', '--list', 'baton/from-cli/*')).toBe('');
   }, 120_000);
 });
