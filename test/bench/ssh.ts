@@ -198,6 +198,32 @@ async function main(): Promise<void> {
     );
     const onHostPauses = lastPauses;
     directStream.detach();
+
+    // Diagnostic: the host's core through the socket OpenSSH forwards to it (ssh, but not this core): what ssh adds.
+    const { readdirSync } = await import('node:fs');
+    const forwarded = readdirSync(join(dataDir, 'ssh')).find((f) => /^core-[0-9a-f]+\.sock$/.test(f))!;
+    const viaSsh = await connect({ socket: join(dataDir, 'ssh', forwarded), token: info.token });
+    let sshText = '';
+    let sshBytes = 0;
+    const sshStream = await viaSsh.attach(
+      remoteEcho.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => {
+          sshText = (sshText + Buffer.from(d).toString('latin1')).slice(-64);
+          sshBytes += d.length;
+        },
+        onReset: () => undefined,
+      },
+    );
+    await sleep(300);
+    const overSsh = await echoTimes(
+      (k) => sshStream.input(k),
+      () => sshBytes,
+      () => sshText,
+    );
+    sshStream.detach();
+    viaSsh.close();
     echoStream.detach();
 
     // The same over plain ssh, on the same shared connection: `ssh devbox cat`.
@@ -306,8 +332,15 @@ async function main(): Promise<void> {
       0,
       ['echo p99 by pause', split(remote, remotePauses), '', '', `keys typed < / ≥ ${QUICK_MS} ms after the last echo`],
       ['… on the host itself', split(onHost, onHostPauses), '', '', 'diagnostic'],
+      [
+        'host core over ssh',
+        `p50 ${ms(quantile(overSsh, 0.5))}, p99 ${ms(quantile(overSsh, 0.99))}`,
+        '',
+        '',
+        'diagnostic: its forwarded socket, not this core',
+      ],
     );
-    if (ROUNDS === 0) rows.splice(6);
+    if (ROUNDS === 0) rows.splice(7);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
   } finally {
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
