@@ -111,7 +111,7 @@ function ChangesView({ agentId }: { agentId: string }) {
         ) : null}
       </p>
       <div className="bt-row bt-gap bt-changes-path">
-        <span className="bt-muted">Worktree</span>
+        <span className="bt-muted">{host ? `Worktree on ${host}` : 'Worktree'}</span>
         <code className="bt-mono bt-path">{worktree.worktreePath}</code>
         {live ? (
           <button

@@ -35,7 +35,15 @@ describe.skipIf(skipReason !== null)(
   () => {
     beforeAll(async () => {
       root = tempDir('baton-e2e-hosts-');
-      sshd = await startSshd();
+      // The agents there commit: git needs a name on that host.
+      sshd = await startSshd({
+        env: {
+          GIT_AUTHOR_NAME: 'Agent',
+          GIT_AUTHOR_EMAIL: 'agent@example.com',
+          GIT_COMMITTER_NAME: 'Agent',
+          GIT_COMMITTER_EMAIL: 'agent@example.com',
+        },
+      });
       mkdirSync(join(root, 'here'), { mode: 0o700 });
       mkdirSync(join(sshd.remoteHome, 'there'), { mode: 0o700 });
       // A git checkout on the host: the remote agent gets a worktree of its own there, as a local one would.
@@ -143,5 +151,28 @@ describe.skipIf(skipReason !== null)(
       );
       await screenshot(page, 'hosts-mixed-run');
     }, 90_000);
+
+    it('3. what the remote agent commits is counted and diffed on devbox, and merges into main there', async () => {
+      await pane('there').locator('.xterm-screen').click();
+      await page.keyboard.type('echo remote > made.txt && git add made.txt && git commit -qm "remote work"');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => pane('there').locator('header').innerText(), { timeout: WAIT_MS })
+        .toContain('1 changed file');
+      await pane('there').getByRole('button', { name: 'Changes', exact: true }).click();
+      const view = dialog('Changes of there');
+      const patch = view.getByRole('region', { name: 'Patch' });
+      await expect.poll(() => patch.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('+remote');
+      expect(await view.innerText()).toContain('baton/mixed/there');
+      expect(await view.innerText()).toContain('Worktree on devbox');
+      await screenshot(page, 'hosts-remote-changes');
+      // The merge target is devbox's checkout's branch, and the merge happens there.
+      await view.getByRole('button', { name: 'Merge into main' }).click();
+      await view.getByRole('status').filter({ hasText: 'Merged' }).waitFor();
+      const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: join(sshd!.remoteHome, 'there') });
+      expect(log.toString()).toContain('remote work');
+      await page.keyboard.press('Escape');
+      await view.waitFor({ state: 'detached' });
+    }, 60_000);
   },
 );
