@@ -12,5 +12,6 @@ export * from './contract/events.js';
 export * from './contract/attention.js';
 export * from './contract/wire.js';
 export * from './contract/hosts.js';
+export * from './contract/host-worktrees.js';
 export * from './contract/portable.js';
 export * from './contract/frames.js';

@@ -25,6 +25,7 @@ import { portableRequests, type PortableMethod } from './runs/portable.js';
 import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
 import { Hosts } from './remote/hosts.js';
+import { hostWorktreeRequests } from './remote/host-worktree-requests.js';
 import { RemoteCosts } from './remote/remote-cost.js';
 import { RemoteLauncher } from './remote/remote-launcher.js';
 import { packageRoot } from './paths.js';
@@ -133,6 +134,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       ...service.worktrees.requests,
       ...search.requests,
       ...hosts.requests,
+      ...hostWorktreeRequests(hosts),
       ...portable,
       ...service.attention.requests,
       'settings.get': () => host.settings(),

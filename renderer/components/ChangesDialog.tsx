@@ -42,18 +42,20 @@ function ChangesView({ agentId }: { agentId: string }) {
   const worktree = live ?? remembered;
   const path = live?.worktreePath ?? null;
   const repoRoot = worktree?.repoRoot ?? null;
+  const host = agent?.host;
 
   // The branch a merge goes into: the main checkout's current one (the core merges there, docs/worktrees.md).
   useEffect(() => {
     if (!repoRoot || !connected) return;
     let current = true;
-    inspectWorktree(repoRoot)
+    // A remote agent's repository is on its host: that host's core says its current branch.
+    inspectWorktree(repoRoot, host)
       .then((repo) => current && setInto(repo?.currentBranch ?? null))
       .catch(() => undefined);
     return () => {
       current = false;
     };
-  }, [repoRoot, connected, inspectWorktree]);
+  }, [repoRoot, host, connected, inspectWorktree]);
 
   // Again on every `agent.changes` event (seq) and on Refresh (reloads); the last answer stays shown meanwhile.
   useEffect(() => {
@@ -109,7 +111,7 @@ function ChangesView({ agentId }: { agentId: string }) {
         ) : null}
       </p>
       <div className="bt-row bt-gap bt-changes-path">
-        <span className="bt-muted">Worktree</span>
+        <span className="bt-muted">{host ? `Worktree on ${host}` : 'Worktree'}</span>
         <code className="bt-mono bt-path">{worktree.worktreePath}</code>
         {live ? (
           <button

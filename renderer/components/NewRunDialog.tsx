@@ -7,7 +7,7 @@ import { useBaton } from '../state/store.js';
 import { AgentRowFields, type AgentRow, type AgentRowErrors, type AgentRowField } from './AgentRowFields.js';
 import { Dialog } from './Dialog.js';
 import { agentField, errorField, errorMessage, messageForField } from './format.js';
-import { useRepoInspections } from './repo-inspections.js';
+import { repoKey, useRepoInspections } from './repo-inspections.js';
 import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
 import { WorktreeFields } from './WorktreeFields.js';
 import { useHostAliases } from './host-aliases.js';
@@ -99,8 +99,9 @@ function NewRunForm() {
   ]);
   /** The setup commands the user approved here, by hash (a repository's, shared by its agents). */
   const [setupOk, setSetupOk] = useState<ReadonlySet<string>>(new Set());
-  // A directory on another host is that host's: it is not inspected here (docs/hosts.md).
-  const repos = useRepoInspections(rows.map((r) => (r.host ? '' : r.cwd)));
+  // A directory on another host is inspected by that host's core (docs/hosts.md).
+  const repos = useRepoInspections(rows.map((r) => repoKey(r.host, r.cwd)));
+  const repoOfRow = (r: AgentRow) => repos.of(repoKey(r.host, r.cwd));
   const hostAliases = useHostAliases();
   const hostVendors = useBaton((s) => s.hostVendors);
   const loadHostVendors = useBaton((s) => s.loadHostVendors);
@@ -140,7 +141,7 @@ function NewRunForm() {
   const name = nameDraft ?? suggestRunName(rows[0]?.cwd ?? '', takenNames);
   const nameError = validateRunName(name, takenNames);
   const errors = rows.map((r) => rowErrors(r, rows, vendorsOf(r)));
-  const worktreeErrors = rows.map((r) => (r.host ? null : worktreeError(r.worktree, repos.of(r.cwd))));
+  const worktreeErrors = rows.map((r) => worktreeError(r.worktree, repoOfRow(r)));
   const valid =
     !nameError && errors.every((e) => Object.keys(e).length === 0) && worktreeErrors.every((e) => e === null);
   const shown = (field: string) => submits > 0 || touched.has(field);
@@ -211,19 +212,20 @@ function NewRunForm() {
     setPhase('starting');
     try {
       // Directories typed just before Start: their isolation is decided on the core's answer, as the dialog shows it.
-      const known = await repos.settle(rows.map((r) => (r.host ? '' : r.cwd)));
-      const stateOf = (cwd: string): RepoState | undefined => known.get(cwd);
+      const known = await repos.settle(rows.map((r) => repoKey(r.host, r.cwd)));
+      const stateOf = (r: AgentRow): RepoState | undefined => known.get(repoKey(r.host, r.cwd));
       const specs: AgentSpec[] = rows.map((r) => ({
         vendor: r.vendor as AgentSpec['vendor'],
         cwd: r.cwd,
         ...(r.label ? { label: r.label } : {}),
-        ...(r.host ? { host: r.host } : worktreeSpec(r.worktree, stateOf(r.cwd))),
+        ...(r.host ? { host: r.host } : {}),
+        ...worktreeSpec(r.worktree, stateOf(r)),
       }));
-      const approvals = setupsToApprove(
-        rows.filter((r) => !r.host).map((r) => ({ choice: r.worktree, state: stateOf(r.cwd) })),
-        setupOk,
-      );
-      for (const a of approvals) await approveSetup(a.repoRoot, a.hash);
+      // A setup command on a host is approved there, where its worktrees are made.
+      for (const host of new Set(rows.map((r) => r.host))) {
+        const here = rows.filter((r) => r.host === host).map((r) => ({ choice: r.worktree, state: stateOf(r) }));
+        for (const a of setupsToApprove(here, setupOk)) await approveSetup(a.repoRoot, a.hash, host || undefined);
+      }
       const run = await startRun(name, specs);
       const troubled = run.agents.filter((a) => a.status === 'failed' || a.status === 'exited').length;
       if (troubled === 0) {
@@ -328,18 +330,16 @@ function NewRunForm() {
                 setRows((rs) => rs.filter((r) => r.key !== row.key));
               }}
             >
-              {row.host ? null : (
-                <WorktreeFields
-                  agentName={`agent ${i + 1}`}
-                  choice={row.worktree}
-                  state={repos.of(row.cwd)}
-                  disabled={phase !== 'edit'}
-                  showErrors={submits > 0}
-                  setupApproved={setupApprovedHere(setupOk, repos.of(row.cwd))}
-                  onChange={(patch) => updateRow(row.key, { worktree: { ...row.worktree, ...patch } })}
-                  onApproveSetup={(on) => setSetupOk((old) => toggleSetup(old, repos.of(row.cwd), on))}
-                />
-              )}
+              <WorktreeFields
+                agentName={`agent ${i + 1}`}
+                choice={row.worktree}
+                state={repoOfRow(row)}
+                disabled={phase !== 'edit'}
+                showErrors={submits > 0}
+                setupApproved={setupApprovedHere(setupOk, repoOfRow(row))}
+                onChange={(patch) => updateRow(row.key, { worktree: { ...row.worktree, ...patch } })}
+                onApproveSetup={(on) => setSetupOk((old) => toggleSetup(old, repoOfRow(row), on))}
+              />
             </AgentRowFields>
           );
         })}

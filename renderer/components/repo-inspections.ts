@@ -9,6 +9,18 @@ import type { RepoState } from './worktree-spec.js';
 
 const DEBOUNCE_MS = 300;
 
+/** What the dialog asks about: a directory here, or one on a host (inspected by that host's core, docs/hosts.md). */
+export function repoKey(host: string, cwd: string): string {
+  return host && cwd ? `${host}\n${cwd}` : cwd;
+}
+
+function fromKey(key: string): { host: string; cwd: string } {
+  const at = key.indexOf('\n');
+  return at < 0 ? { host: '', cwd: key } : { host: key.slice(0, at), cwd: key.slice(at + 1) };
+}
+
+const askable = (key: string) => key !== '' && validateCwd(fromKey(key).cwd) === null;
+
 export interface RepoInspections {
   /** What is known of `cwd` now (undefined: not asked yet). */
   of(cwd: string): RepoState | undefined;
@@ -16,6 +28,7 @@ export interface RepoInspections {
   settle(cwds: readonly string[]): Promise<Map<string, RepoState>>;
 }
 
+/** `cwds`: keys from `repoKey`, as are the arguments of `of` and `settle`. */
 export function useRepoInspections(cwds: readonly string[]): RepoInspections {
   const inspect = useBaton((s) => s.inspectWorktree);
   const connected = useBaton((s) => s.status === 'connected');
@@ -27,7 +40,8 @@ export function useRepoInspections(cwds: readonly string[]): RepoInspections {
       const old = asked.current.get(cwd);
       if (old) return old;
       setKnown((k) => ({ ...k, [cwd]: { state: 'checking' } }));
-      const answer = inspect(cwd).then(
+      const where = fromKey(cwd);
+      const answer = inspect(where.cwd, where.host || undefined).then(
         (repo): RepoState => (repo ? { state: 'repo', repo } : { state: 'none' }),
         (err: unknown): RepoState => ({ state: 'error', message: errorMessage(err) }),
       );
@@ -42,18 +56,18 @@ export function useRepoInspections(cwds: readonly string[]): RepoInspections {
     [inspect],
   );
 
-  const usable = [...new Set(cwds.filter((c) => c !== '' && validateCwd(c) === null))].sort().join('\n');
+  const usable = JSON.stringify([...new Set(cwds.filter(askable))].sort());
   useEffect(() => {
-    if (!usable || !connected) return;
+    if (usable === '[]' || !connected) return;
     const timer = setTimeout(() => {
-      for (const cwd of usable.split('\n')) void ask(cwd);
+      for (const cwd of JSON.parse(usable) as string[]) void ask(cwd);
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [usable, connected, ask]);
 
   const settle = useCallback(
     async (dirs: readonly string[]) => {
-      const wanted = [...new Set(dirs.filter((c) => c !== '' && validateCwd(c) === null))];
+      const wanted = [...new Set(dirs.filter(askable))];
       const answers = await Promise.all(wanted.map((c) => ask(c)));
       return new Map(wanted.map((c, i) => [c, answers[i]!]));
     },

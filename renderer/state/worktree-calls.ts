@@ -38,8 +38,9 @@ export function shownWorktree(s: Pick<Store, 'removedWorktrees'>, agent: AgentVi
 
 export interface WorktreeCalls {
   /** The repository `cwd` is in (its branches, its setup command), or null when it is in none. */
-  inspectWorktree(cwd: string): Promise<RepoInspection | null>;
-  approveSetup(repoRoot: string, hash: string): Promise<void>;
+  inspectWorktree(cwd: string, host?: string): Promise<RepoInspection | null>;
+  /** `host`: a repository on that host, whose core keeps the approval (docs/hosts.md). */
+  approveSetup(repoRoot: string, hash: string, host?: string): Promise<void>;
   /** The agent's diff against its base; also keeps the pane header's count current. */
   agentChanges(agentId: string): Promise<AgentChanges>;
   /** Only the count, for a pane header that has not heard an `agent.changes` event yet. */
@@ -89,10 +90,13 @@ export function worktreeCalls({ set, get, client: current, copyPlain }: Worktree
   };
 
   return {
-    inspectWorktree: (cwd) => client().call('worktree.inspect', { cwd }),
+    // A folder on another host is inspected by that host's core.
+    inspectWorktree: (cwd, host) =>
+      host ? client().call('hosts.inspectWorktree', { host, cwd }) : client().call('worktree.inspect', { cwd }),
 
-    async approveSetup(repoRoot, hash) {
-      await client().call('worktree.approveSetup', { repoRoot, hash });
+    async approveSetup(repoRoot, hash, host) {
+      if (host) await client().call('hosts.approveSetup', { host, repoRoot, hash });
+      else await client().call('worktree.approveSetup', { repoRoot, hash });
     },
 
     async agentChanges(agentId) {

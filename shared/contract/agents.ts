@@ -1,6 +1,6 @@
 // Runs and their agents as clients see them: specs, views, screens, snapshots, history, terminal attach.
 import { z } from 'zod';
-import { LIMITS, absolutePathSchema, labelSchema, vendorNameSchema } from '../words.js';
+import { LIMITS, absolutePathSchema, labelSchema, runNameSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
 import { costTotalSchema } from './cost.js';
 import { hostAliasSchema } from './host-alias.js';
@@ -29,6 +29,8 @@ export const agentSpecSchema = z.strictObject({
     .optional(),
   /** A base branch or commit for a new worktree; default: the repository's current HEAD. */
   base: z.string().min(1).max(200).optional(),
+  /** The run name a new worktree's branch and folder are named after (default: its run's); a remote agent's, its local run's. */
+  worktreeName: runNameSchema.optional(),
   /** The host it runs on (an ssh alias or user@host[:port]; docs/hosts.md); left out: this machine. */
   host: hostAliasSchema.optional(),
 });

@@ -25,6 +25,7 @@ import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
 import { hostMapSchema, hostRequests } from './hosts.js';
+import { hostWorktreeRequests } from './host-worktrees.js';
 import { portableRequests } from './portable.js';
 import { attentionRequests } from './attention.js';
 
@@ -231,6 +232,7 @@ export const requests = {
   ...costRequests,
   ...searchRequests,
   ...hostRequests,
+  ...hostWorktreeRequests,
   ...portableRequests,
   ...attentionRequests,
 } as const;

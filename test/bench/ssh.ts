@@ -18,7 +18,8 @@ import { fmt, mbps, median, ms, quantile } from './stats.js';
 
 const KEYS = 300;
 const BIG_MB = 32;
-const ROUNDS = 3;
+/** BATON_BENCH_ECHO_ONLY=1: the echo figures only (no throughput rounds). */
+const ROUNDS = process.env.BATON_BENCH_ECHO_ONLY ? 0 : 3;
 const PROFILE_DIR = process.env.BATON_BENCH_PROFILE;
 const profileEnv = (name: string): Record<string, string> =>
   PROFILE_DIR
@@ -29,25 +30,34 @@ const profileEnv = (name: string): Record<string, string> =>
     : {};
 const ECHO = `process.stdin.setRawMode(true); process.stdin.on('data', (d) => process.stdout.write(d)); process.stdout.write('READY');`;
 const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
+const QUICK_MS = 2;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Time for each keystroke until its echo is seen by `seen` (the text received so far grows). */
 async function echoTimes(type: (key: string) => void, received: () => number, text: () => string): Promise<number[]> {
   const times: number[] = [];
+  const pauses: number[] = [];
+  let seenAt = -Infinity;
   for (let i = 0; i < KEYS; i++) {
     const key = LETTERS[i % LETTERS.length]!;
     const before = received();
     const t0 = performance.now();
+    pauses.push(t0 - seenAt);
     type(key);
     for (;;) {
       if (received() > before && text().endsWith(key)) break;
       await new Promise((r) => setImmediate(r));
     }
-    times.push(performance.now() - t0);
+    seenAt = performance.now();
+    times.push(seenAt - t0);
     await sleep(1 + Math.random() * 3);
   }
+  lastPauses = pauses;
   return times;
 }
+
+/** Per key of the last echoTimes: how long since the previous echo was seen when it was typed (the first: Infinity). */
+let lastPauses: number[] = [];
 
 /** A PTY read with node-pty in this process, no core: `cat` of the file, bytes counted until it exits. */
 async function ptyAlone(file: string, bytes: number): Promise<number> {
@@ -155,6 +165,7 @@ async function main(): Promise<void> {
       () => paneBytes,
       () => paneText,
     );
+    const remotePauses = lastPauses;
 
     // Diagnostic: the same remote agent typed into on its own core's socket (no ssh, no local core).
     const { connect } = await import('../../electron/cli/connect.js');
@@ -185,7 +196,34 @@ async function main(): Promise<void> {
       () => directBytes,
       () => directText,
     );
+    const onHostPauses = lastPauses;
     directStream.detach();
+
+    // Diagnostic: the host's core through the socket OpenSSH forwards to it (ssh, but not this core): what ssh adds.
+    const { readdirSync } = await import('node:fs');
+    const forwarded = readdirSync(join(dataDir, 'ssh')).find((f) => /^core-[0-9a-f]+\.sock$/.test(f))!;
+    const viaSsh = await connect({ socket: join(dataDir, 'ssh', forwarded), token: info.token });
+    let sshText = '';
+    let sshBytes = 0;
+    const sshStream = await viaSsh.attach(
+      remoteEcho.id,
+      { fromOffset: 0, autoAck: true },
+      {
+        onData: (d) => {
+          sshText = (sshText + Buffer.from(d).toString('latin1')).slice(-64);
+          sshBytes += d.length;
+        },
+        onReset: () => undefined,
+      },
+    );
+    await sleep(300);
+    const overSsh = await echoTimes(
+      (k) => sshStream.input(k),
+      () => sshBytes,
+      () => sshText,
+    );
+    sshStream.detach();
+    viaSsh.close();
     echoStream.detach();
 
     // The same over plain ssh, on the same shared connection: `ssh devbox cat`.
@@ -281,6 +319,28 @@ async function main(): Promise<void> {
         'diagnostic: what ssh and this core cost',
       ],
     ];
+    // Which keystrokes are slow: those typed soon after the previous echo (output within a core's quiet spell is
+    // coalesced), or any?
+    const split = (times: number[], pauses: number[]) => {
+      const soon = times.filter((_, i) => pauses[i]! < QUICK_MS);
+      const later = times.filter((_, i) => pauses[i]! >= QUICK_MS);
+      const p = (xs: number[]) => (xs.length > 0 ? ms(quantile(xs, 0.99)) : '-');
+      return `p99 ${p(soon)} (${soon.length} keys) / ${p(later)} (${later.length})`;
+    };
+    rows.splice(
+      4,
+      0,
+      ['echo p99 by pause', split(remote, remotePauses), '', '', `keys typed < / ≥ ${QUICK_MS} ms after the last echo`],
+      ['… on the host itself', split(onHost, onHostPauses), '', '', 'diagnostic'],
+      [
+        'host core over ssh',
+        `p50 ${ms(quantile(overSsh, 0.5))}, p99 ${ms(quantile(overSsh, 0.99))}`,
+        '',
+        '',
+        'diagnostic: its forwarded socket, not this core',
+      ],
+    );
+    if (ROUNDS === 0) rows.splice(7);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
   } finally {
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);

@@ -1,6 +1,7 @@
 // End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
 // `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
 // Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -34,9 +35,24 @@ describe.skipIf(skipReason !== null)(
   () => {
     beforeAll(async () => {
       root = tempDir('baton-e2e-hosts-');
-      sshd = await startSshd();
+      // The agents there commit: git needs a name on that host.
+      sshd = await startSshd({
+        env: {
+          GIT_AUTHOR_NAME: 'Agent',
+          GIT_AUTHOR_EMAIL: 'agent@example.com',
+          GIT_COMMITTER_NAME: 'Agent',
+          GIT_COMMITTER_EMAIL: 'agent@example.com',
+        },
+      });
       mkdirSync(join(root, 'here'), { mode: 0o700 });
       mkdirSync(join(sshd.remoteHome, 'there'), { mode: 0o700 });
+      // A git checkout on the host: the remote agent gets a worktree of its own there, as a local one would.
+      const git = (...args: string[]) =>
+        execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+          cwd: join(sshd!.remoteHome, 'there'),
+        });
+      git('init', '-q', '-b', 'main');
+      git('commit', '-q', '--allow-empty', '-m', 'first');
       server = await startServer(
         join(root, 'data'),
         testEnv(join(root, 'home'), { BATON_SSH_CONFIG: sshd.configFile }),
@@ -114,21 +130,49 @@ describe.skipIf(skipReason !== null)(
       await folders.waitFor({ state: 'detached' });
       expect(await second.getByLabel('Working directory on devbox').inputValue()).toBe(join(sshd!.remoteHome, 'there'));
       await second.getByLabel('Label').fill('there');
+      // devbox's core found the checkout there: the agent gets its own worktree on devbox, the dialog's default.
+      await second.getByRole('radio', { name: 'Own worktree' }).waitFor({ timeout: WAIT_MS });
+      expect(await second.getByRole('radio', { name: 'Own worktree' }).isChecked()).toBe(true);
       await form.getByRole('button', { name: 'Start', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'Run “mixed” started with 2 agents' }).waitFor();
       await form.waitFor({ state: 'detached' });
       await pane('there').waitFor();
       expect(await pane('there').locator('header').innerText()).toContain('devbox');
       expect(await pane('here').locator('header').innerText()).not.toContain('devbox');
+      // Its branch, named after this run, in the worktree devbox's core made for it.
+      await pane('there').locator('.bt-branch').getByText('baton/mixed/there').waitFor({ timeout: WAIT_MS });
       await pane('there').locator('.xterm-screen').click();
-      await page.keyboard.type('echo "remote home is $HOME"');
+      await page.keyboard.type('echo "remote home is $HOME, in $(git branch --show-current)"');
       await page.keyboard.press('Enter');
       await waitFor(
-        async () => (await paneText('there')).includes(`remote home is ${sshd!.remoteHome}`),
+        async () => (await paneText('there')).includes(`remote home is ${sshd!.remoteHome}, in baton/mixed/there`),
         'the remote pane to answer',
         WAIT_MS,
       );
       await screenshot(page, 'hosts-mixed-run');
     }, 90_000);
+
+    it('3. what the remote agent commits is counted and diffed on devbox, and merges into main there', async () => {
+      await pane('there').locator('.xterm-screen').click();
+      await page.keyboard.type('echo remote > made.txt && git add made.txt && git commit -qm "remote work"');
+      await page.keyboard.press('Enter');
+      await expect
+        .poll(() => pane('there').locator('header').innerText(), { timeout: WAIT_MS })
+        .toContain('1 changed file');
+      await pane('there').getByRole('button', { name: 'Changes', exact: true }).click();
+      const view = dialog('Changes of there');
+      const patch = view.getByRole('region', { name: 'Patch' });
+      await expect.poll(() => patch.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('+remote');
+      expect(await view.innerText()).toContain('baton/mixed/there');
+      expect(await view.innerText()).toContain('Worktree on devbox');
+      await screenshot(page, 'hosts-remote-changes');
+      // The merge target is devbox's checkout's branch, and the merge happens there.
+      await view.getByRole('button', { name: 'Merge into main' }).click();
+      await view.getByRole('status').filter({ hasText: 'Merged' }).waitFor();
+      const log = execFileSync('git', ['log', '--format=%s', 'main'], { cwd: join(sshd!.remoteHome, 'there') });
+      expect(log.toString()).toContain('remote work');
+      await page.keyboard.press('Escape');
+      await view.waitFor({ state: 'detached' });
+    }, 60_000);
   },
 );

@@ -64,15 +64,23 @@ describe('a host alias in a handle', () => {
     }
   });
 
-  it('is refused together with a worktree (an agent on another host has none)', () => {
+  it('carries its worktree on that host, checked as strictly as a local one', () => {
     const worktree = {
       repoRoot: '/home/me/app',
       worktreePath: '/home/me/wt',
       branch: 'baton/mixed/remote',
       baseCommit: 'a'.repeat(40),
     };
-    const err = refusal(handleOf(agentWith('devbox', { cwd: '/home/me/wt', worktree })));
-    expect(err.toWire().field).toBe('agents[0].worktree');
+    const decoded = decodeHandle(handleOf(agentWith('devbox', { cwd: '/home/me/wt/lib', worktree })), rules);
+    expect(decoded.agents[0]).toMatchObject({ host: 'devbox', cwd: '/home/me/wt/lib', worktree });
+    // A cwd outside the worktree, or a branch git would refuse, is refused for a remote agent too.
+    expect(refusal(handleOf(agentWith('devbox', { cwd: '/home/me/app', worktree }))).toWire().field).toBe(
+      'agents[0].cwd',
+    );
+    const badBranch = { ...worktree, branch: 'baton/../x' };
+    expect(refusal(handleOf(agentWith('devbox', { cwd: '/home/me/wt', worktree: badBranch }))).toWire().field).toMatch(
+      /^agents\[0\]\.worktree/,
+    );
   });
 });
 

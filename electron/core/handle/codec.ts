@@ -236,12 +236,11 @@ function checkBatonAgents(h: z.infer<typeof batonSchema>, rules: HandleRules | n
     const host = a.host === undefined ? {} : { host: a.host };
     if (a.worktree === undefined)
       return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, ...host };
-    if (a.host !== undefined) fail(`${field}.worktree`, `${field}.worktree: an agent on another host has no worktree`);
     const worktree = checkWorktree(`${field}.worktree`, a.worktree);
     // The agent works inside its worktree: a cwd elsewhere would let the handle pair any directory with it.
     if (!isWithin(worktree.worktreePath, cwd.data))
       fail(`${field}.cwd`, `${field}.cwd: must lie inside the agent's worktree (worktree.worktreePath)`);
-    return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, worktree };
+    return { id: a.id, label: a.label, vendor, sessionId: a.sessionId, cwd: cwd.data, worktree, ...host };
   });
 }
 

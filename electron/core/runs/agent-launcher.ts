@@ -1,5 +1,6 @@
 // Starts one agent's CLI in a terminal and wires what the terminal reports: the session ids its follower sees, its
 // exit, and a resume the vendor refused. Writes nothing: the supervisor records what happens (agent-supervisor.ts).
+import type { RemotePlacement } from '../remote/remote-launcher.js';
 import type { AgentAttention } from '../../../shared/contract.js';
 import type { SpawnPlan, VendorAdapter, VendorEnv, SessionObservation } from '../vendors/adapter.js';
 import { inheritedEnv } from '../vendors/kit/env.js';
@@ -19,6 +20,8 @@ export interface LaunchHooks {
   onExit(exit: ExitInfo, resumeRejected: boolean): void;
   /** A remote agent's state, as its host's core knows it (remote/remote-attention.ts). */
   onAttention?(attention: AgentAttention): void;
+  /** A remote agent's changed-file count in its worktree, as its host's core counts it. */
+  onChanges?(files: number): void;
 }
 
 export interface LiveAgent {
@@ -29,6 +32,8 @@ export interface LiveAgent {
   /** Set when Baton itself asked the agent to stop, so its exit is not reported as a crash. */
   stopRequested: boolean;
   stopFollowing(): void;
+  /** A remote agent: where its host's core put it (its directory and worktree there; remote/remote-launcher.ts). */
+  readonly placed?: RemotePlacement;
 }
 
 /** The CLI cannot be started (its binary is not on PATH): the message is for the user as it is. */

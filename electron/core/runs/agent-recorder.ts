@@ -1,7 +1,8 @@
 // What the run store, the run's history and the clients hear of an agent's life: started (with the session id its
 // plan chose), a session id its vendor reported, exited or stopped, failed to start. Apart from agent-supervisor.ts,
 // which decides what happens to the agents; this only writes down what did, the same way each time.
-import type { AgentRecord } from '../store/types.js';
+import type { RemotePlacement } from '../remote/remote-launcher.js';
+import type { AgentRecord, WorktreeRecord } from '../store/types.js';
 import type { SessionObservation, SpawnPlan } from '../vendors/adapter.js';
 import { now, type RunRepository } from './run-repository.js';
 import { currentSessionId, type Announce } from './views.js';
@@ -21,6 +22,28 @@ export class AgentRecorder {
     });
     await this.runs.history(runId, { type: 'agent-failed', agentId, message });
     this.announce('agent.status', { runId, agentId, status: 'failed', terminalId: null, exitCode: null });
+  }
+
+  /**
+   * A remote agent runs where its host's core put it: its directory and worktree there (made, found or re-created
+   * there) become its record here, so views, snapshots and handles carry them (docs/hosts.md).
+   */
+  async placed(runId: string, agent: AgentRecord, placed: RemotePlacement): Promise<AgentRecord> {
+    const worktree: WorktreeRecord | undefined = placed.worktree
+      ? { ...placed.worktree, baseBranch: agent.worktree?.baseBranch ?? null }
+      : undefined;
+    const same =
+      agent.cwd === placed.cwd && JSON.stringify(agent.worktree ?? null) === JSON.stringify(worktree ?? null);
+    if (same) return agent;
+    await this.runs.update(runId, (m) => {
+      const a = m.agents.find((x) => x.id === agent.id);
+      if (!a) return;
+      a.cwd = placed.cwd;
+      if (worktree) a.worktree = worktree;
+      else delete a.worktree;
+    });
+    const { worktree: _old, ...rest } = agent;
+    return { ...rest, cwd: placed.cwd, ...(worktree ? { worktree } : {}) };
   }
 
   /** The agent runs in `terminalId`; `confirmed`: its resumed id was found in the vendor's store. */

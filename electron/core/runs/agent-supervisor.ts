@@ -2,15 +2,22 @@
 // their vendor reports), their exit recorded, a refused resume started fresh, stopped when Baton asks. Holds which
 // agents are live and each agent's latest terminal; each change is written to the run repository and told to the
 // clients by agent-recorder.ts (docs/architecture.md §5 steps 8–11, §8).
-import { BatonError, type ResumeOutcome } from '../../../shared/contract.js';
+import { BatonError, type Params, type ResumeOutcome, type Result } from '../../../shared/contract.js';
 import type { AgentTerminal } from '../pty/terminal.js';
+import { askItsHost, type HostWorktreeMethod } from '../remote/remote-worktrees.js';
 import { remotePlan, type RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
 import { shortId } from '../vendors/kit/ids.js';
 import type { Vendors } from '../vendors/registry.js';
 import { LaunchError, type AgentLauncher, type LaunchHooks, type LiveAgent } from './agent-launcher.js';
-import type { AgentWorktrees, PreparedWorktree, RepoMap, WorktreeIntent } from './agent-worktrees.js';
+import type {
+  AgentWorktrees,
+  HostWorktreeIntent,
+  PreparedWorktree,
+  RepoMap,
+  WorktreeIntent,
+} from './agent-worktrees.js';
 import { AgentRecorder } from './agent-recorder.js';
 import { logFailure, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
@@ -81,11 +88,22 @@ export class AgentSupervisor {
   }
 
   /** The run is being deleted: its runs on other hosts go too (docs/hosts.md); a host out of reach keeps its own. */
-  async deleteRemoteRuns(run: RunManifest): Promise<void> {
+  async deleteRemoteRuns(run: RunManifest, removeWorktrees = false): Promise<void> {
     for (const host of new Set(run.agents.flatMap((a) => (a.host ? [a.host] : [])))) {
-      const kept = await this.remote?.deleteRemoteRun(run.id, host);
+      const kept = await this.remote?.deleteRemoteRun(run.id, host, removeWorktrees);
       if (kept) process.stderr.write(`baton: run '${run.name}': its record on ${host} was kept: ${kept}\n`);
     }
+  }
+
+  /** A worktree request about an agent on another host, answered by its host's core; null for one on this machine. */
+  onItsHost<M extends HostWorktreeMethod>(
+    found: { run: RunManifest; agent: AgentRecord },
+    method: M,
+    params: Omit<Params<M>, 'agentId'>,
+  ): Promise<Result<M>> | null {
+    const { run, agent } = found;
+    if (!agent.host || !this.remote) return null;
+    return askItsHost(this.remote, run.id, { ...agent, host: agent.host }, method, params);
   }
 
   /** From now on an exit is the quit's doing: no fresh start after a refused resume, no exit snapshot. */
@@ -97,7 +115,7 @@ export class AgentSupervisor {
    * A new conversation (run.start, agent.add, agent.restart). `intent`: the worktree run.start or agent.add asked
    * for, created first; an agent that already has one gets it back (re-created from its branch if it is gone).
    */
-  async startFresh(runId: string, agentId: string, intent?: WorktreeIntent): Promise<void> {
+  async startFresh(runId: string, agentId: string, intent?: WorktreeIntent | HostWorktreeIntent): Promise<void> {
     const run = this.runs.get(runId)!;
     let agent = run.agents.find((a) => a.id === agentId)!;
     let prepared = NOTHING_PREPARED;
@@ -107,7 +125,8 @@ export class AgentSupervisor {
       ({ agent, prepared } = ready);
     }
     const plan = await this.planFresh(run, agent);
-    if (plan) await this.launch(runId, agent, plan, false, prepared);
+    const onHost = intent && 'onHost' in intent ? intent : undefined;
+    if (plan) await this.launch(runId, agent, plan, false, prepared, onHost);
   }
 
   /**
@@ -117,9 +136,11 @@ export class AgentSupervisor {
   async prepareWorktree(
     runId: string,
     agent: AgentRecord,
-    intent?: WorktreeIntent,
+    intent?: WorktreeIntent | HostWorktreeIntent,
     repoMap?: RepoMap,
   ): Promise<{ ok: true; agent: AgentRecord; prepared: Prepared } | { ok: false; message: string }> {
+    // An agent on another host has its worktree made or found by its host's core, as it starts there (docs/hosts.md).
+    if (agent.host || (intent && 'onHost' in intent)) return { ok: true, agent, prepared: NOTHING_PREPARED };
     const run = this.runs.get(runId)!;
     let ready: PreparedWorktree;
     try {
@@ -219,6 +240,7 @@ export class AgentSupervisor {
     plan: SpawnPlan,
     found: boolean,
     prepared: Prepared = NOTHING_PREPARED,
+    onHost?: HostWorktreeIntent,
   ): Promise<Started> {
     const adapter = this.vendors.get(agent.vendor)!;
     let live: LiveAgent;
@@ -242,6 +264,7 @@ export class AgentSupervisor {
             .catch((err: unknown) => logFailure(`recording a session id of ${agent.label}`, err));
         },
         onAttention: (attention) => this.attention.relayed(agent.id, attention),
+        onChanges: (files) => this.announce('agent.changes', { runId, agentId: agent.id, files }),
         onExit: (exit, rejected) => {
           this.attention.exited(agent.id);
           this.exited(runId, agent.id, exit.exitCode, rejected)
@@ -252,7 +275,10 @@ export class AgentSupervisor {
       live =
         agent.host && this.remote
           ? // A remote agent's hooks would reach its own host's core, not this one: its plan goes unwired.
-            await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks)
+            await this.remote.launchPlanned(runId, { ...agent, host: agent.host }, adapter, plan, hooks, {
+              runName: this.runs.get(runId)?.name ?? runId,
+              ...(onHost ? { worktree: onHost } : {}),
+            })
           : await this.launcher.launch(adapter, wired, agent.cwd, hooks);
     } catch (err) {
       const message =
@@ -268,7 +294,9 @@ export class AgentSupervisor {
     if (previous) this.launcher.release(previous);
     this.lastTerminal.set(agent.id, live.terminal);
     this.attention.started(agent.id, live.terminal, plan.hints ?? {});
-    const unwatch = agent.worktree ? this.worktrees.watch(runId, agent.id, agent.worktree) : () => {};
+    // A remote agent runs where its host's core put it (its worktree there): recorded here, watched there.
+    if (live.placed) agent = await this.record.placed(runId, agent, live.placed);
+    const unwatch = agent.worktree && !agent.host ? this.worktrees.watch(runId, agent.id, agent.worktree) : () => {};
     this.running.set(agent.id, Object.assign(live, { runId, settled, unwatch }));
     const confirmed = plan.outcome === 'resumed' && plan.sessionId !== null && found;
     const warning = [prepared.warning, plan.warning].filter((w) => w !== null).join(' ');

@@ -32,6 +32,7 @@ import type {
 import { ChangeWatcher } from './worktree-watch.js';
 
 export type {
+  HostWorktreeIntent,
   PreparedWorktree,
   RepoMap,
   WorktreeAssessment,
@@ -166,7 +167,8 @@ export class AgentWorktrees {
    */
   async checkRemovable(agents: readonly AgentRecord[]): Promise<void> {
     for (const a of agents) {
-      if (!a.worktree?.created || !(await exists(a.worktree.worktreePath))) continue;
+      // An agent on another host: its host's core checks its worktree when its run there is deleted.
+      if (a.host || !a.worktree?.created || !(await exists(a.worktree.worktreePath))) continue;
       const n = await uncommittedCount(this.env, a.worktree.worktreePath);
       if (n > 0) {
         throw conflict(
@@ -180,7 +182,7 @@ export class AgentWorktrees {
   async removeAll(agents: readonly AgentRecord[]): Promise<string[]> {
     const kept: string[] = [];
     for (const a of agents) {
-      if (!a.worktree?.created) continue;
+      if (a.host || !a.worktree?.created) continue;
       try {
         await this.worktrees.remove({ worktreePath: a.worktree.worktreePath });
       } catch (err) {

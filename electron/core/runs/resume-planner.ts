@@ -112,6 +112,11 @@ export class ResumePlanner {
     const out: { handle: WorktreeAssessment | null; used: WorktreeAssessment | null }[] = [];
     for (const a of decoded.agents) {
       const known = existing?.agents.find((k) => k.id === a.id);
+      // A worktree on another host is its host core's to find or re-create, when the agent resumes there.
+      if (a.host !== undefined || known?.host !== undefined) {
+        out.push({ handle: null, used: null });
+        continue;
+      }
       const handle = a.worktree && a.cwd ? await this.worktrees.assess(a.worktree, a.cwd, repoMap) : null;
       const used = known
         ? known.worktree

@@ -117,7 +117,7 @@ export class RunService {
       if (removeWorktrees === true) await this.worktrees.checkRemovable(run.agents);
       await Promise.all(run.agents.map((a) => this.agents.stop(a.id)));
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
-      await this.agents.deleteRemoteRuns(run);
+      await this.agents.deleteRemoteRuns(run, removeWorktrees === true);
       if (removeWorktrees === true) {
         // A worktree that could not go (changed since the check, say) is left as an orphan: `worktrees.orphans` lists it.
         for (const kept of await this.worktrees.removeAll(run.agents))
@@ -200,14 +200,22 @@ export class RunService {
       return {};
     },
     'agent.screen': ({ agentId }) => this.snapshots.agentScreen(agentId),
-    'agent.changes': ({ agentId }) => this.worktrees.changes(this.worktreeOf(agentId)),
-    'agent.merge': ({ agentId }) => this.worktrees.merge(this.worktreeOf(agentId)),
+    'agent.changes': ({ agentId }) =>
+      this.agents.onItsHost(this.runs.findAgent(agentId), 'agent.changes', {}) ??
+      this.worktrees.changes(this.worktreeOf(agentId)),
+    'agent.merge': ({ agentId }) =>
+      this.agents.onItsHost(this.runs.findAgent(agentId), 'agent.merge', {}) ??
+      this.worktrees.merge(this.worktreeOf(agentId)),
     'agent.removeWorktree': async ({ agentId, force, deleteBranch }) => {
-      const { agent } = this.runs.findAgent(agentId);
+      const found = this.runs.findAgent(agentId);
       const worktree = this.worktreeOf(agentId);
       if (this.agents.isLive(agentId))
-        throw conflict(`agent '${agent.label}' is still running in its worktree: stop it first`);
-      return this.worktrees.remove(worktree, force === true, deleteBranch === true);
+        throw conflict(`agent '${found.agent.label}' is still running in its worktree: stop it first`);
+      const opts = { ...(force ? { force } : {}), ...(deleteBranch ? { deleteBranch } : {}) };
+      return (
+        this.agents.onItsHost(found, 'agent.removeWorktree', opts) ??
+        this.worktrees.remove(worktree, force === true, deleteBranch === true)
+      );
     },
     'sessions.list': (params) => listFoundSessions(this.env, this.runs, params, this.vendors.adapters),
     // A new run from found sessions goes through run.resume: the same validation, plan and outcomes.

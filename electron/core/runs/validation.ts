@@ -4,7 +4,7 @@ import { BatonError, type AgentSpec } from '../../../shared/contract.js';
 import { LIMITS } from '../../../shared/words.js';
 import type { AgentRecord } from '../store/types.js';
 import type { Vendors } from '../vendors/registry.js';
-import type { AgentWorktrees, WorktreeIntent } from './agent-worktrees.js';
+import type { AgentWorktrees, HostWorktreeIntent, WorktreeIntent } from './agent-worktrees.js';
 import { invalid } from './errors.js';
 import { newAgentId } from './ids.js';
 import { inspectDirectory, problemText, typedProblemText } from './workdir.js';
@@ -78,24 +78,24 @@ export async function newAgentRecords(
   existing: readonly AgentRecord[],
   vendors: Vendors,
   worktrees: AgentWorktrees,
-): Promise<{ agent: AgentRecord; worktree: WorktreeIntent | null }[]> {
+): Promise<{ agent: AgentRecord; worktree: WorktreeIntent | HostWorktreeIntent | null }[]> {
   const labels = existing.map((a) => a.label);
-  const out: { agent: AgentRecord; worktree: WorktreeIntent | null }[] = [];
+  const out: { agent: AgentRecord; worktree: WorktreeIntent | HostWorktreeIntent | null }[] = [];
   for (const [i, spec] of specs.entries()) {
     const field = `agents[${i}]`;
     const adapter = vendors.get(spec.vendor);
     if (!adapter) throw invalid(`vendor '${spec.vendor}' is not supported yet`, `${field}.vendor`);
     if (spec.command && spec.vendor !== 'shell') throw invalid('only shell agents take a command', `${field}.command`);
-    // A remote agent's directory is its host's to check, when its core there starts it (docs/hosts.md).
-    if (spec.host && spec.worktree !== undefined && spec.worktree !== 'none')
-      throw invalid('an agent on another host works in its directory as it is (no worktree yet)', `${field}.worktree`);
+    // A remote agent's directory and worktree are its host's to check, when its core there starts it (docs/hosts.md).
+    if (spec.host && spec.base !== undefined && (spec.worktree ?? 'none') === 'none')
+      throw invalid('a base is for a new worktree: ask for worktree "new" too', `${field}.base`);
     const cwd = spec.host
       ? spec.cwd
       : await checkedDirectory(spec.cwd, `${field}.cwd`, { label: spec.label, vendor: spec.vendor });
     const label = uniqueLabel(spec.label ?? spec.vendor, labels, `${field}.label`, spec.label !== undefined);
     labels.push(label);
     const worktree = spec.host
-      ? null
+      ? hostIntent(spec)
       : await worktrees.check(spec, cwd, field, agentName({ label, vendor: spec.vendor }));
     const agent: AgentRecord = {
       id: newAgentId(),
@@ -114,4 +114,10 @@ export async function newAgentRecords(
     out.push({ agent, worktree });
   }
   return out;
+}
+
+/** A remote agent's worktree, as its spec asked: its host's core checks and makes it (null: none). */
+function hostIntent(spec: AgentSpec): HostWorktreeIntent | null {
+  if (spec.worktree === undefined || spec.worktree === 'none') return null;
+  return { onHost: true, worktree: spec.worktree, ...(spec.base !== undefined ? { base: spec.base } : {}) };
 }

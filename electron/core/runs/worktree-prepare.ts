@@ -57,6 +57,7 @@ export async function checkIntent(
     repoRoot: info.repoRoot,
     subdir: relative(info.repoRoot, realCwd),
     baseBranch: info.currentBranch,
+    ...(spec.worktreeName !== undefined ? { runName: spec.worktreeName } : {}),
   };
   if (typeof mode === 'object' && 'existingBranch' in mode) {
     if (spec.base !== undefined)
@@ -109,7 +110,7 @@ export async function createPrepared(
   try {
     made = await ctx.worktrees.create({
       repoRoot: intent.repoRoot,
-      runName,
+      runName: intent.runName ?? runName,
       label,
       ...(intent.base !== undefined ? { base: intent.base } : {}),
       ...(intent.existingBranch !== undefined ? { existingBranch: intent.existingBranch } : {}),

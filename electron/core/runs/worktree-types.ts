@@ -1,4 +1,5 @@
 // The shapes the runs' side of worktrees passes around: what was asked, where a resumed worktree is, what is ready.
+import type { AgentSpec } from '../../../shared/contract.js';
 import type { WorktreeRecord } from '../store/types.js';
 import type { Worktrees } from '../worktrees/index.js';
 
@@ -15,6 +16,18 @@ export interface WorktreeIntent {
   base?: string;
   /** Where `agent.merge` will merge: the base when it is a branch, else the checkout's branch. */
   baseBranch: string | null;
+  /** The run name its branch and folder are named after, when not its run's (a remote agent's local run). */
+  runName?: string;
+}
+
+/**
+ * What run.start or agent.add asked for an agent on another host: passed on to that host's core, which checks it and
+ * creates the worktree there, as it does for its own agents (docs/hosts.md "Worktrees on a host").
+ */
+export interface HostWorktreeIntent {
+  onHost: true;
+  worktree: Exclude<NonNullable<AgentSpec['worktree']>, 'none'>;
+  base?: string;
 }
 
 /** A repository root on this machine → where it is now (run.resume's `repoMap`). */
