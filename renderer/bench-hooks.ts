@@ -8,6 +8,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { getPane, paneRenderer } from './panes/terminal-registry.js';
 import { paneText } from './panes/pane-screens.js';
+import { setOutputTuning, type OutputTuning } from './panes/pane-output.js';
 
 export interface PaneInfo {
   renderer: 'webgl' | 'dom';
@@ -64,6 +65,8 @@ export interface BatonBench {
    */
   armEcho(agentId: string | null, letter: string, timeoutMs?: number): void;
   echoResult(): Promise<EchoSample>;
+  /** Switches parts of the output path (pane-output.ts) so the bench weighs each in one run; returns the result. */
+  setOutputTuning(next: Partial<OutputTuning>): OutputTuning;
 }
 
 declare global {
@@ -306,4 +309,5 @@ window.__batonBench = {
   closeLocalEcho,
   armEcho,
   echoResult: () => echo?.result ?? Promise.reject(new Error('armEcho was not called')),
+  setOutputTuning,
 };
