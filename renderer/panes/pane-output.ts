@@ -39,7 +39,10 @@ const throttles = new WeakMap<PaneTerminal, RenderThrottle | null>();
 
 function throttleOf(pane: PaneTerminal): RenderThrottle | null {
   let t = throttles.get(pane);
-  if (t === undefined) throttles.set(pane, (t = throttleRendering(pane.term)));
+  if (t === undefined) {
+    throttles.set(pane, (t = throttleRendering(pane.term)));
+    if (t) t.hold = () => tuning.pacer && pacer.echoPending();
+  }
   if (t) t.enabled = tuning.renderThrottle;
   return t;
 }

@@ -4,7 +4,8 @@
 // drawing than parsing, on a machine whose two cores it shares with the core, the PTY's writer and Chromium's other
 // processes. Text scrolling by at that speed cannot be read anyway, and the last screen is always drawn: a pane is
 // throttled only while more than `FLOOD_BYTES` came since its last draw, so a keystroke's echo, a prompt or a redraw
-// is drawn at the next frame as before, and never in a pane typed into during the last `TYPED_MS`.
+// is drawn at the next frame as before, and never in a pane typed into during the last `TYPED_MS`. While a
+// keystroke's echo is due in one pane, the others do not draw at all (at most 50 ms): the echo's frame draws the echo.
 // It reaches into xterm's RenderDebouncer (xterm 6: Terminal._core._renderService._renderDebouncer), checked at run
 // time: a field that is missing or changed leaves xterm drawing every frame (slower, never broken).
 
@@ -27,6 +28,11 @@ export interface RenderThrottle {
   typed(): void;
   /** Switched off (the bench weighs it), the pane draws every frame again. */
   enabled: boolean;
+  /**
+   * While this says so, the pane (unless typed into) does not draw at all: a keystroke's echo in another pane is due,
+   * and its frame is kept clear of other panes' drawing (write-pacer.ts bounds how long an echo is due).
+   */
+  hold: () => boolean;
 }
 
 export interface FrameClock {
@@ -65,11 +71,13 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
       typedAt = clock.now();
     },
     enabled: true,
+    hold: () => false,
   };
   debouncer._innerRefresh = () => {
     const now = clock.now();
-    const flooding = throttle.enabled && bytes > FLOOD_BYTES && now - typedAt > TYPED_MS;
-    if (flooding && now - drawnAt < FLOOD_FRAME_MS) {
+    const typedInto = now - typedAt <= TYPED_MS;
+    const flooding = bytes > FLOOD_BYTES && now - drawnAt < FLOOD_FRAME_MS;
+    if (throttle.enabled && !typedInto && (flooding || throttle.hold())) {
       // Not yet: the rows to draw stay collected, and the frame is asked for again (dispose still cancels it).
       debouncer._animationFrame = clock.frame(() => debouncer._innerRefresh());
       return;

@@ -104,6 +104,11 @@ export class WritePacer {
     return this.clock.now() < this.typingUntil;
   }
 
+  /** A keystroke's echo is due and not yet painted (other panes' drawing waits for it too: render-throttle.ts). */
+  echoPending(): boolean {
+    return this.echoDue();
+  }
+
   /** Pacing ends now (switched off): everything held goes to xterm, in order. */
   release(): void {
     this.typingPane = null;

@@ -119,6 +119,25 @@ describe('render throttle', () => {
     expect(p.draws.length - off).toBe(20);
   });
 
+  it("does not draw while another pane's echo is due, then draws what changed; a pane typed into is never held", () => {
+    const p = pane();
+    let echoDue = true;
+    p.throttle.hold = () => echoDue;
+    p.output(10, 3, 5);
+    p.frame();
+    p.frame();
+    expect(p.draws).toHaveLength(0);
+    echoDue = false;
+    p.frame();
+    expect(p.draws).toEqual([expect.objectContaining({ start: 3, end: 5 })]);
+    const typed = pane();
+    typed.throttle.hold = () => true;
+    typed.throttle.typed();
+    typed.output(10);
+    typed.frame();
+    expect(typed.draws).toHaveLength(1);
+  });
+
   it('leaves no frame asked for once its terminal is disposed', () => {
     const p = pane();
     p.output(FLOOD_BYTES * 2);
