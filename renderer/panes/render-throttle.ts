@@ -33,6 +33,8 @@ export interface RenderThrottle {
    * and its frame is kept clear of other panes' drawing (write-pacer.ts bounds how long an echo is due).
    */
   hold: () => boolean;
+  /** Times the pane has drawn (for the bench). */
+  readonly draws: number;
 }
 
 export interface FrameClock {
@@ -62,6 +64,7 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   let bytes = 0;
   let drawnAt = -Infinity;
   let typedAt = -Infinity;
+  let draws = 0;
   const draw = debouncer._innerRefresh.bind(debouncer);
   const throttle: RenderThrottle = {
     wrote: (n) => {
@@ -72,6 +75,9 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     },
     enabled: true,
     hold: () => false,
+    get draws() {
+      return draws;
+    },
   };
   debouncer._innerRefresh = () => {
     const now = clock.now();
@@ -84,6 +90,7 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     }
     bytes = 0;
     drawnAt = now;
+    draws++;
     draw();
   };
   return throttle;

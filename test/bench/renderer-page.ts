@@ -41,6 +41,7 @@ export interface PaneInfo {
   scrollback: number;
   ready: boolean;
   visible: boolean;
+  draws: number | null;
 }
 export interface EchoSample {
   painted: number;
@@ -69,7 +70,6 @@ export interface BatonBench {
 /** renderer/panes/pane-output.ts's switches (a copy: the bench does not import the renderer's modules). */
 export interface OutputTuning {
   pacer: boolean;
-  ackBatchBytes: number;
   renderThrottle: boolean;
 }
 /** What page functions see as their global object. */

@@ -167,16 +167,17 @@ async function withPage<T>(
 // ---------------------------------------------------------------- 1. throughput
 
 /** Parts of the page's output path the throughput scene switches off one at a time (pane-output.ts). */
-const ABLATIONS = ['ackBatch', 'renderThrottle'] as const;
+const ABLATIONS = ['renderThrottle'] as const;
 type Ablation = (typeof ABLATIONS)[number];
 const ABLATION_TEXT: Record<Ablation, string> = {
-  ackBatch: 'acking after every write',
   renderThrottle: 'drawing every frame',
 };
 
 interface Cpu {
   page: number;
   core: number;
+  /** The pane's draws in the round (NaN for the baseline, which is not a pane). */
+  draws: number;
 }
 
 interface ThroughputResult {
@@ -301,25 +302,27 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
     // CPU per MiB of the page (renderer + GPU processes) and the core (main + mirror threads), per variant: on a loaded
     // machine the rates swing 2-5× between rounds, the CPU each byte costs much less.
     const cpuSpent = async <T>(into: Cpu[], what: () => Promise<T>) => {
+      const draws = async () =>
+        (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.pane(aid), id))?.draws ?? Number.NaN;
       const page0 = await browserCpuSeconds(b);
       const core0 = cpuSeconds(server.child.pid!);
+      const draws0 = await draws();
       const r = await what();
       const mib = (lines * LINE_BYTES) / (1 << 20);
       into.push({
         page: ((await browserCpuSeconds(b)) - page0) / mib,
         core: (cpuSeconds(server.child.pid!) - core0) / mib,
+        draws: (await draws()) - draws0,
       });
       return r;
     };
-    const without: Record<Ablation, number[]> = { ackBatch: [], renderThrottle: [] };
+    const without: Record<Ablation, number[]> = { renderThrottle: [] };
     const cpu: Record<Ablation | 'shipped' | 'baseline', Cpu[]> = {
       baseline: [],
       shipped: [],
-      ackBatch: [],
       renderThrottle: [],
     };
     const off: Record<Ablation, Partial<OutputTuning>> = {
-      ackBatch: { ackBatchBytes: 0 },
       renderThrottle: { renderThrottle: false },
     };
     for (let i = 0; i < ROUNDS; i++) {
@@ -553,7 +556,7 @@ function reportThroughput(t: ThroughputResult): void {
   const base = median(t.baseline);
   const pane = median(t.pane);
   const cpuText = (c: Cpu[]) =>
-    `CPU/MiB page ${ms(median(c.map((x) => x.page * 1000)))} core ${ms(median(c.map((x) => x.core * 1000)))}`;
+    `CPU/MiB page ${ms(median(c.map((x) => x.page * 1000)))} core ${ms(median(c.map((x) => x.core * 1000)))}, draws ${c.map((x) => x.draws).join('/')}`;
   const ratio = pane / base;
   line(
     `xterm write rate in the page (baseline)`,
