@@ -47,9 +47,8 @@ export function typedInto(pane: PaneTerminal): void {
 
 /** Bytes ending at `end` go to the pane's xterm, in order; the core hears of them once parsed. */
 export function writeOutput(pane: PaneTerminal, bytes: Uint8Array, end: number): void {
+  throttleOf(pane)?.wrote(bytes.length);
   pacer.write(pane.agentId, pane.term, bytes, () => {
-    // What a draw would show: parsed bytes, not received ones (xterm may hold a queue of those).
-    throttleOf(pane)?.wrote(bytes.length);
     // Looked up now: the catch-up bytes arrive before attach() has returned the stream.
     pane.stream?.ack(end);
   });

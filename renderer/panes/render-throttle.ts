@@ -1,11 +1,11 @@
 // A flooding pane draws at most every `FLOOD_FRAME_MS` (docs/performance.md, "Panes: output at xterm's own speed").
 // xterm draws a terminal once per animation frame whenever its rows changed, and a pane taking a flood scrolls every
-// row every frame: its DOM renderer rebuilt all rows 60 times a second, and the page spent more of a pane's flood
-// drawing than parsing, on a machine whose two cores it shares with the core, the PTY's writer and Chromium's other
-// processes. Text scrolling by at that speed cannot be read anyway, and the last screen is always drawn: a pane is
-// throttled only while more than `FLOOD_BYTES` came since its last draw, so a keystroke's echo, a prompt or a redraw
-// is drawn at the next frame as before, and never in a pane typed into during the last `TYPED_MS`. While a
-// keystroke's echo is due in one pane, the others do not draw at all (at most 50 ms): the echo's frame draws the echo.
+// row every frame: its DOM renderer rebuilds all its rows up to 60 times a second, on a machine whose two cores the
+// page shares with the core, the PTY's writer and Chromium's other processes. Text scrolling by at that speed cannot
+// be read anyway, and the last screen is always drawn. A pane is throttled only while more than `FLOOD_BYTES` came
+// since its last draw but one, so a keystroke's echo, a prompt or a redraw is drawn at the next frame as before; a
+// pane typed into during the last `TYPED_MS` is never throttled. While a keystroke's echo is due in one pane, the
+// others do not draw at all (at most 50 ms): the echo's frame draws the echo.
 // It reaches into xterm's RenderDebouncer (xterm 6: Terminal._core._renderService._renderDebouncer), checked at run
 // time: a field that is missing or changed leaves xterm drawing every frame (slower, never broken).
 
@@ -62,6 +62,7 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   const debouncer = debouncerOf(term);
   if (!debouncer) return null;
   let bytes = 0;
+  let previous = 0;
   let drawnAt = -Infinity;
   let typedAt = -Infinity;
   let draws = 0;
@@ -82,12 +83,15 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   debouncer._innerRefresh = () => {
     const now = clock.now();
     const typedInto = now - typedAt <= TYPED_MS;
-    const flooding = bytes > FLOOD_BYTES && now - drawnAt < FLOOD_FRAME_MS;
+    // The bytes since the last draw, and those of the draw before: xterm parses behind what it is given, so rows keep
+    // changing for a while after the bytes came.
+    const flooding = bytes + previous > FLOOD_BYTES && now - drawnAt < FLOOD_FRAME_MS;
     if (throttle.enabled && !typedInto && (flooding || throttle.hold())) {
       // Not yet: the rows to draw stay collected, and the frame is asked for again (dispose still cancels it).
       debouncer._animationFrame = clock.frame(() => debouncer._innerRefresh());
       return;
     }
+    previous = bytes;
     bytes = 0;
     drawnAt = now;
     draws++;

@@ -94,6 +94,19 @@ describe('render throttle', () => {
     expect(p.pending()).toBe(0);
   });
 
+  it('keeps a flooding pane throttled while xterm parses behind (rows change in frames with no new bytes)', () => {
+    const p = pane();
+    p.output(FLOOD_BYTES * 4);
+    p.frame(); // the first draw after a quiet spell
+    p.debouncer.refresh(0, 39, 40); // xterm parses the rest of what it was given: rows change, no bytes came
+    p.frame();
+    p.debouncer.refresh(0, 39, 40);
+    p.frame();
+    expect(p.draws).toHaveLength(1);
+    for (let i = 0; i < 3; i++) p.frame();
+    expect(p.draws).toHaveLength(2);
+  });
+
   it('draws every frame in a pane typed into, and again when switched off', () => {
     const p = pane();
     p.throttle.typed();
