@@ -8,7 +8,7 @@ import type { PaneTerminal } from './pane-terminal.js';
 import { WritePacer } from './write-pacer.js';
 import { throttleRendering, type RenderThrottle } from './render-throttle.js';
 
-/** What the renderer bench switches between rounds to weigh each part in one run (renderer/bench-hooks.ts). */
+/** What the renderer bench switches between rounds to weigh each part in one run (through its page hooks). */
 export interface OutputTuning {
   /** Pace other panes' output while the user types (write-pacer.ts). */
   pacer: boolean;
