@@ -8,6 +8,7 @@ import { WebLinksAddon } from '@xterm/addon-web-links';
 import { WebglAddon } from '@xterm/addon-webgl';
 import { getPane, paneRenderer } from './panes/terminal-registry.js';
 import { paneText } from './panes/pane-screens.js';
+import { drawsOf, setOutputTuning, type OutputTuning } from './panes/pane-output.js';
 
 export interface PaneInfo {
   renderer: 'webgl' | 'dom';
@@ -19,6 +20,8 @@ export interface PaneInfo {
   /** Attached to the core's stream and taking input. */
   ready: boolean;
   visible: boolean;
+  /** Times the pane has drawn since its output began (render-throttle.ts); null if not counted. */
+  draws: number | null;
 }
 
 export interface EchoSample {
@@ -64,6 +67,8 @@ export interface BatonBench {
    */
   armEcho(agentId: string | null, letter: string, timeoutMs?: number): void;
   echoResult(): Promise<EchoSample>;
+  /** Switches parts of the output path (pane-output.ts) so the bench weighs each in one run; returns the result. */
+  setOutputTuning(next: Partial<OutputTuning>): OutputTuning;
 }
 
 declare global {
@@ -299,6 +304,7 @@ window.__batonBench = {
       scrollback: pane.term.options.scrollback ?? 0,
       ready: pane.stream !== null && pane.accepting,
       visible: pane.visible,
+      draws: drawsOf(pane),
     };
   },
   timePaneOutput,
@@ -306,4 +312,5 @@ window.__batonBench = {
   closeLocalEcho,
   armEcho,
   echoResult: () => echo?.result ?? Promise.reject(new Error('armEcho was not called')),
+  setOutputTuning,
 };

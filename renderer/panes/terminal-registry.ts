@@ -6,7 +6,7 @@ import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
-import { WritePacer } from './write-pacer.js';
+import { discardOutput, pacer, typedInto, writeOutput } from './pane-output.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
@@ -23,8 +23,6 @@ export type { PaneTerminal } from './pane-terminal.js';
 export { terminalTheme } from './pane-terminal.js';
 
 const panes = new Map<string, PaneTerminal>();
-/** While the user types, the other panes' output waits for the echo and gets the rest of each frame (write-pacer.ts). */
-const pacer = new WritePacer();
 let client: BatonClient | null = null;
 
 onColorSchemeChange(() => {
@@ -109,7 +107,7 @@ const webgl = new WebglPool({
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   pane.blink.typed();
-  pacer.typed(pane.agentId);
+  typedInto(pane);
   if (!client || !pane.stream) {
     pane.pendingInput.push(data);
     return;
@@ -293,7 +291,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
 function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrollback: number | undefined): void {
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
-  pacer.discard(pane.agentId);
+  discardOutput(pane);
   let text = `\x1bc${screen}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
@@ -310,7 +308,7 @@ function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrol
 /** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
 const SCREEN_PIECE = 16 * 1024;
 
-/** Writes bytes at `offset`, dropping any part the view already has; acks once xterm has parsed them. */
+/** Writes bytes at `offset`, dropping any part the view already has (pane-output.ts says when it acks). */
 function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
   let bytes = data;
   let start = offset;
@@ -328,6 +326,5 @@ function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
   }
   pane.offset = end;
   pane.lastDataAt = performance.now();
-  // Looked up when xterm has parsed the bytes: the catch-up bytes arrive before attach() has returned the stream.
-  pacer.write(pane.agentId, pane.term, bytes, () => pane.stream?.ack(end));
+  writeOutput(pane, bytes, end);
 }

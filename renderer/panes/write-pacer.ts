@@ -99,8 +99,22 @@ export class WritePacer {
     return this.held.get(pane)?.pieces.reduce((n, p) => n + p.data.length, 0) ?? 0;
   }
 
-  private pacing(): boolean {
+  /** Whether the user is typing: other panes' output is paced. */
+  pacing(): boolean {
     return this.clock.now() < this.typingUntil;
+  }
+
+  /** A keystroke's echo is due and not yet painted (other panes' drawing waits for it too: render-throttle.ts). */
+  echoPending(): boolean {
+    return this.echoDue();
+  }
+
+  /** Pacing ends now (switched off): everything held goes to xterm, in order. */
+  release(): void {
+    this.typingPane = null;
+    this.typingUntil = -Infinity;
+    this.echoDueUntil = -Infinity;
+    if (!this.feeding) this.flush();
   }
 
   private echoDue(): boolean {

@@ -41,6 +41,7 @@ export interface PaneInfo {
   scrollback: number;
   ready: boolean;
   visible: boolean;
+  draws: number | null;
 }
 export interface EchoSample {
   painted: number;
@@ -62,6 +63,14 @@ export interface BatonBench {
   closeLocalEcho(): void;
   armEcho(agentId: string | null, letter: string, timeoutMs?: number): void;
   echoResult(): Promise<EchoSample>;
+  /** Switches parts of the page's output path (renderer/panes/pane-output.ts); returns the tuning now in force. */
+  setOutputTuning(next: Partial<OutputTuning>): OutputTuning;
+}
+
+/** renderer/panes/pane-output.ts's switches (a copy: the bench does not import the renderer's modules). */
+export interface OutputTuning {
+  pacer: boolean;
+  renderThrottle: boolean;
 }
 /** What page functions see as their global object. */
 export type BenchGlobal = typeof globalThis & {

@@ -20,7 +20,9 @@ import type { RpcClient } from '../../shared/client.js';
 import { skipUnlessChromium } from '../e2e/browser.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import {
+  browserCpuSeconds,
   busy,
+  cpuSeconds,
   launchBenchBrowser,
   mainThread,
   memory,
@@ -31,6 +33,7 @@ import {
   type BenchPage,
   type EchoSample,
   type MemorySample,
+  type OutputTuning,
 } from './renderer-page.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { scaleBench } from './renderer-scale.js';
@@ -43,7 +46,8 @@ const GOAL_IDLE_RATIO = 1.25;
 const GOAL_FLOOD_RATIO = 2;
 const GOAL_MEMORY_MB = 25;
 
-const ROUNDS = 3;
+/** BENCH_ROUNDS=n for more pairs when the machine is noisy. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Size the workload so one baseline write takes about this long, within [8, 48] MiB. */
 const TARGET_BASELINE_MS = 1500;
 const MIN_MIB = 8;
@@ -51,6 +55,8 @@ const MAX_MIB = 48;
 const WARMUP_LINES = 40_000;
 const ECHO_SAMPLES = 200;
 const ECHO_WARMUP = 20;
+/** The samples while flooding come in this many blocks with the write pacer, alternating with as many without. */
+const ECHO_BLOCKS = 4;
 const MEMORY_PANES = 4;
 const SCROLLBACK_LINES = 5000;
 /** Lines written into each memory pane: enough to fill the scrollback and the screen below it. */
@@ -160,6 +166,20 @@ async function withPage<T>(
 
 // ---------------------------------------------------------------- 1. throughput
 
+/** Parts of the page's output path the throughput scene switches off one at a time (pane-output.ts). */
+const ABLATIONS = ['renderThrottle'] as const;
+type Ablation = (typeof ABLATIONS)[number];
+const ABLATION_TEXT: Record<Ablation, string> = {
+  renderThrottle: 'drawing every frame',
+};
+
+interface Cpu {
+  page: number;
+  core: number;
+  /** The pane's draws in the round (NaN for the baseline, which is not a pane). */
+  draws: number;
+}
+
 interface ThroughputResult {
   renderer: string;
   size: string;
@@ -167,6 +187,10 @@ interface ThroughputResult {
   lines: number;
   baseline: number[];
   pane: number[];
+  /** The pane with one part of its output path switched off, in the same rounds. */
+  without: Record<Ablation, number[]>;
+  /** CPU seconds per MiB, per variant. */
+  cpu: Record<Ablation | 'shipped' | 'baseline', Cpu[]>;
   core: number[];
   /** Share of the time the page's main thread was busy (all tasks / script) during the baseline and the pane rounds. */
   busyBaseline: { task: number; script: number };
@@ -270,14 +294,60 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
       await printProfile(p, title, 12);
       return r;
     };
+    // The pane as shipped and with one part of its output path switched off at a time (pane-output.ts), in an order
+    // that turns each round after its baseline: each part's gain in the same run, at the same load.
+    const tune = (t: Partial<OutputTuning>) =>
+      p.page.evaluate((x) => (globalThis as BenchGlobal).__batonBench.setOutputTuning(x), t);
+    const shipped = await tune({});
+    // CPU per MiB of the page (renderer + GPU processes) and the core (main + mirror threads), per variant: on a loaded
+    // machine the rates swing 2-5× between rounds, the CPU each byte costs much less.
+    const cpuSpent = async <T>(into: Cpu[], what: () => Promise<T>) => {
+      const draws = async () =>
+        (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.pane(aid), id))?.draws ?? Number.NaN;
+      const page0 = await browserCpuSeconds(b);
+      const core0 = cpuSeconds(server.child.pid!);
+      const draws0 = await draws();
+      const r = await what();
+      const mib = (lines * LINE_BYTES) / (1 << 20);
+      into.push({
+        page: ((await browserCpuSeconds(b)) - page0) / mib,
+        core: (cpuSeconds(server.child.pid!) - core0) / mib,
+        draws: (await draws()) - draws0,
+      });
+      return r;
+    };
+    const without: Record<Ablation, number[]> = { renderThrottle: [] };
+    const cpu: Record<Ablation | 'shipped' | 'baseline', Cpu[]> = {
+      baseline: [],
+      shipped: [],
+      renderThrottle: [],
+    };
+    const off: Record<Ablation, Partial<OutputTuning>> = {
+      renderThrottle: { renderThrottle: false },
+    };
     for (let i = 0; i < ROUNDS; i++) {
-      baseline.push(await timed(busyBaseline, () => profiled('a baseline round', () => baselineRate(lines))));
-      pane.push(await timed(busyPane, () => profiled('a pane round', () => paneRun(lines))));
+      baseline.push(
+        await cpuSpent(cpu.baseline, () =>
+          timed(busyBaseline, () => profiled('a baseline round', () => baselineRate(lines))),
+        ),
+      );
+      const variants = [
+        async () =>
+          pane.push(
+            await cpuSpent(cpu.shipped, () => timed(busyPane, () => profiled('a pane round', () => paneRun(lines)))),
+          ),
+        ...ABLATIONS.map((a) => async () => {
+          await tune(off[a]);
+          without[a].push(await cpuSpent(cpu[a], () => profiled(`a pane round without ${a}`, () => paneRun(lines))));
+          await tune(shipped);
+        }),
+      ];
+      for (let k = 0; k < variants.length; k++) await variants[(k + i) % variants.length]!();
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
     const total = (await paneBytes(p, id)) - start;
-    const expected = (WARMUP_LINES + ROUNDS * lines) * LINE_BYTES;
+    const expected = (WARMUP_LINES + (1 + ABLATIONS.length) * ROUNDS * lines) * LINE_BYTES;
     if (total !== expected) problems.push(`the pane got ${total} bytes in all, expected ${expected}`);
     const paneTail = (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.paneText(aid), id))
       .split('\n')
@@ -299,6 +369,8 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
       mib: (lines * LINE_BYTES) / (1 << 20),
       baseline,
       pane,
+      without,
+      cpu,
       lines,
       busyBaseline,
       busyPane,
@@ -320,8 +392,11 @@ interface EchoResult {
   idle: EchoSample[];
   flood: EchoSample[];
   localFlood: EchoSample[];
-  /** MB/s the flooding pane took while the flood samples ran. */
+  /** The same while flooding, with the write pacer switched off (alternating blocks with `flood`). */
+  unpaced: EchoSample[];
+  /** MB/s the flooding pane took while the flood samples ran (with the pacer / without). */
   floodRate: number;
+  unpacedRate: number;
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -376,10 +451,25 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       'the flood to reach its pane',
       60_000,
     );
-    const b0 = await paneBytes(p, floodId!);
-    const t0 = performance.now();
-    const flood = await baton(ECHO_SAMPLES);
-    const floodRate = mbps((await paneBytes(p, floodId!)) - b0, performance.now() - t0);
+    // With the write pacer (as shipped) and without it, in alternating blocks: its gain in the same run.
+    const pacer = (on: boolean) =>
+      p.page.evaluate((v) => (globalThis as BenchGlobal).__batonBench.setOutputTuning({ pacer: v }), on);
+    const flood: EchoSample[] = [];
+    const unpaced: EchoSample[] = [];
+    const took = { paced: { bytes: 0, ms: 0 }, unpaced: { bytes: 0, ms: 0 } };
+    for (let block = 0; block < 2 * ECHO_BLOCKS; block++) {
+      const paced = block % 2 === 0;
+      await pacer(paced);
+      const b0 = await paneBytes(p, floodId!);
+      const t0 = performance.now();
+      (paced ? flood : unpaced).push(...(await baton(ECHO_SAMPLES / ECHO_BLOCKS)));
+      const into = paced ? took.paced : took.unpaced;
+      into.bytes += (await paneBytes(p, floodId!)) - b0;
+      into.ms += performance.now() - t0;
+    }
+    await pacer(true);
+    const floodRate = mbps(took.paced.bytes, took.paced.ms);
+    const unpacedRate = mbps(took.unpaced.bytes, took.unpaced.ms);
     const localFlood = await local(ECHO_SAMPLES);
     await client.call('agent.write', { agentId: floodId!, data: 's' });
     return {
@@ -389,7 +479,9 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       idle,
       flood,
       localFlood,
+      unpaced,
       floodRate,
+      unpacedRate,
     };
   });
   await client.call('run.stop', { run: 'bench-echo' });
@@ -463,13 +555,23 @@ async function memoryPerPane(b: BenchBrowser, scene: Scene): Promise<MemoryResul
 function reportThroughput(t: ThroughputResult): void {
   const base = median(t.baseline);
   const pane = median(t.pane);
+  const cpuText = (c: Cpu[]) =>
+    `CPU/MiB page ${ms(median(c.map((x) => x.page * 1000)))} core ${ms(median(c.map((x) => x.core * 1000)))}, draws ${c.map((x) => x.draws).join('/')}`;
   const ratio = pane / base;
-  line(`xterm write rate in the page (baseline)`, `${rate(base).padStart(5)} MB/s   (runs ${list(t.baseline)})`);
+  line(
+    `xterm write rate in the page (baseline)`,
+    `${rate(base).padStart(5)} MB/s   (runs ${list(t.baseline)})  page CPU/MiB ${ms(median(t.cpu.baseline.map((x) => x.page * 1000)))}`,
+  );
   line(
     `PTY → core → visible pane throughput`,
     `${rate(pane).padStart(5)} MB/s   ratio ${fmt(ratio, 2)}  (goal ≥ ${fmt(GOAL_THROUGHPUT, 2)}) ${mark(ratio >= GOAL_THROUGHPUT)}  ` +
-      `${t.exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(t.pane)})`,
+      `${t.exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(t.pane)})  ${cpuText(t.cpu.shipped)}`,
   );
+  for (const a of ABLATIONS)
+    line(
+      `  the same pane ${ABLATION_TEXT[a]}`,
+      `${rate(median(t.without[a])).padStart(5)} MB/s   ratio ${fmt(median(t.without[a]) / base, 2)}   (runs ${list(t.without[a])})  ${cpuText(t.cpu[a])}`,
+    );
   const pct = (b: { task: number; script: number }) => `${fmt(b.task * 100)}% (script ${fmt(b.script * 100)}%)`;
   line(`  page main thread busy: baseline / pane rounds`, `${pct(t.busyBaseline)} / ${pct(t.busyPane)}`);
   line(
@@ -477,7 +579,7 @@ function reportThroughput(t: ThroughputResult): void {
     `${rate(median(t.core)).padStart(5)} MB/s   = ${fmt(median(t.core) / base, 2)} × baseline   (runs ${list(t.core)})`,
   );
   console.log(
-    `  (${fmt(t.mib, 1)} MiB of 100-character lines + CRLF per round, 64 KiB writes, pane ${t.size}, ${ROUNDS} rounds alternating baseline / pane)`,
+    `  (${fmt(t.mib, 1)} MiB of 100-character lines + CRLF per round, 64 KiB writes, pane ${t.size}, ${ROUNDS} rounds: a baseline, then the panes in turned order)`,
   );
   for (const problem of t.problems) console.log(`  ! ${problem}`);
 }
@@ -502,8 +604,9 @@ function reportEcho(e: EchoResult): void {
   row('keystroke → painted echo, idle', e.idle, GOAL_IDLE_RATIO, e.localIdle);
   line('xterm local echo, other pane flooding (baseline)', spread(painted(e.localFlood)));
   row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_RATIO, e.localIdle);
+  row('  the same without the write pacer (alternating)', e.unpaced, GOAL_FLOOD_RATIO, e.localIdle);
   console.log(
-    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
+    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile, ${rate(e.unpacedRate)} MB/s without the pacer; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
   );
 }
 

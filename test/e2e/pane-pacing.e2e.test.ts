@@ -1,6 +1,8 @@
 // Typing into one pane while another floods, in Chromium: the flooding pane's output waits behind the keystrokes'
 // echoes (renderer/panes/write-pacer.ts) but none of it is lost, reordered or doubled, and every key typed reaches
-// its agent and is echoed. The figures (echo latency, the flooder's rate) are the renderer bench's.
+// its agent and is echoed. The flooding pane is drawn at most 20 times a second (renderer/panes/render-throttle.ts) and
+// acks in batches (pane-output.ts): the rows it draws still end on the flood's last lines. The figures (echo latency,
+// the flooder's rate) are the renderer bench's.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';

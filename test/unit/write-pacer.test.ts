@@ -114,4 +114,18 @@ describe('write pacer', () => {
     p.frame();
     expect(a.got).toEqual([...bytes(15)]);
   });
+
+  it('switched off while it holds output, hands all of it to xterm at once, in order, and holds nothing after', () => {
+    const p = page();
+    const flood = p.term();
+    p.pacer.typed('echo');
+    p.pacer.write('flood', flood, bytes(PIECE_BYTES * 3));
+    expect(p.pacer.heldBytes('flood')).toBe(PIECE_BYTES * 3);
+    p.pacer.release();
+    expect(p.pacer.pacing()).toBe(false);
+    expect(p.pacer.heldBytes('flood')).toBe(0);
+    p.pacer.write('flood', flood, bytes(10, PIECE_BYTES * 3));
+    p.settle();
+    expect(flood.got).toEqual([...bytes(PIECE_BYTES * 3 + 10)]);
+  });
 });

@@ -1,0 +1,65 @@
+// How a pane's output reaches its xterm, when the core hears that it has, and how often a flooding pane is drawn
+// (docs/performance.md, "Panes: output at xterm's own speed"). Bytes go to xterm as they come, in order, through the
+// write pacer (write-pacer.ts); the core hears once xterm has parsed them (one ack message per stream per task:
+// RpcClient.queueAck). Two other ways were measured in the renderer bench's throughput scene and left out: acking on
+// receipt while little was queued in the page (slower: the PTY's writer and the core then took the CPU the page
+// needed to parse) and acking once per 128 KiB parsed (no less CPU in the page or the core, no faster).
+import type { PaneTerminal } from './pane-terminal.js';
+import { WritePacer } from './write-pacer.js';
+import { throttleRendering, type RenderThrottle } from './render-throttle.js';
+
+/** What the renderer bench switches between rounds to weigh each part in one run (through its page hooks). */
+export interface OutputTuning {
+  /** Pace other panes' output while the user types (write-pacer.ts). */
+  pacer: boolean;
+  /** Draw a flooding pane at most 20 times a second (render-throttle.ts). */
+  renderThrottle: boolean;
+}
+
+const tuning: OutputTuning = { pacer: true, renderThrottle: true };
+
+/** While the user types, the other panes' output waits for the echo and gets the rest of each frame. */
+export const pacer = new WritePacer();
+
+const throttles = new WeakMap<PaneTerminal, RenderThrottle | null>();
+
+function throttleOf(pane: PaneTerminal): RenderThrottle | null {
+  let t = throttles.get(pane);
+  if (t === undefined) {
+    throttles.set(pane, (t = throttleRendering(pane.term)));
+    if (t) t.hold = () => tuning.pacer && pacer.echoPending();
+  }
+  if (t) t.enabled = tuning.renderThrottle;
+  return t;
+}
+
+export function setOutputTuning(next: Partial<OutputTuning>): OutputTuning {
+  Object.assign(tuning, next);
+  if (!tuning.pacer) pacer.release();
+  return { ...tuning };
+}
+
+/** A key went to `pane`: its echo comes first, and is drawn at the next frame. */
+export function typedInto(pane: PaneTerminal): void {
+  throttleOf(pane)?.typed();
+  if (tuning.pacer) pacer.typed(pane.agentId);
+}
+
+/** Bytes ending at `end` go to the pane's xterm, in order; the core hears of them once parsed. */
+export function writeOutput(pane: PaneTerminal, bytes: Uint8Array, end: number): void {
+  throttleOf(pane)?.wrote(bytes.length);
+  pacer.write(pane.agentId, pane.term, bytes, () => {
+    // Looked up now: the catch-up bytes arrive before attach() has returned the stream.
+    pane.stream?.ack(end);
+  });
+}
+
+/** The pane's screen is being replaced: output held for it is older than that screen. */
+export function discardOutput(pane: PaneTerminal): void {
+  pacer.discard(pane.agentId);
+}
+
+/** Times the pane has drawn since its output began (for the bench; null if its drawing is not throttled). */
+export function drawsOf(pane: PaneTerminal): number | null {
+  return throttles.get(pane)?.draws ?? null;
+}

@@ -1,0 +1,106 @@
+// A flooding pane draws at most every `FLOOD_FRAME_MS` (docs/performance.md, "Panes: output at xterm's own speed").
+// xterm draws a terminal once per animation frame whenever its rows changed, and a pane taking a flood scrolls every
+// row every frame: its DOM renderer rebuilds all its rows up to 60 times a second, on a machine whose two cores the
+// page shares with the core, the PTY's writer and Chromium's other processes. Text scrolling by at that speed cannot
+// be read anyway, and the last screen is always drawn. A pane is throttled only while more than `FLOOD_BYTES` came
+// since its last draw but one, so a keystroke's echo, a prompt or a redraw is drawn at the next frame as before; a
+// pane typed into during the last `TYPED_MS` is never throttled. While a keystroke's echo is due in one pane, the
+// others do not draw at all (at most 50 ms): the echo's frame draws the echo.
+// It reaches into xterm's RenderDebouncer (xterm 6: Terminal._core._renderService._renderDebouncer), checked at run
+// time: a field that is missing or changed leaves xterm drawing every frame (slower, never broken).
+
+/** Bytes since the last draw above which a pane is taking a flood. */
+export const FLOOD_BYTES = 16 * 1024;
+/** A flooding pane draws at most this often (20 frames a second). */
+export const FLOOD_FRAME_MS = 50;
+/** A pane typed into draws every frame for this long after the key. */
+export const TYPED_MS = 1000;
+
+interface DebouncerLike {
+  _innerRefresh(): void;
+  _animationFrame: number | undefined;
+}
+
+export interface RenderThrottle {
+  /** `bytes` more went to the pane's xterm. */
+  wrote(bytes: number): void;
+  /** The user typed into the pane. */
+  typed(): void;
+  /** Switched off (the bench weighs it), the pane draws every frame again. */
+  enabled: boolean;
+  /**
+   * While this says so, the pane (unless typed into) does not draw at all: a keystroke's echo in another pane is due,
+   * and its frame is kept clear of other panes' drawing (write-pacer.ts bounds how long an echo is due).
+   */
+  hold: () => boolean;
+  /** Times the pane has drawn (for the bench). */
+  readonly draws: number;
+}
+
+export interface FrameClock {
+  now(): number;
+  frame(run: () => void): number;
+}
+
+const browserFrames: FrameClock = {
+  now: () => performance.now(),
+  frame: (run) => requestAnimationFrame(() => run()),
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+function debouncerOf(term: object): DebouncerLike | null {
+  let at: unknown = term;
+  for (const key of ['_core', '_renderService', '_renderDebouncer']) at = isObject(at) ? at[key] : undefined;
+  return isObject(at) && typeof at._innerRefresh === 'function' && '_animationFrame' in at
+    ? (at as unknown as DebouncerLike)
+    : null;
+}
+
+/** Throttles `term`'s drawing while it takes a flood; null if xterm's internals are not what it expects. */
+export function throttleRendering(term: object, clock: FrameClock = browserFrames): RenderThrottle | null {
+  const debouncer = debouncerOf(term);
+  if (!debouncer) return null;
+  let bytes = 0;
+  let previous = 0;
+  let drawnAt = -Infinity;
+  let typedAt = -Infinity;
+  let draws = 0;
+  const draw = debouncer._innerRefresh.bind(debouncer);
+  const throttle: RenderThrottle = {
+    wrote: (n) => {
+      bytes += n;
+    },
+    typed: () => {
+      typedAt = clock.now();
+    },
+    enabled: true,
+    hold: () => false,
+    get draws() {
+      return draws;
+    },
+  };
+  debouncer._innerRefresh = () => {
+    const now = clock.now();
+    const typedInto = now - typedAt <= TYPED_MS;
+    // The bytes since the last draw, and those of the draw before: xterm parses behind what it is given, so rows keep
+    // changing for a while after the bytes came.
+    const flooding = bytes + previous > FLOOD_BYTES && now - drawnAt < FLOOD_FRAME_MS;
+    if (throttle.enabled && !typedInto && (flooding || throttle.hold())) {
+      // Not yet: the rows to draw stay collected, and the frame is asked for again (dispose still cancels it).
+      debouncer._animationFrame = clock.frame(() => debouncer._innerRefresh());
+      return;
+    }
+    previous = bytes;
+    bytes = 0;
+    drawnAt = now;
+    draws++;
+    draw();
+  };
+  return throttle;
+}
+
+/** Whether `term`'s drawing can be throttled (for tests: an xterm upgrade that renames a field should be noticed). */
+export function canThrottle(term: object): boolean {
+  return debouncerOf(term) !== null;
+}

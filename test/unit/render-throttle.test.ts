@@ -1,0 +1,175 @@
+// A flooding pane is drawn at most every FLOOD_FRAME_MS, and its last screen is always drawn; a pane with a little
+// output, or one being typed into, is drawn at the next frame as before (renderer/panes/render-throttle.ts). Driven
+// through xterm's own RenderDebouncer (its source, from the installed xterm), with frames run by hand.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  canThrottle,
+  FLOOD_BYTES,
+  FLOOD_FRAME_MS,
+  throttleRendering,
+  TYPED_MS,
+} from '../../renderer/panes/render-throttle.js';
+
+const FRAME_MS = 1000 / 60;
+
+/** The shape of xterm's RenderDebouncer that the test drives. */
+interface Debouncer {
+  refresh(start: number | undefined, end: number | undefined, rowCount: number): void;
+  dispose(): void;
+}
+type DebouncerClass = new (
+  render: (start: number, end: number) => void,
+  coreBrowserService: {
+    window: { requestAnimationFrame(run: () => void): number; cancelAnimationFrame(id: number): void };
+  },
+) => Debouncer;
+// xterm's own source (typed here: its imports resolve only inside xterm's tree, which the test's tsconfig leaves out).
+const debouncerSource = '../../node_modules/@xterm/xterm/src/browser/RenderDebouncer.ts';
+const { RenderDebouncer } = (await import(debouncerSource)) as { RenderDebouncer: DebouncerClass };
+
+/** An xterm-shaped terminal around a real RenderDebouncer, a clock and animation frames run by hand. */
+function pane() {
+  let now = 0;
+  let nextId = 1;
+  const frames = new Map<number, () => void>();
+  const requestAnimationFrame = (run: () => void) => {
+    frames.set(nextId, run);
+    return nextId++;
+  };
+  const window = { requestAnimationFrame, cancelAnimationFrame: (id: number) => frames.delete(id) };
+  const draws: { at: number; start: number; end: number }[] = [];
+  const debouncer = new RenderDebouncer((start, end) => draws.push({ at: now, start, end }), { window });
+  const term = { _core: { _renderService: { _renderDebouncer: debouncer } } };
+  const throttle = throttleRendering(term, { now: () => now, frame: requestAnimationFrame })!;
+  /** One animation frame: the clock moves on and every callback asked for runs. */
+  const frame = () => {
+    now += FRAME_MS;
+    const run = [...frames.values()];
+    frames.clear();
+    for (const f of run) f();
+  };
+  /** Output that changed rows `start`..`end` (xterm asks its debouncer for a draw). */
+  const output = (bytes: number, start = 0, end = 39) => {
+    throttle.wrote(bytes);
+    debouncer.refresh(start, end, 40);
+  };
+  return { term, debouncer, throttle, draws, frame, output, pending: () => frames.size, now: () => now };
+}
+
+describe('render throttle', () => {
+  it('draws a little output at the next frame, every frame', () => {
+    const p = pane();
+    for (let i = 0; i < 10; i++) {
+      p.output(100, i, i);
+      p.frame();
+    }
+    expect(p.draws).toHaveLength(10);
+    expect(p.draws.map((d) => d.start)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  });
+
+  it('draws a flooding pane at most every FLOOD_FRAME_MS, every changed row, and its last screen once the flood ends', () => {
+    const p = pane();
+    p.output(1000); // the first lines after a quiet spell: drawn at once
+    p.frame();
+    expect(p.draws).toHaveLength(1);
+    for (let i = 0; i < 60; i++) {
+      p.output(FLOOD_BYTES + 1, i % 40, i % 40); // a second of flood, more than FLOOD_BYTES a frame
+      p.frame();
+    }
+    const gaps = p.draws.slice(1).map((d, i) => d.at - p.draws[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(FLOOD_FRAME_MS);
+    expect(p.draws.length).toBeLessThanOrEqual(1 + Math.ceil(1000 / FLOOD_FRAME_MS));
+    expect(p.draws.length).toBeGreaterThan(1000 / FLOOD_FRAME_MS / 2);
+    // Rows changed while a draw was held are drawn with the next one.
+    expect(p.draws.some((d) => d.end - d.start > 0)).toBe(true);
+    // The flood stops: its last rows are drawn within FLOOD_FRAME_MS, and nothing is left asked for.
+    const stoppedAt = p.now();
+    p.output(10, 7, 39);
+    for (let i = 0; i < 5; i++) p.frame();
+    const last = p.draws.at(-1)!;
+    expect(last.end).toBe(39);
+    expect(last.at - stoppedAt).toBeLessThanOrEqual(FLOOD_FRAME_MS + FRAME_MS);
+    expect(p.pending()).toBe(0);
+  });
+
+  it('keeps a flooding pane throttled while xterm parses behind (rows change in frames with no new bytes)', () => {
+    const p = pane();
+    p.output(FLOOD_BYTES * 4);
+    p.frame(); // the first draw after a quiet spell
+    p.debouncer.refresh(0, 39, 40); // xterm parses the rest of what it was given: rows change, no bytes came
+    p.frame();
+    p.debouncer.refresh(0, 39, 40);
+    p.frame();
+    expect(p.draws).toHaveLength(1);
+    for (let i = 0; i < 3; i++) p.frame();
+    expect(p.draws).toHaveLength(2);
+  });
+
+  it('draws every frame in a pane typed into, and again when switched off', () => {
+    const p = pane();
+    p.throttle.typed();
+    for (let i = 0; i < 20; i++) {
+      p.output(FLOOD_BYTES * 2);
+      p.frame();
+    }
+    expect(p.draws).toHaveLength(20);
+    // The key is long past: the flood is throttled again.
+    for (let i = 0; i < Math.ceil(TYPED_MS / FRAME_MS); i++) p.frame();
+    const before = p.draws.length;
+    for (let i = 0; i < 20; i++) {
+      p.output(FLOOD_BYTES * 2);
+      p.frame();
+    }
+    expect(p.draws.length - before).toBeLessThan(10);
+    p.throttle.enabled = false;
+    const off = p.draws.length;
+    for (let i = 0; i < 20; i++) {
+      p.output(FLOOD_BYTES * 2);
+      p.frame();
+    }
+    expect(p.draws.length - off).toBe(20);
+  });
+
+  it("does not draw while another pane's echo is due, then draws what changed; a pane typed into is never held", () => {
+    const p = pane();
+    let echoDue = true;
+    p.throttle.hold = () => echoDue;
+    p.output(10, 3, 5);
+    p.frame();
+    p.frame();
+    expect(p.draws).toHaveLength(0);
+    echoDue = false;
+    p.frame();
+    expect(p.draws).toEqual([expect.objectContaining({ start: 3, end: 5 })]);
+    const typed = pane();
+    typed.throttle.hold = () => true;
+    typed.throttle.typed();
+    typed.output(10);
+    typed.frame();
+    expect(typed.draws).toHaveLength(1);
+  });
+
+  it('leaves no frame asked for once its terminal is disposed', () => {
+    const p = pane();
+    p.output(FLOOD_BYTES * 2);
+    p.frame();
+    p.output(FLOOD_BYTES * 2);
+    p.frame(); // held: a frame is asked for again
+    expect(p.pending()).toBe(1);
+    p.debouncer.dispose();
+    expect(p.pending()).toBe(0);
+  });
+
+  it("finds xterm's render debouncer in the installed xterm (an upgrade that renames it must be noticed)", () => {
+    const lib = readFileSync(
+      fileURLToPath(new URL('../../node_modules/@xterm/xterm/lib/xterm.mjs', import.meta.url)),
+      'utf8',
+    );
+    for (const f of ['_core', '_renderService', '_renderDebouncer', '_innerRefresh', '_animationFrame'])
+      expect(lib).toContain(f);
+    expect(canThrottle(pane().term)).toBe(true);
+    expect(throttleRendering({ _core: {} })).toBeNull();
+  });
+});
