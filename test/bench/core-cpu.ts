@@ -88,6 +88,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await client.call('agent.write', { agentId, data: `${lines}\r` });
       const t1 = await done;
+      // The mirror may parse a burst after it was delivered (flow.ts, `mirrorLagBytes`): its CPU counts too.
+      await client.call('agent.screen', { agentId });
       const after = threadCpu(server.child.pid!);
       stream.detach();
       for (const [name, ms] of after) {
