@@ -228,7 +228,7 @@ export class Mirror implements Disposable {
     let end = this.queued - this.heldBytes;
     for (const data of this.held) {
       end += data.byteLength;
-      w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end }, [data]);
+      w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
     }
     heldTotal -= end - (this.queued - this.heldBytes);
     this.heldBytes = this.queued - end;
@@ -248,7 +248,7 @@ export class Mirror implements Disposable {
       const small = this.fill < BATCH_BYTES / 4;
       const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
       end += this.fill;
-      w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end }, [data]);
+      w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
       if (!small) this.batch = null;
     }
     heldTotal -= this.heldBytes;
