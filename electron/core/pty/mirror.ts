@@ -86,8 +86,8 @@ export class Mirror implements Disposable {
   /** When the first byte now held arrived (performance.now()). */
   private heldSince = 0;
   /**
-   * A flood outgrew the allowance: until it stops, each batch is posted once full, so the thread parses alongside the
-   * reads (holding more back would only make the PTY wait idle for a larger parse later).
+   * A flood outgrew the allowance: until it stops and the thread has caught up, each batch is posted once full, so the
+   * thread parses alongside the reads (holding more back would only make the PTY wait idle for a larger parse later).
    */
   private streaming = false;
   private tickTimer: NodeJS.Timeout | null = null;
@@ -129,7 +129,12 @@ export class Mirror implements Disposable {
   write(chunk: Uint8Array): void {
     if (this.disposed || chunk.length === 0) return;
     this.queued += chunk.length;
-    if (this.heldBytes === 0) this.heldSince = performance.now();
+    if (this.heldBytes === 0) {
+      this.heldSince = performance.now();
+      // Nothing held and the thread idle: whatever flood was streamed is over, and this output starts afresh. (A quiet
+      // tick does not say so: the PTY is quiet too while it waits for the thread.)
+      if (this.parsing === 0) this.streaming = false;
+    }
     this.heldBytes += chunk.length;
     this.sinceTick += chunk.length;
     heldTotal += chunk.length;
@@ -213,11 +218,10 @@ export class Mirror implements Disposable {
   private readonly tick = (): void => {
     this.tickTimer = null;
     const held = performance.now() - this.heldSince;
-    const trickle = held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
-    if (this.sinceTick === 0 || trickle) {
-      this.streaming = false;
-      this.flush();
-    } else this.tickTimer = setTimeout(this.tick, TICK_MS);
+    // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
+    const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
+    if (this.sinceTick === 0 || trickle) this.flush();
+    else this.tickTimer = setTimeout(this.tick, TICK_MS);
     this.sinceTick = 0;
   };
 
