@@ -3,14 +3,16 @@
 // on receipt (no page). CPU time (utime + stime from /proc, per thread) does not depend on how loaded the machine
 // is, where MB/s on a shared 2-core machine does: this is the figure to compare before and after a change to the
 // core's output path (docs/performance.md, "Output path and panes"). Linux only.
+// BATON_BENCH_PROFILE=<dir>: a CPU profile of the core's main thread there, for test/bench/profile-summary.ts.
 import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { LINE_BYTES, writeAgentScripts } from './renderer-scripts.js';
 import { fmt, mbps, median } from './stats.js';
 
-const ROUNDS = 3;
-const MIB = 28;
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const MIB = Number(process.env.MIB ?? 28);
+const PROFILE_DIR = process.env.BATON_BENCH_PROFILE;
 /** Linux reports thread CPU time in clock ticks of 10 ms. */
 const TICK_MS = 10;
 
@@ -35,7 +37,13 @@ async function main(): Promise<void> {
   const work = join(root, 'work');
   mkdirSync(work, { recursive: true });
   const scripts = writeAgentScripts(work);
-  const server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
+  const profile: Record<string, string> = PROFILE_DIR
+    ? {
+        NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+        BATON_PROFILE_DIR: PROFILE_DIR,
+      }
+    : {};
+  const server = await startServer(join(root, 'data'), testEnv(join(root, 'home'), profile));
   const client = await server.connect();
   try {
     const lines = Math.floor((MIB << 20) / LINE_BYTES);
@@ -80,6 +88,8 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await client.call('agent.write', { agentId, data: `${lines}\r` });
       const t1 = await done;
+      // The mirror may parse a burst after it was delivered (flow.ts, `mirrorLagBytes`): its CPU counts too.
+      await client.call('agent.screen', { agentId });
       const after = threadCpu(server.child.pid!);
       stream.detach();
       for (const [name, ms] of after) {

@@ -40,5 +40,12 @@ export const FLOW = {
   lowWatermark: 768 * 1024,
   mirrorScrollback: 5000,
   /** Output the mirror thread may have queued before the PTY is paused for it (resumes below a quarter). */
-  mirrorBacklogBytes: 32 << 20,
+  mirrorBacklogBytes: 48 << 20,
+  /**
+   * Output a mirror holds back unparsed while its terminal floods (docs/performance.md, "Flow control"): a burst up to
+   * this size is read at the PTY's own pace, and parsed once it stops. Less than `mirrorBacklogBytes`, so the PTY never
+   * waits for a parse that has not started. All mirrors together hold back at most `mirrorLagTotalBytes`.
+   */
+  mirrorLagBytes: 32 << 20,
+  mirrorLagTotalBytes: 64 << 20,
 } as const;

@@ -23,9 +23,12 @@ parentPort.on('message', (m) => {
   switch (m.t) {
     case 'write':
       mirror.queued = m.end;
-      mirror.term.write(new Uint8Array(m.data), () => {
+      mirror.term.write(new Uint8Array(m.data, 0, m.length), () => {
         mirror.applied = m.end;
         parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
+        // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
+        // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
+        if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
         // Captures that take the next boundary between writes: the screen matches `applied` here too.
         for (const capture of mirror.soon.splice(0)) answer(mirror, capture);
       });

@@ -2,6 +2,7 @@
 // The xterms live on one worker thread shared by every terminal (mirror-worker.mjs); this is their handle.
 import { Worker } from 'node:worker_threads';
 import { toDisposable, type Disposable } from '../lifecycle.js';
+import { FLOW } from './flow.js';
 
 export interface MirrorScreen {
   cols: number;
@@ -13,7 +14,9 @@ export interface MirrorScreen {
 }
 
 type FromWorker =
-  { t: 'applied'; id: number; end: number } | { t: 'screen'; id: number; request: number; screen: MirrorScreen };
+  | { t: 'applied'; id: number; end: number }
+  | { t: 'screen'; id: number; request: number; screen: MirrorScreen }
+  | { t: 'free'; data: ArrayBuffer };
 
 // The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
 // terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
@@ -29,7 +32,7 @@ function mirrorWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url));
   w.unref();
-  w.on('message', (m: FromWorker) => live.get(m.id)?.fromWorker(m));
+  w.on('message', (m: FromWorker) => (m.t === 'free' ? recycle(m.data) : live.get(m.id)?.fromWorker(m)));
   w.on('error', (err) => {
     process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
     worker = null;
@@ -39,9 +42,31 @@ function mirrorWorker(): Worker {
   return w;
 }
 
-/** Output gathered before it is posted to the mirror thread (see `write`). */
-const MIRROR_BATCH_BYTES = 256 * 1024;
-const MIRROR_BATCH_MS = 4;
+/**
+ * Output is copied into batches of this size as it arrives (one copy, into memory that then moves to the thread), and
+ * a batch is posted whole: a message per PTY read cost the core as much as sending the bytes to the pane.
+ */
+const BATCH_BYTES = 256 * 1024;
+/**
+ * While output floods, the mirror lags: its batches wait here instead of being parsed (see `write`). A tick every
+ * `TICK_MS` posts them when no output came since the last tick (the flood is over), or when they have waited
+ * `TRICKLE_AFTER_MS` and came slower than `FLOOD_BYTES_PER_MS` (steady output, not a flood). Gaps of a few ms within one
+ * flood are common on a busy machine (the reader is descheduled), so a tick's silence is the only quiet counted.
+ */
+const TICK_MS = 16;
+const TRICKLE_AFTER_MS = 100;
+const FLOOD_BYTES_PER_MS = 4096;
+
+/** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
+const pool: ArrayBuffer[] = [];
+const POOL_BATCHES = 16;
+
+function recycle(data: ArrayBuffer): void {
+  if (data.byteLength === BATCH_BYTES && pool.length < POOL_BATCHES) pool.push(data);
+}
+
+/** Bytes every mirror of the process holds back (`FLOW.mirrorLagTotalBytes` bounds it across a hundred floods). */
+let heldTotal = 0;
 
 interface PendingCapture {
   resolve(screen: MirrorScreen): void;
@@ -50,9 +75,22 @@ interface PendingCapture {
 
 export class Mirror implements Disposable {
   private readonly id = nextId++;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private flushTimer: NodeJS.Timeout | null = null;
+  /** Full batches not yet posted, and the one being filled (`fill` bytes of it used). */
+  private held: ArrayBuffer[] = [];
+  private batch: Uint8Array | null = null;
+  private fill = 0;
+  /** Bytes in `held` and `batch`, not yet posted. */
+  private heldBytes = 0;
+  /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
+  private sinceTick = 0;
+  /** When the first byte now held arrived (performance.now()). */
+  private heldSince = 0;
+  /**
+   * A flood outgrew the allowance: until it stops and the thread has caught up, each batch is posted once full, so the
+   * thread parses alongside the reads (holding more back would only make the PTY wait idle for a larger parse later).
+   */
+  private streaming = false;
+  private tickTimer: NodeJS.Timeout | null = null;
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
@@ -69,6 +107,11 @@ export class Mirror implements Disposable {
     return this.queued - this.applied;
   }
 
+  /** Bytes posted to the thread and not yet parsed (the backlog less what is held back while a flood lasts). */
+  get parsing(): number {
+    return this.queued - this.heldBytes - this.applied;
+  }
+
   /** One listener, called whenever the thread has applied more bytes (the backlog shrank). */
   onApplied(listener: () => void): Disposable {
     this.appliedListener = listener;
@@ -77,16 +120,43 @@ export class Mirror implements Disposable {
     });
   }
 
-  write(chunk: Buffer): void {
-    if (this.disposed) return;
-    this.pending.push(chunk);
-    this.pendingBytes += chunk.length;
+  /**
+   * Takes a copy of `chunk`. While output floods, the copies wait (up to `FLOW.mirrorLagBytes`) instead of being
+   * posted: on two cores the thread's parse took the CPU the PTY's reader and writer needed, and halved a burst's rate.
+   * Once the flood stops (a tick with little output), or more than the allowance waits, they are posted; a capture or a
+   * resize posts them first, so every screen still shows every byte.
+   */
+  write(chunk: Uint8Array): void {
+    if (this.disposed || chunk.length === 0) return;
     this.queued += chunk.length;
-    // In a flood a turn of the event loop brings one PTY read (~4 KiB), and a message per turn cost the core as much
-    // as sending the bytes to the pane: reads are gathered up to MIRROR_BATCH_BYTES, or for MIRROR_BATCH_MS after the
-    // first. Nothing waits on the mirror meanwhile: a capture flushes first, and the backlog counts what is pending.
-    if (this.pendingBytes >= MIRROR_BATCH_BYTES) this.flush();
-    else this.flushTimer ??= setTimeout(() => this.flush(), MIRROR_BATCH_MS);
+    if (this.heldBytes === 0) {
+      this.heldSince = performance.now();
+      // Nothing held and the thread idle: whatever flood was streamed is over, and this output starts afresh. (A quiet
+      // tick does not say so: the PTY is quiet too while it waits for the thread.)
+      if (this.parsing === 0) this.streaming = false;
+    }
+    this.heldBytes += chunk.length;
+    this.sinceTick += chunk.length;
+    heldTotal += chunk.length;
+    let at = 0;
+    while (at < chunk.length) {
+      this.batch ??= new Uint8Array(pool.pop() ?? new ArrayBuffer(BATCH_BYTES));
+      const n = Math.min(chunk.length - at, BATCH_BYTES - this.fill);
+      this.batch.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), this.fill);
+      this.fill += n;
+      at += n;
+      if (this.fill === BATCH_BYTES) {
+        this.held.push(this.batch.buffer as ArrayBuffer);
+        this.batch = null;
+        this.fill = 0;
+        if (this.streaming) this.post();
+      }
+    }
+    if (this.heldBytes > FLOW.mirrorLagBytes || heldTotal > FLOW.mirrorLagTotalBytes) {
+      this.streaming = true;
+      this.post();
+    }
+    this.tickTimer ??= setTimeout(this.tick, TICK_MS);
   }
 
   resize(cols: number, rows: number): void {
@@ -117,10 +187,7 @@ export class Mirror implements Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.dropHeld();
     this.appliedListener = null;
     live.delete(this.id);
     worker?.postMessage({ t: 'close', id: this.id });
@@ -129,7 +196,7 @@ export class Mirror implements Disposable {
   }
 
   /** @internal */
-  fromWorker(m: FromWorker): void {
+  fromWorker(m: Exclude<FromWorker, { t: 'free' }>): void {
     if (m.t === 'applied') {
       this.applied = m.end;
       this.appliedListener?.();
@@ -148,21 +215,60 @@ export class Mirror implements Disposable {
     this.captures.clear();
   }
 
-  private flush(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    if (this.pendingBytes === 0) return;
-    // One copy, into memory of our own that moves to the worker (the chunks are the ring's, and may share a pool).
-    const bytes = new ArrayBuffer(this.pendingBytes);
-    const view = new Uint8Array(bytes);
-    let at = 0;
-    for (const chunk of this.pending) {
-      view.set(chunk, at);
-      at += chunk.length;
+  private readonly tick = (): void => {
+    this.tickTimer = null;
+    const held = performance.now() - this.heldSince;
+    // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
+    const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
+    if (this.sinceTick === 0 || trickle) this.flush();
+    else this.tickTimer = setTimeout(this.tick, TICK_MS);
+    this.sinceTick = 0;
+  };
+
+  /** Posts the full batches held, in order, a message each (moved, not copied). */
+  private post(): void {
+    if (this.held.length === 0) return;
+    const w = mirrorWorker();
+    let end = this.queued - this.heldBytes;
+    for (const data of this.held) {
+      end += data.byteLength;
+      w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
     }
-    this.pending = [];
-    this.pendingBytes = 0;
-    mirrorWorker().postMessage({ t: 'write', id: this.id, data: bytes, end: this.queued }, [bytes]);
+    heldTotal -= end - (this.queued - this.heldBytes);
+    this.heldBytes = this.queued - end;
+    this.held = [];
+  }
+
+  /** Posts every held byte to the thread, the batch being filled too. */
+  private flush(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = null;
+    this.post();
+    if (this.heldBytes === 0) return;
+    const w = mirrorWorker();
+    let end = this.queued - this.heldBytes;
+    if (this.batch && this.fill > 0) {
+      // A trickle (an echo, a prompt) goes as a small copy, and the batch is kept for what follows.
+      const small = this.fill < BATCH_BYTES / 4;
+      const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
+      end += this.fill;
+      w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
+      if (!small) this.batch = null;
+    }
+    heldTotal -= this.heldBytes;
+    this.held = [];
+    this.fill = 0;
+    this.heldBytes = 0;
+  }
+
+  private dropHeld(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = null;
+    heldTotal -= this.heldBytes;
+    this.held = [];
+    this.batch = null;
+    this.fill = 0;
+    this.heldBytes = 0;
   }
 }
 

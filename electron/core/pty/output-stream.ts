@@ -155,12 +155,10 @@ export class OutputStream implements Disposable {
   private schedulePump(): void {
     // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
     const idle =
-      this.pumpTimer === null &&
-      performance.now() - this.lastPumpAt > FLOW.quietMs &&
-      [...this.subscribers].every((s) => s.inFlight() === 0);
+      this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && this.nothingInFlight();
     if (idle || this.waitingBytes() >= FLOW.coalesceBytes) {
-      if (this.pumpTimer) clearTimeout(this.pumpTimer);
-      this.pumpTimer = null;
+      // A timer already armed is left to fire (it finds little or nothing to send): clearing and arming one per 64 KiB
+      // of a flood cost the core more than sending the frames (node's timer lists are rebuilt each time).
       this.pump();
       return;
     }
@@ -168,6 +166,11 @@ export class OutputStream implements Disposable {
       this.pumpTimer = null;
       this.pump();
     }, FLOW.coalesceMs);
+  }
+
+  private nothingInFlight(): boolean {
+    for (const s of this.subscribers) if (s.inFlight() > 0) return false;
+    return true;
   }
 
   private waitingBytes(): number {

@@ -2,6 +2,10 @@
 import type { Disposable } from '../lifecycle.js';
 import { FLOW } from './flow.js';
 
+/**
+ * What a client is sent. `data` is a view of the terminal's ring (ring-buffer.ts), not a copy: it stays valid until the
+ * ring has taken a ring's worth of newer output, so a client that keeps it beyond the turn it got it in copies it.
+ */
 export type StreamFrame =
   | { kind: 'bytes'; offset: number; data: Buffer }
   | { kind: 'reset'; offset: number; cols: number; rows: number; screen: string };

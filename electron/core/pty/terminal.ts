@@ -176,10 +176,15 @@ export class Terminal implements Disposable {
   private updateFlow(): void {
     const child = this.child;
     if (child.exited) return;
-    // The mirror parses on its own thread and may run further behind than a client before it holds the PTY.
-    const backlog = this.mirror.backlog;
+    // The mirror parses on its own thread and may run further behind than a client before it holds the PTY. Only
+    // a parse under way keeps a paused PTY waiting: bytes held back during a flood are posted once the PTY is quiet.
+    const mirror = this.mirror;
     const mirrorPressure =
-      backlog > FLOW.mirrorBacklogBytes ? Infinity : backlog > FLOW.mirrorBacklogBytes / 4 ? FLOW.lowWatermark : 0;
+      mirror.backlog > FLOW.mirrorBacklogBytes
+        ? Infinity
+        : mirror.parsing > FLOW.mirrorBacklogBytes / 4
+          ? FLOW.lowWatermark
+          : 0;
     const pressure = Math.max(mirrorPressure, this.stream.pressure());
     if (pressure > FLOW.highWatermark) child.pause();
     else if (pressure < FLOW.lowWatermark) child.resume();

@@ -1,0 +1,68 @@
+// The mirror lags a flood (its thread would take the CPU the PTY's reader needs) but never a screen: whatever was
+// written before a capture is on the screen it returns, and output that trickles in is parsed without being asked.
+import { afterEach, describe, expect, it } from 'vitest';
+import { FLOW } from '../../electron/core/pty/flow.js';
+import { Mirror } from '../../electron/core/pty/mirror.js';
+
+const mirrors: Mirror[] = [];
+afterEach(() => {
+  for (const m of mirrors.splice(0)) m.dispose();
+});
+const open = () => {
+  const m = new Mirror(80, 24, 1000);
+  mirrors.push(m);
+  return m;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `lines` numbered lines, as PTY reads of ~4 KiB. */
+function flood(mirror: Mirror, from: number, lines: number): number {
+  let text = '';
+  let bytes = 0;
+  for (let i = from; i < from + lines; i++) {
+    text += `line ${i} ${'x'.repeat(60)}\r\n`;
+    if (text.length >= 4096 || i === from + lines - 1) {
+      mirror.write(Buffer.from(text));
+      bytes += text.length;
+      text = '';
+    }
+  }
+  return bytes;
+}
+
+describe('the mirror during a flood', () => {
+  it('holds a burst back unparsed, and a capture right after shows its last line at its end offset', async () => {
+    const mirror = open();
+    const bytes = flood(mirror, 0, 30_000); // ≈ 2 MiB in one turn: a flood
+    expect(mirror.backlog).toBe(bytes);
+    expect(mirror.parsing).toBe(0); // nothing posted to the thread yet
+    const screen = await mirror.capture(5);
+    expect(screen.offset).toBe(bytes);
+    expect(screen.text).toContain('line 29999 ');
+    expect(mirror.backlog).toBe(0);
+  });
+
+  it('parses a burst once output stops, without a capture', async () => {
+    const mirror = open();
+    flood(mirror, 0, 2000);
+    expect(mirror.parsing).toBe(0);
+    for (let i = 0; i < 100 && mirror.backlog > 0; i++) await sleep(20);
+    expect(mirror.backlog).toBe(0);
+  });
+
+  it('posts a flood larger than its allowance as it comes, so the thread parses alongside', async () => {
+    const mirror = open();
+    const read = Buffer.from(`${'y'.repeat(78)}\r\n`.repeat(51)); // 4080 bytes of plain lines
+    let bytes = 0;
+    while (bytes < FLOW.mirrorLagBytes * 1.25) {
+      mirror.write(read);
+      bytes += read.length;
+    }
+    bytes += flood(mirror, 0, 3);
+    expect(mirror.backlog).toBe(bytes);
+    expect(mirror.parsing).toBeGreaterThanOrEqual(FLOW.mirrorLagBytes);
+    const screen = await mirror.capture(3);
+    expect(screen.offset).toBe(bytes);
+    expect(screen.text).toContain('line 2 ');
+  });
+});
