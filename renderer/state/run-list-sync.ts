@@ -6,6 +6,12 @@
 import type { BatonClient } from '../../shared/client.js';
 import type { RunSummary } from '../../shared/contract.js';
 
+/**
+ * Beyond this many runs named at once (the costs of a first list of 10,000 runs, read late), the whole list is asked
+ * for: `run.list` takes at most 1,000 ids, and a list of most runs is no dearer whole.
+ */
+export const MAX_NAMED = 500;
+
 /** The core's order (store/manifest.ts `newestFirst`): newest `updatedAt` first, then by id. */
 export function newestFirst(a: RunSummary, b: RunSummary): number {
   const ta = Date.parse(a.updatedAt);
@@ -63,7 +69,7 @@ export function runListSync(deps: RunListDeps): RunListSync {
       return;
     }
     // Before the first whole list there is nothing to merge into: these runs come with it.
-    if (wantAll || !deps.runs().loaded) {
+    if (wantAll || wanted.size > MAX_NAMED || !deps.runs().loaded) {
       wantAll = false;
       wanted.clear();
       deps.setRuns(await c.call('run.list', {}));

@@ -2,7 +2,7 @@
 // docs/performance.md "Idle and start"): with thousands of stored runs, a run that changed must not cost a list of all
 // of them, and the list the page shows must still equal the core's own.
 import { describe, expect, it } from 'vitest';
-import { mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
+import { MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
 import { useBaton } from '../../renderer/state/store.js';
 import type { BatonClient } from '../../shared/client.js';
 import type { EventName, EventPayload, Method, Params, RunSummary } from '../../shared/contract.js';
@@ -111,5 +111,24 @@ describe('the history list follows events', () => {
     // Rows no event named are the same objects: their memoized rows do not render again.
     const kept = useBaton.getState().runs.find((r) => r.id === id(1000));
     expect(kept).toBe(before.find((r) => r.id === id(1000)));
+  });
+
+  it('asks for the whole list when an event names more runs than one ask may carry', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 2000; n++) held.set(id(n), summary(n, n % 500));
+    const core = fakeCore(held);
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    core.lists.length = 0;
+    const named: string[] = [];
+    for (let n = 1; n <= MAX_NAMED + 1; n++) {
+      held.set(id(n), summary(n, n % 500, { cost: { tokens: null, usd: n, partial: false } }));
+      named.push(id(n));
+    }
+    core.fire('cost.changed', { runIds: named });
+    await useBaton.getState().refreshRunsOf([id(1)]);
+    expect(core.lists[0]?.runs).toBeUndefined();
+    expect(core.lists.every((p) => (p.runs?.length ?? 0) <= MAX_NAMED)).toBe(true);
+    expect(useBaton.getState().runs).toEqual(core.list());
   });
 });
