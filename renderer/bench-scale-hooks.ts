@@ -23,6 +23,11 @@ export interface BatonScale {
   armTyping(): void;
   /** The samples since `armTyping`, ms. */
   typingSamples(): number[];
+  /**
+   * Per sample, how long the key waited before the page ran its first handler (ms): the machine's and the page's
+   * queue, not the filter's work. On a loaded machine it is most of a slow sample.
+   */
+  typingWaits(): number[];
   /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
   paneTimings(since: number): Record<string, number[]>;
 }
@@ -74,14 +79,24 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
 }
 
 let typing: number[] = [];
+let waits: number[] = [];
 let armed = false;
 
 function armTyping(): void {
   typing = [];
+  waits = [];
   if (armed) return;
   armed = true;
   let keyAt: number | null = null;
-  window.addEventListener('keydown', (e) => (keyAt = e.timeStamp), true);
+  let waited = 0;
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      keyAt = e.timeStamp;
+      waited = performance.now() - e.timeStamp;
+    },
+    true,
+  );
   window.addEventListener(
     'input',
     (e) => {
@@ -89,7 +104,11 @@ function armTyping(): void {
       const start = keyAt;
       keyAt = null;
       // React commits a discrete event's update before the next task: this timer runs once the list is updated.
-      setTimeout(() => typing.push(performance.now() - start), 0);
+      const wait = waited;
+      setTimeout(() => {
+        typing.push(performance.now() - start);
+        waits.push(wait);
+      }, 0);
     },
     true,
   );
@@ -100,6 +119,7 @@ window.__batonScale = {
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
   typingSamples: () => typing.slice(),
+  typingWaits: () => waits.slice(),
   paneTimings: (since) => {
     const phases: Record<string, number[]> = {};
     for (const m of performance.getEntriesByType('measure'))

@@ -1,7 +1,7 @@
 // The store's actions that ask the core (docs/architecture.md §12): the only place in the page, beside the panes'
 // byte path (§6) and the core store, that calls the client. Components call these actions, never the client.
 import type { BatonClient } from '../../shared/client.js';
-import { coalesced } from './coalesce.js';
+import { runListSync } from './run-list-sync.js';
 import type {
   AdoptSession,
   AgentSpec,
@@ -16,7 +16,10 @@ import { shellQuote } from './shell-quote.js';
 import type { Store } from './store.js';
 
 export interface CoreCalls {
+  /** Lists every run again. */
   refreshRuns(): Promise<void>;
+  /** Lists these runs again (an event named them): the rest of the list is kept (run-list-sync.ts). */
+  refreshRunsOf(runIds: readonly string[]): Promise<void>;
   loadRun(runId: string): Promise<void>;
   /** The run as the core has it now, without keeping it; throws when it cannot be read. */
   fetchRun(runId: string): Promise<RunView>;
@@ -78,18 +81,22 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       selectedRunId: result.run.id,
       lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
     }));
-    await get().refreshRuns();
+    await get().refreshRunsOf([result.run.id]);
     return result;
   };
 
-  return {
-    refreshRuns: coalesced(async () => {
-      const c = current();
-      if (!c) return;
-      const runs = await c.call('run.list', {});
+  const runList = runListSync({
+    client: current,
+    runs: () => ({ runs: get().runs, loaded: get().runsLoaded }),
+    setRuns(runs) {
       set({ runs, runsLoaded: true });
       if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
-    }),
+    },
+  });
+
+  return {
+    refreshRuns: () => runList.all(),
+    refreshRunsOf: (runIds) => runList.some(runIds),
 
     async loadRun(runId) {
       if (!current()) return;
@@ -106,7 +113,7 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
     async startRun(name, agents) {
       const run = await client().call('run.start', { name, agents });
       set((s) => ({ runDetails: { ...s.runDetails, [run.id]: run }, selectedRunId: run.id }));
-      await get().refreshRuns();
+      await get().refreshRunsOf([run.id]);
       return run;
     },
 
@@ -197,13 +204,13 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
     async renameRun(runId, name) {
       const run = await client().call('run.rename', { run: runId, name });
       set((s) => ({ runDetails: { ...s.runDetails, [runId]: run } }));
-      await get().refreshRuns();
+      await get().refreshRunsOf([runId]);
     },
 
     async deleteRun(runId, removeWorktrees) {
       await client().call('run.delete', { run: runId, ...(removeWorktrees ? { removeWorktrees: true } : {}) });
       set((s) => ({ selectedRunId: s.selectedRunId === runId ? null : s.selectedRunId }));
-      await get().refreshRuns();
+      await get().refreshRunsOf([runId]);
     },
   };
 }

@@ -17,10 +17,11 @@ export interface CostCalls {
 
 export interface CostCallDeps {
   set(partial: Partial<Store> | ((s: Store) => Partial<Store>)): void;
+  get(): Store;
   client(): BatonClient | null;
 }
 
-export function costCalls({ set, client }: CostCallDeps): CostCalls {
+export function costCalls({ set, get, client }: CostCallDeps): CostCalls {
   return {
     async refreshCost(runId) {
       const c = client();
@@ -31,6 +32,9 @@ export function costCalls({ set, client }: CostCallDeps): CostCalls {
       } catch {
         return; // the run was deleted, or the core is going: the next refresh says more
       }
+      // The poll of a live run mostly reads what it read last time: an unchanged cost re-renders nothing (a new
+      // `runs` array would filter and render the history again every few seconds of an idle page).
+      if (JSON.stringify(cost) === JSON.stringify(get().costs[runId])) return;
       const total = totalOf(cost.total);
       set((s) => ({
         costs: { ...s.costs, [runId]: cost },

@@ -33,7 +33,7 @@ export function portableCalls({ set, get, client: current }: PortableCallDeps): 
       selectedRunId: result.run.id,
       lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
     }));
-    await get().refreshRuns();
+    await get().refreshRunsOf([result.run.id]);
     return result;
   };
   const mapParam = (map: Record<string, string>) => (Object.keys(map).length > 0 ? { map } : {});

@@ -53,7 +53,7 @@ export const useSearch = create<SearchState & SearchActions>()((set) => {
         selectedRunId: result.run.id,
         lastOutcomes: { ...s.lastOutcomes, [result.run.id]: result.outcomes },
       }));
-      await useBaton.getState().refreshRuns();
+      await useBaton.getState().refreshRunsOf([result.run.id]);
       return result;
     },
   };

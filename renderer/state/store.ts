@@ -170,7 +170,7 @@ export const useBaton = create<Store>()((set, get) => {
     ...loadPrefs(),
     ...coreCalls({ set, get, client: () => client, copy }),
     ...worktreeCalls({ set, get, client: () => client, copyPlain }),
-    ...costCalls({ set, client: () => client }),
+    ...costCalls({ set, get, client: () => client }),
     ...hostCalls({ set, get, client: () => client }),
     ...portableCalls({ set, get, client: () => client }),
 
@@ -180,8 +180,9 @@ export const useBaton = create<Store>()((set, get) => {
       set({ status });
       if (!c) return;
       c.on('host.changed', (view) => get().hostChanged(view));
+      // Events name the runs they changed: only those are listed again (run-list-sync.ts).
       c.on('run.changed', ({ runId, deleted }) => {
-        void get().refreshRuns();
+        void get().refreshRunsOf([runId]);
         if (deleted) {
           set((s) => {
             const { [runId]: _gone, ...rest } = s.runDetails;
@@ -191,14 +192,14 @@ export const useBaton = create<Store>()((set, get) => {
       });
       c.on('agent.status', ({ runId }) => {
         if (get().runDetails[runId]) void get().loadRun(runId);
-        void get().refreshRuns();
+        void get().refreshRunsOf([runId]);
       });
       c.on('agent.session', ({ runId }) => {
         if (get().runDetails[runId]) void get().loadRun(runId);
       });
       c.on('agent.warning', ({ message }) => get().toast('warning', message));
       c.on('agent.changes', ({ agentId, files }) => get().noteChanges(agentId, files));
-      c.on('cost.changed', () => void get().refreshRuns());
+      c.on('cost.changed', ({ runIds }) => void get().refreshRunsOf(runIds));
       void c.call('host.info', {}).then((hostInfo) => set({ hostInfo }));
       void get().refreshRuns();
       const selected = get().selectedRunId;

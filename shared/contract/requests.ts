@@ -38,7 +38,8 @@ export const requests = {
     result: z.strictObject({ version: z.string(), dataDir: z.string(), vendors: z.array(vendorInfoSchema) }),
   },
   'run.list': {
-    params: z.strictObject({ query: z.string().max(200).optional() }),
+    /** `runs`: only these runs (those an event named; a deleted one is left out of the answer). */
+    params: z.strictObject({ query: z.string().max(200).optional(), runs: z.array(runId).max(1000).optional() }),
     result: z.array(runSummarySchema),
   },
   'run.get': { params: z.strictObject({ run: runRef }), result: runViewSchema },

@@ -165,7 +165,8 @@ export class SearchEngine {
         this.status.total = total;
         this.count();
         const now = performance.now();
-        if (now - last > 250 || done === total) {
+        // A pass with nothing to read is no progress to tell (the pass's end tells its status if it changed).
+        if (total > 0 && (now - last > 250 || done === total)) {
           last = now;
           progress({ ...this.status });
         }

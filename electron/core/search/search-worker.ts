@@ -7,6 +7,7 @@ import type { VendorName } from '../../../shared/words.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import { transcriptSources } from '../vendors/registry.js';
 import { SearchEngine, type EngineQuery } from './engine.js';
+import { progressNews } from './progress-news.js';
 
 export type WorkerRequest =
   | { id: number; op: 'refresh'; env: VendorEnv; full?: boolean }
@@ -28,6 +29,8 @@ engine.catch(() => undefined);
 let running: Promise<unknown> | null = null;
 let next: Promise<unknown> | null = null;
 let saveTimer: NodeJS.Timeout | null = null;
+/** Progress goes out only when it is news: an idle core's periodic passes that read nothing tell no one. */
+const tellProgress = progressNews((status) => port.postMessage({ event: 'progress', status }));
 
 function saveSoon(e: SearchEngine): void {
   saveTimer ??= setTimeout(() => {
@@ -49,9 +52,9 @@ async function refresh(e: SearchEngine, env: VendorEnv, full: boolean): Promise<
     return next;
   }
   running = e
-    .refresh(env, (status) => port!.postMessage({ event: 'progress', status }), !full)
+    .refresh(env, tellProgress, !full)
     .then(() => {
-      port!.postMessage({ event: 'progress', status: e.status });
+      tellProgress({ ...e.status });
       saveSoon(e);
       return e.status;
     })

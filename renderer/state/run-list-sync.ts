@@ -1,0 +1,113 @@
+// The page's copy of the run list, kept in step with the core (docs/performance.md "Idle and start"). The whole list
+// is asked for at connection (and when the page asks for it); an event that names runs (`run.changed`,
+// `agent.status`, `cost.changed`) asks `run.list` for those runs alone and puts them in place: with 10,000 stored
+// runs, listing them all for each event was most of an idle page's and core's work. One ask at a time, in order, so
+// an older answer never overwrites a newer one; asks made meanwhile are merged into the next.
+import type { BatonClient } from '../../shared/client.js';
+import type { RunSummary } from '../../shared/contract.js';
+
+/**
+ * Beyond this many runs named at once (the costs of a first list of 10,000 runs, read late), the whole list is asked
+ * for: `run.list` takes at most 1,000 ids, and a list of most runs is no dearer whole.
+ */
+export const MAX_NAMED = 500;
+
+/** The core's order (store/manifest.ts `newestFirst`): newest `updatedAt` first, then by id. */
+export function newestFirst(a: RunSummary, b: RunSummary): number {
+  const ta = Date.parse(a.updatedAt);
+  const tb = Date.parse(b.updatedAt);
+  if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return tb - ta;
+  if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * `runs` (in the core's order) with the runs `asked` for replaced by what the core answered (`got`): an asked run
+ * missing from the answer was deleted. Rows not asked for keep their objects, so their memoized rows do not render.
+ */
+export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string>, got: readonly RunSummary[]) {
+  const out = runs.filter((r) => !asked.has(r.id));
+  for (const run of got) {
+    let lo = 0;
+    let hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (newestFirst(out[mid]!, run) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    out.splice(lo, 0, run);
+  }
+  return out;
+}
+
+export interface RunListDeps {
+  client(): BatonClient | null;
+  runs(): { runs: readonly RunSummary[]; loaded: boolean };
+  /** The new list (`loaded`: it holds every run). */
+  setRuns(runs: RunSummary[]): void;
+}
+
+export interface RunListSync {
+  /** Lists every run; resolves once a list asked after this call is in. */
+  all(): Promise<void>;
+  /** Lists these runs again (they changed, or were deleted); resolves once they are in. */
+  some(runIds: readonly string[]): Promise<void>;
+}
+
+export function runListSync(deps: RunListDeps): RunListSync {
+  let wantAll = false;
+  const wanted = new Set<string>();
+  let running: Promise<void> | null = null;
+  /** Callers waiting for the next round: settled by it, with its error if it failed. */
+  let waiters: { resolve(): void; reject(err: unknown): void }[] = [];
+
+  const once = async (): Promise<void> => {
+    const c = deps.client();
+    if (!c) {
+      wantAll = false;
+      wanted.clear();
+      return;
+    }
+    // Before the first whole list there is nothing to merge into: these runs come with it.
+    if (wantAll || wanted.size > MAX_NAMED || !deps.runs().loaded) {
+      wantAll = false;
+      wanted.clear();
+      deps.setRuns(await c.call('run.list', {}));
+      return;
+    }
+    const asked = new Set(wanted);
+    wanted.clear();
+    const got = await c.call('run.list', { runs: [...asked] });
+    deps.setRuns(mergeRuns(deps.runs().runs, asked, got));
+  };
+
+  const drain = async (): Promise<void> => {
+    while (wantAll || wanted.size > 0) {
+      const round = waiters;
+      waiters = [];
+      await once().then(
+        () => round.forEach((w) => w.resolve()),
+        (err: unknown) => round.forEach((w) => w.reject(err)),
+      );
+    }
+    running = null;
+  };
+
+  const ask = (): Promise<void> => {
+    const settled = new Promise<void>((resolve, reject) => waiters.push({ resolve, reject }));
+    running ??= drain();
+    return settled;
+  };
+
+  return {
+    all() {
+      wantAll = true;
+      return ask();
+    },
+    some(runIds) {
+      if (runIds.length === 0) return Promise.resolve();
+      for (const id of runIds) wanted.add(id);
+      return ask();
+    },
+  };
+}

@@ -1,0 +1,134 @@
+// The history list follows the core's events by listing only the runs they name (renderer/state/run-list-sync.ts;
+// docs/performance.md "Idle and start"): with thousands of stored runs, a run that changed must not cost a list of all
+// of them, and the list the page shows must still equal the core's own.
+import { describe, expect, it } from 'vitest';
+import { MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
+import { useBaton } from '../../renderer/state/store.js';
+import type { BatonClient } from '../../shared/client.js';
+import type { EventName, EventPayload, Method, Params, RunSummary } from '../../shared/contract.js';
+
+const id = (n: number) => `run_${String(n).padStart(16, '0')}`;
+const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
+
+function summary(n: number, minute: number, over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    id: id(n),
+    name: `run-${n}`,
+    createdAt: at(0),
+    updatedAt: at(minute),
+    agentCount: 1,
+    liveAgents: 0,
+    vendors: ['shell'],
+    lastSnapshotAt: null,
+    health: 'resumable',
+    needYou: 0,
+    states: [],
+    ...over,
+  };
+}
+
+/** A core holding `runs`: answers run.list as the real one does (newest first, `runs` narrowing it), and counts. */
+function fakeCore(runs: Map<string, RunSummary>) {
+  const lists: Params<'run.list'>[] = [];
+  const listeners = new Map<string, ((p: unknown) => void)[]>();
+  const list = (p: Params<'run.list'>) =>
+    [...runs.values()].filter((r) => !p.runs || p.runs.includes(r.id)).sort(newestFirst);
+  const client: BatonClient = {
+    call: async <M extends Method>(method: M, params: Params<M>) => {
+      await Promise.resolve();
+      if (method === 'host.info') return { version: 't', dataDir: '/d', vendors: [] } as never;
+      if (method === 'run.get') throw new Error('not kept here');
+      if (method !== 'run.list') throw new Error(`unexpected ${method}`);
+      lists.push(params as Params<'run.list'>);
+      return list(params as Params<'run.list'>) as never;
+    },
+    on: <E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void) => {
+      listeners.set(name, [...(listeners.get(name) ?? []), listener as (p: unknown) => void]);
+      return () => undefined;
+    },
+    attach: () => Promise.reject(new Error('no terminals here')),
+    onClose: () => () => undefined,
+    close: () => undefined,
+  };
+  const fire = <E extends EventName>(name: E, payload: EventPayload<E>) => {
+    for (const l of listeners.get(name) ?? []) l(payload);
+  };
+  return { client, fire, lists, list: () => list({}) };
+}
+
+describe('mergeRuns', () => {
+  const runs = [summary(3, 30), summary(2, 20), summary(1, 10)];
+
+  it('puts a changed run where its new time places it, and keeps the rows that did not change', () => {
+    const merged = mergeRuns(runs, new Set([id(1)]), [summary(1, 40, { lastSnapshotAt: at(40) })]);
+    expect(merged.map((r) => r.id)).toEqual([id(1), id(3), id(2)]);
+    expect(merged[1]).toBe(runs[0]);
+    expect(merged[2]).toBe(runs[1]);
+  });
+
+  it('drops a run the core no longer has, and adds a new one in order', () => {
+    const merged = mergeRuns(runs, new Set([id(2), id(4)]), [summary(4, 25)]);
+    expect(merged.map((r) => r.id)).toEqual([id(3), id(4), id(1)]);
+  });
+
+  it('orders runs of the same time by id, as the core does', () => {
+    const merged = mergeRuns([summary(5, 10), summary(7, 10)], new Set([id(6)]), [summary(6, 10)]);
+    expect(merged.map((r) => r.id)).toEqual([id(5), id(6), id(7)]);
+  });
+});
+
+describe('the history list follows events', () => {
+  it('lists every run once, then only the runs each event names, and shows what the core holds', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 2000; n++) held.set(id(n), summary(n, n % 500));
+    const core = fakeCore(held);
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    expect(useBaton.getState().runs).toEqual(core.list());
+    const before = useBaton.getState().runs;
+    core.lists.length = 0;
+
+    // A periodic snapshot of ten runs, a run deleted, a new run, an agent that stopped, costs read late.
+    for (let n = 1; n <= 10; n++) {
+      held.set(id(n), summary(n, 600 + n, { lastSnapshotAt: at(600 + n) }));
+      core.fire('run.changed', { runId: id(n) });
+    }
+    held.delete(id(20));
+    core.fire('run.changed', { runId: id(20), deleted: true });
+    held.set(id(3000), summary(3000, 700));
+    core.fire('run.changed', { runId: id(3000) });
+    held.set(id(30), summary(30, 30, { liveAgents: 0, health: 'stale' }));
+    core.fire('agent.status', { runId: id(30), agentId: 'agt_1', status: 'exited', terminalId: null, exitCode: 0 });
+    held.set(id(40), summary(40, 40, { cost: { tokens: null, usd: 1.5, partial: false } }));
+    core.fire('cost.changed', { runIds: [id(40), id(41)] });
+    await useBaton.getState().refreshRunsOf([id(41)]);
+
+    expect(useBaton.getState().runs).toEqual(core.list());
+    expect(core.lists.every((p) => p.runs !== undefined)).toBe(true);
+    expect(core.lists.flatMap((p) => p.runs ?? []).length).toBeLessThanOrEqual(20);
+    // A burst of events is one or two asks, not one per event.
+    expect(core.lists.length).toBeLessThanOrEqual(3);
+    // Rows no event named are the same objects: their memoized rows do not render again.
+    const kept = useBaton.getState().runs.find((r) => r.id === id(1000));
+    expect(kept).toBe(before.find((r) => r.id === id(1000)));
+  });
+
+  it('asks for the whole list when an event names more runs than one ask may carry', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 2000; n++) held.set(id(n), summary(n, n % 500));
+    const core = fakeCore(held);
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    core.lists.length = 0;
+    const named: string[] = [];
+    for (let n = 1; n <= MAX_NAMED + 1; n++) {
+      held.set(id(n), summary(n, n % 500, { cost: { tokens: null, usd: n, partial: false } }));
+      named.push(id(n));
+    }
+    core.fire('cost.changed', { runIds: named });
+    await useBaton.getState().refreshRunsOf([id(1)]);
+    expect(core.lists[0]?.runs).toBeUndefined();
+    expect(core.lists.every((p) => (p.runs?.length ?? 0) <= MAX_NAMED)).toBe(true);
+    expect(useBaton.getState().runs).toEqual(core.list());
+  });
+});
