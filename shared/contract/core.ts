@@ -28,9 +28,11 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * agent attention (`agentView.attention`, `agent.state`, `attention.*`), cost (`run.cost`, `cost.changed`), hosts
  * (`host` per agent, `hosts.*`), search (`search.*`), forks and bundles (`run.fork`, `bundle.*`). 5: `agent.attach`
  * takes a `scrollback` limit (a pane's catch-up carries its screen and only the newest history), `hosts.folders`
- * lists a host's folders; a core speaking 4 refuses an attach that names a limit.
+ * lists a host's folders; a core speaking 4 refuses an attach that names a limit. 6: worktrees on hosts
+ * (`hosts.inspectWorktree`, `hosts.approveSetup`, `agentSpec.worktreeName`) and `run.list` of named `runs` (a page
+ * re-lists only the runs an event names; a core speaking 5 would answer with every run).
  */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),
