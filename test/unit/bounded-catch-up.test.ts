@@ -76,8 +76,11 @@ describe('a bounded catch-up', () => {
     };
     push(numbered(1, 5000));
     const resets: Extract<StreamFrame, { kind: 'reset' }>[] = [];
+    // The bytes after the reset: a reset starts where the mirror had parsed, and the rest follows from the ring.
+    const after: Buffer[] = [];
     const deliver = (f: StreamFrame) => {
       if (f.kind === 'reset') resets.push(f);
+      else if (resets.length > 0) after.push(Buffer.from(f.data));
     };
     const bounded = await stream.attach(undefined, false, deliver, 'pane', 2 * ROWS);
     const old = await stream.attach(undefined, true, () => undefined);
@@ -89,9 +92,12 @@ describe('a bounded catch-up', () => {
     old.subscription.ack(stream.endOffset);
     bounded.subscription.setVisible(true);
     await expect.poll(() => resets.length).toBe(1);
-    const lines = await shown(resets[0]!.screen);
-    expect(lines).toHaveLength(3 * ROWS);
-    expect(resets[0]!.offset).toBe(stream.endOffset);
+    const reset = resets[0]!;
+    expect(await shown(reset.screen)).toHaveLength(3 * ROWS);
+    bounded.subscription.ack(reset.offset);
+    await expect.poll(() => reset.offset + Buffer.concat(after).length).toBe(stream.endOffset);
+    // The pane, its reset's screen then the bytes after it, ends on the newest line.
+    const lines = await shown(reset.screen + Buffer.concat(after).toString('utf8'));
     expect(lines.at(-2)).toBe(`line ${5001 + Math.ceil(FLOW.catchUpBytes / 8)}`);
   });
 });
