@@ -19,6 +19,7 @@ import { Recovery } from './runs/recovery.js';
 import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
 import { HEALTH_FILE } from './runs/health-file.js';
+import { COST_FILE } from './cost/cost-file.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import { portableRequests, type PortableMethod } from './runs/portable.js';
@@ -94,6 +95,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   });
   const { service, portable } = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
   service.warmHealth(join(options.dataDir, HEALTH_FILE));
+  service.warmCosts(join(options.dataDir, COST_FILE));
   await service.attention.open(options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const search = new SearchService({

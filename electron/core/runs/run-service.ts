@@ -8,7 +8,7 @@ import type { EventName, EventPayload, Method, RequestTable, RunView } from '../
 import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
-import { listCosts } from '../cost/list-costs.js';
+import { ListCosts } from '../cost/list-costs.js';
 import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
@@ -41,6 +41,8 @@ export type RunMethod = Exclude<
 export class RunService {
   /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
   private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+  /** The runs' cost sums `run.list` gives (cost/list-costs.ts); saved for the next core once `warmCosts` names a file. */
+  private costs: ListCosts;
   /** Starts a resolved handle's agents (run.resume). */
   private readonly starter: AgentStarter;
 
@@ -61,6 +63,7 @@ export class RunService {
     /** Each agent's attention state (the host answers `attention.*` through its table; docs/attention.md). */
     readonly attention: AttentionService,
   ) {
+    this.costs = new ListCosts(cost);
     this.starter = new AgentStarter(runs, planner, agents, (runId) => this.announce('run.changed', { runId }));
   }
 
@@ -71,7 +74,7 @@ export class RunService {
     'run.list': async ({ query }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       const runs = this.runs.peek().filter((r) => (query ? matchesQuery(r, query) : true));
-      const costs = listCosts(this.cost, runs, (runIds) => this.announce('cost.changed', { runIds }));
+      const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
       const health = await this.health.of(runs, isLive);
       const cost = await costs;
       return runs.map((r, i) => {
@@ -124,6 +127,7 @@ export class RunService {
       }
       await this.runs.delete(run.id);
       this.health.forget(run.id);
+      this.costs.forget(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
       return { deleted: run.id };
     },
@@ -219,6 +223,12 @@ export class RunService {
   /** Checks every stored run's health in the background; `file`: where the answers are kept for the next core. */
   warmHealth(file: string | null = null): void {
     this.health.warm(this.runs.peek(), file);
+  }
+
+  /** Takes the stopped runs' cost sums the last core saved in `file`, and keeps them there for the next. */
+  warmCosts(file: string): void {
+    this.costs = new ListCosts(this.cost, file);
+    this.costs.warm(this.runs.peek());
   }
 
   /** Resolves once every background health check started so far is done (for tests and the bench). */
