@@ -12,7 +12,7 @@ import {
   storedRunNameSchema,
   vendorNameSchema,
 } from '../../../shared/words.js';
-import { readJsonFile, type JsonRead } from './safe-read.js';
+import { readJsonFile, readJsonFileSync, type JsonRead } from './safe-read.js';
 import type { AgentRecord, RunManifest } from './types.js';
 
 export const MANIFEST = 'run.json';
@@ -90,6 +90,14 @@ export const runManifestSchema: z.ZodType<RunManifest> = z
 /** The manifest in `path`, or why it cannot be used; a manifest must be in the directory named by its id. */
 export async function readManifest(path: string, dirName: string): Promise<JsonRead<RunManifest>> {
   const read = await readJsonFile(path, MANIFEST_MAX_BYTES, runManifestSchema);
+  if (read.ok && read.value.id !== dirName)
+    return { ok: false, missing: false, reason: 'its id does not match its directory' };
+  return read;
+}
+
+/** `readManifest` without the thread pool (the store's open: run-dirs.ts). */
+export function readManifestSync(path: string, dirName: string): JsonRead<RunManifest> {
+  const read = readJsonFileSync(path, MANIFEST_MAX_BYTES, runManifestSchema);
   if (read.ok && read.value.id !== dirName)
     return { ok: false, missing: false, reason: 'its id does not match its directory' };
   return read;
