@@ -173,6 +173,14 @@ export class ListCosts {
     return pass;
   }
 
+  /** Writes the sums now if a write is due (at shutdown; tests). */
+  async flush(): Promise<void> {
+    if (!this.saveTimer) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.save();
+  }
+
   private saveSoon(): void {
     if (!this.file || this.saveTimer) return;
     this.saveTimer = setTimeout(() => {
