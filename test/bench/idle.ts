@@ -148,8 +148,11 @@ async function main(): Promise<void> {
   const work = join(root, 'work');
   const dataDir = join(root, 'data');
   // BATON_PROFILE_DIR: the core writes a CPU profile there at exit (cpu-profile-preload.cjs).
-  const profileCore = process.env.BATON_PROFILE_DIR
-    ? { NODE_OPTIONS: `--require ${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`, BATON_PROFILE_DIR: process.env.BATON_PROFILE_DIR }
+  const profileCore: Record<string, string> = process.env.BATON_PROFILE_DIR
+    ? {
+        NODE_OPTIONS: `--require ${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+        BATON_PROFILE_DIR: process.env.BATON_PROFILE_DIR,
+      }
     : {};
   const env = testEnv(join(root, 'home'), profileCore);
   mkdirSync(work, { recursive: true });
