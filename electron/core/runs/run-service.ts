@@ -292,6 +292,10 @@ export class RunService {
       }
     }
     await Promise.all(this.agents.liveAgentIds().map((id) => this.agents.stop(id)));
+    // The runs' health and cost sums learned in the last seconds, for the next core's first list (caches only).
+    await Promise.all([this.health.flush(), this.costs.flush()]).catch((err: unknown) =>
+      process.stderr.write(`baton: could not save the runs' health or costs: ${(err as Error).message}\n`),
+    );
     for (const name of await this.runs.close()) {
       process.stderr.write(
         `baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`,

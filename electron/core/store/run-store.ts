@@ -8,7 +8,7 @@ import { RUN_ID, SNAPSHOT_ID } from '../../../shared/words.js';
 import { fsyncDir, isErrno, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
 import { checkDataDir } from './data-dir.js';
 import { appendJsonLines, readJsonLines } from './jsonl.js';
-import { MANIFEST, manifestText, newestFirst, runManifestSchema } from './manifest.js';
+import { MANIFEST, manifestText, runManifestSchema, sortedNewestFirst } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
 import { loadRuns, makeRunDir, SCREENS, sweepLeftovers } from './run-dirs.js';
 import { directoryState, errnoCode } from './safe-read.js';
@@ -102,7 +102,7 @@ export class RunStore {
    * Never change one; change a run through `save`.
    */
   peek(): readonly Readonly<RunManifest>[] {
-    this.sorted ??= [...this.index.values()].sort(newestFirst);
+    this.sorted ??= sortedNewestFirst(this.index.values());
     return this.sorted;
   }
 
