@@ -3,9 +3,9 @@
 // - dist/electron/cli/baton.cjs, which bin/baton.js compiles with V8's code cache (baton.cjs.cache, made here): every
 //   command's parser, usage and client in one script instead of ~160 modules. What only some commands need (the
 //   client, the contract's schemas, the WebSocket) is inlined but evaluated on first use. The core, the web server
-//   and the remote connector stay the compiled modules beside it, loaded with `import()` only by the commands that
-//   run them (`serve`, `connect`): they keep their own paths (`import.meta.url`), and the Electron main imports the
-//   very same files.
+//   and the remote connector stay outside it, loaded with `import()` only by the commands that run them (`serve`,
+//   `connect`): `serve` loads the core's own bundle (scripts/build-core.mjs, made here first), the others the
+//   compiled modules beside it, which keep their own paths (`import.meta.url`) and which the Electron main imports.
 // - dist/electron/cli/hook.cjs, which a vendor's hook runs on every turn: tiny, and CommonJS, so Node starts it
 //   without its ES module loader.
 // BATON_BUILD_READABLE=1 leaves the bundles unminified (for reading a CPU profile).
@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildCore, CORE_ENTRIES } from './build-core.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cliDir = join(root, 'dist', 'electron', 'cli');
@@ -28,6 +29,12 @@ const inlined = (file) => file.startsWith(cliDir + sep) || file.startsWith(share
 /** The core modules the bundle imports, as paths relative to it. */
 const outside = new Set();
 
+const coreBundle = await buildCore(root);
+/** `baton serve`'s entries, compiled, and their bundle: the command imports the bundle instead. */
+const bundled = new Map(
+  CORE_ENTRIES.map((e) => [join(root, 'dist', 'electron', `${e}.js`), join(coreBundle, `${e}.mjs`)]),
+);
+
 /**
  * `import()` of a core module stays an import of the compiled file itself, its path now relative to the bundle, so
  * the bundle never holds a second copy of the core. A script compiled with a code cache has no `import()` of its own
@@ -39,8 +46,9 @@ const coreStaysOutside = {
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.kind !== 'dynamic-import') return undefined;
-      const file = resolve(args.resolveDir, args.path);
-      if (inlined(file)) return undefined;
+      const compiled = resolve(args.resolveDir, args.path);
+      if (inlined(compiled)) return undefined;
+      const file = bundled.get(compiled) ?? compiled;
       const path = relative(cliDir, file).split(sep).join('/');
       const spec = path.startsWith('.') ? path : `./${path}`;
       outside.add(spec);

@@ -19,6 +19,8 @@ import { Recovery } from './runs/recovery.js';
 import { ResumePlanner } from './runs/resume-planner.js';
 import { RunRepository } from './runs/run-repository.js';
 import { HEALTH_FILE } from './runs/health-file.js';
+import { COST_FILE } from './cost/cost-file.js';
+import { VERSION_CACHE_FILE, VersionCache } from './vendors/kit/version-cache.js';
 import { RunService, type StreamMethod } from './runs/run-service.js';
 import { Snapshots } from './runs/snapshots.js';
 import { portableRequests, type PortableMethod } from './runs/portable.js';
@@ -95,6 +97,8 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
   });
   const { service, portable } = runService(runs, ptyHost, options.env, options.dataDir, new RemoteLauncher(hosts));
   service.warmHealth(join(options.dataDir, HEALTH_FILE));
+  service.warmCosts(join(options.dataDir, COST_FILE));
+  const versions = new VersionCache(join(options.dataDir, VERSION_CACHE_FILE));
   await service.attention.open(options.dataDir);
   const recovery = await Recovery.open(options.dataDir, runs, service, crashed, await readSettings(options.dataDir));
   const search = new SearchService({
@@ -121,7 +125,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       'host.info': async () => ({
         version: options.version,
         dataDir: options.dataDir,
-        vendors: await service.vendors.detect(options.env),
+        vendors: await service.vendors.detect(options.env, versions),
       }),
       'core.info': async () => ({
         version: options.version,

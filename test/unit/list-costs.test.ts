@@ -2,7 +2,7 @@
 // runs whose sum changed (announcing every late run made the page, which lists again on that event, and the core list
 // each other in a loop on a long history), and a stopped run summed lately is not read again at every list.
 import { describe, expect, it } from 'vitest';
-import { listCosts } from '../../electron/core/cost/list-costs.js';
+import { ListCosts, listCosts } from '../../electron/core/cost/list-costs.js';
 import type { CostTotal } from '../../shared/contract.js';
 import type { RunManifest } from '../../electron/core/store/types.js';
 
@@ -78,5 +78,27 @@ describe('run.list costs', () => {
     }
     expect(s.summed.get('stopped')).toBe(1);
     expect(s.summed.get('live')).toBe(3);
+  });
+
+  it('answers within its budget when the sums need no I/O (a history whose vendor stores are indexed)', async () => {
+    // Each sum is CPU work alone, resolved at once: 10,000 of them once ran as one microtask chain the budget's timer
+    // could not interrupt, and the list waited for them all.
+    const runs = Array.from({ length: 2000 }, (_, i) => run(`r${i}`));
+    const busy = {
+      totalsOnce(r: RunManifest) {
+        const until = performance.now() + 0.5;
+        while (performance.now() < until);
+        return Promise.resolve({ total: total(Number(r.id.slice(1)) + 1), agents: new Map() }) as never;
+      },
+    };
+    const announced: string[] = [];
+    const lists = new ListCosts(busy);
+    const first = await lists.of(runs, (ids) => announced.push(...ids), 20);
+    expect(first.size).toBeGreaterThan(0);
+    expect(first.size).toBeLessThan(runs.length);
+    await lists.settled();
+    // The rest come in one announcement, and the next list has them all.
+    expect(announced.length).toBe(runs.length - first.size);
+    expect((await lists.of(runs, () => undefined, 20)).size).toBe(runs.length);
   });
 });

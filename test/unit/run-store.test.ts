@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -157,9 +157,18 @@ describe('RunStore', () => {
     const halfDelete = join(dataDir, 'runs', `.${RUN_B}.tmp-def`);
     await mkdir(halfDelete);
 
-    const reopened = await RunStore.open(dataDir);
+    // Left by a core that ran before this process: a temp file of this process's own writes is never swept.
+    const earlier = new Date(performance.timeOrigin - 60_000);
+    for (const path of [join(runDir, '.run.json.tmp-xyz'), halfSnapshot, halfDelete])
+      await utimes(path, earlier, earlier);
+    const ours = join(runDir, '.run.json.tmp-now');
+    await writeFile(ours, '{"v":1');
+
+    const reopened = await RunStore.open(dataDir, 0);
     expect(reopened.get(RUN_A)?.name).toBe('good');
-    expect(await readdir(runDir)).toEqual(['run.json', 'screens']);
+    await reopened.swept();
+    expect((await readdir(runDir)).sort()).toEqual(['.run.json.tmp-now', 'run.json', 'screens']);
+    await rm(ours);
     expect(await readdir(join(runDir, 'screens'))).toEqual([]);
     expect(await readdir(join(dataDir, 'runs'))).toEqual([RUN_A]);
     expect(await reopened.readSnapshot(RUN_A, snapshotId(1))).toBeUndefined();

@@ -174,7 +174,8 @@ export class AttentionService {
   readonly requests: RequestTable<AttentionMethod> = {
     'attention.list': async () => {
       const out: AgentAttentionEntry[] = [];
-      for (const run of this.runs.list())
+      // The store's own manifests, not copies: a history of 10,000 runs was cloned whole at every page open.
+      for (const run of this.runs.peek())
         for (const a of run.agents) {
           const t = this.agents.get(a.id);
           if (t && t.machine.view.state !== 'exited')

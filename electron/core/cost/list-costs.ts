@@ -5,96 +5,213 @@
 // - Only a change is announced: the page lists again on that event, so announcing runs that were merely late (10,000
 //   runs on a loaded machine miss 300 ms at every list) made the page and the core list each other in a loop, a
 //   fifth of a core with nothing happening (docs/performance.md "Idle and start").
-// - A stopped run's sum is kept for the manifest version it was made at and given as is for `RESUM_MS`; after that a
-//   list gives it and sums the run again (a change is announced). Summing reads each session's transcript in its
-//   vendor's store: 10,000 stopped runs were 20,000 store lookups at every list, seconds of a busy core. A run with
-//   an agent starting or running is summed at every list, as before.
+// - A stopped run's sum is kept for the manifest version it was made at and given as is; after `RESUM_MS` a list
+//   still gives it and has the run summed again in the background (a change is announced). Summing reads each
+//   session's transcript in its vendor's store: 10,000 stopped runs were 20,000 store lookups at every list. A run
+//   with an agent starting or running is summed at every list.
+// - Runs are summed in slices with a turn of the event loop between them. With the vendor stores' indexes in memory
+//   a stopped run's sum needs no I/O, so 10,000 of them summed together ran as one long microtask chain that the
+//   budget's timer could not interrupt: the list waited for all of them (0.5–1.4 s on the bench's history).
+// - The stopped runs' sums are saved for the next core (cost-file.ts): its first list answers from them, and they are
+//   summed again in the background by the first list `RESUM_SAVED_AFTER_MS` after open.
 import type { CostTotal } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { SessionIndexes } from '../vendors/session-indexes.js';
 import type { CostService } from './cost-service.js';
+import { readCostFile, writeCostFile, type SavedCost } from './cost-file.js';
 
 /** How long run.list waits for its runs' costs. */
 export const RUN_LIST_COST_BUDGET_MS = 300;
 /** How long a stopped run's sum is given without summing it again. */
 export const RESUM_MS = 60_000;
+/** Saved sums count as fresh this long after open: the first lists are answered from them undisturbed. */
+export const RESUM_SAVED_AFTER_MS = 5000;
+/** Runs summed between two turns of the event loop. */
+const SLICE = 64;
+/** The saved sums are written this long after the last new one (a cache: one write per burst of sums). */
+const SAVE_AFTER_MS = 2000;
+
+type Summer = Pick<CostService, 'totalsOnce'>;
 
 interface Given {
   /** null: the run has no cost to show. */
   total: CostTotal | null;
   updatedAt: string;
   at: number;
+  /** Summed while no agent of it was live: kept for its version, and saved. */
+  stopped: boolean;
 }
-
-/** What the lists of each cost service last gave per run. */
-const lastGiven = new WeakMap<Pick<CostService, 'totalsOnce'>, Map<string, Given>>();
 
 const same = (a: CostTotal | null | undefined, b: CostTotal | null | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const isLive = (run: RunManifest) => run.agents.some((a) => a.status === 'running' || a.status === 'starting');
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/**
- * Per run id, its sum: kept (a stopped run summed lately), made within `budgetMs`, or else the last one given;
- * `late` is told the runs whose sum, made after the list answered, changed.
- */
-export async function listCosts(
-  service: Pick<CostService, 'totalsOnce'>,
+/** The sums run.list gives, per run: what the lists of one cost service gave, and what is being summed now. */
+export class ListCosts {
+  private readonly given = new Map<string, Given>();
+  /** Stopped runs queued or being summed by a pass, at the version queued: a list meanwhile does not sum them twice. */
+  private readonly queued = new Map<string, string>();
+  private warming: Promise<void> | null = null;
+  private saveTimer: NodeJS.Timeout | null = null;
+  private passes = new Set<Promise<void>>();
+
+  constructor(
+    private readonly service: Summer,
+    /** Where the stopped runs' sums are kept for the next core; null: nowhere. */
+    private readonly file: string | null = null,
+  ) {}
+
+  /** At open: takes the sums the last core saved for `runs`, at the run versions they were made at. */
+  warm(runs: readonly RunManifest[]): void {
+    if (!this.file || this.warming) return;
+    const file = this.file;
+    this.warming = (async () => {
+      const saved = await readCostFile(file);
+      // Taken as summed a little before now: lists answer from them at once, and the first list after
+      // RESUM_SAVED_AFTER_MS has them summed again in the background.
+      const at = Date.now() - RESUM_MS + RESUM_SAVED_AFTER_MS;
+      for (const run of runs) {
+        const s = saved.get(run.id);
+        if (s && s.updatedAt === run.updatedAt && !this.given.has(run.id))
+          this.given.set(run.id, { ...s, at, stopped: true });
+      }
+    })().catch(() => undefined);
+  }
+
+  /** A deleted run's sum is dropped. */
+  forget(runId: string): void {
+    this.given.delete(runId);
+  }
+
+  /**
+   * Per run id, its sum: kept (a stopped run summed lately), made within `budgetMs`, or else the last one given;
+   * `late` is told the runs whose sum, made after the list answered, changed.
+   */
+  async of(
+    runs: readonly RunManifest[],
+    late: (runIds: string[]) => void,
+    budgetMs = RUN_LIST_COST_BUDGET_MS,
+  ): Promise<Map<string, CostTotal>> {
+    const started = Date.now();
+    if (this.warming) {
+      await this.warming;
+      this.warming = null;
+    }
+    const now = Date.now();
+    const due: RunManifest[] = [];
+    const old: RunManifest[] = [];
+    for (const run of runs) {
+      const known = this.given.get(run.id);
+      const live = isLive(run);
+      if (!live && this.queued.get(run.id) === run.updatedAt) continue;
+      if (!known || known.updatedAt !== run.updatedAt || live || !known.stopped) due.push(run);
+      else if (now - known.at > RESUM_MS) old.push(run);
+    }
+    const answered = { yet: false };
+    const pass = this.pass(due, answered, late);
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, budgetMs - (Date.now() - started)));
+    });
+    await Promise.race([pass, budget]);
+    clearTimeout(timer);
+    answered.yet = true;
+    // A stopped run summed lately is summed again behind this list, which gives the sum it has.
+    if (old.length > 0) this.pass(old, { yet: true }, late).catch(() => undefined);
+    const out = new Map<string, CostTotal>();
+    for (const run of runs) {
+      const total = this.given.get(run.id)?.total;
+      if (total) out.set(run.id, total);
+    }
+    return out;
+  }
+
+  /** Finished when every pass started so far has (for tests and the bench). */
+  async settled(): Promise<void> {
+    while (this.passes.size > 0) await Promise.all(this.passes);
+  }
+
+  /**
+   * Sums `runs` in slices, newest first as the list has them; `answered.yet` once the list has answered: from then on
+   * the runs whose sum changed are collected and told to `late` when the pass ends.
+   */
+  private pass(runs: readonly RunManifest[], answered: { yet: boolean }, late: (runIds: string[]) => void) {
+    if (runs.length === 0) return Promise.resolve();
+    for (const run of runs) if (!isLive(run)) this.queued.set(run.id, run.updatedAt);
+    const changed: string[] = [];
+    // Every vendor store is read once for this pass's sums (vendors/session-indexes.ts), not once per session.
+    const indexes = new SessionIndexes();
+    const sumOne = async (run: RunManifest) => {
+      // A cost that cannot be read is left out: the list never fails for it.
+      const total = await this.service.totalsOnce(run, indexes).then(
+        (t) => t.total,
+        () => null,
+      );
+      const before = this.given.get(run.id)?.total;
+      this.given.set(run.id, { total, updatedAt: run.updatedAt, at: Date.now(), stopped: !isLive(run) });
+      if (this.queued.get(run.id) === run.updatedAt) this.queued.delete(run.id);
+      if (answered.yet && !same(total, before)) changed.push(run.id);
+    };
+    const pass = (async () => {
+      try {
+        for (let i = 0; i < runs.length; i += SLICE) {
+          if (i > 0) await nextTurn();
+          await Promise.all(runs.slice(i, i + SLICE).map(sumOne));
+        }
+      } finally {
+        for (const run of runs) if (this.queued.get(run.id) === run.updatedAt) this.queued.delete(run.id);
+      }
+      if (changed.length > 0) late(changed);
+      this.saveSoon();
+    })();
+    this.passes.add(pass);
+    pass.then(
+      () => this.passes.delete(pass),
+      () => this.passes.delete(pass),
+    );
+    return pass;
+  }
+
+  /** Writes the sums now if a write is due (at shutdown; tests). */
+  async flush(): Promise<void> {
+    if (!this.saveTimer) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.save();
+  }
+
+  private saveSoon(): void {
+    if (!this.file || this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      this.save().catch((err: unknown) =>
+        process.stderr.write(`baton: could not save the runs' costs: ${(err as Error).message}\n`),
+      );
+    }, SAVE_AFTER_MS);
+    // A cache write alone must not keep the core alive.
+    this.saveTimer.unref();
+  }
+
+  private async save(): Promise<void> {
+    if (!this.file) return;
+    const runs = new Map<string, SavedCost>();
+    for (const [id, g] of this.given) if (g.stopped) runs.set(id, { updatedAt: g.updatedAt, total: g.total });
+    await writeCostFile(this.file, runs);
+  }
+}
+
+/** The lists of each cost service without a file of its own (tests; a core uses one ListCosts). */
+const byService = new WeakMap<Summer, ListCosts>();
+
+/** `ListCosts.of` for `service`, sharing what its earlier lists gave. */
+export function listCosts(
+  service: Summer,
   runs: readonly RunManifest[],
   late: (runIds: string[]) => void,
   budgetMs = RUN_LIST_COST_BUDGET_MS,
 ): Promise<Map<string, CostTotal>> {
-  let given = lastGiven.get(service);
-  if (!given) lastGiven.set(service, (given = new Map()));
-  const memo = given;
-  const now = Date.now();
-  const out = new Map<string, CostTotal>();
-  const toSum: RunManifest[] = [];
-  for (const run of runs) {
-    const known = memo.get(run.id);
-    const kept = known && known.updatedAt === run.updatedAt && !isLive(run);
-    if (kept && known.total) out.set(run.id, known.total);
-    if (!kept || now - known.at > RESUM_MS) toSum.push(run);
-  }
-  // Every vendor store is read once for this list's sums (vendors/session-indexes.ts), not once per session.
-  const indexes = new SessionIndexes();
-  const pending: { run: RunManifest; done: Promise<CostTotal | null> }[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  const budget = new Promise<'late'>((resolve) => {
-    timer = setTimeout(() => resolve('late'), budgetMs);
-  });
-  await Promise.all(
-    toSum.map(async (run) => {
-      // A cost that cannot be read is left out: the list never fails for it.
-      const sum = service.totalsOnce(run, indexes).then(
-        (t) => t.total,
-        () => null,
-      );
-      const first = await Promise.race([sum, budget]);
-      if (first === 'late') {
-        pending.push({ run, done: sum });
-        const known = memo.get(run.id)?.total;
-        if (known) out.set(run.id, known);
-        return;
-      }
-      memo.set(run.id, { total: first, updatedAt: run.updatedAt, at: Date.now() });
-      if (first) out.set(run.id, first);
-      else out.delete(run.id);
-    }),
-  );
-  clearTimeout(timer);
-  if (pending.length > 0)
-    Promise.all(pending.map((p) => p.done)).then(
-      (sums) => {
-        const changed: string[] = [];
-        sums.forEach((sum, i) => {
-          const { run } = pending[i]!;
-          const before = memo.get(run.id)?.total;
-          memo.set(run.id, { total: sum, updatedAt: run.updatedAt, at: Date.now() });
-          if (!same(sum, before)) changed.push(run.id);
-        });
-        if (changed.length > 0) late(changed);
-      },
-      () => undefined,
-    );
-  return out;
+  let lists = byService.get(service);
+  if (!lists) byService.set(service, (lists = new ListCosts(service)));
+  return lists.of(runs, late, budgetMs);
 }

@@ -155,6 +155,14 @@ export class RunHealth {
     await Promise.all(Array.from({ length: Math.min(concurrency, runs.length) }, worker));
   }
 
+  /** Writes the answers now if a write is due: at shutdown, so the next core finds what this one learned. */
+  async flush(): Promise<void> {
+    if (!this.saveTimer) return;
+    clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    await this.save();
+  }
+
   private answered(entry: Known, health: Health): void {
     entry.health = health;
     if (!this.file || this.saveTimer) return;

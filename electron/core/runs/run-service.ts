@@ -8,7 +8,7 @@ import type { EventName, EventPayload, Method, RequestTable, RunView } from '../
 import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
-import { listCosts } from '../cost/list-costs.js';
+import { ListCosts } from '../cost/list-costs.js';
 import type { RunManifest, WorktreeRecord } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
@@ -42,6 +42,8 @@ export type RunMethod = Exclude<
 export class RunService {
   /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
   private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+  /** The runs' cost sums `run.list` gives (cost/list-costs.ts); saved for the next core once `warmCosts` names a file. */
+  private costs: ListCosts;
   /** Starts a resolved handle's agents (run.resume). */
   private readonly starter: AgentStarter;
 
@@ -62,6 +64,7 @@ export class RunService {
     /** Each agent's attention state (the host answers `attention.*` through its table; docs/attention.md). */
     readonly attention: AttentionService,
   ) {
+    this.costs = new ListCosts(cost);
     this.starter = new AgentStarter(runs, planner, agents, (runId) => this.announce('run.changed', { runId }));
   }
 
@@ -74,7 +77,7 @@ export class RunService {
       // `runs`: the page asks for the runs an event named, not all 10,000 (docs/performance.md "Idle and start").
       const only = named && new Set(named);
       const runs = this.runs.peek().filter((r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)));
-      const costs = listCosts(this.cost, runs, (runIds) => this.announce('cost.changed', { runIds }));
+      const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
       const health = await this.health.of(runs, isLive);
       const cost = await costs;
       return runs.map((r, i) => {
@@ -127,6 +130,7 @@ export class RunService {
       }
       await this.runs.delete(run.id);
       this.health.forget(run.id);
+      this.costs.forget(run.id);
       this.announce('run.changed', { runId: run.id, deleted: true });
       return { deleted: run.id };
     },
@@ -235,6 +239,12 @@ export class RunService {
     this.health.warm(this.runs.peek(), file);
   }
 
+  /** Takes the stopped runs' cost sums the last core saved in `file`, and keeps them there for the next. */
+  warmCosts(file: string): void {
+    this.costs = new ListCosts(this.cost, file);
+    this.costs.warm(this.runs.peek());
+  }
+
   /** Resolves once every background health check started so far is done (for tests and the bench). */
   healthSettled(): Promise<void> {
     return this.health.settled();
@@ -296,6 +306,10 @@ export class RunService {
       }
     }
     await Promise.all(this.agents.liveAgentIds().map((id) => this.agents.stop(id)));
+    // The runs' health and cost sums learned in the last seconds, for the next core's first list (caches only).
+    await Promise.all([this.health.flush(), this.costs.flush()]).catch((err: unknown) =>
+      process.stderr.write(`baton: could not save the runs' health or costs: ${(err as Error).message}\n`),
+    );
     for (const name of await this.runs.close()) {
       process.stderr.write(
         `baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`,

@@ -1,63 +1,79 @@
-// The run directories on disk: finding the runs at open (sweeping what a crash left, skipping what cannot be
-// read), and making a new run's directory.
+// The run directories on disk: finding the runs at open (skipping what cannot be read), sweeping what a crash left
+// once open, and making a new run's directory.
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatonError } from '../../../shared/contract.js';
 import { RUN_ID } from '../../../shared/words.js';
 import { isErrno, isTempName } from './atomic-file.js';
-import { MANIFEST, readManifest } from './manifest.js';
+import { MANIFEST, readManifestSync } from './manifest.js';
 import { directoryState } from './safe-read.js';
 import type { RunManifest } from './types.js';
 
 export const SCREENS = 'screens';
 
-/** Run directories read at once at open: a store of 10,000 runs is read in a fraction of the time one by one takes. */
-const OPEN_CONCURRENCY = 32;
+/** Run directories swept at once after open: a few, so the first requests are not queued behind the sweep. */
+const SWEEP_CONCURRENCY = 4;
 
 /**
  * Every run under `runsDir` whose manifest reads well. Anything else is passed to `skip` with the reason and left
- * where it is, except temp files and directories, which only a crash mid-write leaves.
+ * where it is. Read synchronously: the core serves nothing before its runs are known, and 10,000 manifests read
+ * through libuv's pool (four trips per file) took several times as long as plain system calls.
+ * The temp files and directories a crash mid-write leaves are not looked for here (a `readdir` of every run
+ * directory doubled the open): `sweepLeftovers` removes them after open.
  */
-export async function loadRuns(runsDir: string, skip: (path: string, reason: string) => void): Promise<RunManifest[]> {
+export function loadRuns(runsDir: string, skip: (path: string, reason: string) => void): RunManifest[] {
   const runs: RunManifest[] = [];
-  const entries = await readdir(runsDir, { withFileTypes: true });
-  let next = 0;
-  const worker = async () => {
-    while (next < entries.length) {
-      const read = await loadEntry(runsDir, entries[next++]!);
-      if (read === null) continue;
-      if ('manifest' in read) runs.push(read.manifest);
-      else skip(read.path, read.reason);
+  for (const entry of readdirSync(runsDir, { withFileTypes: true })) {
+    const name = entry.name;
+    const path = join(runsDir, name);
+    if (isTempName(name)) continue;
+    if (!RUN_ID.test(name)) skip(path, 'its name is not a Baton run id');
+    else if (!entry.isDirectory())
+      skip(path, entry.isSymbolicLink() ? 'is a symbolic link, not a directory' : 'is not a directory');
+    else {
+      const read = readManifestSync(join(path, MANIFEST), name);
+      if (read.ok) runs.push(read.value);
+      else skip(join(path, MANIFEST), read.reason);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(OPEN_CONCURRENCY, entries.length) }, worker));
+  }
   return runs;
 }
 
 /**
- * One entry of the runs directory: a run, a reason to skip it, or null for a crash's temp left-over (removed).
- * The directory entries' own types (as `lstat` gives them: a link is a link) stand in for an `lstat` of each run
- * directory and of its screens: at open a history of 10,000 runs costs a `readdir` and a manifest read per run.
+ * Removes what interrupted writes left under `runsDir` (a run directory half deleted, a manifest or snapshot half
+ * written) that was last changed before `before`, the store's open: a temp file of a write this core is making has
+ * a later time and stays. The directory entries' own types (as `lstat` gives them) keep the sweep from following a
+ * link out of the store.
  */
-async function loadEntry(
-  runsDir: string,
-  entry: Dirent,
-): Promise<{ manifest: RunManifest } | { path: string; reason: string } | null> {
-  const name = entry.name;
-  const path = join(runsDir, name);
-  if (isTempName(name)) {
-    await rm(path, { recursive: true, force: true });
-    return null;
+export async function sweepLeftovers(runsDir: string, before: number): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(runsDir, { withFileTypes: true });
+  } catch (err) {
+    // The data directory removed meanwhile (a test's, say): nothing left to sweep.
+    if (isErrno(err, 'ENOENT')) return;
+    throw err;
   }
-  if (!RUN_ID.test(name)) return { path, reason: 'its name is not a Baton run id' };
-  if (!entry.isDirectory())
-    return { path, reason: entry.isSymbolicLink() ? 'is a symbolic link, not a directory' : 'is not a directory' };
-  const inside = await sweepTemps(path);
-  // Through a link the sweep could remove files outside the store.
-  if (inside.find((e) => e.name === SCREENS)?.isDirectory()) await sweepTemps(join(path, SCREENS));
-  const read = await readManifest(join(path, MANIFEST), name);
-  return read.ok ? { manifest: read.value } : { path: join(path, MANIFEST), reason: read.reason };
+  let next = 0;
+  const worker = async () => {
+    while (next < entries.length) {
+      const entry = entries[next++]!;
+      const path = join(runsDir, entry.name);
+      if (isTempName(entry.name)) await removeIfOld(path, before);
+      else if (RUN_ID.test(entry.name) && entry.isDirectory()) {
+        const inside = await sweepTemps(path, before);
+        if (inside.find((e) => e.name === SCREENS)?.isDirectory()) await sweepTemps(join(path, SCREENS), before);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, entries.length) }, worker));
+}
+
+async function removeIfOld(path: string, before: number): Promise<void> {
+  const info = await lstat(path).catch(() => null);
+  if (info && info.mtimeMs < before) await rm(path, { recursive: true, force: true });
 }
 
 /** Creates a run's directory; false when it was already there (a real directory, never a link). */
@@ -73,8 +89,8 @@ export async function makeRunDir(dir: string): Promise<boolean> {
   return false;
 }
 
-/** Removes a crash's temp left-overs in `dir`; returns what else is there. */
-async function sweepTemps(dir: string): Promise<Dirent[]> {
+/** Removes a crash's temp left-overs in `dir` (older than `before`); returns what else is there. */
+async function sweepTemps(dir: string, before: number): Promise<Dirent[]> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -84,7 +100,7 @@ async function sweepTemps(dir: string): Promise<Dirent[]> {
   }
   const kept: Dirent[] = [];
   for (const e of entries)
-    if (isTempName(e.name)) await rm(join(dir, e.name), { recursive: true, force: true });
+    if (isTempName(e.name)) await removeIfOld(join(dir, e.name), before);
     else kept.push(e);
   return kept;
 }

@@ -8,9 +8,9 @@ import { RUN_ID, SNAPSHOT_ID } from '../../../shared/words.js';
 import { fsyncDir, isErrno, tempPathFor, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
 import { checkDataDir } from './data-dir.js';
 import { appendJsonLines, readJsonLines } from './jsonl.js';
-import { MANIFEST, manifestText, newestFirst, runManifestSchema } from './manifest.js';
+import { MANIFEST, manifestText, runManifestSchema, sortedNewestFirst } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
-import { loadRuns, makeRunDir, SCREENS } from './run-dirs.js';
+import { loadRuns, makeRunDir, SCREENS, sweepLeftovers } from './run-dirs.js';
 import { directoryState, errnoCode } from './safe-read.js';
 import { pruneSnapshots, readSnapshotDir, snapshotFiles } from './snapshot-files.js';
 import type { RunEvent, RunManifest, SnapshotView, StoredScreen } from './types.js';
@@ -26,6 +26,8 @@ const UNREADABLE_MANIFEST = 'run.json.unreadable';
 const EVENTS_MAX_BYTES = 16 * 1024 * 1024;
 /** How soon writes the disk refused are tried again (any later write of the run also tries them). */
 export const RETRY_WRITES_MS = 5000;
+/** How long after open the store is swept of what interrupted writes left: after the first page's requests. */
+const SWEEP_AFTER_MS = 3000;
 
 export interface Unreadable {
   path: string;
@@ -49,8 +51,14 @@ export class RunStore {
 
   private constructor(private readonly runsDir: string) {}
 
-  /** Opens the store of `dataDir`, which must be the user's own (see checkDataDir). */
-  static async open(dataDir: string): Promise<RunStore> {
+  /** What interrupted writes left, removed after open (run-dirs.ts `sweepLeftovers`). */
+  private sweep: Promise<void> = Promise.resolve();
+
+  /**
+   * Opens the store of `dataDir`, which must be the user's own (see checkDataDir). What a crash left is swept
+   * `sweepAfterMs` later, behind the first requests.
+   */
+  static async open(dataDir: string, sweepAfterMs = SWEEP_AFTER_MS): Promise<RunStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     checkDataDir(dataDir);
     const runsDir = join(dataDir, 'runs');
@@ -58,9 +66,20 @@ export class RunStore {
     const state = await directoryState(runsDir);
     if (state !== 'ok') throw new Error(`cannot open the run store: ${runsDir} ${state}`);
     const store = new RunStore(runsDir);
-    for (const m of await loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
+    for (const m of loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
     store.sorted = null;
+    store.sweep = new Promise<void>((resolve) => setTimeout(resolve, sweepAfterMs).unref())
+      // Only what was there before this process started: a temp file of a write it makes now is not a left-over.
+      .then(() => sweepLeftovers(runsDir, performance.timeOrigin))
+      .catch((err: unknown) => {
+        process.stderr.write(`baton: could not sweep ${runsDir}: ${errnoCode(err)}\n`);
+      });
     return store;
+  }
+
+  /** Resolves once the sweep after open is done (tests). */
+  swept(): Promise<void> {
+    return this.sweep;
   }
 
   /** Called once per run and outage with a message for the user; the store has already logged it. */
@@ -83,7 +102,7 @@ export class RunStore {
    * Never change one; change a run through `save`.
    */
   peek(): readonly Readonly<RunManifest>[] {
-    this.sorted ??= [...this.index.values()].sort(newestFirst);
+    this.sorted ??= sortedNewestFirst(this.index.values());
     return this.sorted;
   }
 

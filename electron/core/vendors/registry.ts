@@ -12,6 +12,7 @@ import { cursor } from './cursor/index.js';
 import { gemini } from './gemini/index.js';
 import { VendorContext, type VendorOptions } from './kit/context.js';
 import { detectVendors } from './kit/detect.js';
+import type { VersionCache } from './kit/version-cache.js';
 import { opencode } from './opencode/index.js';
 import { qwen } from './qwen/index.js';
 import { shell } from './shell/index.js';
@@ -48,8 +49,8 @@ export class Vendors {
   }
 
   /** Which CLIs are installed here (binary, version), for first launch and the New run dialog. */
-  detect(env: VendorEnv): Promise<VendorInfo[]> {
-    return detectVendors(this.context, this.adapters.values(), env);
+  detect(env: VendorEnv, versions?: VersionCache): Promise<VendorInfo[]> {
+    return detectVendors(this.context, this.adapters.values(), env, versions);
   }
 }
 
