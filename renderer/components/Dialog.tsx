@@ -60,6 +60,25 @@ export function Dialog({ title, onClose, children, footer, busy = false, wide = 
     return () => clearInterval(timer);
   }, []);
 
+  // Escape pressed while focus sits on <body> (in the moment before the timer above takes it back) still closes the
+  // topmost dialog: pressed right after a request ends, it was lost.
+  const latest = useRef({ busy, onClose });
+  useEffect(() => {
+    latest.current = { busy, onClose };
+  });
+  useEffect(() => {
+    const onBodyKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (e.target !== document.body && e.target !== document.documentElement) return;
+      const dialogs = document.querySelectorAll('[role="dialog"]');
+      if (dialogs[dialogs.length - 1] !== ref.current) return;
+      e.preventDefault();
+      if (!latest.current.busy) latest.current.onClose();
+    };
+    document.addEventListener('keydown', onBodyKey);
+    return () => document.removeEventListener('keydown', onBodyKey);
+  }, []);
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key === 'Escape') {
       e.stopPropagation();
