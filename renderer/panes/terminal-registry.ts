@@ -162,14 +162,15 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   if (terminalId === null) return;
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
-    if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
-    // From its first byte while the ring holds it (a first visit as a bounded reset showed more panes not current
-    // within 10 s in the scale bench; docs/performance.md), else the screen with a few screens of history.
+    const next = pane.terminalId !== null;
+    if (next) pacer.write(agentId, pane.term, NEW_TERMINAL);
+    // A new terminal continues below the old one's output, from its first byte; a pane with nothing yet starts from
+    // the core's screen and a few screens of history, the rest loaded when scrolled to (pane-history.ts).
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
-    void attach(pane, terminalId, true);
+    void attach(pane, terminalId, next);
   } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }
