@@ -44,6 +44,8 @@ export interface BatonScale {
    * line no older than the switch (the bench's agents print one every second): its current screen is painted.
    */
   timeSwitch(runId: string, agentIds: string[], timeoutMs?: number): Promise<SwitchResult>;
+  /** The longest animation frames since `since`, with the scripts that ran in them. */
+  longFrames(since: number): string[];
   /** The longest main-thread task (ms) since `since` (performance.now()), from the Long Tasks API (tasks > 50 ms). */
   longestTask(since: number): number;
   /** Starts timing keystrokes in the history's search box: keydown → the filtered list committed. */
@@ -67,6 +69,32 @@ try {
   }).observe({ type: 'longtask', buffered: true });
 } catch {
   // No Long Tasks API: longestTask reports 0 and the bench says so.
+}
+
+/** The longest animation frames and the scripts in them (Long Animation Frames API), for BENCH_DIAG=1. */
+const longFrames: { start: number; duration: number; scripts: string }[] = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & {
+      scripts?: {
+        invoker: string;
+        sourceFunctionName: string;
+        duration: number;
+        forcedStyleAndLayoutDuration: number;
+      }[];
+    })[]) {
+      const scripts = (e.scripts ?? [])
+        .filter((x) => x.duration > 5)
+        .map(
+          (x) =>
+            `${x.invoker}|${x.sourceFunctionName} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
+        )
+        .join('; ');
+      longFrames.push({ start: e.startTime, duration: e.duration, scripts });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
+} catch {
+  // No Long Animation Frames API: no attribution.
 }
 
 /** The newest `tick N` in the pane's screen (its viewport rows), or -1. */
@@ -131,6 +159,12 @@ function armTyping(): void {
 
 window.__batonScale = {
   timeSwitch,
+  longFrames: (since: number) =>
+    longFrames
+      .filter((f) => f.start >= since)
+      .sort((a, b) => b.duration - a.duration)
+      .slice(0, 12)
+      .map((f) => `${Math.round(f.duration)}ms: ${f.scripts}`),
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
   typingSamples: () => typing.slice(),

@@ -36,6 +36,7 @@ interface ScaleGlobal {
       timeoutMs?: number,
     ): Promise<{ ms: Record<string, number>; blank: string[]; stale: string[]; diag: string[] }>;
     longestTask(since: number): number;
+    longFrames(since: number): string[];
     armTyping(): void;
     typingSamples(): number[];
     paneTimings(since: number): Record<string, number[]>;
@@ -154,6 +155,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longestTask(t),
       since,
     );
+    if (process.env.BENCH_DIAG === '1')
+      for (const f of await page.evaluate(
+        (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longFrames(t),
+        since,
+      ))
+        console.log(`  long frame ${f}`);
     const p99 = quantile([...first, ...again], 0.99);
     line(
       'switch to a run → every pane current, p99',
