@@ -79,6 +79,8 @@ try {
       scripts?: {
         invoker: string;
         sourceFunctionName: string;
+        sourceURL: string;
+        sourceCharPosition: number;
         duration: number;
         forcedStyleAndLayoutDuration: number;
       }[];
@@ -87,7 +89,7 @@ try {
         .filter((x) => x.duration > 5)
         .map(
           (x) =>
-            `${x.invoker}|${x.sourceFunctionName} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
+            `${x.invoker}|${x.sourceFunctionName}@${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
         )
         .join('; ');
       longFrames.push({ start: e.startTime, duration: e.duration, scripts });

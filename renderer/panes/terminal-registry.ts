@@ -11,6 +11,7 @@ import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
 import { PaneOpener } from './pane-opener.js';
+import { scrollSafeScreen } from './reset-screen.js';
 import {
   copyPasteKeys,
   lot,
@@ -352,7 +353,7 @@ function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrol
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
   pacer.discard(pane.agentId);
-  let text = `\x1bc${screen}`;
+  let text = `\x1bc${scrollSafeScreen(screen)}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
     const code = text.charCodeAt(cut - 1);
