@@ -1,14 +1,41 @@
 // Measurement hooks of the scale bench (test/bench/renderer-scale.ts), in the bench build only (bench-main.ts), as
 // `window.__batonScale`: switching runs until every pane shows its agent's current output, the page's long tasks,
 // and typing into the history's search box. Figures are taken inside the page, with no round trip to the bench.
-import { getPane, paneRenderer } from './panes/terminal-registry.js';
+import { existingPane, getPane, paneRenderer } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
   ms: Record<string, number>;
-  /** Agents whose pane showed nothing (or not the current output) within the time allowed. */
+  /** Agents whose pane showed no output within the time allowed. */
   blank: string[];
+  /** Agents whose pane showed only output older than the switch within the time allowed. */
+  stale: string[];
+  /** For each pane not current, where its view stands (the bench prints it with BENCH_DIAG=1). */
+  diag: string[];
+}
+
+/** A pane's view against its buffer: the view's rows and newest tick, and where the buffer's newest tick is. */
+function diagnose(agentId: string): string {
+  const pane = existingPane(agentId);
+  if (!pane) return `${agentId}: no pane`;
+  const b = pane.term.buffer.active;
+  let newestAnywhere = -1;
+  let newestLine = -1;
+  for (let y = 0; y < b.length; y++) {
+    const text = b.getLine(y)?.translateToString(true) ?? '';
+    for (const m of text.matchAll(/tick (\d{10})/g))
+      if (Number(m[1]) >= newestAnywhere) {
+        newestAnywhere = Number(m[1]);
+        newestLine = y;
+      }
+  }
+  const rows: string[] = [];
+  for (let y = 0; y < pane.term.rows; y++) rows.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
+  return [
+    `${agentId}: now=${Math.floor(Date.now() / 1000)} visible=${pane.visible} stream=${pane.stream !== null} offset=${pane.offset} size=${pane.term.cols}x${pane.term.rows} viewportY=${b.viewportY} baseY=${b.baseY} length=${b.length} cursorY=${b.cursorY} newestTick=${newestTick(agentId)} newestAnywhere=${newestAnywhere}@${newestLine} host=${pane.element.parentElement?.className ?? 'none'} ${pane.element.clientWidth}x${pane.element.clientHeight}`,
+    '    viewport: ' + JSON.stringify(rows.filter((r) => r.trim() !== '').slice(-6)),
+  ].join('\n');
 }
 
 export interface BatonScale {
@@ -17,6 +44,8 @@ export interface BatonScale {
    * line no older than the switch (the bench's agents print one every second): its current screen is painted.
    */
   timeSwitch(runId: string, agentIds: string[], timeoutMs?: number): Promise<SwitchResult>;
+  /** The longest animation frames since `since`, with the scripts that ran in them. */
+  longFrames(since: number): string[];
   /** The longest main-thread task (ms) since `since` (performance.now()), from the Long Tasks API (tasks > 50 ms). */
   longestTask(since: number): number;
   /** Starts timing keystrokes in the history's search box: keydown → the filtered list committed. */
@@ -47,6 +76,34 @@ try {
   // No Long Tasks API: longestTask reports 0 and the bench says so.
 }
 
+/** The longest animation frames and the scripts in them (Long Animation Frames API), for BENCH_DIAG=1. */
+const longFrames: { start: number; duration: number; scripts: string }[] = [];
+try {
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries() as (PerformanceEntry & {
+      scripts?: {
+        invoker: string;
+        sourceFunctionName: string;
+        sourceURL: string;
+        sourceCharPosition: number;
+        duration: number;
+        forcedStyleAndLayoutDuration: number;
+      }[];
+    })[]) {
+      const scripts = (e.scripts ?? [])
+        .filter((x) => x.duration > 5)
+        .map(
+          (x) =>
+            `${x.invoker}|${x.sourceFunctionName}@${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
+        )
+        .join('; ');
+      longFrames.push({ start: e.startTime, duration: e.duration, scripts });
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
+} catch {
+  // No Long Animation Frames API: no attribution.
+}
+
 /** The newest `tick N` in the pane's screen (its viewport rows), or -1. */
 function newestTick(agentId: string): number {
   if (paneRenderer(agentId) === null) return -1;
@@ -70,8 +127,15 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
   return new Promise((resolve) => {
     const frame = (now: number) => {
       for (const id of agentIds) if (!(id in ms) && newestTick(id) >= current) ms[id] = now - t0;
-      if (Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs)
-        return resolve({ ms, blank: agentIds.filter((id) => !(id in ms)) });
+      if (Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs) {
+        const late = agentIds.filter((id) => !(id in ms));
+        return resolve({
+          ms,
+          blank: late.filter((id) => newestTick(id) < 0),
+          stale: late.filter((id) => newestTick(id) >= 0),
+          diag: late.map(diagnose),
+        });
+      }
       requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
@@ -116,6 +180,12 @@ function armTyping(): void {
 
 window.__batonScale = {
   timeSwitch,
+  longFrames: (since: number) =>
+    longFrames
+      .filter((f) => f.start >= since)
+      .sort((a, b) => b.duration - a.duration)
+      .slice(0, 12)
+      .map((f) => `${Math.round(f.duration)}ms: ${f.scripts}`),
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
   typingSamples: () => typing.slice(),

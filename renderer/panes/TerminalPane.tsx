@@ -1,5 +1,5 @@
 // A pane: header (label, vendor, cwd, short session id, worktree branch and changes, status) above the agent's one xterm.
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
 import { AgentCostBadge } from '../components/Cost.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
@@ -50,11 +50,8 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
     return () => clearInterval(timer);
   }, [running, agent.id]);
 
-  // Every pane of a run shown for the first time opens its xterm here, in the layout-effect phase, before any pane is
-  // moved into the grid (below): opening an xterm measures a character (a forced layout), and opened between panes
-  // being moved in, each would lay the whole grid out again (docs/performance.md).
-  useLayoutEffect(() => void getPane(agent.id), [agent.id]);
-
+  // A pane not open yet opens in a task of its own, panes in view first (pane-opener.ts): a run's ten new xterms
+  // opened together held the page for hundreds of milliseconds.
   useEffect(() => {
     followTerminal(agent.id, agent.terminalId, running);
   }, [agent.id, agent.terminalId, running]);

@@ -10,6 +10,8 @@ import { discardOutput, pacer, typedInto, writeOutput } from './pane-output.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
+import { PaneOpener } from './pane-opener.js';
+import { scrollSafeScreen } from './reset-screen.js';
 import {
   copyPasteKeys,
   lot,
@@ -29,9 +31,40 @@ onColorSchemeChange(() => {
   for (const p of panes.values()) p.term.options.theme = terminalTheme();
 });
 
+/** The agent's pane, opened now if it is not open yet (and taken out of the opener's queue). */
 export function getPane(agentId: string): PaneTerminal {
   const existing = panes.get(agentId);
   if (existing) return existing;
+  const pane = openPane(agentId);
+  opener.opened(agentId);
+  // What was asked of it while it waited: its terminal, its place in view, the focus.
+  const follow = wanted.follow.get(agentId);
+  const host = wanted.host.get(agentId);
+  wanted.follow.delete(agentId);
+  wanted.host.delete(agentId);
+  if (follow) followTerminal(agentId, follow.terminalId, follow.running);
+  if (host?.isConnected) mountPane(agentId, host);
+  if (wanted.focus === agentId) {
+    wanted.focus = null;
+    pane.term.focus();
+  }
+  for (const resolve of openWaiters.get(agentId) ?? []) resolve();
+  openWaiters.delete(agentId);
+  return pane;
+}
+
+/**
+ * A run's new panes open one per task, panes in view first (pane-opener.ts); what the view asks of a pane still in the
+ * queue waits here and is done once it is open.
+ */
+const opener = new PaneOpener((agentId) => void getPane(agentId));
+const wanted = {
+  follow: new Map<string, { terminalId: string | null; running: boolean }>(),
+  host: new Map<string, HTMLElement>(),
+  focus: null as string | null,
+};
+
+function openPane(agentId: string): PaneTerminal {
   const openedAt = performance.now();
   const element = document.createElement('div');
   element.className = 'bt-xterm-host';
@@ -117,7 +150,12 @@ function sendInput(pane: PaneTerminal, data: string): void {
 
 /** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
 export function mountPane(agentId: string, host: HTMLElement): void {
-  const pane = getPane(agentId);
+  const pane = panes.get(agentId);
+  if (!pane) {
+    wanted.host.set(agentId, host);
+    opener.request(agentId, true);
+    return;
+  }
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
   fitSoon(agentId);
   webgl.show(agentId);
@@ -139,6 +177,7 @@ export function fitPane(agentId: string): void {
 
 /** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
 export function parkPane(agentId: string): void {
+  wanted.host.delete(agentId);
   const pane = panes.get(agentId);
   if (!pane) return;
   lot().appendChild(pane.element);
@@ -154,20 +193,26 @@ export function parkPane(agentId: string): void {
  * divider; the same one resumes from the bytes the pane already has.
  */
 export function followTerminal(agentId: string, terminalId: string | null, running: boolean): void {
-  const pane = getPane(agentId);
+  const pane = panes.get(agentId);
+  if (!pane) {
+    wanted.follow.set(agentId, { terminalId, running });
+    opener.request(agentId, false);
+    return;
+  }
   pane.accepting = running && terminalId !== null;
   pane.term.options.disableStdin = !pane.accepting;
   if (terminalId === null) return;
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
-    if (pane.terminalId !== null) pacer.write(agentId, pane.term, NEW_TERMINAL);
-    // From its first byte while the ring holds it (a first visit as a bounded reset showed more panes not current
-    // within 10 s in the scale bench; docs/performance.md), else the screen with a few screens of history.
+    const next = pane.terminalId !== null;
+    if (next) pacer.write(agentId, pane.term, NEW_TERMINAL);
+    // A new terminal continues below the old one's output, from its first byte; a pane with nothing yet starts from
+    // the core's screen and a few screens of history, the rest loaded when scrolled to (pane-history.ts).
     pane.terminalId = terminalId;
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
-    void attach(pane, terminalId, true);
+    void attach(pane, terminalId, next);
   } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
   }
@@ -177,6 +222,7 @@ const NEW_TERMINAL = new TextEncoder().encode('\r\n\x1b[2m───────�
 
 /** Resolves once the pane's attach (if any) is done and everything written to its xterm so far is parsed. */
 export async function settled(agentId: string): Promise<void> {
+  await opened(agentId);
   await attaching.get(agentId);
   const pane = panes.get(agentId);
   if (pane) await new Promise<void>((resolve) => pane.term.write('', resolve));
@@ -192,8 +238,19 @@ export async function liveTerminals(runId: string): Promise<{ agentId: string; t
   );
 }
 
-/** Whether the registry has a pane for the agent. */
-export const hasPane = (agentId: string): boolean => panes.has(agentId);
+/** Whether the registry has a pane for the agent (or one on its way: pane-opener.ts). */
+export const hasPane = (agentId: string): boolean => panes.has(agentId) || opener.pending(agentId);
+
+/** Resolves once the agent's pane is open (at once if it is, or if nothing asked for it). */
+function opened(agentId: string): Promise<void> {
+  if (panes.has(agentId) || !opener.pending(agentId)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const waiting = openWaiters.get(agentId) ?? [];
+    waiting.push(resolve);
+    openWaiters.set(agentId, waiting);
+  });
+}
+const openWaiters = new Map<string, (() => void)[]>();
 
 /** The agent's pane if the page has one (never creates it). */
 export const existingPane = (agentId: string): PaneTerminal | undefined => panes.get(agentId);
@@ -215,7 +272,9 @@ export function setClient(next: BatonClient | null): void {
 }
 
 export function focusPane(agentId: string): void {
-  panes.get(agentId)?.term.focus();
+  const pane = panes.get(agentId);
+  if (pane) pane.term.focus();
+  else if (opener.pending(agentId)) wanted.focus = agentId;
 }
 
 /** Milliseconds since the agent last printed anything. */
@@ -292,7 +351,7 @@ function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrol
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
   discardOutput(pane);
-  let text = `\x1bc${screen}`;
+  let text = `\x1bc${scrollSafeScreen(screen)}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
     const code = text.charCodeAt(cut - 1);

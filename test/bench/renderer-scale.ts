@@ -34,8 +34,9 @@ interface ScaleGlobal {
       runId: string,
       agentIds: string[],
       timeoutMs?: number,
-    ): Promise<{ ms: Record<string, number>; blank: string[] }>;
+    ): Promise<{ ms: Record<string, number>; blank: string[]; stale: string[]; diag: string[] }>;
     longestTask(since: number): number;
+    longFrames(since: number): string[];
     armTyping(): void;
     typingSamples(): number[];
     paneTimings(since: number): Record<string, number[]>;
@@ -116,6 +117,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const first: number[] = [];
     const again: number[] = [];
     const blank: string[] = [];
+    const stale: string[] = [];
     let firstTimings: Record<string, number[]> = {};
     for (const into of [first, again]) {
       if (into === again)
@@ -130,6 +132,22 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
         );
         into.push(...Object.values(r.ms));
         blank.push(...r.blank);
+        stale.push(...r.stale);
+        // Where each pane not current stands: its view against its buffer, and the core's screen.
+        if (process.env.BENCH_DIAG === '1')
+          for (const d of r.diag) {
+            console.log(d);
+            const id = d.slice(0, d.indexOf(':'));
+            const screen = await client.call('agent.screen', { agentId: id });
+            console.log(
+              `    core screen ${screen.cols}x${screen.rows}: ${JSON.stringify(
+                screen.text
+                  .split('\n')
+                  .filter((l) => l.trim() !== '')
+                  .slice(-4),
+              )}`,
+            );
+          }
       }
     }
     if (profiling) await printProfile(p, 'switching through every run twice');
@@ -137,10 +155,16 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longestTask(t),
       since,
     );
+    if (process.env.BENCH_DIAG === '1')
+      for (const f of await page.evaluate(
+        (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longFrames(t),
+        since,
+      ))
+        console.log(`  long frame ${f}`);
     const p99 = quantile([...first, ...again], 0.99);
     line(
       'switch to a run → every pane current, p99',
-      `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length === 0)}  blank panes ${blank.length}  ` +
+      `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length + stale.length === 0)}  blank panes ${blank.length}, stale ${stale.length}  ` +
         `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
     );
     // Where a first visit's time goes, phase by phase (each pane's own; the phases of a run's panes overlap).
