@@ -110,10 +110,12 @@ export function Sidebar() {
           ) : null}
         </select>
       </div>
-      {!runsLoaded ? (
+      {!runsLoaded && runs.length === 0 ? (
         <p className="bt-empty">Loading runs…</p>
       ) : runs.length === 0 ? (
         <p className="bt-empty">No runs yet. Start one with New run, or resume one from a handle.</p>
+      ) : shown.length === 0 && !runsLoaded ? (
+        <p className="bt-empty">Listing older runs…</p>
       ) : shown.length === 0 ? (
         <div className="bt-empty">
           <p>No runs match these filters.</p>
@@ -132,7 +134,15 @@ export function Sidebar() {
           ) : null}
         </div>
       ) : (
-        <RunList runs={shown} row={row} />
+        <>
+          <RunList runs={shown} row={row} />
+          {/* The newest runs are shown first; the rest of a large history follows (run-list-sync.ts). */}
+          {runsLoaded ? null : (
+            <p className="bt-muted bt-list-more" role="status">
+              Listing older runs…
+            </p>
+          )}
+        </>
       )}
       <div className="bt-sidebar-foot">
         <CommandButton command="sessions.open" className="bt-button" />

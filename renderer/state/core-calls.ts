@@ -92,6 +92,10 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       set({ runs, runsLoaded: true });
       if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
     },
+    setFirstRuns(runs) {
+      set({ runs });
+      if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
+    },
   });
 
   return {

@@ -1,5 +1,5 @@
 // The page's copy of the run list, kept in step with the core (docs/performance.md "Idle and start"). The whole list
-// is asked for at connection (and when the page asks for it); an event that names runs (`run.changed`,
+// is asked for at connection, its newest screenful first (and when the page asks for it); an event that names runs (`run.changed`,
 // `agent.status`, `cost.changed`) asks `run.list` for those runs alone and puts them in place: with 10,000 stored
 // runs, listing them all for each event was most of an idle page's and core's work. One ask at a time, in order, so
 // an older answer never overwrites a newer one; asks made meanwhile are merged into the next.
@@ -40,11 +40,19 @@ export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string
   return out;
 }
 
+/**
+ * The first list of a page asks for the newest this many runs first and shows them, then for the whole list: with
+ * 10,000 stored runs the whole answer takes the core and the page hundreds of milliseconds more to make and read.
+ */
+export const FIRST_SCREEN = 150;
+
 export interface RunListDeps {
   client(): BatonClient | null;
   runs(): { runs: readonly RunSummary[]; loaded: boolean };
-  /** The new list (`loaded`: it holds every run). */
+  /** The new list, holding every run. */
   setRuns(runs: RunSummary[]): void;
+  /** The newest runs, shown while the whole list is still to come (it is not `loaded` yet). */
+  setFirstRuns(runs: RunSummary[]): void;
 }
 
 export interface RunListSync {
@@ -70,8 +78,14 @@ export function runListSync(deps: RunListDeps): RunListSync {
     }
     // Before the first whole list there is nothing to merge into: these runs come with it.
     if (wantAll || wanted.size > MAX_NAMED || !deps.runs().loaded) {
+      const first = !deps.runs().loaded && deps.runs().runs.length === 0;
       wantAll = false;
       wanted.clear();
+      if (first) {
+        const newest = await c.call('run.list', { limit: FIRST_SCREEN });
+        if (newest.length < FIRST_SCREEN) return deps.setRuns(newest);
+        deps.setFirstRuns(newest);
+      }
       deps.setRuns(await c.call('run.list', {}));
       return;
     }

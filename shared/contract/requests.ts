@@ -38,8 +38,15 @@ export const requests = {
     result: z.strictObject({ version: z.string(), dataDir: z.string(), vendors: z.array(vendorInfoSchema) }),
   },
   'run.list': {
-    /** `runs`: only these runs (those an event named; a deleted one is left out of the answer). */
-    params: z.strictObject({ query: z.string().max(200).optional(), runs: z.array(runId).max(1000).optional() }),
+    /**
+     * `runs`: only these runs (those an event named; a deleted one is left out of the answer). `limit`: only the
+     * newest this many (a page's first screen, shown before the whole list of a large history is in).
+     */
+    params: z.strictObject({
+      query: z.string().max(200).optional(),
+      runs: z.array(runId).max(1000).optional(),
+      limit: z.number().int().min(1).max(100_000).optional(),
+    }),
     result: z.array(runSummarySchema),
   },
   'run.get': { params: z.strictObject({ run: runRef }), result: runViewSchema },

@@ -101,6 +101,9 @@ describe('an idle core', () => {
     const both = await client.call('run.list', { runs: [a!.id, b!.id] });
     expect(both.map((r) => r.name).sort()).toEqual(['quiet-1', 'quiet-2']);
     expect(both.every((r) => r.liveAgents === 2)).toBe(true);
+    // `limit`: the newest runs only, in the whole list's order (a page's first screen).
+    const whole = await client.call('run.list', {});
+    expect((await client.call('run.list', { limit: 1 })).map((r) => r.id)).toEqual([whole[0]!.id]);
     await client.call('run.stop', { run: b!.id });
     await client.call('run.delete', { run: b!.id });
     runs.splice(1, 1);

@@ -2,7 +2,7 @@
 // docs/performance.md "Idle and start"): with thousands of stored runs, a run that changed must not cost a list of all
 // of them, and the list the page shows must still equal the core's own.
 import { describe, expect, it } from 'vitest';
-import { MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
+import { FIRST_SCREEN, MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
 import { useBaton } from '../../renderer/state/store.js';
 import type { BatonClient } from '../../shared/client.js';
 import type { EventName, EventPayload, Method, Params, RunSummary } from '../../shared/contract.js';
@@ -27,12 +27,15 @@ function summary(n: number, minute: number, over: Partial<RunSummary> = {}): Run
   };
 }
 
-/** A core holding `runs`: answers run.list as the real one does (newest first, `runs` narrowing it), and counts. */
+/** A core holding `runs`: answers run.list as the real one does (newest first, `runs` and `limit` narrowing it), and counts. */
 function fakeCore(runs: Map<string, RunSummary>) {
   const lists: Params<'run.list'>[] = [];
   const listeners = new Map<string, ((p: unknown) => void)[]>();
   const list = (p: Params<'run.list'>) =>
-    [...runs.values()].filter((r) => !p.runs || p.runs.includes(r.id)).sort(newestFirst);
+    [...runs.values()]
+      .filter((r) => !p.runs || p.runs.includes(r.id))
+      .sort(newestFirst)
+      .slice(0, p.limit ?? Infinity);
   const client: BatonClient = {
     call: async <M extends Method>(method: M, params: Params<M>) => {
       await Promise.resolve();
@@ -74,6 +77,33 @@ describe('mergeRuns', () => {
   it('orders runs of the same time by id, as the core does', () => {
     const merged = mergeRuns([summary(5, 10), summary(7, 10)], new Set([id(6)]), [summary(6, 10)]);
     expect(merged.map((r) => r.id)).toEqual([id(5), id(6), id(7)]);
+  });
+});
+
+describe('the first list of a large history', () => {
+  it('shows the newest screenful first, then every run; a short history is one list', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 2000; n++) held.set(id(n), summary(n, n % 500));
+    const core = fakeCore(held);
+    useBaton.setState({ runs: [], runsLoaded: false });
+    const seen: { count: number; loaded: boolean }[] = [];
+    const stop = useBaton.subscribe((s) => seen.push({ count: s.runs.length, loaded: s.runsLoaded }));
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    stop();
+    expect(core.lists.slice(0, 2)).toEqual([{ limit: FIRST_SCREEN }, {}]);
+    // The newest screenful was on screen, not yet marked whole, before every run was.
+    expect(seen).toContainEqual({ count: FIRST_SCREEN, loaded: false });
+    expect(useBaton.getState().runs).toEqual(core.list());
+    expect(useBaton.getState().runsLoaded).toBe(true);
+
+    const few = fakeCore(new Map([[id(1), summary(1, 1)]]));
+    useBaton.setState({ runs: [], runsLoaded: false });
+    useBaton.getState().setConnection('connected', few.client);
+    await useBaton.getState().refreshRuns();
+    expect(few.lists).toEqual([{ limit: FIRST_SCREEN }]);
+    expect(useBaton.getState().runs).toEqual(few.list());
+    expect(useBaton.getState().runsLoaded).toBe(true);
   });
 });
 

@@ -72,11 +72,13 @@ export class RunService {
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
   readonly requests: RequestTable<RunMethod> = {
-    'run.list': async ({ query, runs: named }) => {
+    'run.list': async ({ query, runs: named, limit }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
-      // `runs`: the page asks for the runs an event named, not all 10,000 (docs/performance.md "Idle and start").
+      // `runs`: the page asks for the runs an event named, not all 10,000 (docs/performance.md "Idle and start");
+      // `limit`: its first screen, newest first as the store keeps them, before the whole list.
       const only = named && new Set(named);
-      const runs = this.runs.peek().filter((r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)));
+      const matching = this.runs.peek().filter((r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)));
+      const runs = limit === undefined ? matching : matching.slice(0, limit);
       const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
       const health = await this.health.of(runs, isLive);
       const cost = await costs;
