@@ -29,8 +29,9 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * (`host` per agent, `hosts.*`), search (`search.*`), forks and bundles (`run.fork`, `bundle.*`). 5: `agent.attach`
  * takes a `scrollback` limit (a pane's catch-up carries its screen and only the newest history), `hosts.folders`
  * lists a host's folders; a core speaking 4 refuses an attach that names a limit. 6: worktrees on hosts
- * (`hosts.inspectWorktree`, `hosts.approveSetup`, `agentSpec.worktreeName`) and `run.list` of named `runs` (a page
- * re-lists only the runs an event names; a core speaking 5 would answer with every run).
+ * (`hosts.inspectWorktree`, `hosts.approveSetup`, `agentSpec.worktreeName`) and `run.list` of named `runs` or the
+ * newest `limit` (a page re-lists only the runs an event names, and lists its first screen before the rest; a core
+ * speaking 5 refuses both).
  */
 export const PROTOCOL_VERSION = 6;
 
