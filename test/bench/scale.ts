@@ -6,6 +6,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { FLOW } from '../../electron/core/pty/flow.js';
+import { FIRST_SCREEN } from '../../renderer/state/run-list-sync.js';
 import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
 import { tempDir, testEnv } from '../helpers/server.js';
 import { writeManyRuns } from './many-runs.js';
@@ -152,9 +153,18 @@ async function manyRuns(root: string, env: Record<string, string>): Promise<void
       `${fmt(opened.ms / emptyOpen.ms, 2)} × an empty store (${s(emptyOpen.ms)})`,
       '–',
     );
+    // What a page asks first (renderer/state/run-list-sync.ts): its first screen, then the whole list.
+    const screen = await timed(() => client.call('run.list', { limit: FIRST_SCREEN }));
+    if (screen.value.length !== FIRST_SCREEN) throw new Error(`run.list gave ${screen.value.length} runs`);
     const first = await timed(() => client.call('run.list', {}));
     if (first.value.length !== HISTORY_RUNS) throw new Error(`run.list gave ${first.value.length} runs`);
     const info = await medianOf(10, () => client.call('core.info', {}));
+    row(
+      `a page's first screen after open (newest ${FIRST_SCREEN}, nothing saved)`,
+      s(screen.ms),
+      `${fmt(screen.ms / info, 0)} × core.info (${s(info)})`,
+      `goal ≤ 300 ms ${verdict(screen.ms <= 300)}`,
+    );
     row(
       'first run.list after open (nothing saved: waits for checks)',
       s(first.ms),
