@@ -1,14 +1,13 @@
 // A server that refuses stream forwarding (`AllowStreamLocalForwarding no`): Baton reaches the remote core through
 // `baton connect --stdio` over ssh instead of a forwarded socket (docs/hosts.md, "The link"), and remote agents work
 // the same, through a dropped connection too.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { connect } from '../../electron/cli/connect.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { stdioBridges } from './ssh-hosts-helpers.js';
+import { endSshMachines, stdioBridges } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding', () => {
   let sshd: TestSshd;
@@ -22,23 +21,7 @@ describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding',
     client = await server.connect();
   }, 60_000);
 
-  afterAll(async () => {
-    client?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    try {
-      const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
-        socket: string;
-        token: string;
-      };
-      const remote = await connect({ socket: info.socket, token: info.token });
-      await remote.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
-      remote.close();
-    } catch {
-      // No remote core was started.
-    }
-    sshd?.stop();
-  }, 60_000);
+  afterAll(() => endSshMachines(sshd, server, client), 60_000);
 
   it('runs a remote agent through the stdio bridge, and reconnects through it after a drop', async () => {
     const view = await client.call('hosts.connect', { host: 'devbox' });

@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentAttention, AgentView } from '../../shared/contract.js';
-import { connect } from '../../electron/cli/connect.js';
 import { pathWithoutNode, sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import {
   agentByLabel,
@@ -29,7 +28,7 @@ import {
   type ServerProcess,
 } from '../helpers/server.js';
 import { isRunning, runCli } from '../helpers/core.js';
-import { stdioBridges } from './ssh-hosts-helpers.js';
+import { endSshMachines, remoteCore, stdioBridges } from './ssh-hosts-helpers.js';
 
 const VERSION = (
   JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
@@ -72,15 +71,6 @@ async function streamTail(client: RpcClient, agentId: string, size: number): Pro
   return { end, tail: Buffer.concat(chunks) };
 }
 
-/** The remote host's own core, reached directly on its socket (as a test may: it is the same machine). */
-async function remoteCore(sshd: TestSshd): Promise<RpcClient> {
-  const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
-    socket: string;
-    token: string;
-  };
-  return connect({ socket: info.socket, token: info.token });
-}
-
 /** The remote core's run for a local run: named after the local run's id. */
 async function remoteRunOf(remote: RpcClient, runId: string) {
   const found = (await remote.call('run.list', {})).find((r) => r.name === runId || r.id === runId);
@@ -111,18 +101,7 @@ describe.skipIf(!sshdAvailable())('agents on a remote host over ssh', () => {
     client = await server.connect();
   }, 60_000);
 
-  afterAll(async () => {
-    client?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    // The remote core is this test's own background process: ended through its own contract.
-    if (sshd && existsSync(join(sshd.remoteHome, '.baton', 'server.json'))) {
-      const remote = await remoteCore(sshd).catch(() => null);
-      await remote?.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
-      remote?.close();
-    }
-    sshd?.stop();
-  }, 60_000);
+  afterAll(() => endSshMachines(sshd, server, client), 60_000);
 
   it('lists the hosts of the ssh config, and installs its core on a host at first use', async () => {
     const before = await client.call('hosts.list', {});

@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView } from '../../shared/contract.js';
-import { connect } from '../../electron/cli/connect.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { runCli } from '../helpers/core.js';
+import { endSshMachines, remoteCore } from './ssh-hosts-helpers.js';
 
 const BASH = ['/bin/bash', '--noprofile', '--norc'];
 const IDENTITY = {
@@ -23,15 +23,6 @@ const IDENTITY = {
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
-}
-
-/** The remote host's own core, reached directly on its socket (the same machine, told apart by its HOME). */
-function remoteCore(sshd: TestSshd): Promise<RpcClient> {
-  const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
-    socket: string;
-    token: string;
-  };
-  return connect({ socket: info.socket, token: info.token });
 }
 
 describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its host', () => {
@@ -59,17 +50,7 @@ describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its
     client = await server.connect();
   }, 60_000);
 
-  afterAll(async () => {
-    client?.close();
-    server?.child.kill('SIGTERM');
-    await server?.exited;
-    if (sshd && existsSync(join(sshd.remoteHome, '.baton', 'server.json'))) {
-      const remote = await remoteCore(sshd).catch(() => null);
-      await remote?.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
-      remote?.close();
-    }
-    sshd?.stop();
-  }, 60_000);
+  afterAll(() => endSshMachines(sshd, server, client), 60_000);
 
   it('starts it in a new worktree there, on a branch named after this run, and counts its changes', async () => {
     const counts: number[] = [];
