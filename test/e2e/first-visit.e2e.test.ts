@@ -4,23 +4,21 @@
 // xterm's default size. Switching to that run shows them in a grid of smaller panes: each must show what its agent
 // prints now, not stay where it was when it was moved in (xterm's paused renderer used to leave such a view above the
 // bottom: renderer/panes/pane-fit.ts), and scrolling up must still bring back the agent's first line.
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { launchBrowser, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { paneRows, startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const HISTORY = 2000;
 /** A 3 × 3 grid: each pane has fewer rows than the 24 of an xterm loaded ahead in the parking lot. */
 const AGENTS = 9;
 
-let root = '';
+let web: WebMachine | null = null;
 let server: ServerProcess;
 let client: RpcClient;
-let session: BrowserSession | null = null;
 let page: Page;
 let busy: string[] = [];
 
@@ -34,11 +32,9 @@ describe.skipIf(skipReason !== null)(
   `first visits of panes loaded ahead${skipReason ? ` — ${skipReason}` : ''}`,
   () => {
     beforeAll(async () => {
-      root = realpathSync(tempDir('baton-first-visit-'));
-      const work = join(root, 'work');
-      mkdirSync(work, { recursive: true });
-      server = await startServer(join(root, 'data'), testEnv(join(root, 'home')));
-      client = await server.connect();
+      web = await startWebMachine('baton-first-visit-');
+      ({ server, client } = web);
+      const { work } = web.machine;
       const run = await client.call('run.start', {
         name: 'busy',
         agents: Array.from({ length: AGENTS }, (_, k) => ({
@@ -53,34 +49,16 @@ describe.skipIf(skipReason !== null)(
         name: 'calm',
         agents: [{ vendor: 'shell' as const, label: 'calm', cwd: work, command: ['sh', '-c', 'echo calm; exec cat'] }],
       });
-      session = await launchBrowser();
-      page = session.page;
-      page.setDefaultTimeout(30_000);
+      page = (await web.openBrowser()).page;
     }, 120_000);
 
-    afterAll(async () => {
-      await session?.close();
-      for (const name of ['busy', 'calm']) await client?.call('run.stop', { run: name }).catch(() => undefined);
-      client?.close();
-      if (server && server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await server.exited;
-      }
-      if (root) rmSync(root, { recursive: true, force: true });
-    });
+    afterAll(() => web?.close());
 
     const runButton = (name: string) =>
       page.getByRole('list', { name: 'Runs' }).getByRole('button', { name, exact: true });
     /** The pane's rows in view, trailing blank rows dropped. */
     const rows = async (agentId: string) => {
-      const lines = await page.evaluate(
-        (id) =>
-          (document.querySelector(`[data-agent-id="${id}"] .xterm-rows`) as HTMLElement | null)?.innerText
-            .replace(/\u00a0/g, ' ')
-            .split('\n')
-            .map((l) => l.trimEnd()) ?? [],
-        agentId,
-      );
+      const lines = await paneRows(page, agentId);
       while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
       return lines;
     };

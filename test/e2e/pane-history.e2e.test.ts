@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { FLOW } from '../../electron/core/pty/flow.js';
 import { waitFor, type ServerProcess } from '../helpers/server.js';
-import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { paneRows, startWebMachine, type WebMachine } from '../helpers/web-machine.js';
 import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
@@ -48,14 +48,7 @@ describe.skipIf(skipReason !== null)(`a pane's long history${skipReason ? ` — 
 
   /** The pane's rows in view, trailing blank rows dropped. */
   const rows = async () => {
-    const lines = await page.evaluate(
-      (id) =>
-        (document.querySelector(`[data-agent-id="${id}"] .xterm-rows`) as HTMLElement | null)?.innerText
-          .replace(/\u00a0/g, ' ')
-          .split('\n')
-          .map((l) => l.trimEnd()) ?? [],
-      agentId,
-    );
+    const lines = await paneRows(page, agentId);
     while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     return lines;
   };

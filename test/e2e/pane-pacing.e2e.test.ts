@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { waitFor, type ServerProcess } from '../helpers/server.js';
-import { startWebMachine, type WebMachine } from '../helpers/web-machine.js';
+import { paneRows, startWebMachine, type WebMachine } from '../helpers/web-machine.js';
 import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
@@ -45,15 +45,7 @@ describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReas
 
   afterAll(() => web?.close());
 
-  const rows = (agentId: string) =>
-    page.evaluate(
-      (id) =>
-        (document.querySelector(`[data-agent-id="${id}"] .xterm-rows`) as HTMLElement | null)?.innerText
-          .replace(/\u00a0/g, ' ')
-          .split('\n')
-          .map((l) => l.trimEnd()) ?? [],
-      agentId,
-    );
+  const rows = (agentId: string) => paneRows(page, agentId);
 
   it('keeps every flooded line, in order, and echoes every key typed meanwhile', async () => {
     await page.goto(`${server.url}/#token=${server.token}`);

@@ -1,5 +1,6 @@
 // A served machine (served-machine.ts: a temp machine, `baton serve` on it, a client) and Chromium for its dashboard:
 // what the end-to-end journeys in Chromium share. `close` takes down whatever was started, the browser first.
+import type { Page } from 'playwright-core';
 import { launchBrowser, type BrowserSession, type LaunchOptions } from '../e2e/browser.js';
 import { startServedMachine, type ServedMachine } from './served-machine.js';
 
@@ -27,4 +28,16 @@ export async function startWebMachine(...args: Parameters<typeof startServedMach
       await served.close();
     },
   };
+}
+
+/** A pane's rows in view (what the user sees), each with its trailing blanks dropped. */
+export function paneRows(page: Page, agentId: string): Promise<string[]> {
+  return page.evaluate(
+    (id) =>
+      (document.querySelector(`[data-agent-id="${id}"] .xterm-rows`) as HTMLElement | null)?.innerText
+        .replace(/\u00a0/g, ' ')
+        .split('\n')
+        .map((l) => l.trimEnd()) ?? [],
+    agentId,
+  );
 }
