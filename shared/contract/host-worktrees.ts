@@ -5,7 +5,7 @@ import { absolutePathSchema } from '../words.js';
 import { hostAliasSchema } from './host-alias.js';
 
 /** A folder's repository, as `worktree.inspect` gives it (null: not in one). */
-const repoInspectionSchema = z
+export const repoInspectionSchema = z
   .strictObject({
     repoRoot: z.string(),
     currentBranch: z.string().nullable(),

@@ -25,7 +25,7 @@ import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
 import { hostMapSchema, hostRequests } from './hosts.js';
-import { hostWorktreeRequests } from './host-worktrees.js';
+import { hostWorktreeRequests, repoInspectionSchema } from './host-worktrees.js';
 import { portableRequests } from './portable.js';
 import { attentionRequests } from './attention.js';
 
@@ -170,16 +170,7 @@ export const requests = {
   /** Is this directory in a git repository? Its branches and setup command, for the New run dialog (null: not). */
   'worktree.inspect': {
     params: z.strictObject({ cwd: absolutePathSchema }),
-    result: z
-      .strictObject({
-        repoRoot: z.string(),
-        currentBranch: z.string().nullable(),
-        headCommit: z.string(),
-        /** Local branches, at most 200. */
-        branches: z.array(z.string()),
-        setup: z.strictObject({ command: z.array(z.string()), hash: z.string(), approved: z.boolean() }).nullable(),
-      })
-      .nullable(),
+    result: repoInspectionSchema,
   },
   /** The user consents to that repository's setup command (by its hash) running in new worktrees. */
   'worktree.approveSetup': {

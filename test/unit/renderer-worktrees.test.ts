@@ -15,8 +15,8 @@ import {
   type WorktreeChoice,
 } from '../../renderer/components/worktree-spec.js';
 import { useBaton } from '../../renderer/state/store.js';
-import type { BatonClient } from '../../shared/client.js';
-import type { EventName, EventPayload, Method, Params, Result } from '../../shared/contract.js';
+import type { Method, Params, Result } from '../../shared/contract.js';
+import { fakeClient } from '../helpers/fake-client.js';
 
 const repo = (over: Partial<Extract<RepoState, { state: 'repo' }>['repo']> = {}): RepoState => ({
   state: 'repo',
@@ -163,26 +163,12 @@ describe('the pane header’s changed-file count', () => {
   afterEach(() => initial.setConnection('connecting', null));
 
   /** A client whose events the test fires and whose answers it gives. */
-  function fakeClient(answers: Partial<{ [M in Method]: (p: Params<M>) => Result<M> }>) {
-    const listeners = new Map<string, ((p: unknown) => void)[]>();
-    const client: BatonClient = {
-      call: async <M extends Method>(method: M, params: Params<M>) => {
-        const answer = answers[method] as ((p: Params<M>) => Result<M>) | undefined;
-        if (!answer) throw new Error(`unexpected ${method}`);
-        return answer(params);
-      },
-      on: <E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void) => {
-        listeners.set(name, [...(listeners.get(name) ?? []), listener as (p: unknown) => void]);
-        return () => undefined;
-      },
-      attach: () => Promise.reject(new Error('no terminals here')),
-      onClose: () => () => undefined,
-      close: () => undefined,
-    };
-    const fire = <E extends EventName>(name: E, payload: EventPayload<E>) => {
-      for (const l of listeners.get(name) ?? []) l(payload);
-    };
-    return { client, fire };
+  function answering(answers: Partial<{ [M in Method]: (p: Params<M>) => Result<M> }>) {
+    return fakeClient(async <M extends Method>(method: M, params: Params<M>) => {
+      const answer = answers[method] as ((p: Params<M>) => Result<M>) | undefined;
+      if (!answer) throw new Error(`unexpected ${method}`);
+      return answer(params);
+    });
   }
 
   it('follows the agent.changes event, and counts events so an open Changes view refreshes', async () => {
@@ -197,7 +183,7 @@ describe('the pane header’s changed-file count', () => {
       patch: '',
       truncated: false,
     };
-    const { client, fire } = fakeClient({
+    const { client, fire } = answering({
       'host.info': () => ({ version: 't', dataDir: '/d', vendors: [] }),
       'run.list': () => [],
       'agent.changes': () => changes,

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { FIRST_SCREEN, MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
 import { useBaton } from '../../renderer/state/store.js';
-import type { BatonClient } from '../../shared/client.js';
-import type { EventName, EventPayload, Method, Params, RunSummary } from '../../shared/contract.js';
+import type { Method, Params, RunSummary } from '../../shared/contract.js';
+import { fakeClient } from '../helpers/fake-client.js';
 
 const id = (n: number) => `run_${String(n).padStart(16, '0')}`;
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString();
@@ -30,32 +30,19 @@ function summary(n: number, minute: number, over: Partial<RunSummary> = {}): Run
 /** A core holding `runs`: answers run.list as the real one does (newest first, `runs` and `limit` narrowing it), and counts. */
 function fakeCore(runs: Map<string, RunSummary>) {
   const lists: Params<'run.list'>[] = [];
-  const listeners = new Map<string, ((p: unknown) => void)[]>();
   const list = (p: Params<'run.list'>) =>
     [...runs.values()]
       .filter((r) => !p.runs || p.runs.includes(r.id))
       .sort(newestFirst)
       .slice(0, p.limit ?? Infinity);
-  const client: BatonClient = {
-    call: async <M extends Method>(method: M, params: Params<M>) => {
-      await Promise.resolve();
-      if (method === 'host.info') return { version: 't', dataDir: '/d', vendors: [] } as never;
-      if (method === 'run.get') throw new Error('not kept here');
-      if (method !== 'run.list') throw new Error(`unexpected ${method}`);
-      lists.push(params as Params<'run.list'>);
-      return list(params as Params<'run.list'>) as never;
-    },
-    on: <E extends EventName>(name: E, listener: (payload: EventPayload<E>) => void) => {
-      listeners.set(name, [...(listeners.get(name) ?? []), listener as (p: unknown) => void]);
-      return () => undefined;
-    },
-    attach: () => Promise.reject(new Error('no terminals here')),
-    onClose: () => () => undefined,
-    close: () => undefined,
-  };
-  const fire = <E extends EventName>(name: E, payload: EventPayload<E>) => {
-    for (const l of listeners.get(name) ?? []) l(payload);
-  };
+  const { client, fire } = fakeClient(async <M extends Method>(method: M, params: Params<M>) => {
+    await Promise.resolve();
+    if (method === 'host.info') return { version: 't', dataDir: '/d', vendors: [] } as never;
+    if (method === 'run.get') throw new Error('not kept here');
+    if (method !== 'run.list') throw new Error(`unexpected ${method}`);
+    lists.push(params as Params<'run.list'>);
+    return list(params as Params<'run.list'>) as never;
+  });
   return { client, fire, lists, list: () => list({}) };
 }
 
