@@ -1,5 +1,5 @@
 // The window: history on the left, the selected run's panes on the right, dialogs and toasts above.
-import { useDeferredValue, useEffect, useMemo } from 'react';
+import { useEffect } from 'react';
 import { listenForCommandKeys } from '../commands/keys.js';
 import { selectedRun, useBaton } from '../state/store.js';
 import { ChangesDialog } from './ChangesDialog.js';
@@ -26,11 +26,6 @@ export function App() {
   const runs = useBaton((s) => s.runs);
   const runsLoaded = useBaton((s) => s.runsLoaded);
   const selected = useBaton(selectedRun);
-  // The run view of a newly selected run (tens of panes, each with its header) renders in a transition, in slices
-  // the page can interrupt, not in the task that answered the selection: that render was one of the page's longest
-  // tasks (docs/performance.md, "Long tasks"). The history shows the selection at once.
-  const shown = useDeferredValue(selected);
-  const runView = useMemo(() => (shown ? <RunView run={shown} /> : null), [shown]);
   const dialog = useBaton((s) => s.dialog);
   usePasteToResume();
   // The keys of every command (commands/keys.ts): one listener for the page's life.
@@ -62,7 +57,7 @@ export function App() {
         </div>
         <CoreBanners />
         {selected ? (
-          runView
+          <RunView run={selected} />
         ) : runsLoaded && runs.length === 0 ? (
           <FirstLaunch />
         ) : (
