@@ -31,3 +31,15 @@ export function needsByRun(entries: Iterable<AgentAttentionEntry>): Record<strin
   for (const e of needingInOrder(entries)) out[e.runId] = (out[e.runId] ?? 0) + 1;
   return out;
 }
+
+/**
+ * How many of the run's agents need the user. Counted, not sorted: every row of the history runs this on every
+ * attention change and as it comes into view, and sorting every agent (by localeCompare) per row cost a keystroke in
+ * the history's search milliseconds (docs/performance.md, "Long tasks").
+ */
+export function needingIn(entries: Iterable<AgentAttentionEntry>, runId: string): number {
+  let n = 0;
+  for (const e of entries)
+    if (e.runId === runId && (e.attention.state === 'waiting' || e.attention.state === 'asking')) n++;
+  return n;
+}

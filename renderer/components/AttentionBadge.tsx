@@ -2,7 +2,7 @@
 // (the colour only repeats them), what it asks, whether the state was read from its screen, and a mute for its
 // notifications.
 import type { AgentAttention, AgentView } from '../../shared/contract.js';
-import { needingInOrder } from '../attention/order.js';
+import { needingIn } from '../attention/order.js';
 import { useAttention } from '../state/attention-store.js';
 import './attention.css';
 
@@ -73,9 +73,7 @@ export function AgentMuteButton({ runId, agent }: { runId: string; agent: Pick<A
 
 /** "2 need you" on a run in the history list: live from the page's states, the run summary's count until loaded. */
 export function NeedYouCount({ runId, fallback }: { runId: string; fallback: number }) {
-  const count = useAttention((s) =>
-    s.loaded ? needingInOrder(Object.values(s.entries)).filter((e) => e.runId === runId).length : fallback,
-  );
+  const count = useAttention((s) => (s.loaded ? needingIn(Object.values(s.entries), runId) : fallback));
   if (count === 0) return null;
   return (
     <>

@@ -68,21 +68,49 @@ export function isTimer(v: unknown): v is TimerLike {
  * pointed at the set for its new font instead of being emptied, so the other panes keep theirs.
  */
 function shareWidths(cache: WidthCacheLike): void {
-  const repoint = () => {
+  /** `own`: the cache's widths are of its current font (not just cleared for a new one), and seed a new set. */
+  const repoint = (own = false) => {
     const key = [cache._font, cache._fontSize, String(cache._weight), String(cache._weightBold), devicePixelRatio].join(
       '\u0000',
     );
     let widths = shared.get(key);
     if (!widths) {
-      widths = { flat: new Float32Array(cache._flat.length).fill(FLAT_UNSET), holey: new Map() };
+      widths =
+        own && cache._holey
+          ? { flat: cache._flat, holey: cache._holey }
+          : { flat: new Float32Array(cache._flat.length).fill(FLAT_UNSET), holey: new Map() };
       shared.set(key, widths);
     }
     cache._flat = widths.flat;
     cache._holey = widths.holey;
   };
-  repoint();
-  cache.clear = repoint;
+  repoint(true);
+  cache.clear = () => repoint();
 }
+
+/**
+ * Shares the widths of every later cache from its construction on. A DOM renderer measures 'W' in its constructor
+ * (its letter spacing), inside `term.open`, before `tuneXterm` can reach its cache: a forced layout of the page in
+ * every pane's open, 22% of a run switch's profile (docs/performance.md, "Long tasks"). xterm's constructor sets the
+ * font (`setFont`) before it measures, so the class's `setFont` shares the cache's widths once the font is set.
+ */
+function shareFromConstruction(cache: WidthCacheLike): void {
+  const proto: unknown = Object.getPrototypeOf(cache);
+  if (!isObject(proto) || proto === Object.prototype || !Object.prototype.hasOwnProperty.call(proto, 'setFont')) return;
+  const setFont = proto.setFont;
+  if (typeof setFont !== 'function' || patchedSetFont.has(setFont)) return;
+  const shared = function (this: unknown, ...args: unknown[]): unknown {
+    const result: unknown = Reflect.apply(setFont, this, args);
+    if (isWidthCache(this) && !tunedCaches.has(this)) {
+      tunedCaches.add(this);
+      shareWidths(this);
+    }
+    return result;
+  };
+  patchedSetFont.add(shared);
+  proto.setFont = shared;
+}
+const patchedSetFont = new WeakSet<object>();
 
 /**
  * The same contract as xterm's TimeoutTimer.cancelAndSet (the runner runs `timeout` ms after the last call, once),
@@ -125,6 +153,7 @@ export function tuneXterm(term: object): void {
   if (isWidthCache(cache) && !tunedCaches.has(cache)) {
     tunedCaches.add(cache);
     shareWidths(cache);
+    shareFromConstruction(cache);
   }
   const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
   if (isTimer(timer) && !tunedTimers.has(timer)) {

@@ -2,7 +2,7 @@
 // (renderer/attention/order.ts), and the desktop app's notifications and badge (electron/app/attention.ts).
 import { describe, expect, it } from 'vitest';
 import { Attention } from '../../electron/app/attention.js';
-import { nextNeeding, needingInOrder, needsByRun } from '../../renderer/attention/order.js';
+import { nextNeeding, needingIn, needingInOrder, needsByRun } from '../../renderer/attention/order.js';
 import { NoticePolicy, type AgentRef } from '../../shared/attention-policy.js';
 import {
   DEFAULT_ATTENTION_SETTINGS,
@@ -94,6 +94,12 @@ describe('Next agent that needs me', () => {
     expect(nextNeeding(entries, entries[2]!.agentId)?.label).toBe('a');
     expect(nextNeeding([entries[2]!], null)).toBeNull();
     expect(needsByRun(entries)).toEqual({ run_aaaaaaaaaaaaaaaa: 2, run_bbbbbbbbbbbbbbbb: 1 });
+  });
+
+  it("counts a run's agents that need the user, as the history's rows show it", () => {
+    expect(needingIn(entries, 'run_aaaaaaaaaaaaaaaa')).toBe(2);
+    expect(needingIn(entries, 'run_bbbbbbbbbbbbbbbb')).toBe(1);
+    expect(needingIn(entries, 'run_cccccccccccccccc')).toBe(0);
   });
 });
 

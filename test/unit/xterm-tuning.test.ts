@@ -70,6 +70,50 @@ describe('xterm tuning', () => {
     vi.unstubAllGlobals();
   });
 
+  it("shares a new pane's widths from its renderer's construction on, before xterm measures its letter spacing", () => {
+    vi.stubGlobal('devicePixelRatio', 1);
+    let measured = 0;
+    // xterm's WidthCache as its DOM renderer uses it: built, given the font, then asked for 'W' (its spacing).
+    class WidthCache {
+      _flat = new Float32Array(256).fill(-9999);
+      _holey: Map<string, number> | undefined = new Map();
+      _font = '';
+      _fontSize = 0;
+      _weight: unknown = 'normal';
+      _weightBold: unknown = 'bold';
+      setFont(font: string, size: number): void {
+        if (font === this._font && size === this._fontSize) return;
+        this._font = font;
+        this._fontSize = size;
+        this.clear();
+      }
+      clear(): void {
+        this._flat.fill(-9999);
+        this._holey = new Map();
+      }
+      get(c: string): number {
+        const cp = c.charCodeAt(0);
+        if (this._flat[cp] !== -9999) return this._flat[cp]!;
+        measured++;
+        this._flat[cp] = 7.5;
+        return 7.5;
+      }
+    }
+    const open = () => {
+      const cache = new WidthCache();
+      cache.setFont('shared-mono', 13);
+      cache.get('W');
+      const term = { _core: { _renderService: { _renderer: { value: { _widthCache: cache } } } } };
+      tuneXterm(term);
+      return cache;
+    };
+    open();
+    expect(measured).toBe(1);
+    for (let i = 0; i < 5; i++) open();
+    expect(measured).toBe(1);
+    vi.unstubAllGlobals();
+  });
+
   it('runs the hide timer once, its timeout after the last call, with one browser timer armed at a time', () => {
     vi.useFakeTimers();
     const timer = { cancel: () => undefined, cancelAndSet: (_run: () => void, _ms: number) => undefined };
@@ -97,7 +141,16 @@ describe('xterm tuning', () => {
     const src = (path: string) =>
       readFileSync(fileURLToPath(new URL(`../../node_modules/@xterm/xterm/src/${path}`, import.meta.url)), 'utf8');
     const width = src('browser/renderer/dom/WidthCache.ts');
-    for (const f of ['_flat', '_holey', '_font', '_fontSize', '_weight', '_weightBold', 'public clear()'])
+    for (const f of [
+      '_flat',
+      '_holey',
+      '_font',
+      '_fontSize',
+      '_weight',
+      '_weightBold',
+      'public clear()',
+      'public setFont(',
+    ])
       expect(width).toContain(f);
     expect(src('browser/renderer/dom/DomRenderer.ts')).toContain('this._widthCache = new WidthCache(');
     expect(src('browser/services/RenderService.ts')).toContain('private _renderer: MutableDisposable<IRenderer>');
