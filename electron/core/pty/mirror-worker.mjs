@@ -38,11 +38,8 @@ parentPort.on('message', (m) => {
       break;
     case 'capture':
       // A stream's reset need not wait for a backlog of writes (its client gets the rest from the ring): it takes
-      // the screen now when little of this terminal's output waits, else at its next boundary between writes. Now
-      // is always a boundary (a message is handled between xterm's write passes, and xterm applies a write whole
-      // before its callback), but waiting for one meant waiting for every other terminal's pass ahead of it: 90-120 ms
-      // with a hundred agents printing, for a hundred bytes of its own the pane parses in well under a millisecond.
-      if (m.soon && mirror.queued - mirror.applied <= m.nowBelow) answer(mirror, m);
+      // the screen now when nothing is being parsed, else at the next boundary between writes.
+      if (m.soon && mirror.applied === mirror.queued) answer(mirror, m);
       else if (m.soon) mirror.soon.push(m);
       // Inside the write callback every earlier write is applied and no later one yet: the screen matches `applied`.
       else mirror.term.write('', () => answer(mirror, m));

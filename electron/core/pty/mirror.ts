@@ -57,13 +57,6 @@ const TICK_MS = 16;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
 
-/**
- * A `soon` capture is answered at once when at most this much of its terminal's output waits to be parsed (the pane
- * parses it from the ring after the screen, under a millisecond at xterm's rate); with more, at the terminal's next boundary
- * between writes, so that a pane is not handed a long backlog to parse instead of the screen.
- */
-const SOON_NOW_BYTES = 16 * 1024;
-
 /** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
 const pool: ArrayBuffer[] = [];
 const POOL_BATCHES = 16;
@@ -175,8 +168,8 @@ export class Mirror implements Disposable {
   /**
    * The screen once every byte written so far has been applied (taken on the mirror thread, in order), with at most
    * `scrollback` lines of history above it (all the mirror keeps when not given), and the text of the last `textLines`
-   * lines (0: none). `soon`: now, or with more than `SOON_NOW_BYTES` of this terminal's output waiting at its next
-   * boundary between writes, with the offset it matches (a stream's reset, whose client gets the rest from the ring).
+   * lines (0: none). `soon`: at the next boundary between writes instead, with the offset it matches (a stream's reset,
+   * whose client gets the rest from the ring).
    */
   capture(textLines = 200, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());
@@ -184,15 +177,7 @@ export class Mirror implements Disposable {
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
-      mirrorWorker().postMessage({
-        t: 'capture',
-        id: this.id,
-        request,
-        textLines,
-        scrollback,
-        soon,
-        nowBelow: SOON_NOW_BYTES,
-      });
+      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines, scrollback, soon });
     });
   }
 
