@@ -23,6 +23,19 @@ describe('bufferText', () => {
     term.dispose();
   });
 
+  it('gives the last lines, read from the end, exactly as the last lines of the whole text', async () => {
+    // Wrapped lines (one wrapped twice), blank lines between, trailing blanks, and history scrolled off the screen.
+    const lines = Array.from({ length: 40 }, (_, i) =>
+      i % 7 === 3 ? '' : i % 5 === 0 ? `${i}:${'w'.repeat(45)}` : `${i}`,
+    );
+    const term = await written(20, 10, `${lines.join('\r\n')}\r\n\r\n`);
+    const whole = bufferText(term.buffer.active).split('\n');
+    for (const n of [1, 2, 3, 5, 8, 13, 30, whole.length, whole.length + 5]) {
+      expect(bufferText(term.buffer.active, n)).toBe(whole.slice(-n).join('\n'));
+    }
+    term.dispose();
+  });
+
   it('is the text the core mirror gives for the same output', async () => {
     const mirror = new Mirror(20, 10, 100);
     try {

@@ -64,7 +64,8 @@ function answer(mirror, m) {
       serialized: mirror.serializer.serialize({
         scrollback: Math.min(m.scrollback ?? mirror.scrollback, mirror.scrollback),
       }),
-      text: bufferText(mirror.term.buffer.active, m.textLines),
+      // A reset asks for no text (0): reading it cost more than the rest of a first visit's catch-up.
+      text: m.textLines === 0 ? '' : bufferText(mirror.term.buffer.active, m.textLines),
     },
   });
 }

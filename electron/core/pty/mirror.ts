@@ -167,8 +167,9 @@ export class Mirror implements Disposable {
 
   /**
    * The screen once every byte written so far has been applied (taken on the mirror thread, in order), with at most
-   * `scrollback` lines of history above it (all the mirror keeps when not given). `soon`: at the next boundary
-   * between writes instead, with the offset it matches (a stream's reset, whose client gets the rest from the ring).
+   * `scrollback` lines of history above it (all the mirror keeps when not given), and the text of the last `textLines`
+   * lines (0: none). `soon`: at the next boundary between writes instead, with the offset it matches (a stream's reset,
+   * whose client gets the rest from the ring).
    */
   capture(textLines = 200, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());

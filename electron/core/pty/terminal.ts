@@ -59,7 +59,7 @@ export class Terminal implements Disposable {
     this.mirror = this.disposables.add(new Mirror(options.cols, options.rows, FLOW.mirrorScrollback));
     this.stream = this.disposables.add(
       new OutputStream(
-        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
+        (scrollback, soon) => this.mirror.capture(0, scrollback, soon),
         () => this.updateFlow(),
       ),
     );

@@ -56,7 +56,7 @@ export class RemoteTerminal {
     );
     this.stream = this.disposables.add(
       new OutputStream(
-        (scrollback, soon) => this.mirror.capture(undefined, scrollback, soon),
+        (scrollback, soon) => this.mirror.capture(0, scrollback, soon),
         () => this.ackRemote(),
       ),
     );
