@@ -6,12 +6,12 @@ import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
-import { discardOutput, pacer, typedInto, writeOutput } from './pane-output.js';
+import { pacer, typedInto } from './pane-output.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
 import { PaneOpener } from './pane-opener.js';
-import { scrollSafeScreen } from './reset-screen.js';
+import { replaceScreen, writeAt } from './pane-writes.js';
 import {
   copyPasteKeys,
   lot,
@@ -320,8 +320,8 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
     pane.agentId,
     { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible, scrollback },
     {
-      onData: (data, offset) => write(pane, data, offset),
-      onReset: (screen, offset) => replaceScreen(pane, screen, offset, scrollback),
+      onData: (data, offset) => writeAt(pane, data, offset, (id) => void attach(pane, id)),
+      onReset: (screen, offset) => replaceScreen(pane, screen, offset, scrollback, history),
     },
   );
   if (pane.terminalId !== terminalId || client !== c) {
@@ -341,49 +341,4 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   const { cols, rows } = pane.term;
   if (pane.visible && pane.accepting)
     void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);
-}
-
-/**
- * The view becomes the core's screen. The full reset (RIS) travels in the same write as the screen, so xterm clears
- * and redraws in one parse: the old screen stays up until then, never a blank frame in between.
- */
-function replaceScreen(pane: PaneTerminal, screen: string, offset: number, scrollback: number | undefined): void {
-  // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
-  // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
-  discardOutput(pane);
-  let text = `\x1bc${scrollSafeScreen(screen)}`;
-  while (text.length > SCREEN_PIECE) {
-    let cut = SCREEN_PIECE;
-    const code = text.charCodeAt(cut - 1);
-    if (code >= 0xd800 && code <= 0xdbff) cut--; // never between the halves of a surrogate pair
-    pane.term.write(text.slice(0, cut));
-    text = text.slice(cut);
-  }
-  pane.term.write(text);
-  pane.offset = offset;
-  history.replaced(pane, scrollback);
-}
-
-/** UTF-16 units of a screen written at once (xterm parses about this much in a few milliseconds). */
-const SCREEN_PIECE = 16 * 1024;
-
-/** Writes bytes at `offset`, dropping any part the view already has (pane-output.ts says when it acks). */
-function write(pane: PaneTerminal, data: Uint8Array, offset: number): void {
-  let bytes = data;
-  let start = offset;
-  const end = offset + data.length;
-  if (end <= pane.offset) return;
-  if (start < pane.offset) {
-    bytes = data.subarray(pane.offset - start);
-    start = pane.offset;
-  }
-  if (start > pane.offset && pane.terminalId) {
-    // A gap can only follow a lost frame: ask again from what we have.
-    pane.stream = null;
-    void attach(pane, pane.terminalId);
-    return;
-  }
-  pane.offset = end;
-  pane.lastDataAt = performance.now();
-  writeOutput(pane, bytes, end);
 }
