@@ -4,13 +4,13 @@ import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane } from '../panes/terminal-registry.js';
 import { showStoredScreens } from '../panes/pane-screens.js';
-import { warmRuns } from '../panes/pane-warmup.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { NextNeedingButton, NotificationSettings } from './AttentionControls.js';
 import { TabNeed } from './AttentionBadge.js';
 import { CopyHandleMenu } from './CopyHandleMenu.js';
 import { RunCostTotal, useRunCost } from './Cost.js';
+import { useRunsAhead } from './RunViewAhead.js';
 
 export function RunView({ run }: { run: Run }) {
   const layout = useBaton((s) => s.layouts[run.id] ?? 'grid');
@@ -24,11 +24,8 @@ export function RunView({ run }: { run: Run }) {
   const live = run.agents.filter((a) => a.terminalId !== null && a.status === 'running').length;
   useRunCost(run.id, live > 0);
 
-  // The other live runs' panes load in the background, so switching to one shows its screens at once (pane-warmup.ts).
-  const runs = useBaton((s) => s.runs);
-  useEffect(() => {
-    if (connected) warmRuns(runs.filter((r) => r.liveAgents > 0 && r.id !== run.id).map((r) => r.id));
-  }, [connected, runs, run.id]);
+  // The other live runs' panes and details load in the background, so switching to one shows its screens at once.
+  useRunsAhead(run.id, connected);
 
   // Again after a reconnect: the panes' registry draws the recorded screens with the client the store gave it
   // (docs/architecture.md §6).

@@ -46,6 +46,9 @@ export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string
  */
 export const FIRST_SCREEN = 150;
 
+/** Resolves in a new task, after whatever the page queued meanwhile (input, a frame, other answers). */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 export interface RunListDeps {
   client(): BatonClient | null;
   runs(): { runs: readonly RunSummary[]; loaded: boolean };
@@ -86,7 +89,12 @@ export function runListSync(deps: RunListDeps): RunListSync {
         if (newest.length < FIRST_SCREEN) return deps.setRuns(newest);
         deps.setFirstRuns(newest);
       }
-      deps.setRuns(await c.call('run.list', {}));
+      const all = await c.call('run.list', {});
+      // A large list is shown in a task of its own: reading the answer (10,000 runs checked against their schema)
+      // and rendering the history from it were one task of hundreds of milliseconds, and a switch of runs made
+      // meanwhile waited behind both (docs/performance.md, "Switching runs").
+      if (all.length > FIRST_SCREEN) await nextTask();
+      deps.setRuns(all);
       return;
     }
     const asked = new Set(wanted);

@@ -36,6 +36,24 @@ export async function printProfile(p: BenchPage, title: string, top = 15): Promi
   }
   const total = [...byFunction.values()].reduce((a, b) => a + b, 0);
   console.log(`  profile of ${title}: ${(total / 1000).toFixed(0)} ms sampled`);
+  // BENCH_PROFILE_INCLUSIVE=1: time under each function (itself and what it called), each function once per sample:
+  // names the handler a long task ran in, which self time spreads over the natives and helpers it calls.
+  if (process.env.BENCH_PROFILE_INCLUSIVE === '1') {
+    const under = new Map<string, number>();
+    for (const [id, us] of self) {
+      const seen = new Set<string>();
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+        const n = name(at);
+        if (n === '' || n.startsWith('(root)') || seen.has(n)) continue;
+        seen.add(n);
+        under.set(n, (under.get(n) ?? 0) + us);
+      }
+    }
+    for (const [key, us] of [...under].sort((a, b) => b[1] - a[1]).slice(0, 40))
+      console.log(
+        `    incl ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`,
+      );
+  }
   for (const [key, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(
       `    ${((us / total) * 100).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`,

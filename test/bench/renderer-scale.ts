@@ -10,6 +10,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { printTrace, startTrace } from './page-trace.js';
 import {
   browserCpuSeconds,
   cpuSeconds,
@@ -113,6 +114,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
 
     const profiling = process.env.BENCH_PROFILE === '1';
     if (profiling) await startProfile(p);
+    const tracing = process.env.BENCH_TRACE === '1';
+    if (tracing) await startTrace(p);
     const since = await page.evaluate(() => performance.now());
     const first: number[] = [];
     const again: number[] = [];
@@ -151,6 +154,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       }
     }
     if (profiling) await printProfile(p, 'switching through every run twice');
+    if (tracing) await printTrace(p, 'switching through every run twice');
     const longest = await page.evaluate(
       (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longestTask(t),
       since,

@@ -94,6 +94,32 @@ describe('the first list of a large history', () => {
   });
 });
 
+describe('the whole list of a large history', () => {
+  it('is shown in a task after the one its answer arrived in, so a click queued meanwhile is not held behind both', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 2000; n++) held.set(id(n), summary(n, n % 500));
+    const core = fakeCore(held);
+    // Stands for a task the page queued while the answer was read (a click, a frame, another answer).
+    let queuedRan = false;
+    const realCall = core.client.call.bind(core.client);
+    core.client.call = (async (method: Method, params: never) => {
+      const got = await realCall(method, params);
+      if (method === 'run.list' && !(params as Params<'run.list'>).limit) setTimeout(() => (queuedRan = true), 0);
+      return got;
+    }) as typeof core.client.call;
+    useBaton.setState({ runs: [], runsLoaded: false });
+    let ranBeforeWhole: boolean | null = null;
+    const stop = useBaton.subscribe((s) => {
+      if (s.runs.length === 2000 && ranBeforeWhole === null) ranBeforeWhole = queuedRan;
+    });
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    stop();
+    expect(ranBeforeWhole).toBe(true);
+    expect(useBaton.getState().runs).toEqual(core.list());
+  });
+});
+
 describe('the history list follows events', () => {
   it('lists every run once, then only the runs each event names, and shows what the core holds', async () => {
     const held = new Map<string, RunSummary>();

@@ -1,0 +1,67 @@
+// Where the page's main thread spends a stretch of the bench, as Chromium's own timeline sees it (CDP Tracing): the
+// time of each kind of work (style, layout, paint, script by its invoker, a style sheet parsed), the longest first,
+// and the longest tasks with what ran in them. The CPU profile (page-profile.ts) names the script functions; this
+// names what it calls "(program)": the rendering work between them. BENCH_TRACE=1 turns it on for the scale scenes.
+import type { BenchPage } from './renderer-page.js';
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tid: number;
+  pid: number;
+  args?: { data?: { url?: string; functionName?: string; type?: string } };
+}
+
+let events: TraceEvent[] = [];
+
+export async function startTrace(p: BenchPage): Promise<void> {
+  events = [];
+  p.cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
+  await p.cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline',
+    transferMode: 'ReportEvents',
+  });
+}
+
+/** Stops the trace and prints the main thread's time by kind of work, and its ten longest tasks. */
+export async function printTrace(p: BenchPage, title: string): Promise<void> {
+  const done = new Promise<void>((resolve) => p.cdp.once('Tracing.tracingComplete', () => resolve()));
+  await p.cdp.send('Tracing.end');
+  await done;
+  // The page's main thread: the one that runs the renderer's tasks with the most script in them.
+  const scriptBy = new Map<string, number>();
+  for (const e of events)
+    if (e.name === 'FunctionCall' || e.name === 'EvaluateScript')
+      scriptBy.set(`${e.pid}:${e.tid}`, (scriptBy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
+  const main = [...scriptBy].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur !== undefined);
+  const tasks = mine.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
+  const kinds = new Map<string, number>();
+  const inside = (t: TraceEvent, e: TraceEvent) => e.ts >= t.ts && e.ts < t.ts + t.dur!;
+  for (const e of mine) {
+    if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
+    const key =
+      e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire'
+        ? `${e.name} ${e.args?.data?.type ?? e.args?.data?.functionName ?? ''}`.trim()
+        : e.name;
+    kinds.set(key, (kinds.get(key) ?? 0) + e.dur!);
+  }
+  const taskTotal = tasks.reduce((a, t) => a + t.dur!, 0);
+  console.log(`  trace of ${title}: main-thread tasks ${(taskTotal / 1000).toFixed(0)} ms (nested kinds overlap)`);
+  for (const [k, us] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 18))
+    console.log(`    ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const t of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, 10)) {
+    const parts = new Map<string, number>();
+    for (const e of mine)
+      if (e !== t && inside(t, e) && e.name !== 'RunTask' && e.dur! > 2000)
+        parts.set(e.name, (parts.get(e.name) ?? 0) + e.dur!);
+    const what = [...parts]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`)
+      .join(', ');
+    console.log(`    task ${(t.dur! / 1000).toFixed(0)} ms: ${what}`);
+  }
+}
