@@ -1,5 +1,5 @@
 // The page's copy of the run list, kept in step with the core (docs/performance.md "Idle and start"). The whole list
-// is asked for at connection, its newest screenful first (and when the page asks for it); an event that names runs (`run.changed`,
+// is asked for at connection, its newest screenful first, then in pages (and when the page asks for it); an event that names runs (`run.changed`,
 // `agent.status`, `cost.changed`) asks `run.list` for those runs alone and puts them in place: with 10,000 stored
 // runs, listing them all for each event was most of an idle page's and core's work. One ask at a time, in order, so
 // an older answer never overwrites a newer one; asks made meanwhile are merged into the next.
@@ -46,6 +46,31 @@ export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string
  */
 export const FIRST_SCREEN = 150;
 
+/**
+ * The whole list is read in pages of this many runs, each after the last run of the one before: 10,000 runs as one
+ * answer were one task of hundreds of milliseconds in the page (reading and checking it), and a click waited behind it.
+ */
+export const PAGE = 1000;
+
+/**
+ * Every run, in pages, after the runs already read (`from`, the newest first). A run that changes while the pages come
+ * may be read twice (kept once) or missed; its change is an event that names it, merged after this list.
+ */
+async function wholeList(c: BatonClient, from: readonly RunSummary[]): Promise<RunSummary[]> {
+  const all = [...from];
+  const seen = new Set(all.map((r) => r.id));
+  let last = all.at(-1);
+  for (;;) {
+    const page = await c.call('run.list', {
+      limit: PAGE,
+      ...(last ? { after: { updatedAt: last.updatedAt, id: last.id } } : {}),
+    });
+    for (const run of page) if (!seen.has(run.id)) (seen.add(run.id), all.push(run));
+    if (page.length < PAGE) return all;
+    last = page.at(-1);
+  }
+}
+
 /** Resolves in a new task, after whatever the page queued meanwhile (input, a frame, other answers). */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -84,12 +109,13 @@ export function runListSync(deps: RunListDeps): RunListSync {
       const first = !deps.runs().loaded && deps.runs().runs.length === 0;
       wantAll = false;
       wanted.clear();
+      let newest: RunSummary[] = [];
       if (first) {
-        const newest = await c.call('run.list', { limit: FIRST_SCREEN });
+        newest = await c.call('run.list', { limit: FIRST_SCREEN });
         if (newest.length < FIRST_SCREEN) return deps.setRuns(newest);
         deps.setFirstRuns(newest);
       }
-      const all = await c.call('run.list', {});
+      const all = await wholeList(c, newest);
       // A large list is shown in a task of its own: reading the answer (10,000 runs checked against their schema)
       // and rendering the history from it were one task of hundreds of milliseconds, and a switch of runs made
       // meanwhile waited behind both (docs/performance.md, "Switching runs").

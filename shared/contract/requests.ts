@@ -46,6 +46,8 @@ export const requests = {
       query: z.string().max(200).optional(),
       runs: z.array(runId).max(1000).optional(),
       limit: z.number().int().min(1).max(100_000).optional(),
+      /** Only the runs after this one in the list's order (newest first): the next page of a list read in pages. */
+      after: z.strictObject({ updatedAt: z.string().max(64), id: runId }).optional(),
     }),
     result: z.array(runSummarySchema),
   },

@@ -2,7 +2,8 @@
 // docs/performance.md "Idle and start"): with thousands of stored runs, a run that changed must not cost a list of all
 // of them, and the list the page shows must still equal the core's own.
 import { describe, expect, it } from 'vitest';
-import { FIRST_SCREEN, MAX_NAMED, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
+import { FIRST_SCREEN, MAX_NAMED, PAGE, mergeRuns, newestFirst } from '../../renderer/state/run-list-sync.js';
+import { runsAfter } from '../../electron/core/runs/list-page.js';
 import { useBaton } from '../../renderer/state/store.js';
 import type { Method, Params, RunSummary } from '../../shared/contract.js';
 import { fakeClient } from '../helpers/fake-client.js';
@@ -31,9 +32,8 @@ function summary(n: number, minute: number, over: Partial<RunSummary> = {}): Run
 function fakeCore(runs: Map<string, RunSummary>) {
   const lists: Params<'run.list'>[] = [];
   const list = (p: Params<'run.list'>) =>
-    [...runs.values()]
+    runsAfter([...runs.values()].sort(newestFirst), p.after)
       .filter((r) => !p.runs || p.runs.includes(r.id))
-      .sort(newestFirst)
       .slice(0, p.limit ?? Infinity);
   const { client, fire } = fakeClient(async <M extends Method>(method: M, params: Params<M>) => {
     await Promise.resolve();
@@ -78,7 +78,13 @@ describe('the first list of a large history', () => {
     useBaton.getState().setConnection('connected', core.client);
     await useBaton.getState().refreshRuns();
     stop();
-    expect(core.lists.slice(0, 2)).toEqual([{ limit: FIRST_SCREEN }, {}]);
+    // Then the rest in pages, each after the last run read.
+    const last = core.list()[FIRST_SCREEN - 1]!;
+    expect(core.lists.slice(0, 3)).toEqual([
+      { limit: FIRST_SCREEN },
+      { limit: PAGE, after: { updatedAt: last.updatedAt, id: last.id } },
+      { limit: PAGE, after: expect.anything() },
+    ]);
     // The newest screenful was on screen, not yet marked whole, before every run was.
     expect(seen).toContainEqual({ count: FIRST_SCREEN, loaded: false });
     expect(useBaton.getState().runs).toEqual(core.list());
@@ -104,7 +110,9 @@ describe('the whole list of a large history', () => {
     const realCall = core.client.call.bind(core.client);
     core.client.call = (async (method: Method, params: never) => {
       const got = await realCall(method, params);
-      if (method === 'run.list' && !(params as Params<'run.list'>).limit) setTimeout(() => (queuedRan = true), 0);
+      const asked = params as Params<'run.list'>;
+      if (method === 'run.list' && asked.after && (got as unknown[]).length < PAGE)
+        setTimeout(() => (queuedRan = true), 0);
       return got;
     }) as typeof core.client.call;
     useBaton.setState({ runs: [], runsLoaded: false });
@@ -116,6 +124,38 @@ describe('the whole list of a large history', () => {
     await useBaton.getState().refreshRuns();
     stop();
     expect(ranBeforeWhole).toBe(true);
+    expect(useBaton.getState().runs).toEqual(core.list());
+  });
+});
+
+describe('the whole list read in pages', () => {
+  it('gets every run once, in no answer larger than a page, though runs are deleted and updated between pages', async () => {
+    const held = new Map<string, RunSummary>();
+    for (let n = 1; n <= 3500; n++) held.set(id(n), summary(n, n));
+    const core = fakeCore(held);
+    const sizes: number[] = [];
+    const realCall = core.client.call.bind(core.client);
+    let pages = 0;
+    core.client.call = (async (method: Method, params: never) => {
+      const got = await realCall(method, params);
+      if (method === 'run.list' && (params as Params<'run.list'>).after) {
+        sizes.push((got as unknown[]).length);
+        // Between two pages: a run already read is deleted (the rest shift up), one not yet read moves to the top.
+        if (++pages === 1) {
+          held.delete(id(3400));
+          core.fire('run.changed', { runId: id(3400), deleted: true });
+          held.set(id(10), summary(10, 5000));
+          core.fire('run.changed', { runId: id(10) });
+        }
+      }
+      return got;
+    }) as typeof core.client.call;
+    useBaton.setState({ runs: [], runsLoaded: false });
+    useBaton.getState().setConnection('connected', core.client);
+    await useBaton.getState().refreshRuns();
+    await useBaton.getState().refreshRunsOf([id(1)]);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(PAGE);
+    expect(sizes.length).toBeGreaterThanOrEqual(3);
     expect(useBaton.getState().runs).toEqual(core.list());
   });
 });

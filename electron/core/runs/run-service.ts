@@ -23,6 +23,7 @@ import { newRunId } from './ids.js';
 import type { ForkMethod } from './run-fork.js';
 import type { ResumePlanner } from './resume-planner.js';
 import { RunHealth } from './run-health.js';
+import { runsAfter } from './list-page.js';
 import { startTogether } from './start-together.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
@@ -72,12 +73,14 @@ export class RunService {
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
   readonly requests: RequestTable<RunMethod> = {
-    'run.list': async ({ query, runs: named, limit }) => {
+    'run.list': async ({ query, runs: named, limit, after }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       // `runs`: the page asks for the runs an event named, not all 10,000 (docs/performance.md "Idle and start");
       // `limit`: its first screen, newest first as the store keeps them, before the whole list.
       const only = named && new Set(named);
-      const matching = this.runs.peek().filter((r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)));
+      const matching = runsAfter(this.runs.peek(), after).filter(
+        (r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)),
+      );
       const runs = limit === undefined ? matching : matching.slice(0, limit);
       const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
       const health = await this.health.of(runs, isLive);

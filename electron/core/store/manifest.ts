@@ -109,9 +109,12 @@ export function manifestText(m: RunManifest): string {
 }
 
 /** Newest `updatedAt` first; ties (and dates that do not parse) by text, then by id, so the order is stable. */
-export function newestFirst(a: RunManifest, b: RunManifest): number {
+export function newestFirst(a: RunOrderKey, b: RunOrderKey): number {
   return byTimes(a, Date.parse(a.updatedAt), b, Date.parse(b.updatedAt));
 }
+
+/** What places a run in the list's order. */
+export type RunOrderKey = Pick<RunManifest, 'updatedAt' | 'id'>;
 
 /**
  * `runs` in the order of `newestFirst`, each date parsed once: sorting 10,000 runs parsed two dates per comparison,
@@ -123,7 +126,7 @@ export function sortedNewestFirst(runs: Iterable<RunManifest>): RunManifest[] {
   return keyed.map((k) => k.m);
 }
 
-function byTimes(a: RunManifest, ta: number, b: RunManifest, tb: number): number {
+function byTimes(a: RunOrderKey, ta: number, b: RunOrderKey, tb: number): number {
   if (!Number.isNaN(ta) && !Number.isNaN(tb) && ta !== tb) return tb - ta;
   if (a.updatedAt !== b.updatedAt) return a.updatedAt < b.updatedAt ? 1 : -1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
