@@ -1,4 +1,4 @@
-// Two costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
+// Three costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
 // (docs/performance.md, "Output path and panes"). Profiled while switching through 100 panes:
 // - Each DOM renderer keeps its own WidthCache and measures every new character with a span's offsetWidth: a forced
 //   layout of the page per character per pane (and four more whenever it recomputes its letter spacing). 19% of the
@@ -6,7 +6,10 @@
 // - The scrollbar's fade-out timer is cancelled and set again (clearTimeout + setTimeout) for every line that
 //   scrolls: 9% of the main thread while a pane took its 5,000 lines of history. One timer per pane that re-arms
 //   itself once when it fires late does the same with a clock read per line.
-// Both reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
+// - Every resize of a DOM renderer writes its style element again (`_updateDimensions`), with the same text: the page
+//   takes it for a new style sheet, and with a hundred panes each holding two, the next style recalc redoes the work
+//   of all their rules (docs/performance.md, "Switching runs"). A write of the text already there is skipped.
+// All reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
 // is (slower, never broken).
 
 /** What the tuning needs of xterm's internals (xterm 6: Terminal._core…). */
@@ -36,6 +39,7 @@ const FLAT_UNSET = -9999;
 const shared = new Map<string, Widths>();
 const tunedCaches = new WeakSet<object>();
 const tunedTimers = new WeakSet<object>();
+const steadyElements = new WeakSet<object>();
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -144,7 +148,32 @@ export function lazyTimer(timer: TimerLike, now: () => number = () => performanc
 }
 
 /**
- * Applies both to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
+ * Makes a write of `element.textContent` that would not change it a no-op (the accessor found on its prototype chain
+ * does the rest). For xterm's style elements: rewriting a style sheet with its own text still makes the page rebuild
+ * what it derives from every sheet.
+ */
+export function steadyText(element: object): void {
+  if (steadyElements.has(element)) return;
+  let proto: unknown = Object.getPrototypeOf(element);
+  let accessor: PropertyDescriptor | undefined;
+  while (isObject(proto) && !(accessor = Object.getOwnPropertyDescriptor(proto, 'textContent')))
+    proto = Object.getPrototypeOf(proto);
+  const { get, set } = accessor ?? {};
+  if (!get || !set) return;
+  steadyElements.add(element);
+  Object.defineProperty(element, 'textContent', {
+    configurable: true,
+    get(this: object): unknown {
+      return get.call(this);
+    },
+    set(this: object, text: unknown) {
+      if (get.call(this) !== text) set.call(this, text);
+    },
+  });
+}
+
+/**
+ * Applies all three to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
  * that takes over from WebGL has a new WidthCache).
  */
 export function tuneXterm(term: object): void {
@@ -155,6 +184,9 @@ export function tuneXterm(term: object): void {
     shareWidths(cache);
     shareFromConstruction(cache);
   }
+  const renderer = field(core, '_renderService', '_renderer', 'value');
+  for (const style of [field(renderer, '_dimensionsStyleElement'), field(renderer, '_themeStyleElement')])
+    if (isObject(style)) steadyText(style);
   const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
   if (isTimer(timer) && !tunedTimers.has(timer)) {
     tunedTimers.add(timer);

@@ -11,7 +11,11 @@ interface TraceEvent {
   dur?: number;
   tid: number;
   pid: number;
-  args?: { data?: { url?: string; functionName?: string; type?: string } };
+  args?: {
+    data?: { url?: string; functionName?: string; type?: string };
+    beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean };
+    elementCount?: number;
+  };
 }
 
 let events: TraceEvent[] = [];
@@ -52,6 +56,18 @@ export async function printTrace(p: BenchPage, title: string): Promise<void> {
   console.log(`  trace of ${title}: main-thread tasks ${(taskTotal / 1000).toFixed(0)} ms (nested kinds overlap)`);
   for (const [k, us] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 18))
     console.log(`    ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  // The longest layouts and style recalcs, with how much of the page each touched.
+  for (const e of mine
+    .filter((x) => x.name === 'Layout' || x.name === 'UpdateLayoutTree')
+    .sort((a, b) => b.dur! - a.dur!)
+    .slice(0, 6)) {
+    const b = e.args?.beginData;
+    const size =
+      e.name === 'Layout'
+        ? `${b?.dirtyObjects ?? '?'} of ${b?.totalObjects ?? '?'} objects dirty${b?.partialLayout ? ', partial' : ''}`
+        : `${e.args?.elementCount ?? '?'} elements`;
+    console.log(`    ${e.name} ${(e.dur! / 1000).toFixed(0)} ms: ${size}`);
+  }
   for (const t of [...tasks].sort((a, b) => b.dur! - a.dur!).slice(0, 10)) {
     const parts = new Map<string, number>();
     for (const e of mine)
