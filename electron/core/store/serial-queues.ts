@@ -1,5 +1,6 @@
 // One chain of work per key, run in call order: the run store's writes to one run happen one after another, so its
-// files follow the index in order, while different runs are written side by side.
+// files follow the index in order, and the run repository's changes of one run are applied in the order asked, while
+// different runs go side by side.
 
 export class SerialQueues {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -21,5 +22,10 @@ export class SerialQueues {
       () => undefined,
     );
     return next;
+  }
+
+  /** Resolves once everything queued so far, for every key, has settled (at quit). */
+  async idle(): Promise<void> {
+    await Promise.all(this.tails.values());
   }
 }
