@@ -1,14 +1,15 @@
 // New run: a name and one or more agents (vendor, directory, label, isolation), validated live, started with progress
 // per agent. An agent whose directory is in a git repository gets a worktree of its own by default (docs/worktrees.md).
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { AgentSpec, AgentView, RunView, VendorInfo } from '../../shared/contract.js';
+import type { AgentSpec, RunView, VendorInfo } from '../../shared/contract.js';
 import { LIMITS } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
 import { AgentRowFields, type AgentRow, type AgentRowErrors, type AgentRowField } from './AgentRowFields.js';
 import { Dialog } from './Dialog.js';
 import { agentField, errorField, errorMessage, messageForField } from './format.js';
 import { repoKey, useRepoInspections } from './repo-inspections.js';
-import { RUN_NAME_RULE, suggestRunName, validateCwd, validateLabel, validateRunName } from './validate.js';
+import { agentResult, checkoutDir, defaultVendor, rowErrors } from './new-run-rows.js';
+import { RUN_NAME_RULE, suggestRunName, validateRunName } from './validate.js';
 import { WorktreeFields } from './WorktreeFields.js';
 import { useHostAliases } from './host-aliases.js';
 import {
@@ -25,53 +26,6 @@ import './components.css';
 interface ServerError {
   message: string;
   field: string | undefined;
-}
-
-function defaultVendor(vendors: VendorInfo[] | null): AgentRow['vendor'] {
-  const found = (vendors ?? []).filter((v) => v.found);
-  return (found.find((v) => v.vendor !== 'shell') ?? found[0])?.vendor ?? '';
-}
-
-function rowErrors(row: AgentRow, rows: AgentRow[], vendors: VendorInfo[] | null): AgentRowErrors {
-  const errors: AgentRowErrors = {};
-  const info = vendors?.find((v) => v.vendor === row.vendor);
-  if (row.vendor === '') errors.vendor = 'Choose a vendor';
-  else if (info && !info.found)
-    errors.vendor = `${info.displayName} is not installed on ${row.host || 'the Baton host'}`;
-  const cwd = validateCwd(row.cwd);
-  if (cwd) errors.cwd = cwd;
-  const others = rows.filter((r) => r.key !== row.key).map((r) => r.label);
-  const label = validateLabel(row.label, others);
-  if (label) errors.label = label;
-  return errors;
-}
-
-function agentResult(agent: AgentView | undefined): ReactNode {
-  if (!agent) return null;
-  if (agent.status === 'failed')
-    return <span className="bt-danger-text">failed: {agent.warning ?? 'could not start'}</span>;
-  if (agent.status === 'exited')
-    return (
-      <span className="bt-warn-text">
-        exited{agent.exitCode !== null ? ` (code ${agent.exitCode})` : ''}
-        {agent.warning ? `: ${agent.warning}` : ''}
-      </span>
-    );
-  return (
-    <span className="bt-ok-text">
-      {agent.status}
-      {agent.warning ? `: ${agent.warning}` : ''}
-    </span>
-  );
-}
-
-/** Where an agent of an earlier run worked in the user's checkout: for one in a worktree, the same folder of its repository. */
-function checkoutDir(a: AgentView): string {
-  const w = a.worktree;
-  if (!w) return a.cwd;
-  return a.cwd === w.worktreePath || !a.cwd.startsWith(`${w.worktreePath}/`)
-    ? w.repoRoot
-    : `${w.repoRoot}${a.cwd.slice(w.worktreePath.length)}`;
 }
 
 export function NewRunDialog() {

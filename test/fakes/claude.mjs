@@ -7,14 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { UUID, envMs, fail, parseArgs, resumeOrPicker } from './lib/args.mjs';
-import {
-  appendJsonLine as append,
-  listDir,
-  readJsonLines as readLines,
-  realCwd,
-  removeFile,
-  writeJsonAtomic,
-} from './lib/fsutil.mjs';
+import { appendJsonLine as append, realCwd, removeFile, writeJsonAtomic } from './lib/fsutil.mjs';
+import { claudeStore, encodeCwd, procStartOf } from './lib/claude-store.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
 import { runHooks, settingsHooks, toolAnswer, toolRequest } from './lib/signals.mjs';
 import {
@@ -40,14 +34,6 @@ const projectsDir = path.join(configDir, 'projects');
 const sessionsDir = path.join(configDir, 'sessions');
 const registryPath = path.join(sessionsDir, `${process.pid}.json`);
 const cwd = realCwd();
-
-function encodeCwd(p) {
-  const enc = p.replace(/[^a-zA-Z0-9]/g, '-');
-  if (enc.length <= 200) return enc;
-  let h = 0;
-  for (let i = 0; i < p.length; i++) h = ((h << 5) - h + p.charCodeAt(i)) | 0;
-  return `${enc.slice(0, 200)}-${Math.abs(h).toString(36)}`;
-}
 
 // ---------------------------------------------------------------- arguments
 const MISSING = {
@@ -86,81 +72,7 @@ if (opts.version) {
 }
 
 // ---------------------------------------------------------------- store helpers
-function findTranscript(id) {
-  const direct = path.join(projectsDir, encodeCwd(cwd), `${id}.jsonl`);
-  if (fs.existsSync(direct)) return direct;
-  for (const d of listDir(projectsDir)) {
-    const p = path.join(projectsDir, d, `${id}.jsonl`);
-    if (fs.existsSync(p)) return p;
-  }
-  return null;
-}
-
-function allTranscripts() {
-  const out = [];
-  for (const d of listDir(projectsDir)) {
-    for (const f of listDir(path.join(projectsDir, d))) {
-      if (!f.endsWith('.jsonl')) continue;
-      const p = path.join(projectsDir, d, f);
-      try {
-        out.push({ path: p, id: f.slice(0, -6), mtime: fs.statSync(p).mtimeMs });
-      } catch {
-        /* vanished */
-      }
-    }
-  }
-  return out.sort((a, b) => b.mtime - a.mtime);
-}
-
-function findByTitle(title) {
-  for (const t of allTranscripts()) {
-    const lines = readLines(t.path);
-    if (lines.some((l) => l.type === 'custom-title' && l.customTitle === title)) return t;
-  }
-  return null;
-}
-
-function userText(content) {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) {
-    const texts = content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
-    return texts.length ? texts.join('\n') : null;
-  }
-  return null;
-}
-
-/** The live branch of a transcript: turns [{role, text}], its leaf uuid and its title. */
-function loadConversation(file) {
-  const lines = readLines(file);
-  const byUuid = new Map();
-  let leaf = null;
-  let title = null;
-  for (const l of lines) {
-    if ((l.type === 'user' || l.type === 'assistant') && typeof l.uuid === 'string') {
-      byUuid.set(l.uuid, l);
-      leaf = l.uuid;
-    }
-    if (l.type === 'last-prompt' && typeof l.leafUuid === 'string') leaf = l.leafUuid;
-    if (l.type === 'custom-title' && typeof l.customTitle === 'string') title = l.customTitle;
-  }
-  const chain = [];
-  const seen = new Set();
-  for (let u = leaf; u && byUuid.has(u) && !seen.has(u); u = byUuid.get(u).parentUuid) {
-    seen.add(u);
-    chain.unshift(byUuid.get(u));
-  }
-  const turns = [];
-  for (const l of chain) {
-    if (l.type === 'user' && !l.isMeta) {
-      const text = userText(l.message?.content);
-      if (text !== null) turns.push({ role: 'user', text });
-    } else if (l.type === 'assistant') {
-      const text = userText(l.message?.content);
-      if (text !== null) turns.push({ role: 'assistant', text });
-    }
-  }
-  return { turns, leaf: chain.length ? chain[chain.length - 1].uuid : null, title };
-}
+const { findTranscript, allTranscripts, findByTitle, loadConversation } = claudeStore(projectsDir, cwd);
 
 // ---------------------------------------------------------------- decide the session
 if (opts.sessionId !== null && !UUID.test(opts.sessionId)) fail('Error: Invalid session ID. Must be a valid UUID.');
@@ -222,14 +134,7 @@ async function chooseSession() {
 
 // ---------------------------------------------------------------- live registry
 const startedAt = Date.now();
-const procStart = (() => {
-  try {
-    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? String(startedAt);
-  } catch {
-    return String(startedAt);
-  }
-})();
+const procStart = procStartOf(startedAt);
 
 function writeRegistry() {
   const now = Date.now();

@@ -69,7 +69,7 @@ async function killCore(c: CoreProcess): Promise<void> {
   expect(await c.exited).toEqual({ code: null, signal: 'SIGKILL' });
 }
 
-/** The claude fake has drawn its prompt: typing now reaches it. */
+/** The claude fake has drawn its prompt (no need before typing: `agent.send` waits for that itself). */
 const promptShown = (rpc: RpcClient, agentId: string) =>
   waitFor(async () => (await screenText(rpc, agentId)).includes('? for shortcuts'), `the prompt of ${agentId}`);
 
@@ -84,7 +84,6 @@ async function startDemo(rpc: RpcClient, s: Scene, numbers: [number, number]) {
   });
   for (const a of run.agents) if (a.pid) pids.add(a.pid);
   const [one, two] = [agentByLabel(run.agents, 'one'), agentByLabel(run.agents, 'two')];
-  await Promise.all([promptShown(rpc, one.id), promptShown(rpc, two.id)]);
   await ask(rpc, one.id, `remember the number ${numbers[0]}`, `OK, I will remember ${numbers[0]}.`);
   await ask(rpc, two.id, `remember the number ${numbers[1]}`, `OK, I will remember ${numbers[1]}.`);
   return { run, one, two };
@@ -93,7 +92,6 @@ async function startDemo(rpc: RpcClient, s: Scene, numbers: [number, number]) {
 async function expectNumbers(rpc: RpcClient, numbers: [number, number]): Promise<void> {
   const run = await rpc.call('run.get', { run: 'demo' });
   const [one, two] = [agentByLabel(run.agents, 'one'), agentByLabel(run.agents, 'two')];
-  await Promise.all([promptShown(rpc, one.id), promptShown(rpc, two.id)]);
   const textOne = await ask(rpc, one.id, 'what number did I ask you to remember', `The number is ${numbers[0]}.`);
   const textTwo = await ask(rpc, two.id, 'what number did I ask you to remember', `The number is ${numbers[1]}.`);
   expect(textOne).not.toContain(`The number is ${numbers[1]}.`);

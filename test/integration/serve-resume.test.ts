@@ -107,14 +107,6 @@ function scene(): Scene {
 
 const QUESTION = 'what number did I ask you to remember';
 
-/** The CLI has drawn its prompt: typing now reaches it. */
-async function promptShown(client: RpcClient, agentId: string): Promise<void> {
-  await waitFor(
-    async () => (await screenText(client, agentId)).includes('? for shortcuts'),
-    `the prompt of ${agentId}`,
-  );
-}
-
 /** Starts `demo` with agents `one` and `two`, tells each its number, and returns their ids and pids. */
 async function startDemo(client: RpcClient, s: Scene): Promise<{ runId: string; one: AgentView; two: AgentView }> {
   const run = await client.call('run.start', {
@@ -130,7 +122,6 @@ async function startDemo(client: RpcClient, s: Scene): Promise<{ runId: string; 
     expect(agent.status).toBe('running');
     if (agent.pid !== null) agentPids.add(agent.pid);
   }
-  await Promise.all([promptShown(client, one.id), promptShown(client, two.id)]);
   await Promise.all([
     ask(client, one.id, `remember the number ${s.a}`, `OK, I will remember ${s.a}.`),
     ask(client, two.id, `remember the number ${s.b}`, `OK, I will remember ${s.b}.`),
@@ -140,7 +131,6 @@ async function startDemo(client: RpcClient, s: Scene): Promise<{ runId: string; 
 
 /** Each agent, asked for its number, gives its own and never the other's. */
 async function expectOwnNumbers(client: RpcClient, oneId: string, twoId: string, s: Scene): Promise<void> {
-  await Promise.all([promptShown(client, oneId), promptShown(client, twoId)]);
   const [textOne, textTwo] = await Promise.all([
     ask(client, oneId, QUESTION, `The number is ${s.a}.`),
     ask(client, twoId, QUESTION, `The number is ${s.b}.`),
@@ -360,7 +350,6 @@ describe('baton serve: runs survive their server', () => {
     expect(fallbacks.map((e) => e.agentId)).toEqual([two.id]);
 
     // `two` starts over; `one` still remembers.
-    await Promise.all([promptShown(c2, one.id), promptShown(c2, two.id)]);
     const textTwo = await ask(c2, two.id, QUESTION, 'I do not know any number.');
     expect(textTwo).not.toContain(`The number is ${s.b}`);
     const textOne = await ask(c2, one.id, QUESTION, `The number is ${s.a}.`);

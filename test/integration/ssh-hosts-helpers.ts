@@ -3,8 +3,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { connect } from '../../electron/cli/connect.js';
-import type { ServerProcess } from '../helpers/server.js';
+import { waitFor, type ServerProcess } from '../helpers/server.js';
 import type { TestSshd } from '../helpers/sshd.js';
+
+/** The version of the Baton under test: the one a host gets installed. */
+export const VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string }
+).version;
+/** A shell agent's command with nothing of the user's profile. */
+export const BASH = ['/bin/bash', '--noprofile', '--norc'];
 
 /** How many `baton connect --stdio` bridges run from the Baton installed under `remoteHome`. */
 export function stdioBridges(remoteHome: string): number {
@@ -50,4 +57,51 @@ export async function endSshMachines(
     remote?.close();
   }
   sshd?.stop();
+}
+
+/** The last `size` bytes of an agent's stream (its output has ended growing), read through fresh attaches. */
+export async function streamTail(
+  client: RpcClient,
+  agentId: string,
+  size: number,
+): Promise<{ end: number; tail: Buffer }> {
+  // First, where the stream ends: a catch-up from 0 ends there, and a reset says it.
+  let end = 0;
+  const probe = await client.attach(
+    agentId,
+    { fromOffset: 0, autoAck: true },
+    {
+      onData: (data, offset) => (end = Math.max(end, offset + data.length)),
+      onReset: (_screen, offset) => (end = Math.max(end, offset)),
+    },
+  );
+  await new Promise((r) => setTimeout(r, 500));
+  probe.detach();
+  const from = Math.max(0, end - size);
+  const chunks: Buffer[] = [];
+  let got = from;
+  const stream = await client.attach(
+    agentId,
+    { fromOffset: from, autoAck: true },
+    {
+      onData: (data, offset) => {
+        if (offset !== got) throw new Error(`a gap at ${got}: data came at ${offset}`);
+        chunks.push(Buffer.from(data));
+        got = offset + data.length;
+      },
+      onReset: () => {
+        throw new Error('expected bytes, got a reset');
+      },
+    },
+  );
+  await waitFor(() => got >= end, `the tail of ${agentId}`, 30_000);
+  stream.detach();
+  return { end, tail: Buffer.concat(chunks) };
+}
+
+/** The remote core's run for a local run: named after the local run's id. */
+export async function remoteRunOf(remote: RpcClient, runId: string) {
+  const found = (await remote.call('run.list', {})).find((r) => r.name === runId || r.id === runId);
+  if (!found) throw new Error(`the remote core has no run for ${runId}`);
+  return remote.call('run.get', { run: found.id });
 }

@@ -18,7 +18,8 @@ import type { CostTotal } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { SessionIndexes } from '../vendors/session-indexes.js';
 import type { CostService } from './cost-service.js';
-import { readCostFile, writeCostFile, type SavedCost } from './cost-file.js';
+import { DelayedSave } from '../store/delayed-save.js';
+import { costFile, type SavedCost } from './cost-file.js';
 
 /** How long run.list waits for its runs' costs. */
 export const RUN_LIST_COST_BUDGET_MS = 300;
@@ -53,7 +54,7 @@ export class ListCosts {
   /** Stopped runs queued or being summed by a pass, at the version queued: a list meanwhile does not sum them twice. */
   private readonly queued = new Map<string, string>();
   private warming: Promise<void> | null = null;
-  private saveTimer: NodeJS.Timeout | null = null;
+  private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' costs");
   private passes = new Set<Promise<void>>();
 
   constructor(
@@ -67,7 +68,7 @@ export class ListCosts {
     if (!this.file || this.warming) return;
     const file = this.file;
     this.warming = (async () => {
-      const saved = await readCostFile(file);
+      const saved = await costFile.read(file);
       // Taken as summed a little before now: lists answer from them at once, and the first list after
       // RESUM_SAVED_AFTER_MS has them summed again in the background.
       const at = Date.now() - RESUM_MS + RESUM_SAVED_AFTER_MS;
@@ -163,7 +164,7 @@ export class ListCosts {
         for (const run of runs) if (this.queued.get(run.id) === run.updatedAt) this.queued.delete(run.id);
       }
       if (changed.length > 0) late(changed);
-      this.saveSoon();
+      if (this.file) this.saves.soon();
     })();
     this.passes.add(pass);
     pass.then(
@@ -174,30 +175,15 @@ export class ListCosts {
   }
 
   /** Writes the sums now if a write is due (at shutdown; tests). */
-  async flush(): Promise<void> {
-    if (!this.saveTimer) return;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    await this.save();
-  }
-
-  private saveSoon(): void {
-    if (!this.file || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.save().catch((err: unknown) =>
-        process.stderr.write(`baton: could not save the runs' costs: ${(err as Error).message}\n`),
-      );
-    }, SAVE_AFTER_MS);
-    // A cache write alone must not keep the core alive.
-    this.saveTimer.unref();
+  flush(): Promise<void> {
+    return this.saves.flush();
   }
 
   private async save(): Promise<void> {
     if (!this.file) return;
     const runs = new Map<string, SavedCost>();
     for (const [id, g] of this.given) if (g.stopped) runs.set(id, { updatedAt: g.updatedAt, total: g.total });
-    await writeCostFile(this.file, runs);
+    await costFile.write(this.file, runs);
   }
 }
 

@@ -12,7 +12,8 @@
 import type { RunSummary } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { HealthBatch } from './health-batch.js';
-import { readHealthFile, writeHealthFile, type SavedHealth } from './health-file.js';
+import { DelayedSave } from '../store/delayed-save.js';
+import { healthFile, type SavedHealth } from './health-file.js';
 
 export type Health = RunSummary['health'];
 /** `batch`: what the runs checked together share (directory answers, vendor store indexes; health-batch.ts). */
@@ -44,7 +45,7 @@ export class RunHealth {
   private warming: Promise<void> | null = null;
 
   private file: string | null = null;
-  private saveTimer: NodeJS.Timeout | null = null;
+  private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' health");
 
   constructor(private readonly check: HealthCheck) {}
 
@@ -77,7 +78,7 @@ export class RunHealth {
   warm(runs: readonly RunManifest[], file: string | null = null): void {
     this.file = file;
     const warming = (async () => {
-      const saved = file ? await readHealthFile(file) : new Map<string, SavedHealth>();
+      const saved = file ? await healthFile.read(file) : new Map<string, SavedHealth>();
       const savedAsOf = Date.now() - RECHECK_MS + RECHECK_SAVED_AFTER_MS;
       const unknown: RunManifest[] = [];
       for (const run of runs) {
@@ -156,24 +157,13 @@ export class RunHealth {
   }
 
   /** Writes the answers now if a write is due: at shutdown, so the next core finds what this one learned. */
-  async flush(): Promise<void> {
-    if (!this.saveTimer) return;
-    clearTimeout(this.saveTimer);
-    this.saveTimer = null;
-    await this.save();
+  flush(): Promise<void> {
+    return this.saves.flush();
   }
 
   private answered(entry: Known, health: Health): void {
     entry.health = health;
-    if (!this.file || this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = null;
-      this.save().catch((err: unknown) =>
-        process.stderr.write(`baton: could not save the runs' health: ${(err as Error).message}\n`),
-      );
-    }, SAVE_AFTER_MS);
-    // A cache write alone must not keep the core alive.
-    this.saveTimer.unref();
+    if (this.file) this.saves.soon();
   }
 
   private async save(): Promise<void> {
@@ -182,6 +172,6 @@ export class RunHealth {
     for (const [id, k] of this.known)
       if (k.health && k.health !== 'live')
         runs.set(id, { updatedAt: k.updatedAt, health: k.health, checkedAt: k.checkedAt });
-    await writeHealthFile(this.file, runs);
+    await healthFile.write(this.file, runs);
   }
 }

@@ -6,6 +6,7 @@ import type { RunEvent } from '../../../shared/contract.js';
 import { RUN_ID } from '../../../shared/words.js';
 import type { InterruptedRun } from '../store/interrupted-file.js';
 import type { RunStore, WriteProblem } from '../store/run-store.js';
+import { SerialQueues } from '../store/serial-queues.js';
 import type { AgentRecord, RunManifest, SnapshotView, StoredScreen } from '../store/types.js';
 import { StoreWriteError } from '../store/write-errors.js';
 import { notFound } from './errors.js';
@@ -35,7 +36,7 @@ export interface RunWriter {
 export type RunReader = Pick<RunRepository, 'get' | 'list' | 'peek' | 'findByName' | 'findAgentBySessionId'>;
 
 export class RunRepository {
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SerialQueues();
 
   constructor(private readonly store: RunStore) {}
 
@@ -102,18 +103,7 @@ export class RunRepository {
 
   /** Runs `job` after every job queued before it for the same run; one that fails does not stop the next. */
   enqueue<T>(runId: string, job: (run: RunWriter) => Promise<T>): Promise<T> {
-    const previous = this.queues.get(runId) ?? Promise.resolve();
-    const result = previous.catch(() => undefined).then(() => job(this.writer(runId)));
-    const tail = result.catch(() => undefined);
-    this.queues.set(runId, tail);
-    // `tail` never rejects; the handler is there so no rejection could ever go unhandled.
-    tail.then(
-      () => {
-        if (this.queues.get(runId) === tail) this.queues.delete(runId);
-      },
-      () => undefined,
-    );
-    return result;
+    return this.queues.run(runId, () => job(this.writer(runId)));
   }
 
   /**
@@ -179,7 +169,7 @@ export class RunRepository {
    * store. Returns the names of the runs whose latest changes still could not be saved.
    */
   async close(): Promise<string[]> {
-    await Promise.all([...this.queues.values()].map((q) => q.catch(() => undefined)));
+    await this.queues.idle();
     await this.store.flush();
     this.store.close();
     return this.store.unsaved().map((runId) => this.store.get(runId)?.name ?? runId);

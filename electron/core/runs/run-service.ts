@@ -9,11 +9,12 @@ import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { AttachStart, Subscription } from '../pty/terminal.js';
 import type { CostService } from '../cost/cost-service.js';
 import { ListCosts } from '../cost/list-costs.js';
-import type { RunManifest, WorktreeRecord } from '../store/types.js';
+import type { RunManifest } from '../store/types.js';
 import type { VendorEnv } from '../vendors/adapter.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { LiveAgent } from './agent-launcher.js';
 import { AgentStarter } from './agent-starter.js';
+import { agentWorktreeRequests } from './agent-worktree-requests.js';
 import type { AgentSupervisor } from './agent-supervisor.js';
 import type { AgentWorktrees } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
@@ -211,23 +212,7 @@ export class RunService {
       return {};
     },
     'agent.screen': ({ agentId }) => this.snapshots.agentScreen(agentId),
-    'agent.changes': ({ agentId }) =>
-      this.agents.onItsHost(this.runs.findAgent(agentId), 'agent.changes', {}) ??
-      this.worktrees.changes(this.worktreeOf(agentId)),
-    'agent.merge': ({ agentId }) =>
-      this.agents.onItsHost(this.runs.findAgent(agentId), 'agent.merge', {}) ??
-      this.worktrees.merge(this.worktreeOf(agentId)),
-    'agent.removeWorktree': async ({ agentId, force, deleteBranch }) => {
-      const found = this.runs.findAgent(agentId);
-      const worktree = this.worktreeOf(agentId);
-      if (this.agents.isLive(agentId))
-        throw conflict(`agent '${found.agent.label}' is still running in its worktree: stop it first`);
-      const opts = { ...(force ? { force } : {}), ...(deleteBranch ? { deleteBranch } : {}) };
-      return (
-        this.agents.onItsHost(found, 'agent.removeWorktree', opts) ??
-        this.worktrees.remove(worktree, force === true, deleteBranch === true)
-      );
-    },
+    ...agentWorktreeRequests(() => ({ runs: this.runs, agents: this.agents, worktrees: this.worktrees })),
     'sessions.list': (params) => listFoundSessions(this.env, this.runs, params, this.vendors.adapters),
     // A new run from found sessions goes through run.resume: the same validation, plan and outcomes.
     'sessions.adopt': (params) =>
@@ -320,14 +305,6 @@ export class RunService {
         `baton: run '${name}': its latest changes could not be saved (see above); its last saved state is kept\n`,
       );
     }
-  }
-
-  /** The agent's own worktree, or a conflict saying it has none. */
-  private worktreeOf(agentId: string): WorktreeRecord {
-    const { agent } = this.runs.findAgent(agentId);
-    if (!agent.worktree)
-      throw conflict(`agent '${agent.label}' has no worktree of its own: it works in ${agent.cwd} directly`);
-    return agent.worktree;
   }
 
   private view(ref: string): RunView {

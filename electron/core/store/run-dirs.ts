@@ -2,14 +2,15 @@
 // once open, and making a new run's directory.
 import type { Dirent } from 'node:fs';
 import { readdirSync } from 'node:fs';
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatonError } from '../../../shared/contract.js';
 import { RUN_ID } from '../../../shared/words.js';
-import { isErrno, isTempName } from './atomic-file.js';
-import { MANIFEST, readManifestSync } from './manifest.js';
+import { isErrno, isTempName, writeFileAtomic } from './atomic-file.js';
+import { MANIFEST, manifestText, readManifestSync } from './manifest.js';
 import { directoryState } from './safe-read.js';
 import type { RunManifest } from './types.js';
+import { isFileSystemError, saveFailure } from './write-errors.js';
 
 export const SCREENS = 'screens';
 
@@ -76,8 +77,31 @@ async function removeIfOld(path: string, before: number): Promise<void> {
   if (info && info.mtimeMs < before) await rm(path, { recursive: true, force: true });
 }
 
+const UNREADABLE_MANIFEST = 'run.json.unreadable';
+
+/**
+ * A new run's directory `dir` in `runsDir` with its first manifest. On failure nothing of it stays; a refusal of the
+ * disk is reported on stderr and thrown as the save failure the user sees.
+ */
+export async function writeNewRun(runsDir: string, dir: string, m: RunManifest): Promise<void> {
+  let made = false;
+  try {
+    await mkdir(runsDir, { recursive: true, mode: 0o700 });
+    made = await makeRunDir(dir);
+    // The directory of a run that could not be read (a handle names it again): keep its old manifest aside.
+    if (!made) await rename(join(dir, MANIFEST), join(dir, UNREADABLE_MANIFEST)).catch(() => undefined);
+    await writeFileAtomic(join(dir, MANIFEST), manifestText(m));
+  } catch (err) {
+    if (made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    if (!isFileSystemError(err)) throw err;
+    const problem = saveFailure(err, m.name, dir, true);
+    process.stderr.write(`baton: ${problem.message}\n`);
+    throw problem;
+  }
+}
+
 /** Creates a run's directory; false when it was already there (a real directory, never a link). */
-export async function makeRunDir(dir: string): Promise<boolean> {
+async function makeRunDir(dir: string): Promise<boolean> {
   try {
     await mkdir(dir, { mode: 0o700 });
     return true;

@@ -10,8 +10,9 @@ import { checkDataDir } from './data-dir.js';
 import { appendJsonLines, readJsonLines } from './jsonl.js';
 import { MANIFEST, manifestText, runManifestSchema, sortedNewestFirst } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
-import { loadRuns, makeRunDir, SCREENS, sweepLeftovers } from './run-dirs.js';
+import { loadRuns, SCREENS, sweepLeftovers, writeNewRun } from './run-dirs.js';
 import { directoryState, errnoCode } from './safe-read.js';
+import { SerialQueues } from './serial-queues.js';
 import { pruneSnapshots, readSnapshotDir, snapshotFiles } from './snapshot-files.js';
 import type { RunEvent, RunManifest, SnapshotView, StoredScreen } from './types.js';
 import { isFileSystemError, saveFailure } from './write-errors.js';
@@ -21,7 +22,6 @@ export { runManifestSchema } from './manifest.js';
 export type { WriteProblem } from './pending-writes.js';
 
 const EVENTS = 'events.jsonl';
-const UNREADABLE_MANIFEST = 'run.json.unreadable';
 /** Far above a real history; a larger file is read from its newest lines. */
 const EVENTS_MAX_BYTES = 16 * 1024 * 1024;
 /** How soon writes the disk refused are tried again (any later write of the run also tries them). */
@@ -43,7 +43,7 @@ export class RunStore {
   /** The index newest first, sorted once per change rather than once per read. */
   private sorted: RunManifest[] | null = null;
   /** Per-run chains: writes to one run happen in call order, so the files follow the index in order. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly queues = new SerialQueues();
   private readonly pending = new PendingWrites(() => this.flush(), RETRY_WRITES_MS);
   private readonly skipped: Unreadable[] = [];
   /** Files already warned about, so a damaged file read on every request is logged once. */
@@ -269,20 +269,7 @@ export class RunStore {
 
   /** A new run's first manifest. On failure nothing of it stays: no directory, no index entry. */
   private async create(m: RunManifest, dir: string): Promise<void> {
-    let made = false;
-    try {
-      await mkdir(this.runsDir, { recursive: true, mode: 0o700 });
-      made = await makeRunDir(dir);
-      // The directory of a run that could not be read (a handle names it again): keep its old manifest aside.
-      if (!made) await rename(join(dir, MANIFEST), join(dir, UNREADABLE_MANIFEST)).catch(() => undefined);
-      await writeFileAtomic(join(dir, MANIFEST), manifestText(m));
-    } catch (err) {
-      if (made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-      if (!isFileSystemError(err)) throw err;
-      const problem = saveFailure(err, m.name, dir, true);
-      process.stderr.write(`baton: ${problem.message}\n`);
-      throw problem;
-    }
+    await writeNewRun(this.runsDir, dir, m);
     this.setIndex(m);
   }
 
@@ -330,21 +317,7 @@ export class RunStore {
   }
 
   private serial<T>(runId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.queues.get(runId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.queues.set(runId, tail);
-    // `tail` never rejects; the handler is there so no rejection could ever go unhandled.
-    tail.then(
-      () => {
-        if (this.queues.get(runId) === tail) this.queues.delete(runId);
-      },
-      () => undefined,
-    );
-    return next;
+    return this.queues.run(runId, fn);
   }
 
   /** A run that cannot be read is left on disk untouched, logged, and listed by `unreadable`. */
