@@ -1,6 +1,6 @@
 // The screen watch over a terminal whose TUI animates its working line without pause (as Codex's and Gemini's do):
 // work must be seen while the output streams, and a prompt glimpsed mid-burst must wait for the output to settle.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { watchScreen, type WatchedTerminal } from '../../electron/core/attention/screen.js';
 import type { ScreenPatterns, StateSignal } from '../../electron/core/attention/signals.js';
 
@@ -22,9 +22,15 @@ function spinningTerminal(screen: () => string) {
 }
 
 const stops: (() => void)[] = [];
-afterEach(() => stops.splice(0).forEach((stop) => stop()));
+// Fake clocks: on a loaded machine a real 15 ms spinner can miss its turn for longer than the quiet period, which
+// would look like settled output; what is tested is the watch's rule, not the machine's timer accuracy.
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => {
+  stops.splice(0).forEach((stop) => stop());
+  vi.useRealTimers();
+});
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('the screen watch', () => {
   it('sees work while a spinner never lets the output settle', async () => {
