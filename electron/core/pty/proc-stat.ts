@@ -102,8 +102,12 @@ export function readProcesses(): ProcInfo[] {
   return out;
 }
 
-/** Reads between two turns of the event loop; ~64 stat files take well under a millisecond. */
-const SCAN_SLICE = 64;
+/**
+ * Reads between two turns of the event loop. A stat file costs 10–15 µs here, so 16 hold a keystroke's echo up by
+ * ~0.2 ms at most; 64 (~0.8 ms, several ms when the machine is busy) showed in the echo's p99 while output keeps the
+ * tracker scanning every second (docs/performance.md, "Echo of one core"). A turn costs a few µs.
+ */
+export const SCAN_SLICE = 16;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -134,11 +138,15 @@ async function scanProcessesNow(): Promise<ProcInfo[]> {
   } catch {
     return [];
   }
-  const out: ProcInfo[] = [];
+  return readInSlices(names.filter((name) => DIGITS.test(name)).map(Number), readProcess);
+}
+
+/** `read` of each pid, at most `SCAN_SLICE` of them per turn of the event loop; the nulls left out. */
+export async function readInSlices<T>(pids: readonly number[], read: (pid: number) => T | null): Promise<T[]> {
+  const out: T[] = [];
   let sinceYield = 0;
-  for (const name of names) {
-    if (!DIGITS.test(name)) continue;
-    const info = readProcess(Number(name));
+  for (const pid of pids) {
+    const info = read(pid);
     if (info) out.push(info);
     if (++sinceYield === SCAN_SLICE) {
       sinceYield = 0;
