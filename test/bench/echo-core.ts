@@ -24,6 +24,7 @@ const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
  * BATON_BENCH_PAUSE=fast types the next key as soon as the echo is seen (within a core's quiet spell after a send).
  */
 const FAST = process.env.BATON_BENCH_PAUSE === 'fast';
+const BURST = 4;
 const pause = () => (FAST ? new Promise((r) => setImmediate(r)) : sleep(1 + Math.random() * 3));
 
 /** Something to type into whose output is watched. */
@@ -110,11 +111,11 @@ async function main(): Promise<void> {
       { name: 'bare node-pty', type: (k) => raw.write(k), bytes: () => rawBytes, text: () => rawText },
     ];
     const times = echoers.map(() => [] as number[]);
-    for (let i = 0; i < KEYS; i++) {
+    for (let i = 0; i < KEYS / BURST; i++) {
       const key = LETTERS[i % LETTERS.length]!;
       for (const [j, e] of echoers.entries()) {
-        // Fast: a burst of keys into the same terminal, so each follows that terminal's previous echo closely.
-        for (let k = 0; k < (FAST ? 4 : 1); k++) {
+        // A burst into the same terminal, as a user types: each key follows that terminal's previous echo closely.
+        for (let k = 0; k < BURST; k++) {
           times[j]!.push(await timeKey(e, key));
           await pause();
         }

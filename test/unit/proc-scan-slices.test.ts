@@ -1,6 +1,7 @@
 // A /proc scan (the process tracker's pass, every second while a terminal prints) never holds the event loop for
 // more than a few stat reads: a keystroke's echo arriving meanwhile is handled between two slices, not after the
 // whole scan (docs/performance.md, "Echo of one core").
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { readInSlices, scanProcesses, SCAN_SLICE } from '../../electron/core/pty/proc-stat.js';
 
@@ -26,9 +27,17 @@ describe('a /proc scan in slices', () => {
     expect(readsPerTurn.size).toBeGreaterThanOrEqual(10);
   });
 
-  it('finds this process and its parent in a real scan', async () => {
-    const all = await scanProcesses();
-    const self = all.find((p) => p.pid === process.pid);
-    expect(self?.ppid).toBe(process.ppid);
+  it('finds this process, and a child whose name holds a newline and a parenthesis, in a real scan', async () => {
+    // The lines come from the scan thread joined by NUL: a newline in a command name must not split one.
+    const child = spawn(process.execPath, ['-e', `process.title = 'x\\n1) Z 1'; setTimeout(() => {}, 20000)`]);
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const all = await scanProcesses();
+      expect(all.find((p) => p.pid === process.pid)?.ppid).toBe(process.ppid);
+      const found = all.find((p) => p.pid === child.pid);
+      expect(found).toMatchObject({ ppid: process.pid, zombie: false });
+    } finally {
+      child.kill();
+    }
   });
 });

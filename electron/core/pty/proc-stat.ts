@@ -1,6 +1,7 @@
 // Processes as Linux's /proc shows them: who a pid is (its start time), its parent and its session.
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { readStatLinesOffThread } from './proc-scan-thread.js';
 
 export interface ProcInfo {
   pid: number;
@@ -103,16 +104,20 @@ export function readProcesses(): ProcInfo[] {
 }
 
 /**
- * Reads between two turns of the event loop. A stat file costs 10–15 µs here, so 16 hold a keystroke's echo up by
- * ~0.2 ms at most; 64 (~0.8 ms, several ms when the machine is busy) showed in the echo's p99 while output keeps the
- * tracker scanning every second (docs/performance.md, "Echo of one core"). A turn costs a few µs.
+ * Stat files read here between two turns of the event loop (without the scan thread). A read costs 10–15 µs on an
+ * idle machine, so 16 hold a keystroke's echo up by ~0.2 ms at most; 64 (~0.8 ms, several ms when the machine is busy)
+ * showed in the echo's p99 while output keeps the tracker scanning every second (docs/performance.md, "Echo of one
+ * core"). A turn costs a few µs.
  */
 export const SCAN_SLICE = 16;
+/** Stat lines parsed between two turns: a parse costs a few µs, no system call. */
+const PARSE_SLICE = 64;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Every process, read in slices with the event loop running in between, so a busy machine's /proc never
- * holds up terminal output. Each read stays synchronous: measured, a thread-pool read per file costs several
+ * Every process, its stat lines read on a thread of their own (proc-scan-thread.ts) and parsed in slices with the
+ * event loop running in between, so a busy machine's /proc never holds up terminal output. Without that thread the
+ * reads are made here, in slices too, each one synchronous: measured, a thread-pool read per file costs several
  * times the CPU of the whole synchronous scan for no shorter stall.
  *
  * Callers that ask within `SHARE_WINDOW_MS` of each other share one scan, which starts after the last of them
@@ -132,6 +137,8 @@ export const SHARE_WINDOW_MS = 10;
 let sharedScan: Promise<ProcInfo[]> | null = null;
 
 async function scanProcessesNow(): Promise<ProcInfo[]> {
+  const lines = await readStatLinesOffThread();
+  if (lines) return readInSlices(lines, parseStat, PARSE_SLICE);
   let names: string[];
   try {
     names = await readdir('/proc');
@@ -141,14 +148,18 @@ async function scanProcessesNow(): Promise<ProcInfo[]> {
   return readInSlices(names.filter((name) => DIGITS.test(name)).map(Number), readProcess);
 }
 
-/** `read` of each pid, at most `SCAN_SLICE` of them per turn of the event loop; the nulls left out. */
-export async function readInSlices<T>(pids: readonly number[], read: (pid: number) => T | null): Promise<T[]> {
+/** `read` of each item (a pid, a stat line), at most `slice` of them per turn of the event loop; nulls left out. */
+export async function readInSlices<I, T>(
+  items: readonly I[],
+  read: (item: I) => T | null,
+  slice: number = SCAN_SLICE,
+): Promise<T[]> {
   const out: T[] = [];
   let sinceYield = 0;
-  for (const pid of pids) {
-    const info = read(pid);
+  for (const item of items) {
+    const info = read(item);
     if (info) out.push(info);
-    if (++sinceYield === SCAN_SLICE) {
+    if (++sinceYield === slice) {
       sinceYield = 0;
       await nextTurn();
     }
