@@ -164,7 +164,8 @@ export class OutputStream implements Disposable {
   }
 
   private schedulePump(): void {
-    // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
+    // Output after a quiet spell, or the first after input (an echo), goes at once; what follows it while unacked is
+    // coalesced.
     const idle =
       this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && this.nothingInFlight();
     if (idle || this.echoDue || this.waitingBytes() >= FLOW.coalesceBytes) {
