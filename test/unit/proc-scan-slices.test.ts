@@ -3,6 +3,7 @@
 // whole scan (docs/performance.md, "Echo of one core").
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { Mirror, readStatLinesOnMirrorThread } from '../../electron/core/pty/mirror.js';
 import { readInSlices, scanProcesses, SCAN_SLICE } from '../../electron/core/pty/proc-stat.js';
 
 describe('a /proc scan in slices', () => {
@@ -28,9 +29,12 @@ describe('a /proc scan in slices', () => {
   });
 
   it('finds this process, and a child whose name holds a newline and a parenthesis, in a real scan', async () => {
-    // The lines come from the scan thread joined by NUL: a newline in a command name must not split one.
+    // With a terminal's mirror open, the lines come from the mirrors' thread joined by NUL: a newline in a command
+    // name must not split one.
+    const mirror = new Mirror(80, 24, 10);
     const child = spawn(process.execPath, ['-e', `process.title = 'x\\n1) Z 1'; setTimeout(() => {}, 20000)`]);
     try {
+      expect(await readStatLinesOnMirrorThread()).not.toBeNull();
       await new Promise((r) => setTimeout(r, 300));
       const all = await scanProcesses();
       expect(all.find((p) => p.pid === process.pid)?.ppid).toBe(process.ppid);
@@ -38,6 +42,7 @@ describe('a /proc scan in slices', () => {
       expect(found).toMatchObject({ ppid: process.pid, zombie: false });
     } finally {
       child.kill();
+      mirror.dispose();
     }
   });
 });

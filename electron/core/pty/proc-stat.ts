@@ -1,7 +1,7 @@
 // Processes as Linux's /proc shows them: who a pid is (its start time), its parent and its session.
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { readStatLinesOffThread } from './proc-scan-thread.js';
+import { readStatLinesOnMirrorThread } from './mirror.js';
 
 export interface ProcInfo {
   pid: number;
@@ -115,10 +115,13 @@ const PARSE_SLICE = 64;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Every process, its stat lines read on a thread of their own (proc-scan-thread.ts) and parsed in slices with the
- * event loop running in between, so a busy machine's /proc never holds up terminal output. Without that thread the
- * reads are made here, in slices too, each one synchronous: measured, a thread-pool read per file costs several
- * times the CPU of the whole synchronous scan for no shorter stall.
+ * Every process, its stat lines read on the mirrors' thread and parsed here in slices with the event loop running in
+ * between, so a busy machine's /proc never holds up terminal output. The tracker scans every second while a terminal
+ * prints (an echoed key is output): on this thread the reads took ~3 ms a pass on an idle machine and ~25 ms on a
+ * loaded one, each slice a wait for an echo arriving meanwhile (docs/performance.md, "Echo of one core"). The mirrors'
+ * thread runs whenever a terminal exists; a thread of the scan's own cost 10.7 MB. Without it (no terminal yet, a
+ * sweep at start) the reads are made here, in slices too, each one synchronous: measured, a thread-pool read per file
+ * costs several times the CPU of the whole synchronous scan for no shorter stall.
  *
  * Callers that ask within `SHARE_WINDOW_MS` of each other share one scan, which starts after the last of them
  * asked (so it is never older than any caller's question): stopping 25 agents at once, with the tracker's pass
@@ -137,7 +140,7 @@ export const SHARE_WINDOW_MS = 10;
 let sharedScan: Promise<ProcInfo[]> | null = null;
 
 async function scanProcessesNow(): Promise<ProcInfo[]> {
-  const lines = await readStatLinesOffThread();
+  const lines = await readStatLinesOnMirrorThread();
   if (lines) return readInSlices(lines, parseStat, PARSE_SLICE);
   let names: string[];
   try {
