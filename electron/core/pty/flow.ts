@@ -5,7 +5,7 @@ export const FLOW = {
   /** Coalesce output for this long, or until this many bytes wait, before sending. */
   coalesceMs: 5,
   coalesceBytes: 64 * 1024,
-  /** Output after this long without any is sent at once (a keystroke's echo); a flood is coalesced. */
+  /** Output after this long without any, or the first after input (its echo), is sent at once; a flood is coalesced. */
   quietMs: 2,
   /** Largest message sent to a client. */
   maxChunkBytes: 64 * 1024,

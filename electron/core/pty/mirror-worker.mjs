@@ -1,6 +1,7 @@
 // The mirrors' own thread: headless xterms parse every terminal's output here, in parallel with the PTY reads
 // on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
+import { readdirSync, readFileSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
@@ -10,7 +11,34 @@ const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
 const mirrors = new Map();
 
+/**
+ * Every process's /proc/<pid>/stat line, joined by NUL (a command name may hold a newline, never a NUL): the process
+ * tracker's reads, made here rather than on the core's main thread (proc-stat.ts, scanProcesses).
+ */
+function statLines() {
+  const lines = [];
+  let names = [];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return '';
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      lines.push(readFileSync(`/proc/${name}/stat`, 'latin1'));
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  return lines.join('\0');
+}
+
 parentPort.on('message', (m) => {
+  if (m.t === 'scan') {
+    parentPort.postMessage({ t: 'scan', request: m.request, lines: statLines() });
+    return;
+  }
   if (m.t === 'open') {
     const term = new Terminal({ cols: m.cols, rows: m.rows, scrollback: m.scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();

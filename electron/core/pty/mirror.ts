@@ -16,7 +16,8 @@ export interface MirrorScreen {
 type FromWorker =
   | { t: 'applied'; id: number; end: number }
   | { t: 'screen'; id: number; request: number; screen: MirrorScreen }
-  | { t: 'free'; data: ArrayBuffer };
+  | { t: 'free'; data: ArrayBuffer }
+  | { t: 'scan'; request: number; lines: string };
 
 // The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
 // terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
@@ -32,14 +33,45 @@ function mirrorWorker(): Worker {
   if (worker) return worker;
   const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url));
   w.unref();
-  w.on('message', (m: FromWorker) => (m.t === 'free' ? recycle(m.data) : live.get(m.id)?.fromWorker(m)));
+  w.on('message', (m: FromWorker) =>
+    m.t === 'free' ? recycle(m.data) : m.t === 'scan' ? scanAnswered(w, m) : live.get(m.id)?.fromWorker(m),
+  );
   w.on('error', (err) => {
     process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
     worker = null;
+    for (const answer of scans.values()) answer(null);
+    scans.clear();
     for (const mirror of live.values()) mirror.workerLost();
   });
   worker = w;
   return w;
+}
+
+/** /proc scans waiting for the thread's answer (proc-stat.ts, scanProcesses), by request. */
+const scans = new Map<number, (lines: string[] | null) => void>();
+let nextScan = 1;
+
+/**
+ * Every process's /proc/<pid>/stat line, read on the mirrors' thread when it runs (it does while any terminal exists,
+ * which is when the process tracker scans); null when it does not, and the caller reads them itself. The thread is
+ * kept from being unref'd while a scan waits on it, so a scan's caller is never left waiting by an exiting process.
+ */
+export function readStatLinesOnMirrorThread(): Promise<string[] | null> {
+  const w = worker;
+  if (!w) return Promise.resolve(null);
+  const request = nextScan++;
+  return new Promise((resolve) => {
+    scans.set(request, resolve);
+    w.ref();
+    w.postMessage({ t: 'scan', request });
+  });
+}
+
+function scanAnswered(w: Worker, m: { request: number; lines: string }): void {
+  const answer = scans.get(m.request);
+  scans.delete(m.request);
+  if (scans.size === 0) w.unref();
+  answer?.(m.lines.length === 0 ? [] : m.lines.split('\0'));
 }
 
 /**
@@ -197,7 +229,7 @@ export class Mirror implements Disposable {
   }
 
   /** @internal */
-  fromWorker(m: Exclude<FromWorker, { t: 'free' }>): void {
+  fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void {
     if (m.t === 'applied') {
       this.applied = m.end;
       this.appliedListener?.();

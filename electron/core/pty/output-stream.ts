@@ -33,6 +33,12 @@ export class OutputStream implements Disposable {
   private pumpTimer: NodeJS.Timeout | null = null;
   private pumpSoon: NodeJS.Immediate | null = null;
   private lastPumpAt = 0;
+  /**
+   * Input went to the process since its last output: what comes next is most likely its echo, and goes at once. The
+   * quiet rule alone missed an echo that followed the previous one within `quietMs` (a key typed right after the last
+   * one showed): it waited out the coalescing timer, which set the echo's p99 (docs/performance.md, "Echo of one core").
+   */
+  private echoDue = false;
   /** The process has exited: no more bytes will come, so a split UTF-8 tail is sent as it is. */
   private ended = false;
   private disposed = false;
@@ -64,6 +70,11 @@ export class OutputStream implements Disposable {
     if (this.disposed) return;
     this.ring.append(chunk);
     this.schedulePump();
+  }
+
+  /** Input was written to the process: its next output (the echo) is sent without waiting for the coalescing timer. */
+  inputSent(): void {
+    this.echoDue = true;
   }
 
   /** The process has exited: send everything, held UTF-8 tails included. */
@@ -153,10 +164,12 @@ export class OutputStream implements Disposable {
   }
 
   private schedulePump(): void {
-    // Output after a quiet spell (an echoed keystroke) goes at once; what follows it while unacked is coalesced.
+    // Output after a quiet spell, or the first after input (an echo), goes at once; what follows it while unacked is
+    // coalesced.
     const idle =
       this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && this.nothingInFlight();
-    if (idle || this.waitingBytes() >= FLOW.coalesceBytes) {
+    if (idle || this.echoDue || this.waitingBytes() >= FLOW.coalesceBytes) {
+      this.echoDue = false;
       // A timer already armed is left to fire (it finds little or nothing to send): clearing and arming one per 64 KiB
       // of a flood cost the core more than sending the frames (node's timer lists are rebuilt each time).
       this.pump();

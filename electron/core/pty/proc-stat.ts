@@ -1,6 +1,7 @@
 // Processes as Linux's /proc shows them: who a pid is (its start time), its parent and its session.
 import { closeSync, openSync, readFileSync, readSync, readdirSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
+import { readStatLinesOnMirrorThread } from './mirror.js';
 
 export interface ProcInfo {
   pid: number;
@@ -102,14 +103,25 @@ export function readProcesses(): ProcInfo[] {
   return out;
 }
 
-/** Reads between two turns of the event loop; ~64 stat files take well under a millisecond. */
-const SCAN_SLICE = 64;
+/**
+ * Stat files read here between two turns of the event loop (without the scan thread). A read costs 10–15 µs on an
+ * idle machine, so 16 hold a keystroke's echo up by ~0.2 ms at most; 64 (~0.8 ms, several ms when the machine is busy)
+ * showed in the echo's p99 while output keeps the tracker scanning every second (docs/performance.md, "Echo of one
+ * core"). A turn costs a few µs.
+ */
+export const SCAN_SLICE = 16;
+/** Stat lines parsed between two turns: a parse costs a few µs, no system call. */
+const PARSE_SLICE = 64;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * Every process, read in slices with the event loop running in between, so a busy machine's /proc never
- * holds up terminal output. Each read stays synchronous: measured, a thread-pool read per file costs several
- * times the CPU of the whole synchronous scan for no shorter stall.
+ * Every process, its stat lines read on the mirrors' thread and parsed here in slices with the event loop running in
+ * between, so a busy machine's /proc never holds up terminal output. The tracker scans every second while a terminal
+ * prints (an echoed key is output): on this thread the reads took ~3 ms a pass on an idle machine and ~25 ms on a
+ * loaded one, each slice a wait for an echo arriving meanwhile (docs/performance.md, "Echo of one core"). The mirrors'
+ * thread runs whenever a terminal exists; a thread of the scan's own cost 10.7 MB. Without it (no terminal yet, a
+ * sweep at start) the reads are made here, in slices too, each one synchronous: measured, a thread-pool read per file
+ * costs several times the CPU of the whole synchronous scan for no shorter stall.
  *
  * Callers that ask within `SHARE_WINDOW_MS` of each other share one scan, which starts after the last of them
  * asked (so it is never older than any caller's question): stopping 25 agents at once, with the tracker's pass
@@ -128,19 +140,29 @@ export const SHARE_WINDOW_MS = 10;
 let sharedScan: Promise<ProcInfo[]> | null = null;
 
 async function scanProcessesNow(): Promise<ProcInfo[]> {
+  const lines = await readStatLinesOnMirrorThread();
+  if (lines) return readInSlices(lines, parseStat, PARSE_SLICE);
   let names: string[];
   try {
     names = await readdir('/proc');
   } catch {
     return [];
   }
-  const out: ProcInfo[] = [];
+  return readInSlices(names.filter((name) => DIGITS.test(name)).map(Number), readProcess);
+}
+
+/** `read` of each item (a pid, a stat line), at most `slice` of them per turn of the event loop; nulls left out. */
+export async function readInSlices<I, T>(
+  items: readonly I[],
+  read: (item: I) => T | null,
+  slice: number = SCAN_SLICE,
+): Promise<T[]> {
+  const out: T[] = [];
   let sinceYield = 0;
-  for (const name of names) {
-    if (!DIGITS.test(name)) continue;
-    const info = readProcess(Number(name));
+  for (const item of items) {
+    const info = read(item);
     if (info) out.push(info);
-    if (++sinceYield === SCAN_SLICE) {
+    if (++sinceYield === slice) {
       sinceYield = 0;
       await nextTurn();
     }

@@ -126,6 +126,7 @@ export class Terminal implements Disposable {
 
   write(data: string): void {
     this.child.write(data);
+    this.stream.inputSent();
   }
 
   resize(cols: number, rows: number): void {

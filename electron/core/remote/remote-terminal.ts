@@ -126,6 +126,8 @@ export class RemoteTerminal {
    * Before the stream is attached they go as a request (which connects first).
    */
   write(data: string): void {
+    // The echo coming back from the host goes on to the panes at once, as a local terminal's does.
+    this.stream.inputSent();
     if (this.remote) return this.remote.input(data);
     this.core
       .call('agent.write', { agentId: this.remoteAgentId, data })
