@@ -71,6 +71,13 @@ export interface BatonBench {
 export interface OutputTuning {
   pacer: boolean;
   renderThrottle: boolean;
+  floodFrameMs: number;
+  timers: boolean;
+  pieceBytes: number;
+  typingSliceMs: number;
+  typingPieceBytes: number;
+  typingFeedEveryMs: number;
+  typingFloodFrameMs: number;
 }
 /** What page functions see as their global object. */
 export type BenchGlobal = typeof globalThis & {

@@ -53,11 +53,19 @@ const TARGET_BASELINE_MS = 1500;
 const MIN_MIB = 8;
 const MAX_MIB = 48;
 const WARMUP_LINES = 40_000;
-const ECHO_SAMPLES = 200;
+const ECHO_SAMPLES = Number(process.env.BENCH_ECHO_SAMPLES ?? 200);
 const ECHO_WARMUP = 20;
 /** The samples while flooding come in this many blocks with the write pacer, alternating with as many without. */
 const ECHO_BLOCKS = 4;
 const MEMORY_PANES = 4;
+/**
+ * What the flood's alternating blocks weigh against the shipped tuning: without the write pacer, or
+ * BENCH_ECHO_VS='{"typingSliceMs":4}' (any of OutputTuning's switches) for a paired A/B of a change on the input path.
+ */
+const ECHO_VS: Partial<OutputTuning> = process.env.BENCH_ECHO_VS
+  ? (JSON.parse(process.env.BENCH_ECHO_VS) as Partial<OutputTuning>)
+  : { pacer: false };
+const ECHO_VS_TEXT = process.env.BENCH_ECHO_VS ? `with ${process.env.BENCH_ECHO_VS}` : 'without the write pacer';
 const SCROLLBACK_LINES = 5000;
 /** Lines written into each memory pane: enough to fill the scrollback and the screen below it. */
 const FILL_LINES = SCROLLBACK_LINES + 200;
@@ -167,10 +175,16 @@ async function withPage<T>(
 // ---------------------------------------------------------------- 1. throughput
 
 /** Parts of the page's output path the throughput scene switches off one at a time (pane-output.ts). */
-const ABLATIONS = ['renderThrottle'] as const;
+const ABLATIONS = ['renderThrottle', 'vs'] as const;
 type Ablation = (typeof ABLATIONS)[number];
+/** BENCH_THROUGHPUT_VS='{"floodFrameMs":100}' weighs a change of OutputTuning in the same rounds (paired A/B). */
+const THROUGHPUT_VS: Partial<OutputTuning> | null = process.env.BENCH_THROUGHPUT_VS
+  ? (JSON.parse(process.env.BENCH_THROUGHPUT_VS) as Partial<OutputTuning>)
+  : null;
+const ABLATIONS_RUN = ABLATIONS.filter((a) => a !== 'vs' || THROUGHPUT_VS !== null);
 const ABLATION_TEXT: Record<Ablation, string> = {
   renderThrottle: 'drawing every frame',
+  vs: `with ${process.env.BENCH_THROUGHPUT_VS ?? ''}`,
 };
 
 interface Cpu {
@@ -316,14 +330,16 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
       });
       return r;
     };
-    const without: Record<Ablation, number[]> = { renderThrottle: [] };
+    const without: Record<Ablation, number[]> = { renderThrottle: [], vs: [] };
     const cpu: Record<Ablation | 'shipped' | 'baseline', Cpu[]> = {
       baseline: [],
       shipped: [],
       renderThrottle: [],
+      vs: [],
     };
     const off: Record<Ablation, Partial<OutputTuning>> = {
       renderThrottle: { renderThrottle: false },
+      vs: THROUGHPUT_VS ?? {},
     };
     for (let i = 0; i < ROUNDS; i++) {
       baseline.push(
@@ -336,7 +352,7 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
           pane.push(
             await cpuSpent(cpu.shipped, () => timed(busyPane, () => profiled('a pane round', () => paneRun(lines)))),
           ),
-        ...ABLATIONS.map((a) => async () => {
+        ...ABLATIONS_RUN.map((a) => async () => {
           await tune(off[a]);
           without[a].push(await cpuSpent(cpu[a], () => profiled(`a pane round without ${a}`, () => paneRun(lines))));
           await tune(shipped);
@@ -347,7 +363,7 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
     const total = (await paneBytes(p, id)) - start;
-    const expected = (WARMUP_LINES + (1 + ABLATIONS.length) * ROUNDS * lines) * LINE_BYTES;
+    const expected = (WARMUP_LINES + (1 + ABLATIONS_RUN.length) * ROUNDS * lines) * LINE_BYTES;
     if (total !== expected) problems.push(`the pane got ${total} bytes in all, expected ${expected}`);
     const paneTail = (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.paneText(aid), id))
       .split('\n')
@@ -397,6 +413,10 @@ interface EchoResult {
   /** MB/s the flooding pane took while the flood samples ran (with the pacer / without). */
   floodRate: number;
   unpacedRate: number;
+  /** Share of the time the page's main thread was busy in the flood blocks (median of blocks). */
+  busy: { paced: number; vs: number };
+  /** Time between animation frames in the flood blocks: p50, p90. */
+  frames: { paced: number[]; vs: number[] };
 }
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -442,7 +462,13 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
     };
 
     const localIdle = await local(ECHO_SAMPLES);
+    // BENCH_IDLE_FRAMES=1: the idle samples with animation frames running throughout (as a flood keeps them running).
+    if (process.env.BENCH_IDLE_FRAMES)
+      await p.page.evaluate(
+        'globalThis.__idleFrames = true; (function loop() { if (globalThis.__idleFrames) requestAnimationFrame(loop); })()',
+      );
     const idle = await baton(ECHO_SAMPLES);
+    await p.page.evaluate('globalThis.__idleFrames = false');
 
     await client.call('agent.write', { agentId: floodId!, data: 'f' });
     const floodStart = await paneBytes(p, floodId!);
@@ -451,18 +477,41 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       'the flood to reach its pane',
       60_000,
     );
-    // With the write pacer (as shipped) and without it, in alternating blocks: its gain in the same run.
+    // As shipped and as ECHO_VS says (without the write pacer unless told), in alternating blocks: in the same run.
+    const shipped = await p.page.evaluate(() => (globalThis as BenchGlobal).__batonBench.setOutputTuning({}));
     const pacer = (on: boolean) =>
-      p.page.evaluate((v) => (globalThis as BenchGlobal).__batonBench.setOutputTuning({ pacer: v }), on);
+      p.page.evaluate((t) => (globalThis as BenchGlobal).__batonBench.setOutputTuning(t), on ? shipped : ECHO_VS);
     const flood: EchoSample[] = [];
     const unpaced: EchoSample[] = [];
     const took = { paced: { bytes: 0, ms: 0 }, unpaced: { bytes: 0, ms: 0 } };
+    const busyShare = { paced: [] as number[], vs: [] as number[] };
+    const frameGaps = { paced: [] as number[], vs: [] as number[] };
     for (let block = 0; block < 2 * ECHO_BLOCKS; block++) {
       const paced = block % 2 === 0;
       await pacer(paced);
       const b0 = await paneBytes(p, floodId!);
       const t0 = performance.now();
+      const m0 = await mainThread(p);
+      // BENCH_FRAME_GAPS=1: frame intervals during the block. A loop of animation frames keeps Chromium drawing
+      // continuously, which itself delays echoes (render-throttle.ts), so it is off unless asked for.
+      // (A string: a named function inside an evaluated arrow gets tsx's __name helper, which the page lacks.)
+      if (process.env.BENCH_FRAME_GAPS)
+        await p.page.evaluate(
+          'globalThis.__frames = []; globalThis.__framesOn = true; (function loop(t) { if (t) globalThis.__frames.push(t); if (globalThis.__framesOn) requestAnimationFrame(loop); })()',
+        );
+      // BENCH_PROFILE=echo: where the page's main thread spends the first block of each kind.
+      const profile = process.env.BENCH_PROFILE === 'echo' && block < 2;
+      if (profile) await startProfile(p);
       (paced ? flood : unpaced).push(...(await baton(ECHO_SAMPLES / ECHO_BLOCKS)));
+      if (profile) await printProfile(p, paced ? 'typing, shipped' : `typing, ${ECHO_VS_TEXT}`, 14);
+      const share = busy(m0, await mainThread(p));
+      const frames = await p.page.evaluate(() => {
+        const g = globalThis as unknown as { __frames?: number[]; __framesOn: boolean };
+        g.__framesOn = false;
+        return (g.__frames ?? []).slice(1).map((t, i) => t - g.__frames![i]!);
+      });
+      (paced ? frameGaps.paced : frameGaps.vs).push(...frames);
+      (paced ? busyShare.paced : busyShare.vs).push(share.task);
       const into = paced ? took.paced : took.unpaced;
       into.bytes += (await paneBytes(p, floodId!)) - b0;
       into.ms += performance.now() - t0;
@@ -482,6 +531,11 @@ async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       unpaced,
       floodRate,
       unpacedRate,
+      busy: { paced: median(busyShare.paced), vs: median(busyShare.vs) },
+      frames: {
+        paced: [quantile(frameGaps.paced, 0.5), quantile(frameGaps.paced, 0.9)],
+        vs: [quantile(frameGaps.vs, 0.5), quantile(frameGaps.vs, 0.9)],
+      },
     };
   });
   await client.call('run.stop', { run: 'bench-echo' });
@@ -567,7 +621,7 @@ function reportThroughput(t: ThroughputResult): void {
     `${rate(pane).padStart(5)} MB/s   ratio ${fmt(ratio, 2)}  (goal ≥ ${fmt(GOAL_THROUGHPUT, 2)}) ${mark(ratio >= GOAL_THROUGHPUT)}  ` +
       `${t.exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(t.pane)})  ${cpuText(t.cpu.shipped)}`,
   );
-  for (const a of ABLATIONS)
+  for (const a of ABLATIONS_RUN)
     line(
       `  the same pane ${ABLATION_TEXT[a]}`,
       `${rate(median(t.without[a])).padStart(5)} MB/s   ratio ${fmt(median(t.without[a]) / base, 2)}   (runs ${list(t.without[a])})  ${cpuText(t.cpu[a])}`,
@@ -604,9 +658,9 @@ function reportEcho(e: EchoResult): void {
   row('keystroke → painted echo, idle', e.idle, GOAL_IDLE_RATIO, e.localIdle);
   line('xterm local echo, other pane flooding (baseline)', spread(painted(e.localFlood)));
   row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_RATIO, e.localIdle);
-  row('  the same without the write pacer (alternating)', e.unpaced, GOAL_FLOOD_RATIO, e.localIdle);
+  row(`  the same ${ECHO_VS_TEXT} (alternating)`, e.unpaced, GOAL_FLOOD_RATIO, e.localIdle);
   console.log(
-    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile, ${rate(e.unpacedRate)} MB/s without the pacer; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
+    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile, ${rate(e.unpacedRate)} MB/s ${ECHO_VS_TEXT}; main thread busy ${fmt(e.busy.paced * 100)}% / ${fmt(e.busy.vs * 100)}%, frame gap p50/p90 ${e.frames.paced.map(ms).join('/')} / ${e.frames.vs.map(ms).join('/')}; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
   );
 }
 
