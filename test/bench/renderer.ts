@@ -660,7 +660,7 @@ function reportEcho(e: EchoResult): void {
   row('keystroke → painted echo, other pane flooding', e.flood, GOAL_FLOOD_RATIO, e.localIdle);
   row(`  the same ${ECHO_VS_TEXT} (alternating)`, e.unpaced, GOAL_FLOOD_RATIO, e.localIdle);
   console.log(
-    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile, ${rate(e.unpacedRate)} MB/s ${ECHO_VS_TEXT}; main thread busy ${fmt(e.busy.paced * 100)}% / ${fmt(e.busy.vs * 100)}%, frame gap p50/p90 ${e.frames.paced.map(ms).join('/')} / ${e.frames.vs.map(ms).join('/')}; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
+    `  (panes ${e.size}; the flooding pane took ${rate(e.floodRate)} MB/s meanwhile, ${rate(e.unpacedRate)} MB/s ${ECHO_VS_TEXT}; main thread busy ${fmt(e.busy.paced * 100)}% / ${fmt(e.busy.vs * 100)}%${process.env.BENCH_FRAME_GAPS ? `, frame gap p50/p90 ${e.frames.paced.map(ms).join('/')} / ${e.frames.vs.map(ms).join('/')}` : ''}; clock from the keydown's own timestamp to the first animation frame after the echo is in the buffer)`,
   );
 }
 
