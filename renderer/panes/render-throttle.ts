@@ -143,13 +143,21 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   function waitToDraw(ms: number): void {
     const d = debouncer!;
     d._animationFrame = WAITING;
-    cancelWait = clock.later(() => {
-      cancelWait = null;
-      // Still held for another pane's echo: look again later, still without a frame.
-      if (throttle.enabled && throttle.timers && throttle.hold() && clock.now() - typedAt > TYPED_MS)
-        return waitToDraw(HOLD_POLL_MS);
-      d._animationFrame = clock.frame(() => d._innerRefresh());
-    }, ms);
+    cancelWait = clock.later(
+      () => {
+        cancelWait = null;
+        // Still held for another pane's echo, or still too early (a long wait is looked at again every
+        // FLOOD_FRAME_MS, so a wait set while the user typed ends when the typing does): again later, without a frame.
+        const now = clock.now();
+        if (throttle.enabled && throttle.timers && now - typedAt > TYPED_MS) {
+          if (throttle.hold()) return waitToDraw(HOLD_POLL_MS);
+          const left = throttle.floodFrameMs() - (now - drawnAt);
+          if (left >= 1 && bytes + previous > FLOOD_BYTES) return waitToDraw(left);
+        }
+        d._animationFrame = clock.frame(() => d._innerRefresh());
+      },
+      Math.min(ms, FLOOD_FRAME_MS),
+    );
   }
   return throttle;
 }

@@ -208,6 +208,30 @@ describe('render throttle', () => {
     expect(p.asked() - old).toBeGreaterThanOrEqual(9);
   });
 
+  it('draws a flooding pane less often while the user types elsewhere, and at its usual pace once they stop', () => {
+    const p = pane();
+    let typing = true;
+    p.throttle.floodFrameMs = () => (typing ? 4 * FLOOD_FRAME_MS : FLOOD_FRAME_MS);
+    p.output(1000);
+    p.frame();
+    for (let i = 0; i < 60; i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    const gaps = p.draws.slice(1).map((d, i) => d.at - p.draws[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(4 * FLOOD_FRAME_MS);
+    // The user stops: a wait set for the typing pace does not hold the next draw past the usual one.
+    typing = false;
+    const stoppedAt = p.now();
+    const before = p.draws.length;
+    for (let i = 0; i < Math.ceil((FLOOD_FRAME_MS * 2) / FRAME_MS); i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    expect(p.draws.length).toBeGreaterThan(before);
+    expect(p.draws[before]!.at - stoppedAt).toBeLessThanOrEqual(FLOOD_FRAME_MS + 2 * FRAME_MS);
+  });
+
   it('leaves no frame asked for once its terminal is disposed', () => {
     const p = pane();
     p.output(FLOOD_BYTES * 2);
