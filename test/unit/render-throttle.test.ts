@@ -220,7 +220,12 @@ describe('render throttle', () => {
     }
     const gaps = p.draws.slice(1).map((d, i) => d.at - p.draws[i]!.at);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(4 * FLOOD_FRAME_MS);
-    // The user stops: a wait set for the typing pace does not hold the next draw past the usual one.
+    // The user stops right after a draw: a wait set for the typing pace does not hold the next draw past the usual one.
+    const drawn = p.draws.length;
+    while (p.draws.length === drawn) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
     typing = false;
     const stoppedAt = p.now();
     const before = p.draws.length;
