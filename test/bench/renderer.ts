@@ -21,6 +21,7 @@ import { skipUnlessChromium } from '../e2e/browser.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import {
   browserCpuSeconds,
+  browserThreadSeconds,
   busy,
   cpuSeconds,
   launchBenchBrowser,
@@ -315,14 +316,22 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
     const shipped = await tune({});
     // CPU per MiB of the page (renderer + GPU processes) and the core (main + mirror threads), per variant: on a loaded
     // machine the rates swing 2-5× between rounds, the CPU each byte costs much less.
+    const threadsPerMiB = new Map<Cpu[], Map<string, number>>();
     const cpuSpent = async <T>(into: Cpu[], what: () => Promise<T>) => {
       const draws = async () =>
         (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.pane(aid), id))?.draws ?? Number.NaN;
       const page0 = await browserCpuSeconds(b);
       const core0 = cpuSeconds(server.child.pid!);
       const draws0 = await draws();
+      const threads0 = process.env.BENCH_THREADS ? await browserThreadSeconds(b) : null;
       const r = await what();
       const mib = (lines * LINE_BYTES) / (1 << 20);
+      if (threads0) {
+        const sums = threadsPerMiB.get(into) ?? new Map<string, number>();
+        threadsPerMiB.set(into, sums);
+        for (const [k, v] of await browserThreadSeconds(b))
+          sums.set(k, (sums.get(k) ?? 0) + (v - (threads0.get(k) ?? 0)) / mib / ROUNDS);
+      }
       into.push({
         page: ((await browserCpuSeconds(b)) - page0) / mib,
         core: (cpuSeconds(server.child.pid!) - core0) / mib,
@@ -359,6 +368,16 @@ async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResu
         }),
       ];
       for (let k = 0; k < variants.length; k++) await variants[(k + i) % variants.length]!();
+    }
+    // BENCH_THREADS=1: which of the browser's threads spent the CPU, ms per MiB (mean of the rounds).
+    for (const [name, list] of [
+      ['baseline', cpu.baseline],
+      ['pane as shipped', cpu.shipped],
+    ] as const) {
+      const sums = threadsPerMiB.get(list);
+      if (!sums) continue;
+      const top = [...sums].sort((x, y) => y[1] - x[1]).slice(0, 10);
+      console.log(`  threads, ${name}: ${top.map(([k, v]) => `${k} ${ms(v * 1000)}`).join(', ')}`);
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
