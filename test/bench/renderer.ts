@@ -2,7 +2,11 @@
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
 // BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
-// hundred-agent scenes only.
+// hundred-agent scenes only. Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
+// BENCH_ECHO_VS='<tuning JSON>' for the echo scene's alternating flood blocks (default: no write pacer),
+// BENCH_THROUGHPUT_VS for an extra throughput variant; BENCH_ECHO_SAMPLES=n keys per side (200); BENCH_THREADS=1
+// the browser's CPU per MiB by thread; BENCH_PROFILE=echo|throughput a main-thread profile; BENCH_IDLE_FRAMES=1 and
+// BENCH_FRAME_GAPS=1 run an animation-frame loop (idle samples / flood blocks), which itself delays echoes.
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
