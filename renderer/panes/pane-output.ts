@@ -5,8 +5,8 @@
 // receipt while little was queued in the page (slower: the PTY's writer and the core then took the CPU the page
 // needed to parse) and acking once per 128 KiB parsed (no less CPU in the page or the core, no faster).
 import type { PaneTerminal } from './pane-terminal.js';
-import { WritePacer } from './write-pacer.js';
-import { throttleRendering, type RenderThrottle } from './render-throttle.js';
+import { FEED_EVERY_MS, PIECE_BYTES, SLICE_MS, WritePacer } from './write-pacer.js';
+import { FLOOD_FRAME_MS, TYPING_FLOOD_FRAME_MS, throttleRendering, type RenderThrottle } from './render-throttle.js';
 
 /** What the renderer bench switches between rounds to weigh each part in one run (through its page hooks). */
 export interface OutputTuning {
@@ -14,9 +14,33 @@ export interface OutputTuning {
   pacer: boolean;
   /** Draw a flooding pane at most 20 times a second (render-throttle.ts). */
   renderThrottle: boolean;
+  /** The least ms between a flooding pane's draws (render-throttle.ts). */
+  floodFrameMs: number;
+  /** Held output and held draws wait on timers, not animation frames (write-pacer.ts, render-throttle.ts). */
+  timers: boolean;
+  /** Bytes handed to xterm at once (write-pacer.ts). */
+  pieceBytes: number;
+  /** While the user types into another pane: main-thread ms per frame for a held pane's output (write-pacer.ts). */
+  typingSliceMs: number;
+  /** … how often held output is fed (ms). */
+  typingFeedEveryMs: number;
+  /** … the bytes of one held piece handed to xterm at once. */
+  typingPieceBytes: number;
+  /** … the least ms between a flooding pane's draws (render-throttle.ts). */
+  typingFloodFrameMs: number;
 }
 
-const tuning: OutputTuning = { pacer: true, renderThrottle: true };
+const tuning: OutputTuning = {
+  pacer: true,
+  renderThrottle: true,
+  floodFrameMs: FLOOD_FRAME_MS,
+  timers: true,
+  pieceBytes: PIECE_BYTES,
+  typingSliceMs: SLICE_MS,
+  typingPieceBytes: PIECE_BYTES,
+  typingFeedEveryMs: FEED_EVERY_MS,
+  typingFloodFrameMs: TYPING_FLOOD_FRAME_MS,
+};
 
 /** While the user types, the other panes' output waits for the echo and gets the rest of each frame. */
 export const pacer = new WritePacer();
@@ -27,14 +51,25 @@ function throttleOf(pane: PaneTerminal): RenderThrottle | null {
   let t = throttles.get(pane);
   if (t === undefined) {
     throttles.set(pane, (t = throttleRendering(pane.term)));
-    if (t) t.hold = () => tuning.pacer && pacer.echoPending();
+    if (t) {
+      t.hold = () => tuning.pacer && pacer.echoPending();
+      t.floodFrameMs = () => (tuning.pacer && pacer.pacing() ? tuning.typingFloodFrameMs : tuning.floodFrameMs);
+    }
   }
-  if (t) t.enabled = tuning.renderThrottle;
+  if (t) {
+    t.enabled = tuning.renderThrottle;
+    t.timers = tuning.timers;
+  }
   return t;
 }
 
 export function setOutputTuning(next: Partial<OutputTuning>): OutputTuning {
   Object.assign(tuning, next);
+  pacer.sliceMs = tuning.typingSliceMs;
+  pacer.pieceBytes = tuning.typingPieceBytes;
+  pacer.directPieceBytes = tuning.pieceBytes;
+  pacer.timers = tuning.timers;
+  pacer.feedEveryMs = tuning.typingFeedEveryMs;
   if (!tuning.pacer) pacer.release();
   return { ...tuning };
 }

@@ -6,6 +6,9 @@
 // since its last draw but one, so a keystroke's echo, a prompt or a redraw is drawn at the next frame as before; a
 // pane typed into during the last `TYPED_MS` is never throttled. While a keystroke's echo is due in one pane, the
 // others do not draw at all (at most 50 ms): the echo's frame draws the echo.
+// A pane that waits to draw waits on a timer, not by asking for animation frames: a page that asks for a frame every
+// 16 ms keeps Chromium drawing continuously, and then a keystroke's echo in another pane arrives just after a frame
+// and waits for the next one (measured: the idle echo's p50 went from 5 to 30 ms with a bare loop of empty frames).
 // It reaches into xterm's RenderDebouncer (xterm 6: Terminal._core._renderService._renderDebouncer), checked at run
 // time: a field that is missing or changed leaves xterm drawing every frame (slower, never broken).
 
@@ -13,11 +16,18 @@
 export const FLOOD_BYTES = 16 * 1024;
 /** A flooding pane draws at most this often (20 frames a second). */
 export const FLOOD_FRAME_MS = 50;
+/** While the user types into another pane, a flooding pane draws at most this often (each draw is a frame). */
+export const TYPING_FLOOD_FRAME_MS = 200;
 /** A pane typed into draws every frame for this long after the key. */
 export const TYPED_MS = 1000;
+/** A pane held while an echo is due looks again this often (a timer: no frame is asked for meanwhile). */
+export const HOLD_POLL_MS = 4;
+/** Stands in xterm's `_animationFrame` while the draw waits on a timer, so xterm asks for no frame of its own. */
+const WAITING = -1;
 
 interface DebouncerLike {
   _innerRefresh(): void;
+  dispose(): void;
   _animationFrame: number | undefined;
 }
 
@@ -28,11 +38,15 @@ export interface RenderThrottle {
   typed(): void;
   /** Switched off (the bench weighs it), the pane draws every frame again. */
   enabled: boolean;
+  /** Wait on timers rather than animation frames (the bench weighs the old way: false). */
+  timers: boolean;
   /**
    * While this says so, the pane (unless typed into) does not draw at all: a keystroke's echo in another pane is due,
    * and its frame is kept clear of other panes' drawing (write-pacer.ts bounds how long an echo is due).
    */
   hold: () => boolean;
+  /** The least time between a flooding pane's draws now (FLOOD_FRAME_MS unless told otherwise). */
+  floodFrameMs: () => number;
   /** Times the pane has drawn (for the bench). */
   readonly draws: number;
 }
@@ -40,11 +54,17 @@ export interface RenderThrottle {
 export interface FrameClock {
   now(): number;
   frame(run: () => void): number;
+  /** Runs `run` in `ms` (a timer: no frame is asked for); returns what cancels it. */
+  later(run: () => void, ms: number): () => void;
 }
 
 const browserFrames: FrameClock = {
   now: () => performance.now(),
   frame: (run) => requestAnimationFrame(() => run()),
+  later: (run, ms) => {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  },
 };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
@@ -52,7 +72,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function debouncerOf(term: object): DebouncerLike | null {
   let at: unknown = term;
   for (const key of ['_core', '_renderService', '_renderDebouncer']) at = isObject(at) ? at[key] : undefined;
-  return isObject(at) && typeof at._innerRefresh === 'function' && '_animationFrame' in at
+  return isObject(at) &&
+    typeof at._innerRefresh === 'function' &&
+    typeof at.dispose === 'function' &&
+    '_animationFrame' in at
     ? (at as unknown as DebouncerLike)
     : null;
 }
@@ -66,7 +89,15 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   let drawnAt = -Infinity;
   let typedAt = -Infinity;
   let draws = 0;
+  let cancelWait: (() => void) | null = null;
   const draw = debouncer._innerRefresh.bind(debouncer);
+  const dispose = debouncer.dispose.bind(debouncer);
+  debouncer.dispose = () => {
+    cancelWait?.();
+    cancelWait = null;
+    if (debouncer._animationFrame === WAITING) debouncer._animationFrame = undefined;
+    dispose();
+  };
   const throttle: RenderThrottle = {
     wrote: (n) => {
       bytes += n;
@@ -75,7 +106,9 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
       typedAt = clock.now();
     },
     enabled: true,
+    timers: true,
     hold: () => false,
+    floodFrameMs: () => FLOOD_FRAME_MS,
     get draws() {
       return draws;
     },
@@ -85,18 +118,47 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     const typedInto = now - typedAt <= TYPED_MS;
     // The bytes since the last draw, and those of the draw before: xterm parses behind what it is given, so rows keep
     // changing for a while after the bytes came.
-    const flooding = bytes + previous > FLOOD_BYTES && now - drawnAt < FLOOD_FRAME_MS;
-    if (throttle.enabled && !typedInto && (flooding || throttle.hold())) {
-      // Not yet: the rows to draw stay collected, and the frame is asked for again (dispose still cancels it).
-      debouncer._animationFrame = clock.frame(() => debouncer._innerRefresh());
+    const flooding = bytes + previous > FLOOD_BYTES && now - drawnAt < throttle.floodFrameMs();
+    const held = throttle.hold();
+    if (throttle.enabled && !typedInto && (flooding || held)) {
+      // Not yet: the rows to draw stay collected. A timer asks for the frame once the pane may draw (dispose cancels
+      // it); the old way asked for every frame meanwhile.
+      if (!throttle.timers) {
+        debouncer._animationFrame = clock.frame(() => debouncer._innerRefresh());
+        return;
+      }
+      waitToDraw(held ? HOLD_POLL_MS : Math.max(1, throttle.floodFrameMs() - (now - drawnAt)));
       return;
     }
+    const lastTwo = previous + bytes;
     previous = bytes;
     bytes = 0;
     drawnAt = now;
     draws++;
     draw();
+    // Still flooding: the next draw cannot come before `floodFrameMs`. Wait for it on a timer, not by asking for
+    // frames (xterm asks for one with every parse); then one frame draws whatever changed meanwhile.
+    if (throttle.enabled && throttle.timers && !typedInto && lastTwo > FLOOD_BYTES) waitToDraw(throttle.floodFrameMs());
   };
+  function waitToDraw(ms: number): void {
+    const d = debouncer!;
+    d._animationFrame = WAITING;
+    cancelWait = clock.later(
+      () => {
+        cancelWait = null;
+        // Still held for another pane's echo, or still too early (a long wait is looked at again every
+        // FLOOD_FRAME_MS, so a wait set while the user typed ends when the typing does): again later, without a frame.
+        const now = clock.now();
+        if (throttle.enabled && throttle.timers && now - typedAt > TYPED_MS) {
+          if (throttle.hold()) return waitToDraw(HOLD_POLL_MS);
+          const left = throttle.floodFrameMs() - (now - drawnAt);
+          if (left >= 1 && bytes + previous > FLOOD_BYTES) return waitToDraw(left);
+        }
+        d._animationFrame = clock.frame(() => d._innerRefresh());
+      },
+      Math.min(ms, FLOOD_FRAME_MS),
+    );
+  }
   return throttle;
 }
 

@@ -1,8 +1,8 @@
 // Typing stays fast while another pane floods (docs/performance.md, "Keystrokes"). The page has one main thread: a
 // flooding pane's parsing and drawing sit in front of a keystroke's echo to another pane. So, while the user types,
 // output for the other panes is held in the page and fed to their xterms in slices of the main thread's time, once per
-// frame after it is painted, one piece in flight at a time; while a keystroke's echo is due, none is fed at all, so
-// the frame that paints the echo has no flood to parse or draw. The pane being typed into is never held, and a pane's
+// `FEED_EVERY_MS`, one piece in flight at a time; while a keystroke's echo is due, none is fed at all, so the frame
+// that paints the echo has no flood to parse or draw. The pane being typed into is never held, and a pane's
 // bytes always reach its xterm in order. Without typing, everything goes straight to xterm as before.
 // (A byte budget per frame was tried first: the flooder fell to 0.3 MB/s and the echo did not improve. A time slice
 // measured with the clock gives the flooder whatever the frame has left.)
@@ -18,12 +18,15 @@ export interface PacerClock {
   frame(run: () => void): void;
   /** Runs `run` in a task of its own (after the frame's paint when called from `frame`). */
   soon(run: () => void): void;
+  /** Runs `run` in `ms` (a timer: no frame is asked for). */
+  later(run: () => void, ms: number): void;
 }
 
 const browserClock: PacerClock = {
   now: () => performance.now(),
   frame: (run) => requestAnimationFrame(() => run()),
   soon: (run) => setTimeout(run, 0),
+  later: (run, ms) => setTimeout(run, ms),
 };
 
 /** Held panes are paced for this long after the last key. */
@@ -37,6 +40,13 @@ export const SLICE_MS = 8;
  * near its budget and no task parses much more.
  */
 export const PIECE_BYTES = 16 * 1024;
+/**
+ * Held output is fed this often (a timer), and looked at this often while an echo is due. Every feed changes the
+ * flooding pane's rows and scrollbar, and a changed page is a frame: fed every 16 ms, Chromium drew continuously and
+ * an echo waited two frames (p50 23 ms); fed every 100 ms, 7 ms, with the flooder at 0.3 MB/s while the user types.
+ */
+export const FEED_EVERY_MS = 100;
+export const ECHO_POLL_MS = 4;
 
 interface Piece {
   data: Uint8Array;
@@ -56,6 +66,16 @@ export class WritePacer {
   private scheduled = false;
   private feeding = false;
   private sliceStart = 0;
+  /** Main-thread time per frame for held output, and the bytes of a held piece (the bench weighs other values). */
+  sliceMs = SLICE_MS;
+  pieceBytes = PIECE_BYTES;
+  directPieceBytes = PIECE_BYTES;
+  /**
+   * Feed on timers rather than after animation frames: a page that asks for a frame every 16 ms keeps Chromium
+   * drawing continuously, and an echo then waits a whole frame more (render-throttle.ts). The bench weighs false.
+   */
+  timers = true;
+  feedEveryMs = FEED_EVERY_MS;
 
   constructor(private readonly clock: PacerClock = browserClock) {}
 
@@ -70,20 +90,20 @@ export class WritePacer {
   /** Writes `data` for `pane` now, or after the output held for it, in order; `parsed` once xterm has parsed it. */
   write(pane: string, target: PacedTarget, data: Uint8Array, parsed?: () => void): void {
     if (pane === this.typingPane && !this.held.has(pane)) {
-      writeInPieces(target, data, () => {
+      writeInPieces(target, data, this.directPieceBytes, () => {
         parsed?.();
         this.echoParsed();
       });
       return;
     }
     if (!this.pacing() && !this.held.has(pane)) {
-      writeInPieces(target, data, parsed);
+      writeInPieces(target, data, this.directPieceBytes, parsed);
       return;
     }
     let held = this.held.get(pane);
     if (!held) this.held.set(pane, (held = { target, pieces: [] }));
-    for (let at = 0; at < data.length; at += PIECE_BYTES) {
-      const end = Math.min(at + PIECE_BYTES, data.length);
+    for (let at = 0; at < data.length; at += this.pieceBytes) {
+      const end = Math.min(at + this.pieceBytes, data.length);
       held.pieces.push({ data: data.subarray(at, end), parsed: end === data.length ? parsed : undefined });
     }
     this.schedule();
@@ -135,14 +155,15 @@ export class WritePacer {
   private schedule(): void {
     if (this.scheduled || this.feeding) return;
     this.scheduled = true;
-    this.clock.frame(() => this.clock.soon(() => this.drain()));
+    if (!this.timers) return this.clock.frame(() => this.clock.soon(() => this.drain()));
+    this.clock.later(() => this.drain(), this.echoDue() ? ECHO_POLL_MS : this.feedEveryMs);
   }
 
   private drain(): void {
     this.scheduled = false;
     if (this.feeding || this.held.size === 0) return;
     if (!this.pacing()) return this.flush();
-    if (this.echoDue()) return this.schedule();
+    if (this.echoDue() || this.sliceMs <= 0) return this.schedule();
     this.sliceStart = this.clock.now();
     this.feed();
   }
@@ -162,7 +183,7 @@ export class WritePacer {
       piece.parsed?.();
       if (this.held.size === 0) return;
       if (!this.pacing()) return this.flush();
-      if (this.clock.now() - this.sliceStart < SLICE_MS && !this.echoDue()) return this.feed();
+      if (this.clock.now() - this.sliceStart < this.sliceMs && !this.echoDue()) return this.feed();
       this.schedule();
     });
   }
@@ -179,9 +200,9 @@ export class WritePacer {
  * xterm parses each write whole, in one task, and yields only between writes: a pane's catch-up (up to the core's
  * 1 MiB ring in one frame) goes in pieces, so no single task parses more than a piece.
  */
-function writeInPieces(target: PacedTarget, data: Uint8Array, parsed: (() => void) | undefined): void {
-  for (let at = 0; at < data.length; at += PIECE_BYTES) {
-    const end = Math.min(at + PIECE_BYTES, data.length);
+function writeInPieces(target: PacedTarget, data: Uint8Array, piece: number, parsed: (() => void) | undefined): void {
+  for (let at = 0; at < data.length; at += piece) {
+    const end = Math.min(at + piece, data.length);
     target.write(data.subarray(at, end), end === data.length ? parsed : undefined);
   }
   if (data.length === 0) target.write(data, parsed);

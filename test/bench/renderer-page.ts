@@ -1,7 +1,7 @@
 // The browser side of the renderer bench: Debian's Chromium (as test/e2e/browser.ts launches it, plus precise
 // memory figures and an exposed gc), a page on a `baton serve` showing the bench build of the dashboard, and the
 // page's memory as DevTools reports it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM } from '../e2e/browser.js';
@@ -71,6 +71,13 @@ export interface BatonBench {
 export interface OutputTuning {
   pacer: boolean;
   renderThrottle: boolean;
+  floodFrameMs: number;
+  timers: boolean;
+  pieceBytes: number;
+  typingSliceMs: number;
+  typingPieceBytes: number;
+  typingFeedEveryMs: number;
+  typingFloodFrameMs: number;
 }
 /** What page functions see as their global object. */
 export type BenchGlobal = typeof globalThis & {
@@ -290,6 +297,39 @@ export async function browserCpuSeconds(b: BenchBrowser): Promise<number> {
       }
     }
     return sum;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * CPU seconds so far of every thread of the browser's processes, by process type and thread name ("renderer/
+ * Compositor", "GPU/VizCompositorThread"), from /proc: which thread spends a page's CPU (BENCH_THREADS=1).
+ */
+export async function browserThreadSeconds(b: BenchBrowser): Promise<Map<string, number>> {
+  const session = await b.browser.newBrowserCDPSession();
+  const out = new Map<string, number>();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    for (const proc of processInfo) {
+      let tids: string[] = [];
+      try {
+        tids = readdirSync(`/proc/${proc.id}/task`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      for (const tid of tids) {
+        try {
+          const name = readFileSync(`/proc/${proc.id}/task/${tid}/comm`, 'utf8').trim();
+          const fields = readFileSync(`/proc/${proc.id}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+          const key = `${proc.type}/${name}`;
+          out.set(key, (out.get(key) ?? 0) + (Number(fields[11]) + Number(fields[12])) / 100);
+        } catch {
+          // a thread that ended meanwhile
+        }
+      }
+    }
+    return out;
   } finally {
     await session.detach().catch(() => undefined);
   }

@@ -34,18 +34,31 @@ function pane() {
   let now = 0;
   let nextId = 1;
   const frames = new Map<number, () => void>();
+  let asked = 0;
   const requestAnimationFrame = (run: () => void) => {
+    asked++;
     frames.set(nextId, run);
     return nextId++;
+  };
+  const timers = new Map<number, { at: number; run: () => void }>();
+  const later = (run: () => void, ms: number) => {
+    const id = nextId++;
+    timers.set(id, { at: now + ms, run });
+    return () => void timers.delete(id);
   };
   const window = { requestAnimationFrame, cancelAnimationFrame: (id: number) => frames.delete(id) };
   const draws: { at: number; start: number; end: number }[] = [];
   const debouncer = new RenderDebouncer((start, end) => draws.push({ at: now, start, end }), { window });
   const term = { _core: { _renderService: { _renderDebouncer: debouncer } } };
-  const throttle = throttleRendering(term, { now: () => now, frame: requestAnimationFrame })!;
-  /** One animation frame: the clock moves on and every callback asked for runs. */
+  const throttle = throttleRendering(term, { now: () => now, frame: requestAnimationFrame, later })!;
+  /** One animation frame: the clock moves on, the timers due meanwhile run, then every frame callback asked for. */
   const frame = () => {
     now += FRAME_MS;
+    for (const [id, t] of [...timers]) {
+      if (t.at > now) continue;
+      timers.delete(id);
+      t.run();
+    }
     const run = [...frames.values()];
     frames.clear();
     for (const f of run) f();
@@ -55,7 +68,18 @@ function pane() {
     throttle.wrote(bytes);
     debouncer.refresh(start, end, 40);
   };
-  return { term, debouncer, throttle, draws, frame, output, pending: () => frames.size, now: () => now };
+  return {
+    term,
+    debouncer,
+    throttle,
+    draws,
+    frame,
+    output,
+    pending: () => frames.size + timers.size,
+    /** Animation frames asked for so far. */
+    asked: () => asked,
+    now: () => now,
+  };
 }
 
 describe('render throttle', () => {
@@ -87,7 +111,7 @@ describe('render throttle', () => {
     // The flood stops: its last rows are drawn within FLOOD_FRAME_MS, and nothing is left asked for.
     const stoppedAt = p.now();
     p.output(10, 7, 39);
-    for (let i = 0; i < 5; i++) p.frame();
+    for (let i = 0; i < 10; i++) p.frame();
     const last = p.draws.at(-1)!;
     expect(last.end).toBe(39);
     expect(last.at - stoppedAt).toBeLessThanOrEqual(FLOOD_FRAME_MS + FRAME_MS);
@@ -124,6 +148,7 @@ describe('render throttle', () => {
     }
     expect(p.draws.length - before).toBeLessThan(10);
     p.throttle.enabled = false;
+    for (let i = 0; i < 4; i++) p.frame(); // a draw already waiting on its timer comes first
     const off = p.draws.length;
     for (let i = 0; i < 20; i++) {
       p.output(FLOOD_BYTES * 2);
@@ -151,12 +176,73 @@ describe('render throttle', () => {
     expect(typed.draws).toHaveLength(1);
   });
 
+  it('asks for no animation frame while it waits to draw (each asked frame keeps Chromium drawing), only to draw', () => {
+    const p = pane();
+    p.output(1000);
+    p.frame();
+    const before = p.asked();
+    for (let i = 0; i < 60; i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    // About one asked frame per draw, not one a frame: a second of flood at 60 frames asks for ~20.
+    expect(p.asked() - before).toBeLessThanOrEqual(p.draws.length - 1 + 2);
+    let echoDue = true;
+    p.throttle.hold = () => echoDue;
+    const held = p.asked();
+    p.output(10);
+    for (let i = 0; i < 6; i++) p.frame();
+    expect(p.asked() - held).toBeLessThanOrEqual(1); // the one xterm asked for with the output
+    echoDue = false;
+    const drawn = p.draws.length;
+    p.frame();
+    p.frame();
+    expect(p.draws.length).toBe(drawn + 1);
+    // The old way (asking for every frame) is still there to be weighed, and asks every frame.
+    p.throttle.timers = false;
+    const old = p.asked();
+    for (let i = 0; i < 10; i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    expect(p.asked() - old).toBeGreaterThanOrEqual(9);
+  });
+
+  it('draws a flooding pane less often while the user types elsewhere, and at its usual pace once they stop', () => {
+    const p = pane();
+    let typing = true;
+    p.throttle.floodFrameMs = () => (typing ? 4 * FLOOD_FRAME_MS : FLOOD_FRAME_MS);
+    p.output(1000);
+    p.frame();
+    for (let i = 0; i < 60; i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    const gaps = p.draws.slice(1).map((d, i) => d.at - p.draws[i]!.at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(4 * FLOOD_FRAME_MS);
+    // The user stops right after a draw: a wait set for the typing pace does not hold the next draw past the usual one.
+    const drawn = p.draws.length;
+    while (p.draws.length === drawn) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    typing = false;
+    const stoppedAt = p.now();
+    const before = p.draws.length;
+    for (let i = 0; i < Math.ceil((FLOOD_FRAME_MS * 2) / FRAME_MS); i++) {
+      p.output(FLOOD_BYTES + 1);
+      p.frame();
+    }
+    expect(p.draws.length).toBeGreaterThan(before);
+    expect(p.draws[before]!.at - stoppedAt).toBeLessThanOrEqual(FLOOD_FRAME_MS + 2 * FRAME_MS);
+  });
+
   it('leaves no frame asked for once its terminal is disposed', () => {
     const p = pane();
     p.output(FLOOD_BYTES * 2);
     p.frame();
     p.output(FLOOD_BYTES * 2);
-    p.frame(); // held: a frame is asked for again
+    p.frame(); // held: a timer waits to ask for the frame
     expect(p.pending()).toBe(1);
     p.debouncer.dispose();
     expect(p.pending()).toBe(0);
@@ -167,7 +253,7 @@ describe('render throttle', () => {
       fileURLToPath(new URL('../../node_modules/@xterm/xterm/lib/xterm.mjs', import.meta.url)),
       'utf8',
     );
-    for (const f of ['_core', '_renderService', '_renderDebouncer', '_innerRefresh', '_animationFrame'])
+    for (const f of ['_core', '_renderService', '_renderDebouncer', '_innerRefresh', '_animationFrame', 'dispose'])
       expect(lib).toContain(f);
     expect(canThrottle(pane().term)).toBe(true);
     expect(throttleRendering({ _core: {} })).toBeNull();

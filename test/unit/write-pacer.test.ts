@@ -2,7 +2,14 @@
 // every byte still reaches its xterm, in order; the pane being typed into is never held; without typing nothing is
 // held at all (renderer/panes/write-pacer.ts).
 import { describe, expect, it } from 'vitest';
-import { ECHO_WAIT_MS, PIECE_BYTES, SLICE_MS, TYPING_MS, WritePacer } from '../../renderer/panes/write-pacer.js';
+import {
+  ECHO_WAIT_MS,
+  FEED_EVERY_MS,
+  PIECE_BYTES,
+  SLICE_MS,
+  TYPING_MS,
+  WritePacer,
+} from '../../renderer/panes/write-pacer.js';
 
 /** A page with a clock, frames and tasks run by hand, and xterms that parse a piece in `parseMs` of that clock. */
 function page(parseMs = 2) {
@@ -10,7 +17,17 @@ function page(parseMs = 2) {
   let frames: (() => void)[] = [];
   const tasks: (() => void)[] = [];
   const parses: (() => void)[] = [];
-  const pacer = new WritePacer({ now: () => now, frame: (run) => frames.push(run), soon: (run) => tasks.push(run) });
+  let timers: { at: number; run: () => void }[] = [];
+  let asked = 0;
+  const pacer = new WritePacer({
+    now: () => now,
+    frame: (run) => {
+      asked++;
+      frames.push(run);
+    },
+    soon: (run) => tasks.push(run),
+    later: (run, ms) => timers.push({ at: now + ms, run }),
+  });
   const term = () => {
     const got: number[] = [];
     return {
@@ -28,14 +45,35 @@ function page(parseMs = 2) {
   const settle = () => {
     while (parses.length > 0 || tasks.length > 0) (parses.shift() ?? tasks.shift())!();
   };
+  /** One frame's time: the timers due meanwhile run, then the frame's callbacks. */
   const frame = () => {
     now += 16;
+    const due = timers.filter((t) => t.at <= now);
+    timers = timers.filter((t) => t.at > now);
+    for (const t of due) {
+      t.run();
+      settle();
+    }
     const run = frames;
     frames = [];
     for (const f of run) f();
     settle();
   };
-  return { pacer, term, settle, frame, advance: (ms: number) => (now += ms), now: () => now };
+  /** Frames for `ms`. */
+  const wait = (ms: number) => {
+    for (let t = 0; t < ms; t += 16) frame();
+  };
+  return {
+    pacer,
+    term,
+    settle,
+    frame,
+    wait,
+    advance: (ms: number) => (now += ms),
+    now: () => now,
+    /** Animation frames the pacer asked for. */
+    asked: () => asked,
+  };
 }
 
 const bytes = (n: number, from = 0) => Uint8Array.from({ length: n }, (_, i) => (from + i) % 251);
@@ -50,13 +88,13 @@ describe('write pacer', () => {
     expect(flood.got).toEqual([...bytes(100_000)]);
   });
 
-  it('holds a flood while an echo is due, paints the echo first, then feeds the flood a slice per frame, in order', () => {
+  it('holds a flood while an echo is due, paints the echo first, then feeds the flood a slice per FEED_EVERY_MS, in order', () => {
     const p = page(2);
     const flood = p.term();
     const echo = p.term();
     p.pacer.typed('echo');
     const acks: number[] = [];
-    const sent = [bytes(200_000), bytes(50_000, 7)];
+    const sent = [bytes(400_000), bytes(50_000, 7)];
     p.pacer.write('flood', flood, sent[0]!, () => acks.push(0));
     p.pacer.write('flood', flood, sent[1]!, () => acks.push(1));
     p.settle();
@@ -68,15 +106,21 @@ describe('write pacer', () => {
     expect(flood.got.length).toBe(0);
     // The frame that paints the echo has no flood in it; after it, one slice.
     p.frame();
+    expect(flood.got.length).toBe(0);
+    p.frame();
     const afterOne = flood.got.length;
     expect(afterOne).toBeGreaterThan(0);
     expect(afterOne).toBeLessThanOrEqual(Math.ceil(SLICE_MS / 2 + 1) * PIECE_BYTES);
-    // A flood is fed frame by frame; the user stops typing, and the rest goes at once.
+    // The next slice comes after FEED_EVERY_MS, not at the next frame; and the pacer asked for no frame but the
+    // echo's (each frame asked for keeps the browser drawing, and the next echo then waits for a frame).
     p.frame();
+    expect(flood.got.length).toBe(afterOne);
+    p.wait(FEED_EVERY_MS);
     expect(flood.got.length).toBeGreaterThan(afterOne);
+    expect(p.asked()).toBe(1);
+    // The user stops typing, and the rest goes at once.
     p.advance(TYPING_MS);
-    p.frame();
-    p.frame();
+    p.wait(FEED_EVERY_MS * 2);
     expect(flood.got).toEqual([...sent[0]!, ...sent[1]!]);
     expect(acks).toEqual([0, 1]);
   });
