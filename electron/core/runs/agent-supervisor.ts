@@ -54,7 +54,7 @@ export class AgentSupervisor {
     /** Each agent's attention state: wired into its spawn, told of its terminal and its end (docs/attention.md). */
     private readonly attention: AttentionService,
     /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
-    private readonly remote: RemoteLauncher | null = null,
+    readonly remote: RemoteLauncher | null = null,
   ) {
     this.record = new AgentRecorder(runs, announce);
   }
