@@ -138,7 +138,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       ...service.worktrees.requests,
       ...search.requests,
       ...hosts.requests,
-      ...hostWorktreeRequests(hosts),
+      ...hostWorktreeRequests(hosts, { runs, worktrees: service.worktrees }),
       ...portable,
       ...service.attention.requests,
       'settings.get': () => host.settings(),

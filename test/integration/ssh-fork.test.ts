@@ -86,7 +86,8 @@ describe.skipIf(!sshdAvailable())('a fork of a run with agents on a host', () =>
     await waitFor(async () => (await screenText(client, talk.id)).includes('❯'), 'the prompt', WAIT_MS);
     await ask(client, talk.id, `remember the number ${n}`, `OK, I will remember ${n}.`, WAIT_MS);
     const said = await waitFor(
-      async () => (await client.call('run.get', { run: run.id })).agents.find((a) => a.id === talk.id)?.sessionId ?? undefined,
+      async () =>
+        (await client.call('run.get', { run: run.id })).agents.find((a) => a.id === talk.id)?.sessionId ?? undefined,
       'the remote session id',
       WAIT_MS,
     );

@@ -1,0 +1,78 @@
+// What this machine asks a host about the worktrees of its remote agents, against a real sshd on 127.0.0.1
+// (test/helpers/sshd.ts): a delete that would remove a worktree with uncommitted work on the host is refused before
+// anything is stopped.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RpcClient } from '../../shared/client.js';
+import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
+import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { endSshMachines, remoteCore } from './ssh-hosts-helpers.js';
+
+const BASH = ['/bin/bash', '--noprofile', '--norc'];
+const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Agent',
+  GIT_AUTHOR_EMAIL: 'agent@example.com',
+  GIT_COMMITTER_NAME: 'Agent',
+  GIT_COMMITTER_EMAIL: 'agent@example.com',
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
+}
+
+describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their host', () => {
+  let sshd: TestSshd;
+  let server: ServerProcess;
+  let client: RpcClient;
+  let repo: string;
+
+  beforeAll(async () => {
+    sshd = await startSshd({ env: IDENTITY });
+    repo = join(sshd.remoteHome, 'src', 'app');
+    mkdirSync(repo, { recursive: true });
+    git(repo, 'init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), 'app\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'first');
+    const dir = tempDir('baton-ssh-wtc-');
+    const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+    server = await startServer(join(dir, 'data'), env);
+    client = await server.connect();
+  }, 60_000);
+
+  afterAll(() => endSshMachines(sshd, server, client), 60_000);
+
+  it('refuses a delete that removes worktrees while one on the host has uncommitted work, stopping nothing', async () => {
+    const run = await client.call('run.start', {
+      name: 'Dirty there',
+      agents: [{ vendor: 'shell', label: 'far', cwd: repo, command: BASH, host: 'devbox', worktree: 'new' }],
+    });
+    const agent = run.agents[0]!;
+    expect(agent, agent.warning ?? '').toMatchObject({ host: 'devbox', status: 'running' });
+    const worktreePath = agent.worktree!.worktreePath;
+    writeFileSync(join(worktreePath, 'notes.txt'), 'not committed\n');
+
+    const refused = await client.call('run.delete', { run: run.id, removeWorktrees: true }).then(
+      () => null,
+      (err: Error) => err.message,
+    );
+    expect(refused).toContain(`agent 'far' has uncommitted changes in its worktree ${worktreePath} on devbox (1 file)`);
+    expect(refused).toContain('nothing was deleted');
+    // Nothing was stopped or deleted, here or there.
+    const after = await client.call('run.get', { run: run.id });
+    expect(after.agents[0]!.status).toBe('running');
+    const remote = await remoteCore(sshd);
+    const there = (await remote.call('run.list', {})).find((r) => r.name === run.id);
+    expect((await remote.call('run.get', { run: there!.id })).agents[0]!.status).toBe('running');
+    remote.close();
+    expect(existsSync(join(worktreePath, 'notes.txt'))).toBe(true);
+
+    // Committed, the delete goes through and removes the worktree there.
+    git(worktreePath, 'add', '-A');
+    git(worktreePath, 'commit', '-qm', 'notes');
+    await client.call('run.delete', { run: run.id, removeWorktrees: true });
+    expect(existsSync(worktreePath)).toBe(false);
+  }, 120_000);
+});
