@@ -229,7 +229,7 @@ function runService(
   });
   const service = new RunService(
     runs,
-    new ResumePlanner(runs, vendors, env, worktrees),
+    new ResumePlanner(runs, vendors, env, worktrees, remote.cores),
     supervisor,
     snapshots,
     vendors,

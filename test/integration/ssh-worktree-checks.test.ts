@@ -1,6 +1,7 @@
 // What this machine asks a host about the worktrees of its remote agents, against a real sshd on 127.0.0.1
-// (test/helpers/sshd.ts): a delete that would remove a worktree with uncommitted work on the host is refused before
-// anything is stopped.
+// (test/helpers/sshd.ts): the resume preview shows the worktree as the host finds it (there, to be re-created there,
+// gone, or not asked: the host is out of reach), and a delete that would remove a worktree with uncommitted work on
+// the host is refused before anything is stopped.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,41 @@ describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their 
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);
+
+  it('shows a remote agent’s worktree in the resume preview as its host finds it, and says when it cannot ask', async () => {
+    const run = await client.call('run.start', {
+      name: 'Preview there',
+      agents: [{ vendor: 'shell', label: 'far', cwd: repo, command: BASH, host: 'devbox', worktree: 'new' }],
+    });
+    const agent = run.agents[0]!;
+    expect(agent, agent.warning ?? '').toMatchObject({ host: 'devbox', status: 'running' });
+    const { worktreePath, branch } = agent.worktree!;
+    await client.call('run.stop', { run: run.id });
+    const { handle } = await client.call('run.handle', { run: run.id });
+    const worktreeRow = async (hostMap?: Record<string, string>) =>
+      (await client.call('handle.inspect', { handle, ...(hostMap ? { hostMap } : {}) })).agents[0]!.worktree;
+
+    expect(await worktreeRow()).toEqual({ branch, state: 'existing', reason: null });
+    // Its folder gone from the host, its branch kept: it will be re-created there.
+    git(repo, 'worktree', 'remove', '--force', worktreePath);
+    expect(await worktreeRow()).toEqual({
+      branch,
+      state: 'recreate',
+      reason: `its worktree on devbox is gone: it will be re-created there from branch ${branch}`,
+    });
+    // The branch gone too: it cannot come back.
+    git(repo, 'branch', '-D', branch);
+    expect(await worktreeRow()).toEqual({
+      branch,
+      state: 'failed',
+      reason: `its worktree and its branch ${branch} are gone from devbox`,
+    });
+    // A host that cannot be reached: a row that says so, and no verdict.
+    const unreachable = await worktreeRow({ devbox: '127.0.0.1:1' });
+    expect(unreachable).toMatchObject({ branch, state: 'unknown' });
+    expect(unreachable?.reason).toMatch(/^127\.0\.0\.1:1 cannot be reached now \(.+\): it is checked there at resume$/);
+    await client.call('run.delete', { run: run.id });
+  }, 120_000);
 
   it('refuses a delete that removes worktrees while one on the host has uncommitted work, stopping nothing', async () => {
     const run = await client.call('run.start', {
