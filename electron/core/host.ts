@@ -28,6 +28,7 @@ import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
 import { Hosts } from './remote/hosts.js';
 import { hostWorktreeRequests } from './remote/host-worktree-requests.js';
+import { withHostOrphans } from './remote/host-orphans.js';
 import { RemoteCosts } from './remote/remote-cost.js';
 import { RemoteLauncher } from './remote/remote-launcher.js';
 import { packageRoot } from './paths.js';
@@ -136,6 +137,7 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...withHostOrphans(service.worktrees.requests, hosts),
       ...search.requests,
       ...hosts.requests,
       ...hostWorktreeRequests(hosts, { runs, worktrees: service.worktrees }),

@@ -1,7 +1,8 @@
 // What this machine asks a host about the worktrees of its remote agents, against a real sshd on 127.0.0.1
 // (test/helpers/sshd.ts): the resume preview shows the worktree as the host finds it (there, to be re-created there,
 // gone, or not asked: the host is out of reach), and a delete that would remove a worktree with uncommitted work on
-// the host is refused before anything is stopped.
+// the host is refused before anything is stopped. A connected host's leftover worktrees are listed here and removed
+// through its core.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -110,5 +111,30 @@ describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their 
     git(worktreePath, 'commit', '-qm', 'notes');
     await client.call('run.delete', { run: run.id, removeWorktrees: true });
     expect(existsSync(worktreePath)).toBe(false);
+  }, 120_000);
+  it('lists a connected host’s leftover worktrees with the host, and removes them through its core', async () => {
+    const run = await client.call('run.start', {
+      name: 'Left there',
+      agents: [{ vendor: 'shell', label: 'far', cwd: repo, command: BASH, host: 'devbox', worktree: 'new' }],
+    });
+    const agent = run.agents[0]!;
+    expect(agent, agent.warning ?? '').toMatchObject({ host: 'devbox', status: 'running' });
+    const { worktreePath, branch } = agent.worktree!;
+    // Deleted without its worktrees: the worktree stays on the host, owned by no run there.
+    await client.call('run.delete', { run: run.id });
+    expect(existsSync(worktreePath)).toBe(true);
+
+    const listed = await client.call('worktrees.orphans', {});
+    expect(listed.find((o) => o.worktreePath === worktreePath)).toEqual({
+      worktreePath,
+      repoRoot: repo,
+      branch,
+      dirty: false,
+      host: 'devbox',
+    });
+    const cleaned = await client.call('worktrees.cleanup', { paths: [worktreePath], host: 'devbox' });
+    expect(cleaned).toMatchObject([{ worktreePath, removed: true }]);
+    expect(existsSync(worktreePath)).toBe(false);
+    expect((await client.call('worktrees.orphans', {})).some((o) => o.worktreePath === worktreePath)).toBe(false);
   }, 120_000);
 });
