@@ -1,8 +1,9 @@
 // End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
 // `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
-// Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing.
+// Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing; a host's
+// leftover worktree is listed with its host and cleaned up there.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +174,29 @@ describe.skipIf(skipReason !== null)(
       expect(log.toString()).toContain('remote work');
       await page.keyboard.press('Escape');
       await view.waitFor({ state: 'detached' });
+    }, 60_000);
+
+    it('4. a run deleted without its worktrees leaves one on devbox: Leftover worktrees lists it with its host and removes it there', async () => {
+      const path = join(sshd!.remoteHome, '.baton', 'worktrees', 'there', 'mixed-there');
+      const client = await server!.connect();
+      await client.call('run.stop', { run: 'mixed' });
+      await client.call('run.delete', { run: 'mixed' });
+      client.close();
+      expect(existsSync(path), 'deleted without its worktrees: it stays on devbox').toBe(true);
+
+      await page.getByRole('button', { name: 'Leftover worktrees' }).click();
+      const leftovers = dialog('Leftover worktrees');
+      const choose = leftovers.getByRole('checkbox', { name: `Choose devbox:${path}` });
+      await choose.check();
+      expect(await leftovers.getByRole('row').filter({ hasText: path }).innerText()).toContain('devbox');
+      await screenshot(page, 'hosts-leftover-worktrees');
+      await leftovers.getByRole('button', { name: 'Clean up' }).click();
+      const results = leftovers.getByRole('status', { name: 'Clean-up results' });
+      await results.waitFor();
+      expect(await results.innerText()).toContain(`devbox:${path}: removed`);
+      expect(existsSync(path)).toBe(false);
+      await page.keyboard.press('Escape');
+      await leftovers.waitFor({ state: 'detached' });
     }, 60_000);
   },
 );
