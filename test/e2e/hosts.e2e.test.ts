@@ -1,7 +1,7 @@
 // End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
 // `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
 // Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing; a host's
-// leftover worktree is listed with its host and cleaned up there.
+// leftover worktree is listed with its host and cleaned up there; the resume preview shows a remote worktree's state.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -198,5 +198,40 @@ describe.skipIf(skipReason !== null)(
       await page.keyboard.press('Escape');
       await leftovers.waitFor({ state: 'detached' });
     }, 60_000);
+
+    it('5. the resume preview shows a remote agent’s worktree as devbox finds it, and says when devbox is out of reach', async () => {
+      const client = await server!.connect();
+      const run = await client.call('run.start', {
+        name: 'kept',
+        agents: [
+          {
+            vendor: 'shell',
+            label: 'far',
+            cwd: join(sshd!.remoteHome, 'there'),
+            command: ['/bin/bash', '--noprofile', '--norc'],
+            host: 'devbox',
+            worktree: 'new',
+          },
+        ],
+      });
+      expect(run.agents[0]!.status).toBe('running');
+      await client.call('run.stop', { run: 'kept' });
+      const { handle } = await client.call('run.handle', { run: 'kept' });
+      client.close();
+
+      await page.locator('.bt-topbar').getByRole('button', { name: 'Resume from handle', exact: true }).click();
+      const resume = dialog('Resume from handle');
+      await resume.getByLabel('Handle').fill(handle);
+      const row = resume.locator('tbody tr', { has: page.getByRole('rowheader', { name: 'far', exact: true }) });
+      await expect.poll(() => row.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('existing');
+      expect(await row.innerText()).toContain('baton/kept/far');
+      await screenshot(page, 'hosts-resume-worktree');
+      // Mapped to an address where nothing answers: the row says it was not checked, and why.
+      await resume.getByLabel('devbox is reached here as').fill('127.0.0.1:1');
+      await expect.poll(() => row.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('not checked');
+      expect(await row.innerText()).toContain('127.0.0.1:1 cannot be reached now');
+      await resume.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await resume.waitFor({ state: 'detached' });
+    }, 90_000);
   },
 );
