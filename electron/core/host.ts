@@ -28,6 +28,7 @@ import type { Announce } from './runs/views.js';
 import { SearchService } from './search/search-service.js';
 import { Hosts } from './remote/hosts.js';
 import { hostWorktreeRequests } from './remote/host-worktree-requests.js';
+import { withHostOrphans } from './remote/host-orphans.js';
 import { RemoteCosts } from './remote/remote-cost.js';
 import { RemoteLauncher } from './remote/remote-launcher.js';
 import { packageRoot } from './paths.js';
@@ -136,9 +137,10 @@ export async function openCoreHost(options: { dataDir: string; env: VendorEnv; v
       }),
       'core.shutdown': ({ resumeOnStart }) => host.shutdown(resumeOnStart),
       ...service.worktrees.requests,
+      ...withHostOrphans(service.worktrees.requests, hosts),
       ...search.requests,
       ...hosts.requests,
-      ...hostWorktreeRequests(hosts),
+      ...hostWorktreeRequests(hosts, { runs, worktrees: service.worktrees }),
       ...portable,
       ...service.attention.requests,
       'settings.get': () => host.settings(),
@@ -229,7 +231,7 @@ function runService(
   });
   const service = new RunService(
     runs,
-    new ResumePlanner(runs, vendors, env, worktrees),
+    new ResumePlanner(runs, vendors, env, worktrees, remote.cores),
     supervisor,
     snapshots,
     vendors,

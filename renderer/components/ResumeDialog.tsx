@@ -99,7 +99,8 @@ function ResumeForm({ initial }: { initial: string | undefined }) {
       setMapRoots(
         reposToMap(
           handleRepoRoots(text),
-          preview.agents.map((a) => a.worktree?.state ?? null),
+          // A host's repositories are not mapped here (its core finds them): only this machine's agents count.
+          preview.agents.map((a) => (a.host ? null : (a.worktree?.state ?? null))),
           repoPaths,
         ),
       );

@@ -26,6 +26,8 @@ function WorktreeCell({ worktree }: { worktree: PreviewAgent['worktree'] }) {
       <span className="bt-ok-text">existing</span>
     ) : worktree.state === 'recreate' ? (
       <span className="bt-warn-text">will be re-created from its branch</span>
+    ) : worktree.state === 'unknown' ? (
+      <span className="bt-muted">not checked{worktree.reason ? `: ${worktree.reason}` : ''}</span>
     ) : (
       <span className="bt-danger-text">failed{worktree.reason ? `: ${worktree.reason}` : ''}</span>
     );

@@ -1,6 +1,7 @@
 // Leftover worktrees: those Baton made for agents that no run owns any more (a run deleted without its worktrees,
 // a crash between creating one and recording it: docs/worktrees.md, the ledger). The core lists only worktrees Baton
 // created, so nothing of the user's own can be chosen here. The user picks which to remove; each one's result is shown.
+// A connected host's leftovers are listed too, labelled with the host, and removed by its core (docs/hosts.md).
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useBaton } from '../state/store.js';
 import type { CleanupResult, OrphanWorktree } from '../state/worktree-calls.js';
@@ -10,6 +11,12 @@ import './components.css';
 import './worktrees.css';
 
 type Listing = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ok'; orphans: OrphanWorktree[] };
+type Result = CleanupResult & { host?: string };
+
+/** A row's key: the same path may be on this machine and on a host. */
+const keyOf = (o: { worktreePath: string; host?: string }) => `${o.host ?? ''}\u0000${o.worktreePath}`;
+/** The path as the user reads it: a host's with the host before it. */
+const where = (o: { worktreePath: string; host?: string }) => (o.host ? `${o.host}:${o.worktreePath}` : o.worktreePath);
 
 export function WorktreeCleanupDialog() {
   const open = useBaton((s) => s.dialog?.kind === 'worktrees');
@@ -25,7 +32,7 @@ function CleanupForm() {
   const [listing, setListing] = useState<Listing>({ state: 'loading' });
   const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
   const [busy, setBusy] = useState(false);
-  const [results, setResults] = useState<CleanupResult[] | null>(null);
+  const [results, setResults] = useState<Result[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
 
@@ -34,7 +41,7 @@ function CleanupForm() {
       const orphans = await listOrphans();
       setListing({ state: 'ok', orphans });
       // Only paths still listed stay chosen.
-      setChosen((old) => new Set(orphans.map((o) => o.worktreePath).filter((p) => old.has(p))));
+      setChosen((old) => new Set(orphans.map(keyOf).filter((k) => old.has(k))));
     } catch (err) {
       setListing({ state: 'error', message: errorMessage(err) });
     }
@@ -62,7 +69,14 @@ function CleanupForm() {
     setBusy(true);
     setError(null);
     try {
-      setResults(await cleanup([...chosen]));
+      // One request per machine: this one's, then each host's through its core.
+      const byHost = new Map<string | undefined, string[]>();
+      for (const o of orphans.filter((x) => chosen.has(keyOf(x))))
+        byHost.set(o.host, [...(byHost.get(o.host) ?? []), o.worktreePath]);
+      const done: Result[] = [];
+      for (const [host, paths] of byHost)
+        done.push(...(await cleanup(paths, host)).map((r) => (host ? { ...r, host } : r)));
+      setResults(done);
       setChosen(new Set());
       await load();
     } catch (err) {
@@ -72,7 +86,9 @@ function CleanupForm() {
     }
   };
 
-  const dirtyChosen = orphans.filter((o) => o.dirty && chosen.has(o.worktreePath)).length;
+  // The Host column only when a host has leftovers, so this machine's alone read as before.
+  const onHosts = orphans.some((o) => o.host !== undefined);
+  const dirtyChosen = orphans.filter((o) => o.dirty && chosen.has(keyOf(o))).length;
   const footer = (
     <>
       <span className="bt-sessions-count" aria-live="polite">
@@ -119,11 +135,10 @@ function CleanupForm() {
                     aria-label="Choose all"
                     checked={chosen.size === orphans.length}
                     disabled={busy}
-                    onChange={(e) =>
-                      setChosen(e.target.checked ? new Set(orphans.map((o) => o.worktreePath)) : new Set())
-                    }
+                    onChange={(e) => setChosen(e.target.checked ? new Set(orphans.map(keyOf)) : new Set())}
                   />
                 </th>
+                {onHosts ? <th scope="col">Host</th> : null}
                 <th scope="col">Worktree</th>
                 <th scope="col">Branch</th>
                 <th scope="col">Repository</th>
@@ -132,16 +147,17 @@ function CleanupForm() {
             </thead>
             <tbody>
               {orphans.map((o) => (
-                <tr key={o.worktreePath}>
+                <tr key={keyOf(o)}>
                   <td>
                     <input
                       type="checkbox"
-                      aria-label={`Choose ${o.worktreePath}`}
-                      checked={chosen.has(o.worktreePath)}
+                      aria-label={`Choose ${where(o)}`}
+                      checked={chosen.has(keyOf(o))}
                       disabled={busy}
-                      onChange={(e) => toggle(o.worktreePath, e.target.checked)}
+                      onChange={(e) => toggle(keyOf(o), e.target.checked)}
                     />
                   </td>
+                  {onHosts ? <td className="bt-mono">{o.host ?? 'this machine'}</td> : null}
                   <th scope="row" className="bt-mono bt-path">
                     {o.worktreePath}
                   </th>
@@ -168,8 +184,8 @@ function CleanupForm() {
       {results ? (
         <ul className="bt-cleanup-results" role="status" aria-label="Clean-up results">
           {results.map((r) => (
-            <li key={r.worktreePath} className={r.removed ? 'bt-ok-text' : 'bt-danger-text'}>
-              <span className="bt-mono">{r.worktreePath}</span>: {r.removed ? 'removed' : 'not removed'}
+            <li key={keyOf(r)} className={r.removed ? 'bt-ok-text' : 'bt-danger-text'}>
+              <span className="bt-mono">{where(r)}</span>: {r.removed ? 'removed' : 'not removed'}
               {r.message ? ` — ${r.message}` : ''}
             </li>
           ))}

@@ -45,7 +45,7 @@ export function handleRepoRoots(handle: string): (string | null)[] {
 /** The repositories to offer a new path for: those of agents whose worktree failed, and any the user already mapped. */
 export function reposToMap(
   roots: readonly (string | null)[],
-  states: readonly ('existing' | 'recreate' | 'failed' | null)[],
+  states: readonly ('existing' | 'recreate' | 'failed' | 'unknown' | null)[],
   mapped: Readonly<Record<string, string>>,
 ): string[] {
   const out = new Set<string>();

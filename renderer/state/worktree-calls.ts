@@ -50,7 +50,8 @@ export interface WorktreeCalls {
   mergeAgent(agentId: string): Promise<MergeResult>;
   removeWorktree(agentId: string, options?: { force?: boolean; deleteBranch?: boolean }): Promise<RemoveResult>;
   listOrphanWorktrees(): Promise<OrphanWorktree[]>;
-  cleanupWorktrees(paths: string[]): Promise<CleanupResult[]>;
+  /** `host`: a connected host's leftover worktrees, removed by its core. */
+  cleanupWorktrees(paths: string[], host?: string): Promise<CleanupResult[]>;
   /** Text that is no secret (a path, a command) to the clipboard, never cleared; `what` names it in the toast. */
   copyPlain(text: string, what: string): Promise<void>;
 }
@@ -136,7 +137,8 @@ export function worktreeCalls({ set, get, client: current, copyPlain }: Worktree
     },
 
     listOrphanWorktrees: () => client().call('worktrees.orphans', {}),
-    cleanupWorktrees: (paths) => client().call('worktrees.cleanup', { paths }),
+    cleanupWorktrees: (paths, host) =>
+      client().call('worktrees.cleanup', { paths, ...(host !== undefined ? { host } : {}) }),
 
     async copyPlain(text, what) {
       await copyPlain(text);

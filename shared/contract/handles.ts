@@ -33,11 +33,14 @@ export const handlePreviewSchema = z.strictObject({
       check: sessionCheckSchema,
       /** What resume will run, as argv (never through a shell). */
       command: z.array(z.string()),
-      /** The agent's worktree: still there (`existing`), re-created from its branch (`recreate`), or `failed` (why). */
+      /**
+       * The agent's worktree: still there (`existing`), re-created from its branch (`recreate`), or `failed` (why);
+       * `unknown`: on a host that cannot be asked now (its core decides at resume).
+       */
       worktree: z
         .strictObject({
           branch: z.string(),
-          state: z.enum(['existing', 'recreate', 'failed']),
+          state: z.enum(['existing', 'recreate', 'failed', 'unknown']),
           reason: z.string().nullable(),
         })
         .nullable(),

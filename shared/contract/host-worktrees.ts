@@ -2,6 +2,7 @@
 // that host's own core, where the repository is (docs/hosts.md "Worktrees on a host").
 import { z } from 'zod';
 import { absolutePathSchema } from '../words.js';
+import { runRef } from './fields.js';
 import { hostAliasSchema } from './host-alias.js';
 
 /** A folder's repository, as `worktree.inspect` gives it (null: not in one). */
@@ -26,5 +27,15 @@ export const hostWorktreeRequests = {
   'hosts.approveSetup': {
     params: z.strictObject({ host: hostAliasSchema, repoRoot: absolutePathSchema, hash: z.string().max(200) }),
     result: z.strictObject({}),
+  },
+  /**
+   * The worktrees Baton created for the run's agents on this core's machine that hold uncommitted work: a core asks a
+   * host's core this about its remote run before `run.delete {removeWorktrees}` stops anything.
+   */
+  'worktrees.uncommitted': {
+    params: z.strictObject({ run: runRef }),
+    result: z.array(
+      z.strictObject({ label: z.string(), worktreePath: z.string(), files: z.number().int().nonnegative() }),
+    ),
   },
 } as const;

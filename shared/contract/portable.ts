@@ -1,6 +1,6 @@
 // Fork a run, and carry a run to another machine in an encrypted bundle (docs/bundles.md).
 import { z } from 'zod';
-import { LIMITS, absolutePathSchema, runNameSchema, vendorNameSchema } from '../words.js';
+import { LIMITS, absolutePathSchema, labelSchema, runNameSchema, vendorNameSchema } from '../words.js';
 import { runViewSchema } from './agents.js';
 import { runRef, snapshotId } from './fields.js';
 import { resumeOutcomeSchema } from './handles.js';
@@ -64,7 +64,15 @@ export type BundlePreview = z.infer<typeof bundlePreviewSchema>;
 export const portableRequests = {
   /** A new run "<name> fork" whose agents continue copies of the run's conversations (now, or at a snapshot). */
   'run.fork': {
-    params: z.strictObject({ run: runRef, snapshot: snapshotId.optional(), name: runNameSchema.optional() }),
+    params: z.strictObject({
+      run: runRef,
+      snapshot: snapshotId.optional(),
+      name: runNameSchema.optional(),
+      /** Only the agents of these labels (default: all): a host's core forks the agents it runs for a run here. */
+      agents: z.array(labelSchema).min(1).max(LIMITS.agentsPerRun).optional(),
+      /** The run name new worktrees are named after (default: the fork's): on a host, the fork's name here. */
+      worktreeName: runNameSchema.optional(),
+    }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(forkOutcomeSchema).max(LIMITS.agentsPerRun) }),
   },
   /** The run (or one snapshot of it) as one encrypted bundle. */

@@ -25,6 +25,7 @@ import { adoptSessionSchema, foundSessionSchema } from './sessions.js';
 import { costRequests } from './cost.js';
 import { searchRequests } from './search.js';
 import { hostMapSchema, hostRequests } from './hosts.js';
+import { hostAliasSchema } from './host-alias.js';
 import { hostWorktreeRequests, repoInspectionSchema } from './host-worktrees.js';
 import { portableRequests } from './portable.js';
 import { attentionRequests } from './attention.js';
@@ -183,12 +184,19 @@ export const requests = {
   'worktrees.orphans': {
     params: z.strictObject({}),
     result: z.array(
-      z.strictObject({ worktreePath: z.string(), repoRoot: z.string(), branch: z.string(), dirty: z.boolean() }),
+      z.strictObject({
+        worktreePath: z.string(),
+        repoRoot: z.string(),
+        branch: z.string(),
+        dirty: z.boolean(),
+        /** On a connected host (docs/hosts.md), listed by its core; absent: this machine. */
+        host: hostAliasSchema.optional(),
+      }),
     ),
   },
-  /** Removes the given worktrees, only those Baton created; per path what happened. */
+  /** Removes the given worktrees, only those Baton created; per path what happened. `host`: that host's, by its core. */
   'worktrees.cleanup': {
-    params: z.strictObject({ paths: z.array(absolutePathSchema).max(500) }),
+    params: z.strictObject({ paths: z.array(absolutePathSchema).max(500), host: hostAliasSchema.optional() }),
     result: z.array(z.strictObject({ worktreePath: z.string(), removed: z.boolean(), message: z.string() })),
   },
   /** Conversations in the vendors' own stores on this machine, newest first (session import). */

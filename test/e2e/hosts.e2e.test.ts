@@ -1,8 +1,9 @@
 // End-to-end journey with an agent on a remote host (docs/hosts.md), through the dashboard in Chromium against a real
 // `baton serve` and a real sshd on 127.0.0.1 (test/helpers/sshd.ts): the Hosts dialog connects the host (installing
-// Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing.
+// Baton's core there), New run puts one agent here and one on the host, and the remote pane answers typing; a host's
+// leftover worktree is listed with its host and cleaned up there; the resume preview shows a remote worktree's state.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -174,5 +175,63 @@ describe.skipIf(skipReason !== null)(
       await page.keyboard.press('Escape');
       await view.waitFor({ state: 'detached' });
     }, 60_000);
+
+    it('4. a run deleted without its worktrees leaves one on devbox: Leftover worktrees lists it with its host and removes it there', async () => {
+      const path = join(sshd!.remoteHome, '.baton', 'worktrees', 'there', 'mixed-there');
+      const client = await server!.connect();
+      await client.call('run.stop', { run: 'mixed' });
+      await client.call('run.delete', { run: 'mixed' });
+      client.close();
+      expect(existsSync(path), 'deleted without its worktrees: it stays on devbox').toBe(true);
+
+      await page.getByRole('button', { name: 'Leftover worktrees' }).click();
+      const leftovers = dialog('Leftover worktrees');
+      const choose = leftovers.getByRole('checkbox', { name: `Choose devbox:${path}` });
+      await choose.check();
+      expect(await leftovers.getByRole('row').filter({ hasText: path }).innerText()).toContain('devbox');
+      await screenshot(page, 'hosts-leftover-worktrees');
+      await leftovers.getByRole('button', { name: 'Clean up' }).click();
+      const results = leftovers.getByRole('status', { name: 'Clean-up results' });
+      await results.waitFor();
+      expect(await results.innerText()).toContain(`devbox:${path}: removed`);
+      expect(existsSync(path)).toBe(false);
+      await page.keyboard.press('Escape');
+      await leftovers.waitFor({ state: 'detached' });
+    }, 60_000);
+
+    it('5. the resume preview shows a remote agent’s worktree as devbox finds it, and says when devbox is out of reach', async () => {
+      const client = await server!.connect();
+      const run = await client.call('run.start', {
+        name: 'kept',
+        agents: [
+          {
+            vendor: 'shell',
+            label: 'far',
+            cwd: join(sshd!.remoteHome, 'there'),
+            command: ['/bin/bash', '--noprofile', '--norc'],
+            host: 'devbox',
+            worktree: 'new',
+          },
+        ],
+      });
+      expect(run.agents[0]!.status).toBe('running');
+      await client.call('run.stop', { run: 'kept' });
+      const { handle } = await client.call('run.handle', { run: 'kept' });
+      client.close();
+
+      await page.locator('.bt-topbar').getByRole('button', { name: 'Resume from handle', exact: true }).click();
+      const resume = dialog('Resume from handle');
+      await resume.getByLabel('Handle').fill(handle);
+      const row = resume.locator('tbody tr', { has: page.getByRole('rowheader', { name: 'far', exact: true }) });
+      await expect.poll(() => row.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('existing');
+      expect(await row.innerText()).toContain('baton/kept/far');
+      await screenshot(page, 'hosts-resume-worktree');
+      // Mapped to an address where nothing answers: the row says it was not checked, and why.
+      await resume.getByLabel('devbox is reached here as').fill('127.0.0.1:1');
+      await expect.poll(() => row.innerText().catch(() => ''), { timeout: WAIT_MS }).toContain('not checked');
+      expect(await row.innerText()).toContain('127.0.0.1:1 cannot be reached now');
+      await resume.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await resume.waitFor({ state: 'detached' });
+    }, 90_000);
   },
 );

@@ -80,6 +80,7 @@ const WORKTREE_WORDS: Record<NonNullable<HandlePreview['agents'][number]['worktr
   existing: 'found',
   recreate: 'gone: will be re-created from its branch',
   failed: 'cannot be used (the agent will fail)',
+  unknown: 'not checked',
 };
 
 /**
@@ -96,7 +97,7 @@ function printPreview(preview: HandlePreview, cwdGiven: boolean, write: (line: s
     write(`  ${a.label} (${a.vendor}) in ${where}: ${what}${command}`);
     if (a.worktree)
       write(
-        `    worktree on ${a.worktree.branch}: ${WORKTREE_WORDS[a.worktree.state]}${a.worktree.reason && a.worktree.state === 'failed' ? `: ${a.worktree.reason}` : ''}`,
+        `    worktree on ${a.worktree.branch}: ${WORKTREE_WORDS[a.worktree.state]}${a.worktree.reason && (a.worktree.state === 'failed' || a.worktree.state === 'unknown') ? `: ${a.worktree.reason}` : ''}`,
       );
   }
 }

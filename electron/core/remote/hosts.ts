@@ -92,6 +92,11 @@ export class Hosts implements RemoteCores {
     return core;
   }
 
+  /** The hosts this core is connected to now (none is connected for asking). */
+  connected(): string[] {
+    return [...this.cores.entries()].filter(([, core]) => core.state === 'connected').map(([alias]) => alias);
+  }
+
   /** Ends this side's connections; the remote cores and their agents keep running. */
   close(): void {
     for (const core of this.cores.values()) core.close();

@@ -5,6 +5,7 @@
 import { BatonError, type Params, type ResumeOutcome, type Result } from '../../../shared/contract.js';
 import type { AgentTerminal } from '../pty/terminal.js';
 import { askItsHost, type HostWorktreeMethod } from '../remote/remote-worktrees.js';
+import { checkRemovableOnHosts } from '../remote/remote-delete.js';
 import { remotePlan, type RemoteLauncher } from '../remote/remote-launcher.js';
 import type { AgentRecord, RunManifest, WorktreeRecord } from '../store/types.js';
 import type { AgentContext, SpawnPlan, VendorEnv } from '../vendors/adapter.js';
@@ -54,7 +55,7 @@ export class AgentSupervisor {
     /** Each agent's attention state: wired into its spawn, told of its terminal and its end (docs/attention.md). */
     private readonly attention: AttentionService,
     /** Agents on other hosts (docs/hosts.md): started, resumed and reattached through their host's core. */
-    private readonly remote: RemoteLauncher | null = null,
+    readonly remote: RemoteLauncher | null = null,
   ) {
     this.record = new AgentRecorder(runs, announce);
   }
@@ -93,6 +94,11 @@ export class AgentSupervisor {
       const kept = await this.remote?.deleteRemoteRun(run.id, host, removeWorktrees);
       if (kept) process.stderr.write(`baton: run '${run.name}': its record on ${host} was kept: ${kept}\n`);
     }
+  }
+
+  /** For run.delete with removeWorktrees: the run's worktrees on other hosts, checked there (refuses as checkRemovable). */
+  async checkRemovableOnHosts(run: RunManifest): Promise<void> {
+    if (this.remote) await checkRemovableOnHosts(this.remote, run);
   }
 
   /** A worktree request about an agent on another host, answered by its host's core; null for one on this machine. */

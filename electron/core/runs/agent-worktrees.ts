@@ -178,6 +178,17 @@ export class AgentWorktrees {
     }
   }
 
+  /** The worktrees Baton created for these agents here that hold uncommitted work (the host's `worktrees.uncommitted`). */
+  async uncommitted(agents: readonly AgentRecord[]): Promise<{ label: string; worktreePath: string; files: number }[]> {
+    const out: { label: string; worktreePath: string; files: number }[] = [];
+    for (const a of agents) {
+      if (a.host || !a.worktree?.created || !(await exists(a.worktree.worktreePath))) continue;
+      const files = await uncommittedCount(this.env, a.worktree.worktreePath);
+      if (files > 0) out.push({ label: a.label, worktreePath: a.worktree.worktreePath, files });
+    }
+    return out;
+  }
+
   /** Removes the worktrees Baton created for these agents (never with force; unmerged branches are kept). */
   async removeAll(agents: readonly AgentRecord[]): Promise<string[]> {
     const kept: string[] = [];

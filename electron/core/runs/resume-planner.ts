@@ -14,7 +14,8 @@ import { HealthBatch } from './health-batch.js';
 import { newAgentId, newRunId } from './ids.js';
 import type { RunReader } from './run-repository.js';
 import { checkRoom, checkedDirectory, uniqueLabel, uniqueRunName } from './validation.js';
-import { mapHosts, type HostMap } from '../remote/remote-launcher.js';
+import { mapHosts, type HostMap, type RemoteCores } from '../remote/remote-launcher.js';
+import { previewRemoteWorktree } from '../remote/remote-preview.js';
 import { planAgent, type PlannedAgent } from './resume-agent-plan.js';
 import { previewAgent, type HandlePreviewAgent } from './resume-preview.js';
 import { inspectDirectory, type DirectoryCheck } from './workdir.js';
@@ -41,6 +42,8 @@ export class ResumePlanner {
     private readonly vendors: Vendors,
     private readonly env: VendorEnv,
     private readonly worktrees: AgentWorktrees,
+    /** The hosts' cores: the preview asks them about their agents' worktrees (docs/hosts.md). */
+    private readonly remote: RemoteCores | null = null,
   ) {}
 
   /**
@@ -170,6 +173,14 @@ export class ResumePlanner {
         agents.push({ ...shown, cwdProblem: refused.reason, check: 'cwd-unsafe', command: [] });
       else agents.push(shown);
     }
+    // An agent on another host: its worktree as its host's core finds it now (all hosts asked at once).
+    await Promise.all(
+      target.agents.map(async (p, i) => {
+        const { host, worktree } = p.agent;
+        if (host && worktree && this.remote)
+          agents[i] = { ...agents[i]!, worktree: await previewRemoteWorktree(this.remote, host, worktree) };
+      }),
+    );
     return {
       kind: decoded.kind,
       runName: target.runName,

@@ -12,7 +12,7 @@ import { inheritedEnv } from '../vendors/kit/env.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { AgentSupervisor, Prepared } from './agent-supervisor.js';
 import type { AgentWorktrees } from './agent-worktrees.js';
-import { conflict } from './errors.js';
+import { conflict, notFound } from './errors.js';
 import { newRunId } from './ids.js';
 import { now, type RunRepository } from './run-repository.js';
 import { copyTranscript } from './transcript-copy.js';
@@ -20,6 +20,8 @@ import { uniqueRunName, newAgentRecords } from './validation.js';
 import { runSources, type RunSource } from './run-sources.js';
 import { runView, type Announce, type AttentionOf } from './views.js';
 import { commitOf } from './worktree-git.js';
+import { forkOnHosts, type HostFork } from '../remote/remote-fork.js';
+import { remotePlan } from '../remote/remote-launcher.js';
 
 type ForkSource = RunSource;
 
@@ -46,15 +48,27 @@ export class RunForks {
   ) {}
 
   readonly requests: RequestTable<ForkMethod> = {
-    'run.fork': ({ run, snapshot, name }) => this.fork(run, snapshot, name),
+    'run.fork': ({ run, snapshot, name, agents, worktreeName }) =>
+      this.fork(run, snapshot, name, { labels: agents, worktreeName }),
   };
 
-  async fork(ref: string, snapshotId?: string, wanted?: string): Promise<{ run: RunView; outcomes: ForkOutcome[] }> {
+  async fork(
+    ref: string,
+    snapshotId?: string,
+    wanted?: string,
+    only: { labels?: readonly string[]; worktreeName?: string } = {},
+  ): Promise<{ run: RunView; outcomes: ForkOutcome[] }> {
     const source = this.runs.find(ref);
-    const sources = await runSources(this.runs, source, snapshotId);
+    let sources = await runSources(this.runs, source, snapshotId);
+    // A host's core forks only the agents it runs for a run of another machine's (remote/remote-fork.ts).
+    if (only.labels) {
+      const labels = only.labels;
+      sources = sources.filter((s) => labels.includes(s.agent.label));
+      if (sources.length === 0) throw notFound(`run '${source.name}' has none of the agents to fork`);
+    }
     const name = wanted ?? forkName(source.name, (n) => this.runs.findByName(n) !== undefined);
     if (this.runs.findByName(name)) throw conflict(`a run named '${name}' already exists`);
-    const specs = await Promise.all(sources.map((s) => this.specOf(s)));
+    const specs = await Promise.all(sources.map((s) => this.specOf(s, only.worktreeName)));
     const added = await newAgentRecords(specs, [], this.vendors, this.worktrees);
     const at = now();
     const manifest: RunManifest = {
@@ -68,10 +82,15 @@ export class RunForks {
     };
     const from = snapshotId ? `its snapshot ${snapshotId}` : 'it as it is now';
     await this.runs.create(manifest, `forked from '${source.name}' (${from})`);
+    const onHosts = await this.forkOnHosts(source.id, manifest, sources);
     const outcomes: ForkOutcome[] = [];
     for (const [i, { agent, worktree }] of added.entries()) {
+      const s = sources[i]!;
+      const there = s.agent.host ? onHosts.get(s.agent.host)?.get(s.agent.label) : undefined;
       outcomes.push(
-        await this.startAgent(manifest, agent, worktree ?? undefined, sources[i]!, snapshotId !== undefined),
+        there
+          ? await this.startOnHost(manifest, agent, there, s, snapshotId !== undefined)
+          : await this.startAgent(manifest, agent, worktree ?? undefined, s, snapshotId !== undefined),
       );
     }
     const copied = outcomes.filter((o) => o.method !== 'none').length;
@@ -85,13 +104,15 @@ export class RunForks {
   }
 
   /** The new agent's spec: same vendor, label, arguments; in the same directory, or a new worktree from its commit. */
-  private async specOf(s: ForkSource): Promise<AgentSpec> {
+  private async specOf(s: ForkSource, worktreeName: string | undefined): Promise<AgentSpec> {
     const base = {
       vendor: s.agent.vendor,
       label: s.agent.label,
       args: [...s.agent.args],
       ...(s.agent.command ? { command: [...s.agent.command] } : {}),
     };
+    // An agent on another host is forked by its host's core (its worktree too): it starts where that core puts it.
+    if (s.agent.host) return { ...base, host: s.agent.host, cwd: s.cwd, worktree: 'none' };
     if (!s.worktree) return { ...base, cwd: s.cwd, worktree: 'none' };
     const commit =
       s.mark?.headCommit ??
@@ -100,7 +121,62 @@ export class RunForks {
     // The same folder inside the repository's main checkout: the new worktree puts the agent there again.
     const sub = relative(s.worktree.worktreePath, s.cwd);
     const cwd = sub === '' || sub.startsWith('..') ? s.worktree.repoRoot : `${s.worktree.repoRoot}/${sub}`;
-    return { ...base, cwd, worktree: 'new', base: commit };
+    return { ...base, cwd, worktree: 'new', base: commit, ...(worktreeName !== undefined ? { worktreeName } : {}) };
+  }
+
+  /** The agents of the source on other hosts, forked there by each host's core (by host, then label). */
+  private async forkOnHosts(
+    sourceRunId: string,
+    fork: RunManifest,
+    sources: readonly ForkSource[],
+  ): Promise<Map<string, Map<string, HostFork>>> {
+    const labelsByHost = new Map<string, string[]>();
+    for (const s of sources)
+      if (s.agent.host) labelsByHost.set(s.agent.host, [...(labelsByHost.get(s.agent.host) ?? []), s.agent.label]);
+    if (labelsByHost.size === 0 || !this.agents.remote) return new Map();
+    return forkOnHosts(this.agents.remote, {
+      sourceRunId,
+      forkRunId: fork.id,
+      forkName: fork.name,
+      labelsByHost,
+    });
+  }
+
+  /**
+   * A forked agent on another host: its host's core forked it (reattached here like any remote agent); a host that
+   * could not fork it starts it fresh in its directory there, unless it had a worktree (it would share its source's).
+   */
+  private async startOnHost(
+    run: RunManifest,
+    agent: AgentRecord,
+    there: HostFork,
+    source: ForkSource,
+    atSnapshot: boolean,
+  ): Promise<ForkOutcome> {
+    const host = agent.host ?? '';
+    const base = { agentId: agent.id, label: agent.label, vendor: agent.vendor };
+    const failed = async (message: string): Promise<ForkOutcome> => {
+      await this.agents.markFailed(run.id, agent.id, message);
+      return { ...base, outcome: 'failed', sessionId: null, message, method: 'none', from: 'now' };
+    };
+    if (!there.ok && source.worktree) return failed(`${there.message}; its worktree there was not forked`);
+    if (there.ok && there.outcome.outcome === 'failed')
+      return failed(`on ${host}: ${there.outcome.message ?? 'the fork failed'}`);
+    const forked = there.ok ? there.outcome : null;
+    const plan = forked ? remotePlan(forked.sessionId, forked.outcome) : remotePlan(null, 'fresh');
+    const outcome = await this.agents.startPlanned(run.id, agent, plan, forked !== null && forked.method !== 'none');
+    const hostNote = there.ok
+      ? there.outcome.message && `on ${host}: ${there.outcome.message}`
+      : `${there.message}: a fresh conversation`;
+    const notes = [
+      hostNote,
+      atSnapshot && forked !== null && forked.method !== 'none'
+        ? `forked from its conversation as it is now on ${host} (a snapshot here does not cut a conversation there)`
+        : null,
+      outcome.message,
+    ];
+    const message = notes.filter((m) => m !== null && m !== '').join('; ');
+    return { ...outcome, message: message === '' ? null : message, method: forked?.method ?? 'none', from: 'now' };
   }
 
   private async startAgent(

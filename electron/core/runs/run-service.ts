@@ -126,6 +126,7 @@ export class RunService {
       const run = this.runs.find(ref);
       // Uncommitted work in a worktree refuses the whole delete, before any agent is stopped.
       if (removeWorktrees === true) await this.worktrees.checkRemovable(run.agents);
+      if (removeWorktrees === true) await this.agents.checkRemovableOnHosts(run);
       await Promise.all(run.agents.map((a) => this.agents.stop(a.id)));
       for (const a of run.agents) this.agents.releaseTerminal(a.id);
       await this.agents.deleteRemoteRuns(run, removeWorktrees === true);
