@@ -15,6 +15,7 @@ export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
   resumable: 'every vendor still has its conversation: a resume brings every agent back',
   stale: 'a vendor no longer has a conversation: that agent would start fresh',
   missing: 'a working directory is gone',
+  checking: 'still checking whether a resume would find every directory and conversation',
 };
 
 /** Re-renders every `ms` so relative times stay true. */
