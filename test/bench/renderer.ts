@@ -2,7 +2,7 @@
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
 // BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
-// hundred-agent scenes only.
+// hundred-agent scenes only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts).
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
@@ -36,6 +36,7 @@ import {
   type OutputTuning,
 } from './renderer-page.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { historyBench } from './renderer-history.js';
 import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES, workloadLine, writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
@@ -662,6 +663,11 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         // BENCH_ONLY=echo runs the keystroke scene alone (for work on the input path).
         if (process.env.BENCH_ONLY === 'echo') {
           reportEcho(await echo(b, scene));
+          continue;
+        }
+        // BENCH_ONLY=history runs the history's typing scene alone (10,000 stored runs, no agents).
+        if (process.env.BENCH_ONLY === 'history') {
+          if (!webgl && !(await historyBench(b, scene.root))) ok = false;
           continue;
         }
         // BENCH_ONLY=scale runs the hundred-agent scenes alone (switching, long tasks, memory, idle CPU, history typing).
