@@ -83,10 +83,9 @@ export class RunService {
       const only = named && new Set(named);
       const matching = this.runs.peek().filter((r) => (!query || matchesQuery(r, query)) && (!only || only.has(r.id)));
       const runs = limit === undefined ? matching : matching.slice(0, limit);
-      // A long list answers within its budget: late health and costs follow as events (runs/list-wait.ts).
-      const waitMs = listWaitMs(runs.length);
-      const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }), waitMs);
-      const health = await this.health.of(runs, isLive, waitMs);
+      const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
+      // A long list waits for health checks within a budget: a late answer follows as `run.changed` (runs/list-wait.ts).
+      const health = await this.health.of(runs, isLive, listWaitMs(runs.length));
       const cost = await costs;
       return runs.map((r, i) => {
         const summary = runSummary(r, isLive, health[i]!, this.attentionOf);
