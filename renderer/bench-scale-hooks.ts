@@ -57,6 +57,8 @@ export interface BatonScale {
    * queue, not the filter's work. On a loaded machine it is most of a slow sample.
    */
   typingWaits(): number[];
+  /** Per sample, keydown → the first frame after the list's commit painted (ms): what the user sees. */
+  typingPainted(): number[];
   /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
   paneTimings(since: number): Record<string, number[]>;
 }
@@ -144,11 +146,13 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
 
 let typing: number[] = [];
 let waits: number[] = [];
+let painted: number[] = [];
 let armed = false;
 
 function armTyping(): void {
   typing = [];
   waits = [];
+  painted = [];
   if (armed) return;
   armed = true;
   let keyAt: number | null = null;
@@ -173,6 +177,8 @@ function armTyping(): void {
         typing.push(performance.now() - start);
         waits.push(wait);
       }, 0);
+      // A task queued from the next frame's callbacks runs once that frame (style, layout, paint) is done.
+      requestAnimationFrame(() => setTimeout(() => painted.push(performance.now() - start), 0));
     },
     true,
   );
@@ -190,6 +196,7 @@ window.__batonScale = {
   armTyping,
   typingSamples: () => typing.slice(),
   typingWaits: () => waits.slice(),
+  typingPainted: () => painted.slice(),
   paneTimings: (since) => {
     const phases: Record<string, number[]> = {};
     for (const m of performance.getEntriesByType('measure'))

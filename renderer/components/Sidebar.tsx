@@ -1,5 +1,5 @@
 // The run history (the App wraps it in its <nav>): search, status and vendor filters, and one row per run with its health and live agents.
-import { Fragment, memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { Fragment, memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RunSummary } from '../../shared/contract.js';
 import type { VendorName } from '../../shared/words.js';
 import { useBaton } from '../state/store.js';
@@ -7,7 +7,7 @@ import { CommandButton } from './CommandButton.js';
 import { costText } from '../../shared/cost-text.js';
 import { NeedYouCount } from './AttentionBadge.js';
 import { relativeTime } from './format.js';
-import { RunList } from './RunList.js';
+import { RunList, type RunListHandle } from './RunList.js';
 import './components.css';
 
 export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
@@ -15,6 +15,7 @@ export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
   resumable: 'every vendor still has its conversation: a resume brings every agent back',
   stale: 'a vendor no longer has a conversation: that agent would start fresh',
   missing: 'a working directory is gone',
+  checking: 'still checking whether a resume would find every directory and conversation',
 };
 
 /** Re-renders every `ms` so relative times stay true. */
@@ -58,6 +59,8 @@ export function Sidebar() {
   const setVendorFilter = useBaton((s) => s.setVendorFilter);
   const now = useNow(30_000);
   const ids = useId();
+  const list = useRef<RunListHandle>(null);
+  const searchBox = useRef<HTMLInputElement>(null);
 
   const vendors = useMemo(() => [...new Set(runs.flatMap((r) => r.vendors))].sort(), [runs]);
   const shown = useMemo(() => {
@@ -80,7 +83,14 @@ export function Sidebar() {
         aria-label="Search runs"
         placeholder="Search runs"
         value={query}
+        ref={searchBox}
         onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={(e) => {
+          // Down from the search box: into the runs it found.
+          if (e.key !== 'ArrowDown' || !list.current) return;
+          e.preventDefault();
+          list.current.focusRow(0);
+        }}
       />
       <div className="bt-filters">
         <label htmlFor={`${ids}-status`}>Status</label>
@@ -135,7 +145,7 @@ export function Sidebar() {
         </div>
       ) : (
         <>
-          <RunList runs={shown} row={row} />
+          <RunList runs={shown} row={row} ref={list} onLeaveTop={() => searchBox.current?.focus()} />
           {/* The newest runs are shown first; the rest of a large history follows (run-list-sync.ts). */}
           {runsLoaded ? null : (
             <p className="bt-muted bt-list-more" role="status">
@@ -152,6 +162,16 @@ export function Sidebar() {
     </div>
   );
 }
+
+/** `Date.prototype.toLocaleString()`'s format, made once: a formatter per row was part of each new row's cost. */
+const dateTime = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+});
 
 const RunRow = memo(function RunRow({ run, selected, now }: { run: RunSummary; selected: boolean; now: number }) {
   const selectRun = useBaton((s) => s.selectRun);
@@ -186,7 +206,7 @@ const RunRow = memo(function RunRow({ run, selected, now }: { run: RunSummary; s
               <span className="bt-run-cost">{costText(run.cost)}</span>{' '}
             </>
           ) : null}
-          <time className="bt-muted" dateTime={run.updatedAt} title={new Date(run.updatedAt).toLocaleString()}>
+          <time className="bt-muted" dateTime={run.updatedAt} title={dateTime.format(Date.parse(run.updatedAt))}>
             {relativeTime(run.updatedAt, now)}
           </time>
         </span>

@@ -104,9 +104,10 @@ export const runSummarySchema = z.strictObject({
   lastSnapshotAt: isoTime.nullable(),
   /**
    * Whether a resume would bring every agent back: `live` (agents running), `resumable` (every vendor session
-   * found), `stale` (a transcript is gone: that agent would start fresh), `missing` (a directory is gone).
+   * found), `stale` (a transcript is gone: that agent would start fresh), `missing` (a directory is gone),
+   * `checking` (not known yet: a `run.changed` follows once it is).
    */
-  health: z.enum(['live', 'resumable', 'stale', 'missing']),
+  health: z.enum(['live', 'resumable', 'stale', 'missing', 'checking']),
   /** Tokens and USD of the run's agents so far (docs/cost.md); absent from an older core. */
   cost: costTotalSchema.optional(),
   /** How many of its agents wait for the user (waiting or asking; docs/attention.md). */

@@ -31,9 +31,13 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * lists a host's folders; a core speaking 4 refuses an attach that names a limit. 6: worktrees on hosts
  * (`hosts.inspectWorktree`, `hosts.approveSetup`, `agentSpec.worktreeName`) and `run.list` of named `runs` or the
  * newest `limit` (a page re-lists only the runs an event names, and lists its first screen before the rest; a core
- * speaking 5 refuses both).
+ * speaking 5 refuses both). 7: `run.list` pages (`after`, the last run read) and a run's health `checking` (a whole
+ * list answers before every run is checked, and `run.changed` names each run once it is); forks keep each agent's host
+ * (`run.fork` takes `agents` and `worktreeName`, asked of a host's core), `worktrees.uncommitted`, a resume preview's
+ * worktree state `unknown` (its host cannot be reached), and leftover worktrees on hosts (`host` in
+ * `worktrees.orphans` and `worktrees.cleanup`).
  */
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),

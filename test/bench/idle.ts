@@ -57,7 +57,7 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 
 type ProbeGlobal = typeof globalThis & {
   __coldStart?: number;
-  __batonScale: { armTyping(): void; typingSamples(): number[]; typingWaits(): number[] };
+  __batonScale: { armTyping(): void; typingSamples(): number[]; typingWaits(): number[]; typingPainted(): number[] };
 };
 
 interface Typing {
@@ -65,6 +65,8 @@ interface Typing {
   samples: number[];
   /** Of each, the wait before the page's first handler ran (the machine's queue). */
   waits: number[];
+  /** keydown → the frame after the list's commit painted, per key (ms). */
+  painted: number[];
 }
 
 /** Types a run's name into the history's search box and clears it, four times; the samples (ms) of every key. */
@@ -82,13 +84,13 @@ async function typing(p: BenchPage, profiling: boolean): Promise<Typing> {
   if (profiling) await printProfile(p, 'typing into the history search');
   const result = await page.evaluate(() => {
     const hooks = (globalThis as ProbeGlobal).__batonScale;
-    return { samples: hooks.typingSamples(), waits: hooks.typingWaits() };
+    return { samples: hooks.typingSamples(), waits: hooks.typingWaits(), painted: hooks.typingPainted() };
   });
   await page.keyboard.press('Escape');
   return result;
 }
 
-function printTyping({ samples, waits }: Typing): void {
+function printTyping({ samples, waits, painted }: Typing): void {
   const p99 = quantile(samples, 0.99);
   const worked = samples.map((s, i) => s - (waits[i] ?? 0));
   line(
@@ -98,6 +100,10 @@ function printTyping({ samples, waits }: Typing): void {
   line(
     '  the same from the page taking the key (without its wait)',
     `${ms(quantile(worked, 0.99)).padStart(9)}  p50 ${ms(quantile(worked, 0.5))} max ${ms(max(worked))}; the wait p50 ${ms(quantile(waits, 0.5))} max ${ms(max(waits))}`,
+  );
+  line(
+    '  keystroke → the filtered list painted (the next frame done)',
+    `${ms(quantile(painted, 0.99)).padStart(9)}  p50 ${ms(quantile(painted, 0.5))} max ${ms(max(painted))} n=${painted.length}`,
   );
 }
 

@@ -11,6 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printTrace, startTrace } from './page-trace.js';
+import { printTyping, typeIntoHistory } from './renderer-history.js';
 import {
   browserCpuSeconds,
   cpuSeconds,
@@ -190,20 +191,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${fmt(rssMb).padStart(6)} MB RSS  (goal ≤ ${GOAL.memoryMb} MB) ${mark(rssMb <= GOAL.memoryMb)}  JS + DOM + buffers ${fmt(pageMb)} MB, DOM nodes ${fmt(m.nodes)}`,
     );
 
-    await page.getByRole('searchbox', { name: 'Search runs' }).click();
-    await page.evaluate(() => (globalThis as unknown as ScaleGlobal).__batonScale.armTyping());
-    for (let i = 0; i < 4; i++) {
-      await page.keyboard.type('history-0999', { delay: 40 });
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Backspace');
-      await sleep(100);
-    }
-    const typing = await page.evaluate(() => (globalThis as unknown as ScaleGlobal).__batonScale.typingSamples());
-    const typingP99 = quantile(typing, 0.99);
-    line(
-      `history of ${STORED_RUNS.toLocaleString('en')} runs: keystroke → list filtered`,
-      `${ms(typingP99).padStart(9)}  (goal p99 ≤ ${GOAL.typingMs} ms) ${mark(typingP99 <= GOAL.typingMs)}  p50 ${ms(quantile(typing, 0.5))} max ${ms(max(typing))} n=${typing.length}`,
-    );
+    printTyping(await typeIntoHistory(page), (text) => text.padEnd(LABEL));
 
     writeFileSync(quiet, '');
     // At rest: every fake has gone quiet, cursors have blinked their while, the process tracker has backed off.

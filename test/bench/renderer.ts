@@ -2,7 +2,7 @@
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
 // BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
-// hundred-agent scenes only. Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
+// hundred-agent scenes only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts). Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
 // BENCH_ECHO_VS='<tuning JSON>' for the echo scene's alternating flood blocks (default: no write pacer),
 // BENCH_THROUGHPUT_VS for an extra throughput variant; BENCH_ECHO_SAMPLES=n keys per side (200); BENCH_THREADS=1
 // the browser's CPU per MiB by thread; BENCH_PROFILE=echo|throughput a main-thread profile; BENCH_IDLE_FRAMES=1 and
@@ -31,6 +31,7 @@ import {
   type BenchGlobal,
   type MemorySample,
 } from './renderer-page.js';
+import { historyBench } from './renderer-history.js';
 import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES } from './renderer-scripts.js';
 import { reportThroughput, throughput } from './renderer-throughput.js';
@@ -158,6 +159,11 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         // BENCH_ONLY=echo runs the keystroke scene alone (for work on the input path).
         if (process.env.BENCH_ONLY === 'echo') {
           reportEcho(await echo(b, scene));
+          continue;
+        }
+        // BENCH_ONLY=history runs the history's typing scene alone (10,000 stored runs, no agents).
+        if (process.env.BENCH_ONLY === 'history') {
+          if (!webgl && !(await historyBench(b, scene.root))) ok = false;
           continue;
         }
         // BENCH_ONLY=scale runs the hundred-agent scenes alone (switching, long tasks, memory, idle CPU, history typing).

@@ -150,7 +150,7 @@ describe('the core at scale', () => {
     const resumable = new Set(whole.map((r) => r.id));
     const core = await newCore(dataDir);
     const client = await core.connect();
-    const listed = await client.call('run.list', {});
+    const listed = await listSettled(client);
     const expected = written.filter((r) => r !== damaged).reverse();
     expect(listed.map((r) => r.id)).toEqual(expected.map((r) => r.id));
     expect(listed.map((r) => r.name)).toEqual(expected.map((r) => r.name));
@@ -165,7 +165,7 @@ describe('the core at scale', () => {
     rmSync(dirs[2]!, { recursive: true });
     const moved = expected.find((r) => r.agents[0]!.cwd === dirs[2])!;
     await client.call('run.rename', { run: moved.id, name: 'renamed after its directory went' });
-    const after = await client.call('run.list', {});
+    const after = await listSettled(client);
     expect(after[0]).toMatchObject({ id: moved.id, name: 'renamed after its directory went', health: 'missing' });
     const filtered = await client.call('run.list', { query: 'history 0042' });
     expect(filtered.map((r) => r.id)).toEqual([written[42]!.id]);
@@ -178,7 +178,7 @@ describe('the core at scale', () => {
     writeFileSync(healthFile, '{"v":1,"runs":{"run_');
     const next = await newCore(dataDir);
     const again = await next.connect();
-    const relisted = await again.call('run.list', {});
+    const relisted = await listSettled(again);
     // Checked afresh: every run in the removed directory is now `missing`, the others as before.
     const truth = (id: string) =>
       expected.find((r) => r.id === id)!.agents[0]!.cwd === dirs[2]
@@ -200,3 +200,32 @@ describe('the core at scale', () => {
     again.close();
   }, 120_000);
 });
+
+/**
+ * The whole list once every run's health is in. A list of more than 200 runs waits 100 ms for checks: a run not checked
+ * by then is given as `checking` (never a guess), and `run.changed` names it once its answer is in (runs/list-wait.ts).
+ */
+async function listSettled(client: RpcClient) {
+  const announced = new Set<string>();
+  const off = client.on('run.changed', ({ runId }) => announced.add(runId));
+  try {
+    const first = await client.call('run.list', {});
+    const checking = first.filter((r) => r.health === 'checking').map((r) => r.id);
+    if (checking.length === 0) return first;
+    await waitFor(
+      () => checking.every((id) => announced.has(id)),
+      'run.changed for every run listed as checking',
+      30_000,
+    );
+    // (A run's own change may have been announced before its check was in: listed again until none is checking.)
+    let again = first;
+    await waitFor(
+      async () => !(again = await client.call('run.list', {})).some((r) => r.health === 'checking'),
+      'every run checked',
+      30_000,
+    );
+    return again;
+  } finally {
+    off();
+  }
+}

@@ -9,6 +9,9 @@
 //   checked at, and the runs without one are checked in the background: the first list answers from the saved
 //   answers, waits only for runs that have none, and a list a few seconds later has the saved ones checked again.
 // A run with a live agent is `live` without any check.
+// A list waits for checks at most `waitMs` (its caller's budget): a run whose answer is still to come then is given
+// as `checking`, and `changed` is told its id once the answer is in (the core announces `run.changed`, and the page
+// lists that run again). With nothing saved, the first whole list of 10,000 runs waited for all of them (0.3–1.5 s).
 import type { RunSummary } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { HealthBatch } from './health-batch.js';
@@ -47,28 +50,46 @@ export class RunHealth {
   private file: string | null = null;
   private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' health");
 
-  constructor(private readonly check: HealthCheck) {}
+  /** Runs the warm-up will check, at the version it will check (it has not reached them yet). */
+  private readonly warmQueue = new Map<string, string>();
+  /** Runs a list gave as `checking`: `changed` is told each once its answer is in. */
+  private readonly owed = new Set<string>();
 
-  /** Each run's health, in the order given. */
-  async of(runs: readonly RunManifest[], isLive: (agentId: string) => boolean): Promise<Health[]> {
-    if (this.warming) await this.warming;
+  constructor(
+    private readonly check: HealthCheck,
+    /** Told a run whose answer came after a list gave it as `checking`. */
+    private readonly changed: (runId: string) => void = () => undefined,
+  ) {}
+
+  /**
+   * Each run's health, in the order given: within `waitMs`, or `checking` for a run whose first answer at its
+   * version is not in by then (`changed` is told when it is).
+   */
+  async of(runs: readonly RunManifest[], isLive: (agentId: string) => boolean, waitMs = Infinity): Promise<Health[]> {
+    const deadline = Date.now() + waitMs;
+    if (this.warming) await within(this.warming, deadline);
     const now = Date.now();
     const due: RunManifest[] = [];
     const old: RunManifest[] = [];
     for (const run of runs) {
       if (run.agents.some((a) => isLive(a.id))) continue;
       const known = this.known.get(run.id);
+      // The warm-up still running will reach it: not checked twice.
+      if (!known && this.warmQueue.get(run.id) === run.updatedAt) continue;
       if (!known || known.updatedAt !== run.updatedAt) due.push(run);
       else if (now - known.checkedAt > RECHECK_MS) old.push(run);
     }
-    if (due.length > 0) await this.checkAll(due);
+    if (due.length > 0) await within(this.checkAll(due), deadline);
     // While background checks run (the warm-up's, say), they will reach these too.
     if (old.length > 0 && !this.background) this.inBackground(old).catch(() => undefined);
-    return Promise.all(
-      runs.map((run) =>
-        run.agents.some((a) => isLive(a.id)) ? Promise.resolve<Health>('live') : this.known.get(run.id)!.answer,
-      ),
-    );
+    // The answers in, read as they are: 10,000 awaited promises were a whole list's slowest part once checked.
+    return runs.map((run) => {
+      if (run.agents.some((a) => isLive(a.id))) return 'live';
+      const health = this.known.get(run.id)?.health;
+      if (health !== undefined) return health;
+      this.owed.add(run.id);
+      return 'checking';
+    });
   }
 
   /**
@@ -88,10 +109,15 @@ export class RunHealth {
         // RECHECK_SAVED_AFTER_MS has it checked again in the background.
         if (s && s.updatedAt === run.updatedAt)
           this.known.set(run.id, { ...s, checkedAt: savedAsOf, answer: Promise.resolve(s.health) });
-        else unknown.push(run);
+        else {
+          unknown.push(run);
+          this.warmQueue.set(run.id, run.updatedAt);
+        }
       }
       await this.inBackground(unknown, CONCURRENCY);
-    })().catch(() => undefined);
+    })()
+      .catch(() => undefined)
+      .finally(() => this.warmQueue.clear());
     this.warming = warming;
     warming.then(
       () => {
@@ -104,6 +130,7 @@ export class RunHealth {
   /** A deleted run's answer is dropped. */
   forget(runId: string): void {
     this.known.delete(runId);
+    this.owed.delete(runId);
   }
 
   /** Finished when every background check started so far has (for tests and the bench). */
@@ -144,7 +171,7 @@ export class RunHealth {
         const answer = this.check(run, batch).catch((): Health => 'resumable');
         const entry: Known = { updatedAt: run.updatedAt, checkedAt: Date.now(), answer };
         answer.then(
-          (health) => this.answered(entry, health),
+          (health) => this.answered(run.id, entry, health),
           () => undefined,
         );
         // Nothing valid to give meanwhile: lists wait for this check. Otherwise the old answer serves until it is done.
@@ -161,8 +188,14 @@ export class RunHealth {
     return this.saves.flush();
   }
 
-  private answered(entry: Known, health: Health): void {
+  private answered(runId: string, entry: Known, health: Health): void {
     entry.health = health;
+    if (this.warmQueue.get(runId) === entry.updatedAt) this.warmQueue.delete(runId);
+    // Told once the answer a list gave as `checking` is the run's current one (a newer version's check follows).
+    if (this.owed.has(runId) && this.known.get(runId)?.updatedAt === entry.updatedAt) {
+      this.owed.delete(runId);
+      this.changed(runId);
+    }
     if (this.file) this.saves.soon();
   }
 
@@ -170,8 +203,21 @@ export class RunHealth {
     if (!this.file) return;
     const runs = new Map<string, SavedHealth>();
     for (const [id, k] of this.known)
-      if (k.health && k.health !== 'live')
+      if (k.health && k.health !== 'live' && k.health !== 'checking')
         runs.set(id, { updatedAt: k.updatedAt, health: k.health, checkedAt: k.checkedAt });
     await healthFile.write(this.file, runs);
+  }
+}
+
+/** Settles when `work` does or at `deadline` (ms since the epoch), whichever is first; `work` goes on either way. */
+async function within(work: Promise<unknown>, deadline: number): Promise<void> {
+  const ms = deadline - Date.now();
+  if (ms === Infinity) return void (await work);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
+  try {
+    await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -25,6 +25,7 @@ import type { ForkMethod } from './run-fork.js';
 import type { ResumePlanner } from './resume-planner.js';
 import { RunHealth } from './run-health.js';
 import { runsAfter } from './list-page.js';
+import { listWaitMs } from './list-wait.js';
 import { startTogether } from './start-together.js';
 import { now, type RunRepository } from './run-repository.js';
 import { adoptSessions, listFoundSessions } from './session-import.js';
@@ -43,7 +44,10 @@ export type RunMethod = Exclude<
 
 export class RunService {
   /** Stopped runs' health for `run.list`, kept per run version (run-health.ts). */
-  private readonly health = new RunHealth((run, dirs) => this.planner.health(run, () => false, dirs));
+  private readonly health = new RunHealth(
+    (run, dirs) => this.planner.health(run, () => false, dirs),
+    (runId) => this.announce('run.changed', { runId }),
+  );
   /** The runs' cost sums `run.list` gives (cost/list-costs.ts); saved for the next core once `warmCosts` names a file. */
   private costs: ListCosts;
   /** Starts a resolved handle's agents (run.resume). */
@@ -84,7 +88,8 @@ export class RunService {
       );
       const runs = limit === undefined ? matching : matching.slice(0, limit);
       const costs = this.costs.of(runs, (runIds) => this.announce('cost.changed', { runIds }));
-      const health = await this.health.of(runs, isLive);
+      // A long list waits for health checks within a budget: a late answer follows as `run.changed` (runs/list-wait.ts).
+      const health = await this.health.of(runs, isLive, listWaitMs(runs.length));
       const cost = await costs;
       return runs.map((r, i) => {
         const summary = runSummary(r, isLive, health[i]!, this.attentionOf);
