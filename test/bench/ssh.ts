@@ -4,7 +4,8 @@
 // Keys go as a pane's do (input frames on the attached stream), to the remote agent and to `ssh host cat` in turn, in
 // blocks of 10 (BATON_BENCH_KEYS per side, 300), so both sides of the echo goal share the load of the same moments.
 // Throughput is measured ROUNDS times, alternating the remote pane, the same pane on the host's own core (diagnostic:
-// that core alone, no ssh, no local core), plain ssh, and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a pane has) and a PTY read by node-pty with no core.
+// that core alone, no ssh, no local core), plain ssh, and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a
+// pane has) and a PTY read by node-pty with no core.
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
 // test/bench/profile-summary.ts)
 import { spawn } from 'node:child_process';
