@@ -68,6 +68,7 @@ export function Sidebar() {
         value={query}
         ref={searchBox}
         onChange={(e) => setQuery(e.target.value)}
+        onFocus={() => filterRuns.warm(runs)}
         onKeyDown={(e) => {
           // Down from the search box: into the runs it found.
           if (e.key !== 'ArrowDown' || !list.current) return;
