@@ -55,6 +55,7 @@ export function Sidebar() {
     (run: RunSummary) => <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />,
     [selectedRunId, now],
   );
+  const leaveList = useCallback(() => searchBox.current?.focus(), []);
   const filtered = query.trim() !== '' || statusFilter !== 'all' || vendorFilter !== 'all';
 
   return (
@@ -129,7 +130,7 @@ export function Sidebar() {
         </div>
       ) : (
         <>
-          <RunList runs={shown} row={row} ref={list} onLeaveTop={() => searchBox.current?.focus()} />
+          <RunList runs={shown} row={row} ref={list} onLeaveTop={leaveList} />
           {/* The newest runs are shown first; the rest of a large history follows (run-list-sync.ts). */}
           {runsLoaded ? null : (
             <p className="bt-muted bt-list-more" role="status">
