@@ -38,6 +38,27 @@ function diagnose(agentId: string): string {
   ].join('\n');
 }
 
+/** One key typed into the history's search box: times (ms) from the key's `keydown` timestamp. */
+export interface TypingKey {
+  /** The key waited this long before the page ran its first handler (the machine's and the page's queue). */
+  wait: number;
+  /**
+   * The rows in the DOM are the filtered ones: taken after React's handler of the `input` event (a window listener in
+   * the bubble phase runs after the root's), checked against the box's text (every rendered row's name contains it,
+   * or the list says no run matches), else at the first DOM change after which they are. The page's work per key;
+   * no frame is waited for.
+   */
+  dom: number;
+  /**
+   * The frame after that painted: a task queued from the next `requestAnimationFrame` callback runs once the frame's
+   * style, layout, paint and commit are done. Includes, by construction, the wait for that frame (0 to one frame
+   * interval, 16.7 ms at 60 Hz); `frameAt` says where it began.
+   */
+  painted: number;
+  /** The next animation frame began (its `requestAnimationFrame` callbacks ran). */
+  frameAt: number;
+}
+
 export interface BatonScale {
   /**
    * Selects the run and waits, frame by frame, until each agent's pane is in view and shows a `tick <unix seconds>`
@@ -48,17 +69,10 @@ export interface BatonScale {
   longFrames(since: number): string[];
   /** The longest main-thread task (ms) since `since` (performance.now()), from the Long Tasks API (tasks > 50 ms). */
   longestTask(since: number): number;
-  /** Starts timing keystrokes in the history's search box: keydown → the filtered list committed. */
+  /** Starts timing keystrokes in the history's search box (docs/performance.md "Typing in the history: what a key costs"). */
   armTyping(): void;
-  /** The samples since `armTyping`, ms. */
-  typingSamples(): number[];
-  /**
-   * Per sample, how long the key waited before the page ran its first handler (ms): the machine's and the page's
-   * queue, not the filter's work. On a loaded machine it is most of a slow sample.
-   */
-  typingWaits(): number[];
-  /** Per sample, keydown → the first frame after the list's commit painted (ms): what the user sees. */
-  typingPainted(): number[];
+  /** Per key since `armTyping`, in the order typed. */
+  typingKeys(): TypingKey[];
   /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
   paneTimings(since: number): Record<string, number[]>;
 }
@@ -144,15 +158,22 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
   });
 }
 
-let typing: number[] = [];
-let waits: number[] = [];
-let painted: number[] = [];
+let typingKeys: TypingKey[] = [];
 let armed = false;
 
+/** The history's rendered rows show the filter `query` (lower-cased, trimmed) or say that no run matches. */
+function rowsShow(query: string): boolean {
+  const q = query.trim().toLowerCase();
+  const list = document.querySelector('ul[aria-label="Runs"]');
+  if (!list) return document.querySelector('.bt-sidebar .bt-empty') !== null;
+  // A row's button holds its name and vendors (what the search matches) and a little more.
+  for (const row of list.querySelectorAll('.bt-run-select'))
+    if (!(row.textContent ?? '').toLowerCase().includes(q)) return false;
+  return true;
+}
+
 function armTyping(): void {
-  typing = [];
-  waits = [];
-  painted = [];
+  typingKeys = [];
   if (armed) return;
   armed = true;
   let keyAt: number | null = null;
@@ -165,23 +186,32 @@ function armTyping(): void {
     },
     true,
   );
-  window.addEventListener(
-    'input',
-    (e) => {
-      if (keyAt === null || !(e.target instanceof HTMLInputElement) || e.target.type !== 'search') return;
-      const start = keyAt;
-      keyAt = null;
-      // React commits a discrete event's update before the next task: this timer runs once the list is updated.
-      const wait = waited;
-      setTimeout(() => {
-        typing.push(performance.now() - start);
-        waits.push(wait);
-      }, 0);
-      // A task queued from the next frame's callbacks runs once that frame (style, layout, paint) is done.
-      requestAnimationFrame(() => setTimeout(() => painted.push(performance.now() - start), 0));
-    },
-    true,
-  );
+  // Bubble phase: React's listener on its root container has run (and, for a discrete event, rendered and committed).
+  window.addEventListener('input', (e) => {
+    const box = e.target;
+    if (keyAt === null || !(box instanceof HTMLInputElement) || box.type !== 'search') return;
+    const start = keyAt;
+    keyAt = null;
+    const key: TypingKey = { wait: waited, dom: NaN, painted: NaN, frameAt: NaN };
+    const shown = () => (key.dom = performance.now() - start);
+    const watch = new MutationObserver(() => {
+      if (!rowsShow(box.value)) return;
+      watch.disconnect();
+      shown();
+    });
+    if (rowsShow(box.value)) shown();
+    else watch.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    // The first frame that begins with the rows in the DOM (a second of frames at most; `dom` stays NaN if never).
+    let frames = 0;
+    const frame = () => {
+      if (Number.isNaN(key.dom) && ++frames < 60) return void requestAnimationFrame(frame);
+      watch.disconnect();
+      key.frameAt = performance.now() - start;
+      setTimeout(() => (key.painted = performance.now() - start), 0);
+    };
+    requestAnimationFrame(frame);
+    typingKeys.push(key);
+  });
 }
 
 window.__batonScale = {
@@ -194,9 +224,7 @@ window.__batonScale = {
       .map((f) => `${Math.round(f.duration)}ms: ${f.scripts}`),
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
-  typingSamples: () => typing.slice(),
-  typingWaits: () => waits.slice(),
-  typingPainted: () => painted.slice(),
+  typingKeys: () => typingKeys.map((k) => ({ ...k })),
   paneTimings: (since) => {
     const phases: Record<string, number[]> = {};
     for (const m of performance.getEntriesByType('measure'))

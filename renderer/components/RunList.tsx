@@ -7,6 +7,7 @@
 // Keyboard: ArrowUp/ArrowDown, PageUp/PageDown, Home/End move between the runs' buttons (scrolling the list so that a
 // row not rendered yet is), ArrowUp from the first run goes back to the search box; Enter or Space opens the run.
 import {
+  memo,
   useImperativeHandle,
   useLayoutEffect,
   useRef,
@@ -49,7 +50,8 @@ function rendered(range: Range, length: number): { first: number; end: number } 
   return { first, end: Math.min(length, first + range.count) };
 }
 
-export function RunList({ runs, row, onLeaveTop, ref }: Props) {
+/** Memoized: a key that leaves the filtered runs as they were (the same array) does not render the list again. */
+export const RunList = memo(function RunList({ runs, row, onLeaveTop, ref }: Props) {
   const listRef = useRef<HTMLUListElement>(null);
   const [range, setRange] = useState<Range>({ first: 0, count: 24 });
   const measure = useRef<() => void>(() => undefined);
@@ -165,7 +167,7 @@ export function RunList({ runs, row, onLeaveTop, ref }: Props) {
       />
     </ul>
   );
-}
+});
 
 function scrollParent(el: HTMLElement): HTMLElement | null {
   for (let p = el.parentElement; p; p = p.parentElement) {

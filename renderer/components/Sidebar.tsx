@@ -8,6 +8,7 @@ import { costText } from '../../shared/cost-text.js';
 import { NeedYouCount } from './AttentionBadge.js';
 import { relativeTime } from './format.js';
 import { RunList, type RunListHandle } from './RunList.js';
+import { createHistoryFilter } from '../state/history-filter.js';
 import './components.css';
 
 export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
@@ -28,25 +29,6 @@ function useNow(ms: number): number {
   return now;
 }
 
-/**
- * Each run's text to search, lower-cased once per summary (the core's answer), not once per run per keystroke: 10,000
- * new strings a key were collections in the middle of typing. Summaries the list keeps keep their key.
- */
-const searchKeys = new WeakMap<RunSummary, string>();
-function searchKey(run: RunSummary): string {
-  let key = searchKeys.get(run);
-  if (key === undefined) searchKeys.set(run, (key = `${run.name.toLowerCase()}\n${run.vendors.join('\n')}`));
-  return key;
-}
-
-/** `q`: the search text trimmed and lower-cased once per keystroke, not once per run. */
-function matches(run: RunSummary, q: string, status: 'all' | 'live' | 'stopped', vendor: VendorName | 'all'): boolean {
-  if (status === 'live' && run.liveAgents === 0) return false;
-  if (status === 'stopped' && run.liveAgents > 0) return false;
-  if (vendor !== 'all' && !run.vendors.includes(vendor)) return false;
-  return !q || searchKey(run).includes(q);
-}
-
 export function Sidebar() {
   const runs = useBaton((s) => s.runs);
   const runsLoaded = useBaton((s) => s.runsLoaded);
@@ -63,15 +45,17 @@ export function Sidebar() {
   const searchBox = useRef<HTMLInputElement>(null);
 
   const vendors = useMemo(() => [...new Set(runs.flatMap((r) => r.vendors))].sort(), [runs]);
-  const shown = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    return runs.filter((r) => matches(r, q, statusFilter, vendorFilter));
-  }, [runs, query, statusFilter, vendorFilter]);
+  const [filterRuns] = useState(createHistoryFilter);
+  const shown = useMemo(
+    () => filterRuns(runs, { query, status: statusFilter, vendor: vendorFilter }),
+    [filterRuns, runs, query, statusFilter, vendorFilter],
+  );
   // Rows are memoized: a keystroke re-renders only the rows that come into view, not every row shown.
   const row = useCallback(
     (run: RunSummary) => <RunRow key={run.id} run={run} selected={run.id === selectedRunId} now={now} />,
     [selectedRunId, now],
   );
+  const leaveList = useCallback(() => searchBox.current?.focus(), []);
   const filtered = query.trim() !== '' || statusFilter !== 'all' || vendorFilter !== 'all';
 
   return (
@@ -85,6 +69,7 @@ export function Sidebar() {
         value={query}
         ref={searchBox}
         onChange={(e) => setQuery(e.target.value)}
+        onFocus={() => filterRuns.warm(runs)}
         onKeyDown={(e) => {
           // Down from the search box: into the runs it found.
           if (e.key !== 'ArrowDown' || !list.current) return;
@@ -145,7 +130,7 @@ export function Sidebar() {
         </div>
       ) : (
         <>
-          <RunList runs={shown} row={row} ref={list} onLeaveTop={() => searchBox.current?.focus()} />
+          <RunList runs={shown} row={row} ref={list} onLeaveTop={leaveList} />
           {/* The newest runs are shown first; the rest of a large history follows (run-list-sync.ts). */}
           {runsLoaded ? null : (
             <p className="bt-muted bt-list-more" role="status">

@@ -6,7 +6,8 @@
 //   the core already runs (the 100 agents live);
 // - core + page CPU over 10 s with the agents idle (the core's process and Chromium's renderer and GPU processes,
 //   from /proc), against the same page with no run selected.
-// - typing into the history's search box (10,000 runs): keydown → the filtered list committed, p50/p99/max.
+// - typing into the history's search box (10,000 runs): keydown → the filtered rows in the DOM, and → the next frame
+//   painted, p50/p99/max (renderer-history.ts).
 // The idle windows start once the core's periodic snapshot has recorded each run's screen after its output (once a
 // minute, only for runs whose output changed): at rest nothing changes, and nothing should cross the socket.
 // BENCH_PROFILE=1 prints where the page's main thread spent the idle seconds (and the typing); the sampling profiler
@@ -19,7 +20,9 @@ import type { RpcClient } from '../../shared/client.js';
 import { skipUnlessChromium } from '../e2e/browser.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
+import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { printTyping, typeIntoHistory } from './renderer-history.js';
 import {
   browserCpuSeconds,
   cpuSeconds,
@@ -35,7 +38,7 @@ const RUNS = 10;
 const AGENTS_PER_RUN = 10;
 const STORED_RUNS = 10_000;
 const IDLE_SECONDS = 10;
-const GOAL = { idleCpu: 0.02, coldStartMs: 1000, typingMs: 16 };
+const GOAL = { idleCpu: 0.02, coldStartMs: 1000 };
 /** The core's periodic snapshot (electron/core/runs/snapshots.ts) comes within a minute of the agents' output. */
 const SNAPSHOT_WAIT_MS = 90_000;
 
@@ -57,54 +60,16 @@ const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).
 
 type ProbeGlobal = typeof globalThis & {
   __coldStart?: number;
-  __batonScale: { armTyping(): void; typingSamples(): number[]; typingWaits(): number[]; typingPainted(): number[] };
 };
 
-interface Typing {
-  /** keydown → the filtered list committed, per key (ms). */
-  samples: number[];
-  /** Of each, the wait before the page's first handler ran (the machine's queue). */
-  waits: number[];
-  /** keydown → the frame after the list's commit painted, per key (ms). */
-  painted: number[];
-}
-
-/** Types a run's name into the history's search box and clears it, four times; the samples (ms) of every key. */
-async function typing(p: BenchPage, profiling: boolean): Promise<Typing> {
-  const { page } = p;
-  await page.getByRole('searchbox', { name: 'Search runs' }).click();
-  await page.evaluate(() => (globalThis as ProbeGlobal).__batonScale.armTyping());
-  if (profiling) await startProfile(p);
-  for (let i = 0; i < 4; i++) {
-    await page.keyboard.type('history-0999', { delay: 40 });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await sleep(100);
-  }
-  if (profiling) await printProfile(p, 'typing into the history search');
-  const result = await page.evaluate(() => {
-    const hooks = (globalThis as ProbeGlobal).__batonScale;
-    return { samples: hooks.typingSamples(), waits: hooks.typingWaits(), painted: hooks.typingPainted() };
-  });
-  await page.keyboard.press('Escape');
-  return result;
-}
-
-function printTyping({ samples, waits, painted }: Typing): void {
-  const p99 = quantile(samples, 0.99);
-  const worked = samples.map((s, i) => s - (waits[i] ?? 0));
-  line(
-    `history of ${STORED_RUNS.toLocaleString('en')} runs: keystroke → list filtered`,
-    `${ms(p99).padStart(9)}  (goal p99 ≤ ${GOAL.typingMs} ms) ${mark(p99 <= GOAL.typingMs)}  p50 ${ms(quantile(samples, 0.5))} max ${ms(max(samples))} n=${samples.length}`,
+/** Types a run's name into the history's search box and clears it, four times (renderer-history.ts); every key's times. */
+async function typing(p: BenchPage, profiling: boolean): Promise<TypingKey[]> {
+  const keys = await typeIntoHistory(
+    p.page,
+    profiling ? { during: () => startProfile(p), after: () => printProfile(p, 'typing into the history search') } : {},
   );
-  line(
-    '  the same from the page taking the key (without its wait)',
-    `${ms(quantile(worked, 0.99)).padStart(9)}  p50 ${ms(quantile(worked, 0.5))} max ${ms(max(worked))}; the wait p50 ${ms(quantile(waits, 0.5))} max ${ms(max(waits))}`,
-  );
-  line(
-    '  keystroke → the filtered list painted (the next frame done)',
-    `${ms(quantile(painted, 0.99)).padStart(9)}  p50 ${ms(quantile(painted, 0.5))} max ${ms(max(painted))} n=${painted.length}`,
-  );
+  await p.page.keyboard.press('Escape');
+  return keys;
 }
 
 /**
@@ -255,7 +220,7 @@ async function main(): Promise<void> {
       server = await startServer(dataDir, env);
       p = (await openUntilInteractive(b, server)).p;
       await sleep(2000);
-      printTyping(await typing(p, profiling));
+      printTyping(await typing(p, profiling), (text) => text.padEnd(LABEL));
     } finally {
       await p?.close();
       server?.child.kill('SIGTERM');
@@ -339,7 +304,7 @@ async function main(): Promise<void> {
       '  the same, nothing focused (no cursor blinking)',
       `${fmt((blurred.core + blurred.page) * 100, 1).padStart(7)} %   core ${fmt(blurred.core * 100, 1)}% + page ${fmt(blurred.page * 100, 1)}% (main thread busy ${fmt(blurred.mainThread * 100, 1)}%)`,
     );
-    printTyping(await typing(p, profiling));
+    printTyping(await typing(p, profiling), (text) => text.padEnd(LABEL));
     if (p.errors.length > 0) console.log(`  page errors: ${p.errors.join(' | ')}`);
   } finally {
     await p?.close();
