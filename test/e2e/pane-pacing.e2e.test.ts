@@ -1,7 +1,8 @@
 // Typing into one pane while another floods, in Chromium: the flooding pane's output waits behind the keystrokes'
 // echoes (renderer/panes/write-pacer.ts) but none of it is lost, reordered or doubled, and every key typed reaches
 // its agent and is echoed. The flooding pane is drawn at most 20 times a second (renderer/panes/render-throttle.ts) and
-// acks in batches (pane-output.ts): the rows it draws still end on the flood's last lines. The figures (echo latency,
+// acks in batches (pane-output.ts): the rows it draws still end on the flood's last lines, and its scrollbar, synced
+// only at its draws while it floods (flood-quiet.ts), ends at the bottom and follows a scroll up. The figures (echo latency,
 // the flooder's rate) are the renderer bench's.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,4 +71,35 @@ describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReas
       30_000,
     );
   }, 240_000);
+
+  it("leaves the flooded pane's scrollbar at the bottom, and it follows a scroll up", async () => {
+    const box = (sel: string) =>
+      page.evaluate((q) => {
+        const r = document.querySelector(q)?.getBoundingClientRect();
+        return r ? { top: r.top, bottom: r.bottom, height: r.height } : null;
+      }, sel);
+    const bar = `[data-agent-id="${flooderId}"] .xterm-scrollable-element > .scrollbar.vertical`;
+    const track = (await box(bar))!;
+    const atEnd = (await box(`${bar} > .slider`))!;
+    expect(track.height).toBeGreaterThan(50);
+    // 200,000 lines flooded: a small slider, at the bottom of its track.
+    expect(atEnd.height).toBeLessThan(track.height / 2);
+    expect(Math.abs(track.bottom - atEnd.bottom)).toBeLessThanOrEqual(2);
+
+    const screen = (await page.locator(`[data-agent-id="${flooderId}"] .xterm-screen`).boundingBox())!;
+    await page.mouse.move(screen.x + screen.width / 2, screen.y + screen.height / 2);
+    // A few screens up (the pane keeps thousands of lines: a screen moves the slider by a pixel or two).
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -2000);
+    await waitFor(async () => !(await rows(flooderId)).includes('flood done'), 'the pane scrolled up', 30_000);
+    await waitFor(
+      async () => (await box(`${bar} > .slider`))!.bottom < atEnd.bottom - 4,
+      `the slider following the scroll (at the end: ${JSON.stringify(atEnd)}, track ${JSON.stringify(track)})`,
+      30_000,
+    );
+    // The rows in view are earlier lines of the flood, in order.
+    const numbers = (await rows(flooderId)).filter((l) => /^\d+$/.test(l)).map(Number);
+    expect(numbers.length).toBeGreaterThan(5);
+    expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
+    expect(numbers.at(-1)!).toBeLessThan(LINES);
+  }, 60_000);
 });
