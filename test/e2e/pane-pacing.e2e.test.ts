@@ -2,7 +2,8 @@
 // echoes (renderer/panes/write-pacer.ts) but none of it is lost, reordered or doubled, and every key typed reaches
 // its agent and is echoed. The flooding pane is drawn at most 20 times a second (renderer/panes/render-throttle.ts) and
 // acks in batches (pane-output.ts): the rows it draws still end on the flood's last lines, and its scrollbar, synced
-// only at its draws while it floods (flood-quiet.ts), ends at the bottom and follows a scroll up. The figures (echo latency,
+// only at its draws while it floods (flood-quiet.ts), ends at the bottom and follows a scroll up; a user who scrolls up
+// during a flood stays where they scrolled. The figures (echo latency,
 // the flooder's rate) are the renderer bench's.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import { skipUnlessChromium } from './browser.js';
 
 const skipReason = skipUnlessChromium();
 const LINES = 200_000;
+const SECOND_LINES = 1_500_000;
 // Shorter than a pane's width, so it stays on one row.
 const TYPED = 'quick brown fox, flood aside';
 
@@ -36,7 +38,11 @@ describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReas
           vendor: 'shell' as const,
           label: 'flooder',
           cwd: work,
-          command: ['sh', '-c', `echo flooder ready; read go; seq 1 ${LINES}; echo flood done; exec cat`],
+          command: [
+            'sh',
+            '-c',
+            `echo flooder ready; read go; seq 1 ${LINES}; echo flood done; read again; seq 1 ${SECOND_LINES}; echo second done; exec cat`,
+          ],
         },
       ],
     });
@@ -102,4 +108,32 @@ describe.skipIf(skipReason !== null)(`typing while another pane floods${skipReas
     expect(numbers).toEqual(numbers.map((_, i) => numbers[0]! + i));
     expect(numbers.at(-1)!).toBeLessThan(LINES);
   }, 60_000);
+
+  it('lets the user scroll up while the pane floods, keeps the view there, and a key brings it back to the end', async () => {
+    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, 4000);
+    await waitFor(async () => (await rows(flooderId)).includes('flood done'), 'back at the bottom', 30_000);
+    await client.call('agent.write', { agentId: flooderId, data: '\n' });
+    const drawn = () => rows(flooderId).then((r) => r.filter((l) => /^\d+$/.test(l)).map(Number));
+    // The second flood is under way: the pane draws its numbers, not yet its end.
+    await waitFor(async () => (await drawn()).some((n) => n > 20_000 && n < SECOND_LINES), 'the flood drawn', 60_000);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -2000);
+    await waitFor(
+      async () => (await client.call('agent.screen', { agentId: flooderId })).text.includes('second done'),
+      'the end of the flood (in the core)',
+      120_000,
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    // Still scrolled up: earlier lines, in order, not the end.
+    const up = await drawn();
+    expect(up.length).toBeGreaterThan(5);
+    expect(up).toEqual(up.map((_, i) => up[0]! + i));
+    expect(await rows(flooderId)).not.toContain('second done');
+    // Scrolling down moves the view on (a wheel step is a few lines here), and a key typed into the pane brings it
+    // back to the end, as xterm does.
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 4000);
+    await waitFor(async () => ((await drawn())[0] ?? 0) > up[0]!, 'the view scrolled down', 30_000);
+    await page.locator(`[data-agent-id="${flooderId}"] .xterm-screen`).click();
+    await page.keyboard.type('x');
+    await waitFor(async () => (await rows(flooderId)).includes('second done'), 'the end, after a key', 30_000);
+  }, 240_000);
 });
