@@ -3,8 +3,7 @@
 // its agent and is echoed. The flooding pane is drawn at most 20 times a second (renderer/panes/render-throttle.ts) and
 // acks in batches (pane-output.ts): the rows it draws still end on the flood's last lines, and its scrollbar, synced
 // only at its draws while it floods (flood-quiet.ts), ends at the bottom and follows a scroll up; a user who scrolls up
-// during a flood stays where they scrolled. The figures (echo latency,
-// the flooder's rate) are the renderer bench's.
+// during a flood stays where they scrolled. The figures (echo latency, the flooder's rate) are the renderer bench's.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
