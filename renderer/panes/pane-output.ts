@@ -6,7 +6,14 @@
 // needed to parse) and acking once per 128 KiB parsed (no less CPU in the page or the core, no faster).
 import type { PaneTerminal } from './pane-terminal.js';
 import { FEED_EVERY_MS, PIECE_BYTES, SLICE_MS, WritePacer } from './write-pacer.js';
-import { FLOOD_FRAME_MS, TYPING_FLOOD_FRAME_MS, throttleRendering, type RenderThrottle } from './render-throttle.js';
+import { quietWhileFlooding, type FloodQuiet } from './flood-quiet.js';
+import {
+  FLOOD_FRAME_MS,
+  TYPED_FLOOD_BYTES,
+  TYPING_FLOOD_FRAME_MS,
+  throttleRendering,
+  type RenderThrottle,
+} from './render-throttle.js';
 
 /** What the renderer bench switches between rounds to weigh each part in one run (through its page hooks). */
 export interface OutputTuning {
@@ -16,6 +23,12 @@ export interface OutputTuning {
   renderThrottle: boolean;
   /** The least ms between a flooding pane's draws (render-throttle.ts). */
   floodFrameMs: number;
+  /** A flooding pane's scrollbar and textarea follow its draws, not every parse (flood-quiet.ts). */
+  quietFlood: boolean;
+  /** A flooding pane with nothing selected asks for no frame to redraw its selection (flood-quiet.ts). */
+  quietSelection: boolean;
+  /** Bytes since a key above which the pane typed into is throttled as a flood (0: never; render-throttle.ts). */
+  typedFloodBytes: number;
   /** Held output and held draws wait on timers, not animation frames (write-pacer.ts, render-throttle.ts). */
   timers: boolean;
   /** Bytes handed to xterm at once (write-pacer.ts). */
@@ -34,6 +47,9 @@ const tuning: OutputTuning = {
   pacer: true,
   renderThrottle: true,
   floodFrameMs: FLOOD_FRAME_MS,
+  quietFlood: true,
+  quietSelection: true,
+  typedFloodBytes: TYPED_FLOOD_BYTES,
   timers: true,
   pieceBytes: PIECE_BYTES,
   typingSliceMs: SLICE_MS,
@@ -46,6 +62,7 @@ const tuning: OutputTuning = {
 export const pacer = new WritePacer();
 
 const throttles = new WeakMap<PaneTerminal, RenderThrottle | null>();
+const quiets = new WeakMap<PaneTerminal, FloodQuiet | null>();
 
 function throttleOf(pane: PaneTerminal): RenderThrottle | null {
   let t = throttles.get(pane);
@@ -54,11 +71,18 @@ function throttleOf(pane: PaneTerminal): RenderThrottle | null {
     if (t) {
       t.hold = () => tuning.pacer && pacer.echoPending();
       t.floodFrameMs = () => (tuning.pacer && pacer.pacing() ? tuning.typingFloodFrameMs : tuning.floodFrameMs);
+      quiets.set(pane, quietWhileFlooding(pane.term, t));
     }
   }
   if (t) {
     t.enabled = tuning.renderThrottle;
     t.timers = tuning.timers;
+    t.typedFloodBytes = tuning.typedFloodBytes;
+    const quiet = quiets.get(pane);
+    if (quiet) {
+      quiet.enabled = tuning.quietFlood;
+      quiet.selection = tuning.quietSelection;
+    }
   }
   return t;
 }

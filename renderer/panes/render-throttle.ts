@@ -4,7 +4,8 @@
 // page shares with the core, the PTY's writer and Chromium's other processes. Text scrolling by at that speed cannot
 // be read anyway, and the last screen is always drawn. A pane is throttled only while more than `FLOOD_BYTES` came
 // since its last draw but one, so a keystroke's echo, a prompt or a redraw is drawn at the next frame as before; a
-// pane typed into during the last `TYPED_MS` is never throttled. While a keystroke's echo is due in one pane, the
+// pane typed into during the last `TYPED_MS` is not throttled until `TYPED_FLOOD_BYTES` came since the key (a command
+// that floods, `cat big.log`, is a flood after its first screenful, not an echo). While a keystroke's echo is due in one pane, the
 // others do not draw at all (at most 50 ms): the echo's frame draws the echo.
 // A pane that waits to draw waits on a timer, not by asking for animation frames: a page that asks for a frame every
 // 16 ms keeps Chromium drawing continuously, and then a keystroke's echo in another pane arrives just after a frame
@@ -20,6 +21,8 @@ export const FLOOD_FRAME_MS = 50;
 export const TYPING_FLOOD_FRAME_MS = 200;
 /** A pane typed into draws every frame for this long after the key. */
 export const TYPED_MS = 1000;
+/** Bytes since the last key above which a pane typed into is taking a flood (and throttled) all the same. */
+export const TYPED_FLOOD_BYTES = 64 * 1024;
 /** A pane held while an echo is due looks again this often (a timer: no frame is asked for meanwhile). */
 export const HOLD_POLL_MS = 4;
 /** Stands in xterm's `_animationFrame` while the draw waits on a timer, so xterm asks for no frame of its own. */
@@ -47,8 +50,14 @@ export interface RenderThrottle {
   hold: () => boolean;
   /** The least time between a flooding pane's draws now (FLOOD_FRAME_MS unless told otherwise). */
   floodFrameMs: () => number;
+  /** Bytes since a key above which a typed pane is throttled (0: a typed pane is never throttled; the bench weighs it). */
+  typedFloodBytes: number;
   /** Times the pane has drawn (for the bench). */
   readonly draws: number;
+  /** Whether the pane's rows are held now because it floods (flood-quiet.ts holds its scrollbar along with them). */
+  flooding(): boolean;
+  /** Runs just before each draw, in the draw's frame (flood-quiet.ts does what it held). */
+  beforeDraw: (() => void) | null;
 }
 
 export interface FrameClock {
@@ -88,6 +97,9 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   let previous = 0;
   let drawnAt = -Infinity;
   let typedAt = -Infinity;
+  let sinceKey = 0;
+  const typedInto = (now: number) =>
+    now - typedAt <= TYPED_MS && (throttle.typedFloodBytes <= 0 || sinceKey <= throttle.typedFloodBytes);
   let draws = 0;
   let cancelWait: (() => void) | null = null;
   const draw = debouncer._innerRefresh.bind(debouncer);
@@ -101,10 +113,13 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   const throttle: RenderThrottle = {
     wrote: (n) => {
       bytes += n;
+      sinceKey += n;
     },
     typed: () => {
       typedAt = clock.now();
+      sinceKey = 0;
     },
+    typedFloodBytes: TYPED_FLOOD_BYTES,
     enabled: true,
     timers: true,
     hold: () => false,
@@ -112,15 +127,17 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     get draws() {
       return draws;
     },
+    flooding: () => throttle.enabled && !typedInto(clock.now()) && bytes + previous > FLOOD_BYTES,
+    beforeDraw: null,
   };
   debouncer._innerRefresh = () => {
     const now = clock.now();
-    const typedInto = now - typedAt <= TYPED_MS;
+    const typed = typedInto(now);
     // The bytes since the last draw, and those of the draw before: xterm parses behind what it is given, so rows keep
     // changing for a while after the bytes came.
     const flooding = bytes + previous > FLOOD_BYTES && now - drawnAt < throttle.floodFrameMs();
     const held = throttle.hold();
-    if (throttle.enabled && !typedInto && (flooding || held)) {
+    if (throttle.enabled && !typed && (flooding || held)) {
       // Not yet: the rows to draw stay collected. A timer asks for the frame once the pane may draw (dispose cancels
       // it); the old way asked for every frame meanwhile.
       if (!throttle.timers) {
@@ -135,10 +152,11 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     bytes = 0;
     drawnAt = now;
     draws++;
+    throttle.beforeDraw?.();
     draw();
     // Still flooding: the next draw cannot come before `floodFrameMs`. Wait for it on a timer, not by asking for
     // frames (xterm asks for one with every parse); then one frame draws whatever changed meanwhile.
-    if (throttle.enabled && throttle.timers && !typedInto && lastTwo > FLOOD_BYTES) waitToDraw(throttle.floodFrameMs());
+    if (throttle.enabled && throttle.timers && !typed && lastTwo > FLOOD_BYTES) waitToDraw(throttle.floodFrameMs());
   };
   function waitToDraw(ms: number): void {
     const d = debouncer!;
@@ -149,7 +167,7 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
         // Still held for another pane's echo, or still too early (a long wait is looked at again every
         // FLOOD_FRAME_MS, so a wait set while the user typed ends when the typing does): again later, without a frame.
         const now = clock.now();
-        if (throttle.enabled && throttle.timers && now - typedAt > TYPED_MS) {
+        if (throttle.enabled && throttle.timers && !typedInto(now)) {
           if (throttle.hold()) return waitToDraw(HOLD_POLL_MS);
           const left = throttle.floodFrameMs() - (now - drawnAt);
           if (left >= 1 && bytes + previous > FLOOD_BYTES) return waitToDraw(left);

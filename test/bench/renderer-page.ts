@@ -72,6 +72,9 @@ export interface OutputTuning {
   pacer: boolean;
   renderThrottle: boolean;
   floodFrameMs: number;
+  quietFlood: boolean;
+  quietSelection: boolean;
+  typedFloodBytes: number;
   timers: boolean;
   pieceBytes: number;
   typingSliceMs: number;

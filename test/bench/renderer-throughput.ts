@@ -27,6 +27,7 @@ import {
   paneReady,
   type BenchBrowser,
   type BenchGlobal,
+  type BenchPage,
   type OutputTuning,
 } from './renderer-page.js';
 import { LINE_BYTES, workloadLine } from './renderer-scripts.js';
@@ -59,6 +60,26 @@ interface Cpu {
   core: number;
   /** The pane's draws in the round (NaN for the baseline, which is not a pane). */
   draws: number;
+  /** The page's style recalculations per MiB (Performance.getMetrics): about one per frame that changed the page. */
+  recalcs: number;
+  /** BENCH_FRAMES=1: main-thread frames per MiB (the trace's BeginMainThreadFrame events); NaN otherwise. */
+  frames: number;
+}
+
+/** The trace category of Chromium's frame events (BENCH_FRAMES=1 traces each round). */
+const FRAME_TRACE = 'disabled-by-default-devtools.timeline.frame';
+
+/** Frames the page's main thread took part in, from a trace (`BeginMainThreadFrame` events). */
+function mainThreadFrames(trace: Buffer): number {
+  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents?: { name?: string }[] }).traceEvents ?? [];
+  return events.filter((e) => e.name === 'BeginMainThreadFrame').length;
+}
+
+/** The page's style recalculations so far (Performance.getMetrics RecalcStyleCount). */
+async function styleRecalcs(p: BenchPage): Promise<number> {
+  await p.cdp.send('Performance.enable');
+  const { metrics } = await p.cdp.send('Performance.getMetrics');
+  return metrics.find((m) => m.name === 'RecalcStyleCount')?.value ?? Number.NaN;
 }
 
 interface ThroughputResult {
@@ -187,7 +208,11 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       const core0 = cpuSeconds(server.child.pid!);
       const draws0 = await draws();
       const threads0 = process.env.BENCH_THREADS ? await browserThreadSeconds(b) : null;
+      const recalcs0 = await styleRecalcs(p);
+      if (process.env.BENCH_FRAMES) await b.browser.startTracing(p.page, { categories: [FRAME_TRACE] });
       const r = await what();
+      const frames = process.env.BENCH_FRAMES ? mainThreadFrames(await b.browser.stopTracing()) : Number.NaN;
+      const recalcs = (await styleRecalcs(p)) - recalcs0;
       const mib = (lines * LINE_BYTES) / (1 << 20);
       if (threads0) {
         const sums = threadsPerMiB.get(into) ?? new Map<string, number>();
@@ -199,6 +224,8 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
         page: ((await browserCpuSeconds(b)) - page0) / mib,
         core: (cpuSeconds(server.child.pid!) - core0) / mib,
         draws: (await draws()) - draws0,
+        recalcs: recalcs / mib,
+        frames: frames / mib,
       });
       return r;
     };
@@ -236,6 +263,7 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
     for (const [name, list] of [
       ['baseline', cpu.baseline],
       ['pane as shipped', cpu.shipped],
+      ['pane with BENCH_THROUGHPUT_VS', cpu.vs],
     ] as const) {
       const sums = threadsPerMiB.get(list);
       if (!sums) continue;
@@ -285,7 +313,9 @@ export function reportThroughput(t: ThroughputResult): void {
   const base = median(t.baseline);
   const pane = median(t.pane);
   const cpuText = (c: Cpu[]) =>
-    `CPU/MiB page ${ms(median(c.map((x) => x.page * 1000)))} core ${ms(median(c.map((x) => x.core * 1000)))}, draws ${c.map((x) => x.draws).join('/')}`;
+    `CPU/MiB page ${ms(median(c.map((x) => x.page * 1000)))} core ${ms(median(c.map((x) => x.core * 1000)))}, draws ${c.map((x) => x.draws).join('/')}, ` +
+    `style recalcs/MiB ${fmt(median(c.map((x) => x.recalcs)), 1)}` +
+    (process.env.BENCH_FRAMES ? `, frames/MiB ${fmt(median(c.map((x) => x.frames)), 1)}` : '');
   const ratio = pane / base;
   line(
     `xterm write rate in the page (baseline)`,

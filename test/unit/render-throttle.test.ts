@@ -9,6 +9,7 @@ import {
   FLOOD_BYTES,
   FLOOD_FRAME_MS,
   throttleRendering,
+  TYPED_FLOOD_BYTES,
   TYPED_MS,
 } from '../../renderer/panes/render-throttle.js';
 
@@ -131,10 +132,23 @@ describe('render throttle', () => {
     expect(p.draws).toHaveLength(2);
   });
 
-  it('draws every frame in a pane typed into, and again when switched off', () => {
+  it('throttles a pane typed into once a flood follows the key (a command that floods, not an echo)', () => {
     const p = pane();
     p.throttle.typed();
     for (let i = 0; i < 20; i++) {
+      p.output(FLOOD_BYTES * 2);
+      p.frame();
+    }
+    // Drawn every frame while its first TYPED_FLOOD_BYTES came, then as a flood.
+    const unthrottled = Math.ceil(TYPED_FLOOD_BYTES / (FLOOD_BYTES * 2));
+    expect(p.draws.length).toBeGreaterThanOrEqual(unthrottled);
+    expect(p.draws.length).toBeLessThan(unthrottled + 6);
+  });
+
+  it('draws every frame in a pane typed into, and again when switched off', () => {
+    const p = pane();
+    for (let i = 0; i < 20; i++) {
+      p.throttle.typed(); // keys keep coming: each echo (and whatever came with it) is drawn at the next frame
       p.output(FLOOD_BYTES * 2);
       p.frame();
     }
