@@ -1,4 +1,4 @@
-// Preloaded into a core by test/bench/ssh.ts (BATON_BENCH_PROFILE) through NODE_OPTIONS=--require, where --cpu-prof
+// Preloaded into a core by test/bench/ssh.ts and renderer-scale.ts (BATON_BENCH_PROFILE) through NODE_OPTIONS=--require, where --cpu-prof
 // is not allowed: profiles the main thread with the inspector and writes <dir>/<pid>-<command>.cpuprofile at exit.
 'use strict';
 const { Session } = require('node:inspector');
@@ -12,8 +12,7 @@ if (dir && isMainThread) {
   session.connect();
   session.post('Profiler.enable');
   session.post('Profiler.setSamplingInterval', { interval: 500 });
-  session.post('Profiler.start');
-  process.on('exit', () => {
+  const write = (suffix) =>
     session.post('Profiler.stop', (err, result) => {
       if (err) return;
       mkdirSync(dir, { recursive: true });
@@ -21,7 +20,18 @@ if (dir && isMainThread) {
         .slice(2, 4)
         .map((a) => a.replace(/[^A-Za-z0-9]+/g, '_'))
         .join('-');
-      writeFileSync(join(dir, `${process.pid}-${command}.cpuprofile`), JSON.stringify(result.profile));
+      writeFileSync(join(dir, `${process.pid}-${command}${suffix}.cpuprofile`), JSON.stringify(result.profile));
     });
-  });
+  if (process.env.BATON_PROFILE_ON_SIGNAL === '1') {
+    // A window of the core's life only (test/bench/renderer-scale.ts, its idle part): SIGUSR2 starts, the next writes.
+    let on = false;
+    process.on('SIGUSR2', () => {
+      if (on) write('-window');
+      else session.post('Profiler.start');
+      on = !on;
+    });
+  } else {
+    session.post('Profiler.start');
+    process.on('exit', () => write(''));
+  }
 }
