@@ -4,7 +4,7 @@
 // current output (first visits, then again), the longest main-thread task meanwhile, renderer memory with every pane
 // filled, typing into the history's search box, and the dashboard's cold start. Outside: core + page CPU with the
 // 100 agents idle. Each figure is printed next to its goal (docs/performance.md).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
@@ -75,8 +75,15 @@ async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, 
   const core0 = cpuSeconds(server.child.pid!);
   const browser0 = await browserCpuSeconds(b);
   const page0 = await mainThread(p);
+  const output0 = server.output().length;
   await during();
   const page1 = await mainThread(p);
+  const gcs = server
+    .output()
+    .slice(output0)
+    .split('\n')
+    .filter((l) => /Mark-Compact|Scavenge|Mark-Sweep/.test(l));
+  if (gcs.length > 0) console.log(`  core GCs:\n${gcs.map((l) => `    ${l.trim()}`).join('\n')}`);
   // The main thread's busy time is wall time, which a loaded machine stretches; CPU is read from /proc.
   const seconds = (page1.at - page0.at) / 1000;
   const core = (cpuSeconds(server.child.pid!) - core0) / seconds;
@@ -115,19 +122,23 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
   let client: RpcClient | null = null;
   let p: BenchPage | null = null;
   try {
-    // BATON_BENCH_PROFILE=<dir>: a CPU profile of the core's main thread over the idle window there
+    // BATON_BENCH_PROFILE=<dir>: CPU profiles of the core's threads (main, mirrors, search) over the idle window there
     // (test/bench/profile-summary.ts reads it).
     const profileDir = process.env.BATON_BENCH_PROFILE;
+    // BENCH_CORE_GC=1: the core's garbage collections in each idle window (V8's --trace-gc on its output).
+    const traceGc = process.env.BENCH_CORE_GC === '1';
     server = await startServer(
       dataDir,
-      profileDir
-        ? {
-            ...env,
-            NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-            BATON_PROFILE_DIR: profileDir,
-            BATON_PROFILE_ON_SIGNAL: '1',
-          }
-        : env,
+      traceGc
+        ? { ...env, NODE_OPTIONS: `--require=${join(import.meta.dirname, 'gc-trace-preload.cjs')}` }
+        : profileDir
+          ? {
+              ...env,
+              NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+              BATON_PROFILE_DIR: profileDir,
+              BATON_PROFILE_WINDOW: '1',
+            }
+          : env,
     );
     client = await server.connect();
     const runs: { id: string; agentIds: string[] }[] = [];
@@ -256,18 +267,28 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       '  settling: until each run was snapshotted after its last output',
       `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
     );
-    const coreProfile = process.env.BATON_BENCH_PROFILE !== undefined;
-    if (coreProfile) server.child.kill('SIGUSR2');
+    const marker = profileDir ? join(profileDir, 'window') : null;
+    if (marker) {
+      mkdirSync(profileDir!, { recursive: true });
+      writeFileSync(marker, '');
+    }
+    await sleep(marker ? 500 : 0); // every thread has seen the marker
     const rest = await idleWindow(b, p, server, async () => {
       if (profiling) await startProfile(p!);
       await sleep(IDLE_SECONDS * 1000);
       if (profiling) await printProfile(p!, 'the page with 100 idle agents');
     });
-    if (coreProfile) server.child.kill('SIGUSR2');
+    if (marker) rmSync(marker);
     const idle = rest.core + rest.page;
     line(
       '100 idle agents: core + page CPU',
       `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(rest.core * 100, 1)}% + page ${fmt(rest.page * 100, 1)}% (its main thread busy ${fmt(rest.busy * 100, 1)}%)`,
+    );
+    // Still idle: whether anything in that window was the tail of the settling rather than the rest itself.
+    const later = await idleWindow(b, p, server, () => sleep(IDLE_SECONDS * 1000));
+    line(
+      '  the same, the next 10 s',
+      `${fmt((later.core + later.page) * 100, 1).padStart(7)} %   core ${fmt(later.core * 100, 1)}% + page ${fmt(later.page * 100, 1)}%`,
     );
     return true;
   } catch (err) {
