@@ -21,6 +21,7 @@ import { skipUnlessChromium } from '../e2e/browser.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
+import { countMessages, countsText } from './idle-window.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import {
@@ -117,29 +118,6 @@ async function openUntilInteractive(b: BenchBrowser, server: ServerProcess): Pro
   return { p, ms: shown + answered };
 }
 
-/** What crosses the page's WebSocket meanwhile, by kind (binary frames) or by message type and name (JSON). */
-function countMessages(p: BenchPage): () => Map<string, number> {
-  const counts = new Map<string, number>();
-  const kind = (dir: string, f: { opcode: number; payloadData: string }) => {
-    if (f.opcode !== 1) return `${dir} binary frame kind ${Buffer.from(f.payloadData, 'base64')[0] ?? '?'}`;
-    const m = /"t":"([^"]+)"(?:.*?"(?:method|event|name)":"([^"]+)")?/.exec(f.payloadData);
-    return `${dir} ${m ? `${m[1]} ${m[2] ?? ''}` : f.payloadData.slice(0, 40)}`.trim();
-  };
-  const on = (dir: string) => (e: { response: { opcode: number; payloadData: string } }) => {
-    const k = kind(dir, e.response);
-    counts.set(k, (counts.get(k) ?? 0) + 1);
-  };
-  const received = on('core → page');
-  const sent = on('page → core');
-  p.cdp.on('Network.webSocketFrameReceived', received);
-  p.cdp.on('Network.webSocketFrameSent', sent);
-  return () => {
-    p.cdp.off('Network.webSocketFrameReceived', received);
-    p.cdp.off('Network.webSocketFrameSent', sent);
-    return counts;
-  };
-}
-
 /** Core and page CPU (shares of a core) and what crossed the socket over IDLE_SECONDS, or while `during` runs. */
 async function idleCpu(
   b: BenchBrowser,
@@ -162,10 +140,7 @@ async function idleCpu(
   const core = (cpuSeconds(server.child.pid!) - core0) / wall;
   const page = ((await browserCpuSeconds(b)) - browser0) / wall;
   const busy = (page1.task - page0.task) / wall;
-  const counts = [...messages()].sort((a, b) => b[1] - a[1]);
-  console.log(
-    `  messages in ${fmt(wall, 0)} s (${what}): ${counts.length === 0 ? 'none' : counts.map(([k, n]) => `${k} ×${n}`).join(', ')}`,
-  );
+  console.log(`  messages in ${fmt(wall, 0)} s (${what}): ${countsText(messages())}`);
   return { core, page, mainThread: busy, seconds: wall };
 }
 

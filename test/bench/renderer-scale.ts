@@ -4,11 +4,12 @@
 // current output (first visits, then again), the longest main-thread task meanwhile, renderer memory with every pane
 // filled, typing into the history's search box, and the dashboard's cold start. Outside: core + page CPU with the
 // 100 agents idle. Each figure is printed next to its goal (docs/performance.md).
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
+import { countMessages, countsText, threadCpuSeconds, threadShares } from './idle-window.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
@@ -40,7 +41,6 @@ interface ScaleGlobal {
     longestTask(since: number): number;
     longFrames(since: number): string[];
     armTyping(): void;
-    typingSamples(): number[];
     paneTimings(since: number): Record<string, number[]>;
   };
   __coldStart?: number;
@@ -66,6 +66,44 @@ const fake = (quiet: string) =>
     'done',
   ].join('\n');
 
+/** Core and page CPU (shares of a core) while `during` runs, with the messages and the core's threads printed. */
+async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, during: () => Promise<void>) {
+  await p.cdp.send('Network.enable');
+  const messages = countMessages(p);
+  const threads0 = threadCpuSeconds(server.child.pid!);
+  const core0 = cpuSeconds(server.child.pid!);
+  const browser0 = await browserCpuSeconds(b);
+  const page0 = await mainThread(p);
+  const output0 = server.output().length;
+  await during();
+  const page1 = await mainThread(p);
+  const gcs = server
+    .output()
+    .slice(output0)
+    .split('\n')
+    .filter((l) => /Mark-Compact|Scavenge|Mark-Sweep/.test(l));
+  if (gcs.length > 0) console.log(`  core GCs:\n${gcs.map((l) => `    ${l.trim()}`).join('\n')}`);
+  // The main thread's busy time is wall time, which a loaded machine stretches; CPU is read from /proc.
+  const seconds = (page1.at - page0.at) / 1000;
+  const core = (cpuSeconds(server.child.pid!) - core0) / seconds;
+  const threads = threadShares(threads0, threadCpuSeconds(server.child.pid!), seconds);
+  const page = ((await browserCpuSeconds(b)) - browser0) / seconds;
+  console.log(`  messages in ${fmt(seconds, 0)} s: ${countsText(messages())}; core threads: ${threads}`);
+  return { core, page, busy: (page1.task - page0.task) / seconds, seconds };
+}
+
+/** Until each run's last snapshot is later than `after` (ms since epoch); a run none comes for fails the bench. */
+async function snapshotsAfter(client: RpcClient, runIds: string[], after: number): Promise<void> {
+  const deadline = after + 75_000; // the periodic snapshot comes once a minute
+  for (;;) {
+    const list = await client.call('run.list', { runs: runIds });
+    const late = list.filter((r) => !r.lastSnapshotAt || Date.parse(r.lastSnapshotAt) <= after);
+    if (late.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`no periodic snapshot after the last output of ${late.length} runs`);
+    await sleep(1000);
+  }
+}
+
 const LABEL = 52;
 const line = (label: string, rest: string) => console.log(`${label.padEnd(LABEL)}${rest}`);
 const mark = (good: boolean) => (good ? '✓' : '✗');
@@ -83,7 +121,24 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
   let client: RpcClient | null = null;
   let p: BenchPage | null = null;
   try {
-    server = await startServer(dataDir, env);
+    // BATON_BENCH_PROFILE=<dir>: CPU profiles of the core's threads (main, mirrors, search) over the idle window there
+    // (test/bench/profile-summary.ts reads it).
+    const profileDir = process.env.BATON_BENCH_PROFILE;
+    // BENCH_CORE_GC=1: the core's garbage collections in each idle window (V8's --trace-gc on its output).
+    const traceGc = process.env.BENCH_CORE_GC === '1';
+    server = await startServer(
+      dataDir,
+      traceGc
+        ? { ...env, NODE_OPTIONS: `--require=${join(import.meta.dirname, 'gc-trace-preload.cjs')}` }
+        : profileDir
+          ? {
+              ...env,
+              NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
+              BATON_PROFILE_DIR: profileDir,
+              BATON_PROFILE_WINDOW: '1',
+            }
+          : env,
+    );
     client = await server.connect();
     const runs: { id: string; agentIds: string[] }[] = [];
     const t0 = performance.now();
@@ -194,25 +249,45 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     printTyping(await typeIntoHistory(page), (text) => text.padEnd(LABEL));
 
     writeFileSync(quiet, '');
-    // At rest: every fake has gone quiet, cursors have blinked their while, the process tracker has backed off.
-    await sleep(15_000);
-    const core0 = cpuSeconds(server.child.pid!);
-    const browser0 = await browserCpuSeconds(b);
-    const page0 = await mainThread(p);
-    if (profiling) await startProfile(p);
-    await sleep(IDLE_SECONDS * 1000);
-    if (profiling) await printProfile(p, 'the page with 100 idle agents');
-    const coreCpu = (cpuSeconds(server.child.pid!) - core0) / IDLE_SECONDS;
-    const page1 = await mainThread(p);
-    const wall = (page1.at - page0.at) / 1000;
-    // The page's CPU from /proc (renderer and GPU processes); its main thread's busy time is wall time, which a
-    // loaded machine stretches, printed beside it.
-    const pageCpu = ((await browserCpuSeconds(b)) - browser0) / wall;
-    const busy = (page1.task - page0.task) / wall;
-    const idle = coreCpu + pageCpu;
+    const quietAt = Date.now();
+    // Settling, measured on its own: the fakes go quiet (each prints at most once more, within a second), cursors
+    // blink their while, the process tracker backs off, and the core snapshots each run once after its last output
+    // (the periodic snapshot, once a minute while output changed). The idle window starts when that has happened.
+    const settling = await idleWindow(b, p, server, async () => {
+      await sleep(15_000);
+      await snapshotsAfter(
+        client!,
+        runs.map((r) => r.id),
+        quietAt + 1500,
+      );
+      await sleep(2000);
+    });
+    line(
+      '  settling: until each run was snapshotted after its last output',
+      `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
+    );
+    const marker = profileDir ? join(profileDir, 'window') : null;
+    if (marker) {
+      mkdirSync(profileDir!, { recursive: true });
+      writeFileSync(marker, '');
+    }
+    await sleep(marker ? 500 : 0); // every thread has seen the marker
+    const rest = await idleWindow(b, p, server, async () => {
+      if (profiling) await startProfile(p!);
+      await sleep(IDLE_SECONDS * 1000);
+      if (profiling) await printProfile(p!, 'the page with 100 idle agents');
+    });
+    if (marker) rmSync(marker);
+    const idle = rest.core + rest.page;
     line(
       '100 idle agents: core + page CPU',
-      `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(coreCpu * 100, 1)}% + page ${fmt(pageCpu * 100, 1)}% (its main thread busy ${fmt(busy * 100, 1)}%)`,
+      `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(rest.core * 100, 1)}% + page ${fmt(rest.page * 100, 1)}% (its main thread busy ${fmt(rest.busy * 100, 1)}%)`,
+    );
+    // Still idle: whether anything in that window was the tail of the settling rather than the rest itself.
+    const later = await idleWindow(b, p, server, () => sleep(IDLE_SECONDS * 1000));
+    line(
+      '  the same, the next 10 s',
+      `${fmt((later.core + later.page) * 100, 1).padStart(7)} %   core ${fmt(later.core * 100, 1)}% + page ${fmt(later.page * 100, 1)}%`,
     );
     return true;
   } catch (err) {

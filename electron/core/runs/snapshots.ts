@@ -24,6 +24,13 @@ export interface AgentTerminals {
   liveRunIds(): Set<string>;
 }
 
+interface CapturedAt {
+  terminalId: string;
+  endOffset: number;
+  cols: number;
+  rows: number;
+}
+
 async function captureScreen(agent: AgentRecord, terminal: AgentTerminal): Promise<Screen> {
   const shot = await terminal.capture();
   return {
@@ -38,6 +45,8 @@ async function captureScreen(agent: AgentRecord, terminal: AgentTerminal): Promi
 
 export class Snapshots {
   private readonly periodic: NodeJS.Timeout;
+  /** Per live agent: where its terminal stood when its screen was last captured into a snapshot. */
+  private readonly lastCaptured = new Map<string, { snapshotId: string; at: CapturedAt }>();
 
   constructor(
     private readonly runs: RunRepository,
@@ -121,12 +130,18 @@ export class Snapshots {
     if (!run) throw notFound('the run was deleted');
     const previous = run.lastSnapshot ? await this.runs.readSnapshot(run.id, run.lastSnapshot.id) : undefined;
     const screens: StoredScreen[] = [];
+    const captured = new Map<string, CapturedAt>();
     for (const agent of run.agents) {
       const terminal = this.terminals.terminalOf(agent.id);
-      if (terminal) screens.push(await captureScreen(agent, terminal));
-      else {
-        const kept = previous?.screens.find((s) => s.agentId === agent.id);
-        if (kept) screens.push(kept);
+      const kept = previous?.screens.find((s) => s.agentId === agent.id);
+      if (terminal && !(kept && this.unchangedSince(previous?.snapshot.id, agent.id, terminal))) {
+        // Read before the capture: the screen holds at least every byte up to here.
+        const at = { terminalId: terminal.id, endOffset: terminal.endOffset, cols: terminal.cols, rows: terminal.rows };
+        screens.push(await captureScreen(agent, terminal));
+        captured.set(agent.id, at);
+      } else if (kept) {
+        screens.push(kept);
+        if (terminal) captured.set(agent.id, this.lastCaptured.get(agent.id)!.at);
       }
     }
     const cost = await this.costNow(run);
@@ -153,6 +168,7 @@ export class Snapshots {
       ),
     };
     await writer.writeSnapshot(snapshot, screens);
+    for (const [agentId, at] of captured) this.lastCaptured.set(agentId, { snapshotId: snapshot.id, at });
     await writer.change((m) => {
       m.lastSnapshot = { id: snapshot.id, at: snapshot.at };
       m.updatedAt = snapshot.at;
@@ -175,6 +191,23 @@ export class Snapshots {
       logFailure(`reading the cost of run '${run.name}'`, err);
       return null;
     }
+  }
+
+  /**
+   * Whether the agent's screen in snapshot `snapshotId` is still its terminal's: no byte and no resize since it was
+   * captured. A periodic snapshot of a 25-agent run where one agent printed then reads one screen, not 25 (each a
+   * serialization of the whole scrollback on the mirrors' thread).
+   */
+  private unchangedSince(snapshotId: string | undefined, agentId: string, terminal: AgentTerminal): boolean {
+    const last = this.lastCaptured.get(agentId);
+    return (
+      last !== undefined &&
+      last.snapshotId === snapshotId &&
+      last.at.terminalId === terminal.id &&
+      last.at.endOffset === terminal.endOffset &&
+      last.at.cols === terminal.cols &&
+      last.at.rows === terminal.rows
+    );
   }
 
   private async snapshotChangedRuns(): Promise<void> {
