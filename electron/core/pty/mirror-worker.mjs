@@ -23,9 +23,10 @@ function takeReset(m) {
   if (traceFile) m.recv = now();
   const mirror = mirrors.get(m.id);
   // Any mirror but the one whose write callback is running is between two writes whenever this runs (xterm parses a
-  // write whole, then calls its callback, in one go): its screen matches `applied`, so the reset needs no wait for
-  // the mirror's next write to end (that waited for the next slice of its backlog, behind every other xterm's slice).
-  if (mirror) answer(mirror, m);
+  // write whole, then calls its callback): its screen matches `applied`. The reset waits only until the first write
+  // posted before it is applied (`after`, what an ordered message found in progress), not behind the thread's queue.
+  if (mirror && mirror.applied >= m.after) answer(mirror, m);
+  else if (mirror) mirror.soon.push(m);
   else early.set(m.id, [...(early.get(m.id) ?? []), m]);
 }
 /** Answers the resets waiting on their port; called wherever the thread is between two pieces of work. */
@@ -116,7 +117,9 @@ function handle(m) {
         // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
         if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
         // Captures that take the next boundary between writes: the screen matches `applied` here too.
-        for (const capture of mirror.soon.splice(0)) answer(mirror, capture);
+        const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
+        mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
+        for (const capture of ready) answer(mirror, capture);
         pollResets();
       });
       break;

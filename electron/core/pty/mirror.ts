@@ -145,6 +145,8 @@ export class Mirror implements Disposable {
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
+  /** Where each write posted and not yet applied ends: a reset takes at least the first (as it did in order). */
+  private readonly postedEnds: number[] = [];
   private appliedListener: (() => void) | null = null;
   private disposed = false;
 
@@ -230,6 +232,7 @@ export class Mirror implements Disposable {
       this.captures.set(request, { resolve, reject });
       const at = traceCaptures ? performance.timeOrigin + performance.now() : undefined;
       const w = mirrorWorker();
+      const after = this.postedEnds[0] ?? this.applied;
       (soon && resetPort ? resetPort : w).postMessage({
         t: 'capture',
         id: this.id,
@@ -237,6 +240,7 @@ export class Mirror implements Disposable {
         textLines,
         scrollback,
         soon,
+        after,
         at,
       });
     });
@@ -261,6 +265,7 @@ export class Mirror implements Disposable {
   fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void {
     if (m.t === 'applied') {
       this.applied = m.end;
+      while (this.postedEnds.length > 0 && this.postedEnds[0]! <= m.end) this.postedEnds.shift();
       this.appliedListener?.();
     } else {
       const capture = this.captures.get(m.request);
@@ -273,6 +278,7 @@ export class Mirror implements Disposable {
   /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
   workerLost(): void {
     this.applied = this.queued;
+    this.postedEnds.length = 0;
     for (const capture of this.captures.values())
       capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
     this.captures.clear();
@@ -296,6 +302,7 @@ export class Mirror implements Disposable {
     for (const data of this.held) {
       end += data.byteLength;
       w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
+      this.postedEnds.push(end);
     }
     heldTotal -= end - (this.queued - this.heldBytes);
     this.heldBytes = this.queued - end;
@@ -316,6 +323,7 @@ export class Mirror implements Disposable {
       const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
       end += this.fill;
       w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
+      this.postedEnds.push(end);
       if (!small) this.batch = null;
     }
     heldTotal -= this.heldBytes;
