@@ -4,7 +4,7 @@
 // current output (first visits, then again), the longest main-thread task meanwhile, renderer memory with every pane
 // filled, typing into the history's search box, and the dashboard's cold start. Outside: core + page CPU with the
 // 100 agents idle. Each figure is printed next to its goal (docs/performance.md).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
@@ -113,7 +113,9 @@ const sleep = (msec: number) => new Promise<void>((r) => setTimeout(r, msec));
 export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean> {
   const work = join(root, 'scale-work');
   const dataDir = join(root, 'scale-data');
-  const env = testEnv(join(root, 'scale-home'));
+  // BATON_MIRROR_TRACE=<file>: the core's mirror thread logs each capture's hops there, and the page's fetches follow.
+  const mirrorTrace = process.env.BATON_MIRROR_TRACE;
+  const env = testEnv(join(root, 'scale-home'), mirrorTrace ? { BATON_MIRROR_TRACE: mirrorTrace } : {});
   mkdirSync(work, { recursive: true });
   writeStoredRuns(dataDir, STORED_RUNS, work);
   const quiet = join(work, 'quiet');
@@ -208,6 +210,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
             );
           }
       }
+    }
+    if (mirrorTrace) {
+      const fetches = await page.evaluate(() =>
+        performance
+          .getEntriesByName('baton:pane-fetch')
+          .map((e) => ({ k: 'page-fetch', start: performance.timeOrigin + e.startTime, ms: e.duration })),
+      );
+      appendFileSync(mirrorTrace, fetches.map((f) => JSON.stringify(f)).join('\n') + '\n');
     }
     if (profiling) await printProfile(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');

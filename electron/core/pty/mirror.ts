@@ -1,6 +1,7 @@
 // A headless xterm per terminal, fed the same bytes as the pane: the source of screens and of reattach resets.
 // The xterms live on one worker thread shared by every terminal (mirror-worker.mjs); this is their handle.
-import { Worker } from 'node:worker_threads';
+import { appendFileSync } from 'node:fs';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { toDisposable, type Disposable } from '../lifecycle.js';
 import { FLOW } from './flow.js';
 
@@ -25,20 +26,38 @@ let worker: Worker | null = null;
 const live = new Map<number, Mirror>();
 let nextId = 1;
 let nextRequest = 1;
+let resetPort: MessagePort | null = null;
+/** BATON_MIRROR_RESET_PORT=0 sends resets behind the writes as before: the scale bench's A/B. */
+const resetsByOwnPort = process.env.BATON_MIRROR_RESET_PORT !== '0';
+
+/** BATON_MIRROR_TRACE=<file>: the thread logs each capture's times there; the core adds when it got the answer. */
+const traceCaptures = process.env.BATON_MIRROR_TRACE;
+function traceAnswered(request: number): void {
+  const line = JSON.stringify({ k: 'answered', request, at: performance.timeOrigin + performance.now() });
+  if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
+}
 
 /** Mirrors not yet disposed, each an xterm on the thread: tests check that closing terminals gives them all back. */
 export const liveMirrorCount = (): number => live.size;
 
 function mirrorWorker(): Worker {
   if (worker) return worker;
-  const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url));
+  // Resets go by their own port, which the thread reads between writes (mirror-worker.mjs, pollResets).
+  const { port1, port2 } = new MessageChannel();
+  port1.unref();
+  const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url), {
+    workerData: { resets: resetsByOwnPort ? port2 : undefined },
+    transferList: resetsByOwnPort ? [port2] : [],
+  });
   w.unref();
+  resetPort = resetsByOwnPort ? port1 : null;
   w.on('message', (m: FromWorker) =>
     m.t === 'free' ? recycle(m.data) : m.t === 'scan' ? scanAnswered(w, m) : live.get(m.id)?.fromWorker(m),
   );
   w.on('error', (err) => {
     process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
     worker = null;
+    resetPort = null;
     for (const answer of scans.values()) answer(null);
     scans.clear();
     for (const mirror of live.values()) mirror.workerLost();
@@ -126,6 +145,8 @@ export class Mirror implements Disposable {
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
+  /** Where each write posted and not yet applied ends: a reset takes at least the first (as it did in order). */
+  private readonly postedEnds: number[] = [];
   private appliedListener: (() => void) | null = null;
   private disposed = false;
 
@@ -209,7 +230,19 @@ export class Mirror implements Disposable {
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
-      mirrorWorker().postMessage({ t: 'capture', id: this.id, request, textLines, scrollback, soon });
+      const at = traceCaptures ? performance.timeOrigin + performance.now() : undefined;
+      const w = mirrorWorker();
+      const after = this.postedEnds[0] ?? this.applied;
+      (soon && resetPort ? resetPort : w).postMessage({
+        t: 'capture',
+        id: this.id,
+        request,
+        textLines,
+        scrollback,
+        soon,
+        after,
+        at,
+      });
     });
   }
 
@@ -232,10 +265,12 @@ export class Mirror implements Disposable {
   fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void {
     if (m.t === 'applied') {
       this.applied = m.end;
+      while (this.postedEnds.length > 0 && this.postedEnds[0]! <= m.end) this.postedEnds.shift();
       this.appliedListener?.();
     } else {
       const capture = this.captures.get(m.request);
       this.captures.delete(m.request);
+      if (traceCaptures) traceAnswered(m.request);
       capture?.resolve(m.screen);
     }
   }
@@ -243,6 +278,7 @@ export class Mirror implements Disposable {
   /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
   workerLost(): void {
     this.applied = this.queued;
+    this.postedEnds.length = 0;
     for (const capture of this.captures.values())
       capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
     this.captures.clear();
@@ -266,6 +302,7 @@ export class Mirror implements Disposable {
     for (const data of this.held) {
       end += data.byteLength;
       w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
+      this.postedEnds.push(end);
     }
     heldTotal -= end - (this.queued - this.heldBytes);
     this.heldBytes = this.queued - end;
@@ -286,6 +323,7 @@ export class Mirror implements Disposable {
       const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
       end += this.fill;
       w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
+      this.postedEnds.push(end);
       if (!small) this.batch = null;
     }
     heldTotal -= this.heldBytes;
