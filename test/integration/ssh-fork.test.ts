@@ -1,7 +1,6 @@
 // A fork of a run with agents on another host, against a real sshd on 127.0.0.1 (test/helpers/sshd.ts): each remote
 // agent is forked by its host's core and stays on that host (its conversation continued there, its new worktree there
 // on a branch named after the fork), while the run's local agent is forked here.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,21 +19,10 @@ import {
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
-import { endSshMachines, remoteCore } from './ssh-hosts-helpers.js';
+import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
 
-const BASH = ['/bin/bash', '--noprofile', '--norc'];
 const QUESTION = 'what number did I ask you to remember';
 const WAIT_MS = 30_000;
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'Agent',
-  GIT_AUTHOR_EMAIL: 'agent@example.com',
-  GIT_COMMITTER_NAME: 'Agent',
-  GIT_COMMITTER_EMAIL: 'agent@example.com',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
-}
 
 describe.skipIf(!sshdAvailable())('a fork of a run with agents on a host', () => {
   let sshd: TestSshd;

@@ -1,4 +1,5 @@
 // Shared by the ssh-hosts tests: what runs on the "remote" host (the same machine, told apart by its HOME).
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
@@ -12,6 +13,19 @@ export const VERSION = (
 ).version;
 /** A shell agent's command with nothing of the user's profile. */
 export const BASH = ['/bin/bash', '--noprofile', '--norc'];
+
+/** The committer of the test repositories on the host (its sshd passes it on to the remote core's git). */
+export const IDENTITY = {
+  GIT_AUTHOR_NAME: 'Agent',
+  GIT_AUTHOR_EMAIL: 'agent@example.com',
+  GIT_COMMITTER_NAME: 'Agent',
+  GIT_COMMITTER_EMAIL: 'agent@example.com',
+};
+
+/** git in `cwd` as IDENTITY, its output trimmed. */
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
+}
 
 /** How many `baton connect --stdio` bridges run from the Baton installed under `remoteHome`. */
 export function stdioBridges(remoteHome: string): number {

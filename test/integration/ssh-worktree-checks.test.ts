@@ -3,26 +3,13 @@
 // gone, or not asked: the host is out of reach), and a delete that would remove a worktree with uncommitted work on
 // the host is refused before anything is stopped. A connected host's leftover worktrees are listed here and removed
 // through its core.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
-import { endSshMachines, remoteCore } from './ssh-hosts-helpers.js';
-
-const BASH = ['/bin/bash', '--noprofile', '--norc'];
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'Agent',
-  GIT_AUTHOR_EMAIL: 'agent@example.com',
-  GIT_COMMITTER_NAME: 'Agent',
-  GIT_COMMITTER_EMAIL: 'agent@example.com',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
-}
+import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their host', () => {
   let sshd: TestSshd;

@@ -2,7 +2,6 @@
 // the host's core makes the worktree there (branch and folder named after this machine's run, as for a local agent),
 // the agent works in it, and every worktree action (changes, merge, removal) is answered there. A resume from the
 // run's handle, into an empty local data directory, brings the agent back in that worktree on that host.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,19 +10,7 @@ import type { AgentView } from '../../shared/contract.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { runCli } from '../helpers/core.js';
-import { endSshMachines, remoteCore } from './ssh-hosts-helpers.js';
-
-const BASH = ['/bin/bash', '--noprofile', '--norc'];
-const IDENTITY = {
-  GIT_AUTHOR_NAME: 'Agent',
-  GIT_AUTHOR_EMAIL: 'agent@example.com',
-  GIT_COMMITTER_NAME: 'Agent',
-  GIT_COMMITTER_EMAIL: 'agent@example.com',
-};
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
-}
+import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its host', () => {
   let sshd: TestSshd;
