@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { endSshMachines, stdioBridges } from './ssh-hosts-helpers.js';
+import { endSshMachines, stdioBridgePids, stdioBridges } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding', () => {
   let sshd: TestSshd;
@@ -38,8 +38,15 @@ describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding',
     const agent = run.agents[0]!;
     await client.call('agent.write', { agentId: agent.id, data: 'echo "one=$((40 + 2))"\r' });
     await waitFor(async () => (await screenText(client, agent.id)).includes('one=42'), 'the remote echo');
-    // The connection drops; this side comes back through the bridge again, and the agent is the same.
+    // The connection drops; this side comes back through the bridge again, and the agent is the same. Until this side
+    // has noticed the drop the host still shows as connected: wait for the new bridge before typing.
+    const oldBridges = stdioBridgePids(sshd.remoteHome);
     expect(sshd.killConnections()).toBeGreaterThan(0);
+    await waitFor(
+      () => stdioBridgePids(sshd.remoteHome).some((pid) => !oldBridges.includes(pid)),
+      'a new stdio bridge',
+      60_000,
+    );
     await waitFor(
       async () => (await client.call('hosts.list', {})).find((h) => h.alias === 'devbox')?.state === 'connected',
       'devbox to be connected again',

@@ -27,9 +27,9 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...IDENTITY } }).trim();
 }
 
-/** How many `baton connect --stdio` bridges run from the Baton installed under `remoteHome`. */
-export function stdioBridges(remoteHome: string): number {
-  let count = 0;
+/** The `baton connect --stdio` bridges that run from the Baton installed under `remoteHome`. */
+export function stdioBridgePids(remoteHome: string): number[] {
+  const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     let argv: string[];
@@ -39,9 +39,14 @@ export function stdioBridges(remoteHome: string): number {
       continue;
     }
     const script = argv.findIndex((a) => a.startsWith(`${remoteHome}/.baton/server/`) && a.endsWith('/bin/baton.js'));
-    if (script >= 0 && argv[script + 1] === 'connect' && argv.includes('--stdio')) count++;
+    if (script >= 0 && argv[script + 1] === 'connect' && argv.includes('--stdio')) pids.push(Number(name));
   }
-  return count;
+  return pids;
+}
+
+/** How many of them there are. */
+export function stdioBridges(remoteHome: string): number {
+  return stdioBridgePids(remoteHome).length;
 }
 
 /** The remote host's own core, reached directly on its socket (as a test may: it is the same machine). */
