@@ -33,6 +33,24 @@ afterEach(() => {
 const sleep = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 describe('the screen watch', () => {
+  it('reads the text of the screen only, never the history (a full capture per read held the mirrors back)', async () => {
+    const asked: (number | undefined)[] = [];
+    const terminal: WatchedTerminal = {
+      lastOutputAt: Date.now(),
+      exited: false,
+      capture: (_lines, scrollback) => {
+        asked.push(scrollback);
+        return Promise.resolve({ text: 'answer text\n› ' });
+      },
+    };
+    const seen: StateSignal[] = [];
+    stops.push(watchScreen(terminal, PATTERNS, (s) => seen.push(s), TIMINGS));
+    await sleep(250);
+    expect(seen.map((s) => s.state)).toEqual(['waiting']);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.every((n) => n === 0)).toBe(true);
+  });
+
   it('sees work while a spinner never lets the output settle', async () => {
     const { terminal, settle } = spinningTerminal(() => '› fix the bug\n\n• Working (3s • esc to interrupt)');
     const seen: StateSignal[] = [];

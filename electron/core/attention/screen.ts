@@ -50,7 +50,7 @@ export function readScreen(text: string, patterns: ScreenPatterns): StateSignal 
 export interface WatchedTerminal {
   readonly lastOutputAt: number;
   readonly exited: unknown;
-  capture(textLines?: number): Promise<{ text: string }>;
+  capture(textLines?: number, scrollback?: number): Promise<{ text: string }>;
 }
 
 export const SCREEN_TIMINGS = Object.freeze({
@@ -90,7 +90,9 @@ export function watchScreen(
     readAt = now;
     reading = true;
     terminal
-      .capture(patterns.lines + 5)
+      // The text only: serializing 5,000 lines of history once a second for every printing agent kept the mirrors'
+      // thread busy ahead of the captures panes wait for (docs/performance.md).
+      .capture(patterns.lines + 5, 0)
       .then(
         ({ text }) => {
           const seen = readScreen(text, patterns);

@@ -137,9 +137,12 @@ export class Terminal implements Disposable {
     return this.child.onExit(listener);
   }
 
-  /** The screen and scrollback as the mirror shows them once all output so far is applied. */
-  capture(textLines?: number): Promise<MirrorScreen> {
-    return this.mirror.capture(textLines);
+  /**
+   * The screen and scrollback as the mirror shows them once all output so far is applied; `scrollback` caps the
+   * history serialized with it (0: the screen alone, for a caller that reads only the text).
+   */
+  capture(textLines?: number, scrollback?: number): Promise<MirrorScreen> {
+    return this.mirror.capture(textLines, scrollback);
   }
 
   /** See OutputStream.attach: the catch-up (bytes or a reset) and a subscription to what follows. */

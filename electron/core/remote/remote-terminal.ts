@@ -149,8 +149,8 @@ export class RemoteTerminal {
     return () => this.exitListeners.delete(listener);
   }
 
-  capture(textLines?: number): Promise<MirrorScreen> {
-    return this.mirror.capture(textLines);
+  capture(textLines?: number, scrollback?: number): Promise<MirrorScreen> {
+    return this.mirror.capture(textLines, scrollback);
   }
 
   attach(

@@ -20,7 +20,7 @@ export interface InputTerminal {
   readonly lastOutputAt: number;
   readonly endOffset: number;
   readonly exited: unknown;
-  capture(textLines?: number): Promise<{ text: string }>;
+  capture(textLines?: number, scrollback?: number): Promise<{ text: string }>;
 }
 
 /** When an agent's terminal started, and how much of its output Baton printed itself then (a warning): not the CLI's. */
@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 /** Whether the vendor's patterns show a prompt or a dialog that takes keys now; a screen that cannot be read, no. */
 async function promptShown(terminal: InputTerminal, patterns: ScreenPatterns): Promise<boolean> {
   try {
-    const seen = readScreen((await terminal.capture(patterns.lines)).text, patterns);
+    const seen = readScreen((await terminal.capture(patterns.lines, 0)).text, patterns);
     return seen?.state === 'waiting' || seen?.state === 'asking';
   } catch {
     return false;
