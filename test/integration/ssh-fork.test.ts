@@ -7,19 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
-import {
-  FAKES,
-  agentByLabel,
-  ask,
-  randomNumber,
-  screenText,
-  startServer,
-  tempDir,
-  testEnv,
-  waitFor,
-  type ServerProcess,
-} from '../helpers/server.js';
-import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
+import { FAKES, agentByLabel, ask, randomNumber, screenText, waitFor, type ServerProcess } from '../helpers/server.js';
+import { BASH, IDENTITY, endSshMachines, git, localCore, remoteCore } from './ssh-hosts-helpers.js';
 
 const QUESTION = 'what number did I ask you to remember';
 const WAIT_MS = 30_000;
@@ -39,12 +28,10 @@ describe.skipIf(!sshdAvailable())('a fork of a run with agents on a host', () =>
     writeFileSync(join(repo, 'README.md'), 'app\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'first');
-    const dir = tempDir('baton-ssh-fork-');
-    localDir = join(dir, 'here');
+    const local = await localCore(sshd, 'baton-ssh-fork-');
+    ({ server, client } = local);
+    localDir = join(local.dir, 'here');
     mkdirSync(localDir, { recursive: true });
-    const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
-    server = await startServer(join(dir, 'data'), env);
-    client = await server.connect();
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);

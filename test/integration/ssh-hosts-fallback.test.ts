@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
-import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
-import { endSshMachines, stdioBridgePids, stdioBridges } from './ssh-hosts-helpers.js';
+import { screenText, waitFor, type ServerProcess } from '../helpers/server.js';
+import { endSshMachines, localCore, stdioBridgePids, stdioBridges } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding', () => {
   let sshd: TestSshd;
@@ -16,9 +16,7 @@ describe.skipIf(!sshdAvailable())('a host whose sshd refuses stream forwarding',
 
   beforeAll(async () => {
     sshd = await startSshd({ config: ['AllowStreamLocalForwarding no'] });
-    const dir = tempDir('baton-ssh-nofwd-');
-    server = await startServer(join(dir, 'data'), testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile }));
-    client = await server.connect();
+    ({ server, client } = await localCore(sshd, 'baton-ssh-nofwd-'));
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);

@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { connect } from '../../electron/cli/connect.js';
-import { waitFor, type ServerProcess } from '../helpers/server.js';
+import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import type { TestSshd } from '../helpers/sshd.js';
 
 /** The version of the Baton under test: the one a host gets installed. */
@@ -123,4 +123,15 @@ export async function remoteRunOf(remote: RpcClient, runId: string) {
   const found = (await remote.call('run.list', {})).find((r) => r.name === runId || r.id === runId);
   if (!found) throw new Error(`the remote core has no run for ${runId}`);
   return remote.call('run.get', { run: found.id });
+}
+
+/** This machine's core for a test against `sshd`: its own HOME and data directory, ssh configured for the host. */
+export async function localCore(
+  sshd: TestSshd,
+  prefix: string,
+): Promise<{ dir: string; env: Record<string, string>; server: ServerProcess; client: RpcClient }> {
+  const dir = tempDir(prefix);
+  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
+  const server = await startServer(join(dir, 'data'), env);
+  return { dir, env, server, client: await server.connect() };
 }

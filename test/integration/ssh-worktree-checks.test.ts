@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
-import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
-import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
+import { type ServerProcess } from '../helpers/server.js';
+import { BASH, IDENTITY, endSshMachines, git, localCore, remoteCore } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their host', () => {
   let sshd: TestSshd;
@@ -25,10 +25,7 @@ describe.skipIf(!sshdAvailable())('worktrees of remote agents, checked on their 
     writeFileSync(join(repo, 'README.md'), 'app\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'first');
-    const dir = tempDir('baton-ssh-wtc-');
-    const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
-    server = await startServer(join(dir, 'data'), env);
-    client = await server.connect();
+    ({ server, client } = await localCore(sshd, 'baton-ssh-wtc-'));
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { AgentView } from '../../shared/contract.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
-import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { screenText, startServer, tempDir, waitFor, type ServerProcess } from '../helpers/server.js';
 import { runCli } from '../helpers/core.js';
-import { BASH, IDENTITY, endSshMachines, git, remoteCore } from './ssh-hosts-helpers.js';
+import { BASH, IDENTITY, endSshMachines, git, localCore, remoteCore } from './ssh-hosts-helpers.js';
 
 describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its host', () => {
   let sshd: TestSshd;
@@ -31,10 +31,7 @@ describe.skipIf(!sshdAvailable())('a remote agent in its own git worktree on its
     writeFileSync(join(repo, 'lib', 'index.js'), 'export {};\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-qm', 'first');
-    const dir = tempDir('baton-ssh-wt-');
-    env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile });
-    server = await startServer(join(dir, 'data'), env);
-    client = await server.connect();
+    ({ env, server, client } = await localCore(sshd, 'baton-ssh-wt-'));
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);

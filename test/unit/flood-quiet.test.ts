@@ -6,22 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FRAME_MS, RenderDebouncer } from '../helpers/xterm-debouncer.js';
 import { canQuiet, quietWhileFlooding } from '../../renderer/panes/flood-quiet.js';
 import { FLOOD_BYTES, throttleRendering } from '../../renderer/panes/render-throttle.js';
-
-const FRAME_MS = 1000 / 60;
-
-interface Debouncer {
-  refresh(start: number | undefined, end: number | undefined, rowCount: number): void;
-}
-type DebouncerClass = new (
-  render: (start: number, end: number) => void,
-  coreBrowserService: {
-    window: { requestAnimationFrame(run: () => void): number; cancelAnimationFrame(id: number): void };
-  },
-) => Debouncer;
-const debouncerSource = '../../node_modules/@xterm/xterm/src/browser/RenderDebouncer.ts';
-const { RenderDebouncer } = (await import(debouncerSource)) as { RenderDebouncer: DebouncerClass };
 
 /** An xterm-shaped terminal: a real RenderDebouncer, and a viewport, textarea and selection service that record. */
 function pane() {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { FRAME_MS, RenderDebouncer } from '../helpers/xterm-debouncer.js';
 import {
   canThrottle,
   FLOOD_BYTES,
@@ -12,23 +13,6 @@ import {
   TYPED_FLOOD_BYTES,
   TYPED_MS,
 } from '../../renderer/panes/render-throttle.js';
-
-const FRAME_MS = 1000 / 60;
-
-/** The shape of xterm's RenderDebouncer that the test drives. */
-interface Debouncer {
-  refresh(start: number | undefined, end: number | undefined, rowCount: number): void;
-  dispose(): void;
-}
-type DebouncerClass = new (
-  render: (start: number, end: number) => void,
-  coreBrowserService: {
-    window: { requestAnimationFrame(run: () => void): number; cancelAnimationFrame(id: number): void };
-  },
-) => Debouncer;
-// xterm's own source (typed here: its imports resolve only inside xterm's tree, which the test's tsconfig leaves out).
-const debouncerSource = '../../node_modules/@xterm/xterm/src/browser/RenderDebouncer.ts';
-const { RenderDebouncer } = (await import(debouncerSource)) as { RenderDebouncer: DebouncerClass };
 
 /** An xterm-shaped terminal around a real RenderDebouncer, a clock and animation frames run by hand. */
 function pane() {
