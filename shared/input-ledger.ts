@@ -33,8 +33,10 @@ export function inputPieces(text: string): string[] {
   return pieces;
 }
 
+/** 128 random bits as hex (getRandomValues: randomUUID exists only in secure contexts, and a page may be served over http). */
 function randomChannel(): string {
-  return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 const size = (bytes: number) =>
