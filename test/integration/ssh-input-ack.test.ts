@@ -9,21 +9,28 @@ import type { RpcClient } from '../../shared/client.js';
 import { killMarks } from '../helpers/processes.js';
 import { sshdAvailable, startSshd, type TestSshd } from '../helpers/sshd.js';
 import { screenText, waitFor, type ServerProcess } from '../helpers/server.js';
-import { endSshMachines, localCore } from './ssh-hosts-helpers.js';
+import { endSshMachines, localCore, stdioBridges } from './ssh-hosts-helpers.js';
 
 /** A raw terminal (no echo, no line editing, no signal keys) and `cat` writing what it reads to got.txt. */
 const CAT = ['/bin/sh', '-c', 'stty raw -echo && exec cat > got.txt'];
 
-describe.skipIf(!sshdAvailable())('keys typed into a remote agent while the connection drops', () => {
+/** Both links of docs/hosts.md: the forwarded socket, and the stdio bridge where sshd refuses stream forwarding. */
+const LINKS = [
+  { link: 'a forwarded socket', config: [], bridges: 0 },
+  { link: 'the stdio bridge', config: ['AllowStreamLocalForwarding no'], bridges: 1 },
+];
+
+describe.skipIf(!sshdAvailable()).each(LINKS)('keys typed into a remote agent while $link drops', (c) => {
   let sshd: TestSshd;
   let server: ServerProcess;
   let client: RpcClient;
 
   beforeAll(async () => {
-    sshd = await startSshd();
+    sshd = await startSshd({ config: c.config });
     ({ server, client } = await localCore(sshd, 'baton-ssh-input-'));
     const view = await client.call('hosts.connect', { host: 'devbox' });
     expect(view, view.message ?? '').toMatchObject({ state: 'connected' });
+    expect(stdioBridges(sshd.remoteHome)).toBe(c.bridges);
   }, 60_000);
 
   afterAll(() => endSshMachines(sshd, server, client), 60_000);
