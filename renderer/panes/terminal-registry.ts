@@ -137,10 +137,7 @@ const webgl = new WebglPool({
   },
 });
 
-/**
- * The shortest way to the PTY: one fire-and-forget numbered input frame per onData, no request id, no reply to wait
- * for; the ledger keeps it until the core confirms it, and holds it while the pane is not attached.
- */
+/** The shortest way to the PTY: a fire-and-forget numbered input frame per onData, kept until the core wrote it. */
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   pane.blink.typed();
