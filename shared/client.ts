@@ -3,6 +3,7 @@ import {
   BatonError,
   events as eventSchemas,
   inputFrame,
+  numberedInputFrame,
   readFrame,
   requests,
   serverMessageSchema,
@@ -13,6 +14,7 @@ import {
   type Result,
   type ServerMessage,
 } from './contract.js';
+import { inputPieces, type InputLedger, type InputSender } from './input-ledger.js';
 
 /** Live output of one agent's terminal, from an attach. */
 export interface TerminalStreamHandlers {
@@ -43,6 +45,11 @@ export interface AttachOptions {
   autoAck?: boolean;
   /** Lines of history a reset carries at most (the screen first; the rest when the user scrolls into it). */
   scrollback?: number;
+  /**
+   * Input typed on this stream goes through this ledger (input-ledger.ts): numbered, kept until the core confirms it,
+   * and re-sent from what the core has written when a later attach binds the same ledger.
+   */
+  input?: InputLedger;
 }
 
 export interface BatonClient {
@@ -98,10 +105,10 @@ interface StreamState {
   autoAck: boolean;
   /** Frames that arrive before the attach reply is processed. */
   early: StreamFrame[] | null;
+  ledger: InputLedger | null;
+  /** This stream's sender, bound to the ledger once the attach reply said what the core has written. */
+  sendInput: InputSender | null;
 }
-
-/** Keys pasted in one go are sent in pieces of at most this many UTF-16 units (≤ 48 KiB of UTF-8 each). */
-const INPUT_PIECE = 16 * 1024;
 
 export class RpcClient implements BatonClient {
   private nextId = 1;
@@ -158,7 +165,16 @@ export class RpcClient implements BatonClient {
 
   async attach(agentId: string, options: AttachOptions, handlers: TerminalStreamHandlers): Promise<TerminalStream> {
     const id = this.nextStream++;
-    const state: StreamState = { agentId, id, terminalId: '', handlers, autoAck: options.autoAck ?? false, early: [] };
+    const state: StreamState = {
+      agentId,
+      id,
+      terminalId: '',
+      handlers,
+      autoAck: options.autoAck ?? false,
+      early: [],
+      ledger: options.input ?? null,
+      sendInput: null,
+    };
     this.forget(this.streams.get(agentId));
     this.streams.set(agentId, state);
     this.byId.set(id, state);
@@ -172,6 +188,7 @@ export class RpcClient implements BatonClient {
         ...(options.visible !== undefined ? { visible: options.visible } : {}),
         ...(options.consumer ? { consumer: options.consumer } : {}),
         ...(options.scrollback !== undefined ? { scrollback: options.scrollback } : {}),
+        ...(options.input ? { inputChannel: options.input.channel } : {}),
       });
     } catch (err) {
       this.forget(state);
@@ -184,18 +201,19 @@ export class RpcClient implements BatonClient {
     state.early = null;
     for (const frame of early) this.deliver(state, frame);
     const live = () => this.streams.get(agentId) === state && this.closedReason === null;
+    if (state.ledger && this.streams.get(agentId) === state) {
+      state.sendInput = (input) => {
+        if (live()) this.wire.send(numberedInputFrame(id, input.seq, input.data));
+      };
+      state.ledger.bind(result.inputWritten ?? 0, state.sendInput);
+    }
     return {
       terminalId: result.terminalId,
       ack: (offset) => this.queueAck(state, offset),
       input: (data) => {
+        if (state.ledger) return state.ledger.type(data);
         if (!live()) return;
-        for (let at = 0; at < data.length;) {
-          let end = Math.min(data.length, at + INPUT_PIECE);
-          // A piece never ends between the two halves of a surrogate pair, so each one is whole UTF-8.
-          if (end < data.length && isHighSurrogate(data.charCodeAt(end - 1))) end--;
-          this.wire.send(inputFrame(id, this.encoder.encode(data.slice(at, end))));
-          at = end;
-        }
+        for (const piece of inputPieces(data)) this.wire.send(inputFrame(id, this.encoder.encode(piece)));
       },
       setVisible: (visible) => {
         if (live()) this.wire.send(JSON.stringify({ t: 'visibility', agentId, terminalId: state.terminalId, visible }));
@@ -231,6 +249,8 @@ export class RpcClient implements BatonClient {
         for (const listener of this.listeners.get(message.name) ?? []) (listener as (p: unknown) => void)(payload.data);
         return;
       }
+      case 'inputAck':
+        return this.byId.get(message.stream)?.ledger?.acknowledge(message.seq);
       case 'reset': {
         const state = this.streams.get(message.agentId);
         if (!state) return;
@@ -282,6 +302,7 @@ export class RpcClient implements BatonClient {
     if (this.streams.get(state.agentId) === state) this.streams.delete(state.agentId);
     if (this.byId.get(state.id) === state) this.byId.delete(state.id);
     this.acks.delete(state);
+    if (state.sendInput) state.ledger?.unbind(state.sendInput);
   }
 
   private settle(message: Extract<ServerMessage, { t: 'res' }>): void {
@@ -303,10 +324,9 @@ export class RpcClient implements BatonClient {
     for (const p of this.pending.values())
       p.reject(new BatonError({ code: 'failed', message: `connection lost: ${reason}` }));
     this.pending.clear();
+    for (const state of this.streams.values()) if (state.sendInput) state.ledger?.unbind(state.sendInput);
     this.streams.clear();
     this.byId.clear();
     for (const l of this.closeListeners) l(reason);
   }
 }
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -15,3 +15,4 @@ export * from './contract/hosts.js';
 export * from './contract/host-worktrees.js';
 export * from './contract/portable.js';
 export * from './contract/frames.js';
+export * from './contract/input-seq.js';

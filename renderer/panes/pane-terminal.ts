@@ -7,6 +7,7 @@ import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
 import type { TerminalStream } from '../../shared/client.js';
+import type { InputLedger } from '../../shared/input-ledger.js';
 import type { CursorBlink } from './cursor-blink.js';
 import { FULL_SCROLLBACK } from './pane-history.js';
 
@@ -21,8 +22,11 @@ export interface PaneTerminal {
   offset: number;
   stream: TerminalStream | null;
   visible: boolean;
-  /** Keys typed while the connection is down or the pane is reattaching: sent, in order, once attached. */
-  pendingInput: string[];
+  /**
+   * Keys typed into this terminal, numbered and kept until the core wrote them (shared/input-ledger.ts): those typed
+   * while the connection is down, dying unnoticed or reattaching are sent, in order and once, when it is attached.
+   */
+  input: InputLedger;
   /** True while the agent's terminal runs; an ended terminal never pretends to take input. */
   accepting: boolean;
   /** WebGL while it holds one of the pool's contexts (a pane in view, shown recently), the DOM renderer otherwise. */

@@ -1,6 +1,7 @@
 // One xterm per agent for the life of the page: created once, moved between its pane and a parking lot, fed
 // straight from the stream (terminal bytes never pass through React or zustand), reattached after reconnects.
 import type { BatonClient } from '../../shared/client.js';
+import { InputLedger } from '../../shared/input-ledger.js';
 import { fitSoon, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
@@ -84,7 +85,7 @@ function openPane(agentId: string): PaneTerminal {
     offset: 0,
     stream: null,
     visible: false,
-    pendingInput: [],
+    input: paneLedger(agentId),
     accepting: false,
     renderer: 'dom',
     lastDataAt: performance.now(),
@@ -136,16 +137,20 @@ const webgl = new WebglPool({
   },
 });
 
-/** The shortest way to the PTY: one fire-and-forget input frame per onData, no request id, no reply to wait for. */
+/** The shortest way to the PTY: a fire-and-forget numbered input frame per onData, kept until the core wrote it. */
 function sendInput(pane: PaneTerminal, data: string): void {
   if (!pane.accepting) return;
   pane.blink.typed();
   typedInto(pane);
-  if (!client || !pane.stream) {
-    pane.pendingInput.push(data);
-    return;
-  }
-  pane.stream.input(data);
+  pane.input.type(data);
+}
+
+/** A terminal's input ledger; what it could not deliver is said in the pane, behind its output. */
+function paneLedger(agentId: string): InputLedger {
+  return new InputLedger((message) => {
+    const pane = panes.get(agentId);
+    if (pane) pacer.write(agentId, pane.term, new TextEncoder().encode(`\r\n\x1b[1;33m⚠ baton: ${message}\x1b[0m\r\n`));
+  });
 }
 
 /** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
@@ -212,6 +217,8 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
     pane.offset = 0;
     pane.stream?.detach();
     pane.stream = null;
+    // Keys are numbered per terminal: what was typed into the old one is not typed into this one.
+    if (next) pane.input = paneLedger(agentId);
     void attach(pane, terminalId, next);
   } else if (!pane.stream && !attachPending(agentId)) {
     void attach(pane, terminalId);
@@ -318,7 +325,7 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   const visible = pane.visible;
   const stream = await c.attach(
     pane.agentId,
-    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible, scrollback },
+    { terminalId, ...(fromOffset !== undefined ? { fromOffset } : {}), visible, scrollback, input: pane.input },
     {
       onData: (data, offset) => writeAt(pane, data, offset, (id) => void attach(pane, id)),
       onReset: (screen, offset) => replaceScreen(pane, screen, offset, scrollback, history),
@@ -336,8 +343,6 @@ async function doAttach(pane: PaneTerminal, terminalId: string, fromStart: boole
   pane.stream = stream;
   // Shown or hidden while the attach was under way: the core hears it now.
   if (pane.visible !== visible) stream.setVisible(pane.visible);
-  const queued = pane.pendingInput.splice(0);
-  for (const data of queued) sendInput(pane, data);
   const { cols, rows } = pane.term;
   if (pane.visible && pane.accepting)
     void c.call('agent.resize', { agentId: pane.agentId, cols, rows }).catch(() => undefined);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LIMITS, absolutePathSchema, labelSchema, runNameSchema, vendorNameSchema } from '../words.js';
 import { agentId, runId, snapshotId, offset, terminalId, isoTime } from './fields.js';
 import { costTotalSchema } from './cost.js';
+import { inputWritten } from './input-seq.js';
 import { hostAliasSchema } from './host-alias.js';
 import { agentAttentionSchema, agentStateSchema } from './attention.js';
 
@@ -197,7 +198,7 @@ export type RunEvent = z.infer<typeof runEventSchema>;
 
 export const attachResultSchema = z.discriminatedUnion('mode', [
   /** The bytes from the asked `offset` on come as output frames (frames.ts), the ring's first, sent before this reply. */
-  z.strictObject({ mode: z.literal('bytes'), terminalId, offset }),
+  z.strictObject({ mode: z.literal('bytes'), terminalId, offset, inputWritten: inputWritten.optional() }),
   /** The gap was older than the ring: start over from this screen; live output follows from `offset`. */
   z.strictObject({
     mode: z.literal('reset'),
@@ -206,6 +207,8 @@ export const attachResultSchema = z.discriminatedUnion('mode', [
     cols: z.number().int(),
     rows: z.number().int(),
     screen: z.string(),
+    /** With an `inputChannel` in the attach: the highest input frame of that channel the core has written. */
+    inputWritten: inputWritten.optional(),
   }),
 ]);
 export type AttachResult = z.infer<typeof attachResultSchema>;

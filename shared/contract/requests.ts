@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { LIMITS, absolutePathSchema, runNameSchema, vendorNameSchema } from '../words.js';
 import { MAX_STREAM_ID } from './frames.js';
+import { inputChannel } from './input-seq.js';
 import {
   agentSpecSchema,
   agentViewSchema,
@@ -136,6 +137,8 @@ export const requests = {
       stream: z.number().int().min(1).max(MAX_STREAM_ID),
       /** At most this many lines of history above the screen in its resets (a first visit paints the screen first). */
       scrollback: z.number().int().min(0).max(100_000).optional(),
+      /** Input frames on this stream are numbered (input-seq.ts); the reply says what the core already wrote. */
+      inputChannel: inputChannel.optional(),
     }),
     result: attachResultSchema,
   },

@@ -1,6 +1,7 @@
 // The messages on the wire and the error they carry, whatever the transport.
 import { z } from 'zod';
 import { agentId, offset, terminalId } from './fields.js';
+import { inputAckMessageSchema } from './input-seq.js';
 
 export const errorCodeSchema = z.enum(['invalid', 'not-found', 'conflict', 'failed', 'unauthorized', 'internal']);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
@@ -41,6 +42,7 @@ export const serverMessageSchema = z.union([
     rows: z.number().int(),
     screen: z.string(),
   }),
+  inputAckMessageSchema,
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 

@@ -7,11 +7,13 @@ import { mkdirSync, readFileSync, writeFileSync, chmodSync, symlinkSync, existsS
 import { createServer, connect } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { killMarks, listProcs, markOf } from './processes.js';
+import { descendants, killMarks, listProcs, markOf, type ProcMark } from './processes.js';
 import { tempDir } from './server.js';
 
 export interface TestSshd {
   readonly port: number;
+  /** The listening sshd (SIGSTOP it and new connections wait in its backlog until SIGCONT). */
+  readonly pid: number;
   readonly dir: string;
   /** $HOME of every session: the remote Baton's data is in <remoteHome>/.baton. */
   readonly remoteHome: string;
@@ -21,6 +23,11 @@ export interface TestSshd {
   readonly config: string;
   /** Ends every session this sshd serves (the TCP connections drop); the server keeps listening. */
   killConnections(): number;
+  /**
+   * Stops (SIGSTOP) every sshd process serving a connection: what the client sends is never read, as on a network
+   * that died while neither end has noticed. Returns them, for `killMarks` (which ends them, stopped or not).
+   */
+  freezeConnections(): ProcMark[];
   stop(): void;
 }
 
@@ -132,6 +139,7 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
   const sshdPid = child.pid!;
   return {
     port,
+    pid: sshdPid,
     dir,
     remoteHome,
     configFile,
@@ -141,6 +149,11 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
       const sessions = listProcs().filter((p) => p.ppid === sshdPid);
       killMarks(sessions.map(markOf));
       return sessions.length;
+    },
+    freezeConnections() {
+      const sessions = descendants(sshdPid).filter((p) => p.comm.startsWith('sshd'));
+      for (const p of sessions) process.kill(p.pid, 'SIGSTOP');
+      return sessions.map(markOf);
     },
     stop() {
       // The sessions too: ssh's shared connections (ControlPersist) end with them instead of idling on.

@@ -2,7 +2,8 @@
 // stream of its own, fed with the remote stream's bytes, and a mirror parsed only when a screen is wanted (the remote
 // core's mirror already parses everything), so panes, snapshots and screens work exactly as for a local agent. The
 // remote offset already received is remembered: after a dropped connection the stream is attached again from there,
-// so the pane continues byte-exact. Input and resizes go to the remote core.
+// so the pane continues byte-exact. Input and resizes go to the remote core; keys go through an input ledger, so the
+// ones typed while the connection is dying or down reach the agent once it is back, exactly once.
 import { DisposableStore } from '../lifecycle.js';
 import { FLOW } from '../pty/flow.js';
 import type { MirrorScreen } from '../pty/mirror.js';
@@ -11,6 +12,7 @@ import type { StreamConsumer, StreamFrame } from '../pty/subscriber.js';
 import type { ExitInfo } from '../pty/pty-process.js';
 import type { TerminalStream } from '../../../shared/client.js';
 import { reportFailure } from '../log.js';
+import { InputLedger } from '../../../shared/input-ledger.js';
 import { LazyMirror } from './lazy-mirror.js';
 import type { RemoteCore } from './remote-core.js';
 
@@ -38,6 +40,8 @@ export class RemoteTerminal {
   private remoteEnd = 0;
   private remote: TerminalStream | null = null;
   private disposed = false;
+  /** Keys typed, numbered and kept until the remote core confirms it wrote them (across reconnects). */
+  private readonly input = new InputLedger((message) => this.notice(message));
 
   constructor(
     private readonly core: RemoteCore,
@@ -71,7 +75,7 @@ export class RemoteTerminal {
     const offReconnect = core.onReconnect(() => {
       this.follow().catch((err: unknown) => reportFailure('reattaching a remote terminal', err));
     });
-    // Keys typed while the connection is down (or before the stream is attached again) go as requests, not lost.
+    // Keys typed while the connection is down (or before the stream is attached again) wait in the input ledger.
     const offDrop = core.onDrop(() => {
       this.remote = null;
     });
@@ -87,7 +91,7 @@ export class RemoteTerminal {
     this.remote = null;
     this.remote = await this.core.attach(
       this.remoteAgentId,
-      { terminalId: this.id, fromOffset: this.remoteEnd, visible: true, consumer: 'core' },
+      { terminalId: this.id, fromOffset: this.remoteEnd, visible: true, consumer: 'core', input: this.input },
       {
         onData: (data, offset) => {
           const end = offset + data.length;
@@ -122,16 +126,13 @@ export class RemoteTerminal {
   }
 
   /**
-   * Keys go as fire-and-forget input frames on the remote stream, as a pane's do: no request and no reply per key.
-   * Before the stream is attached they go as a request (which connects first).
+   * Keys go as fire-and-forget numbered input frames on the remote stream, as a pane's do: no request and no reply
+   * per key. Until the stream is attached (again) they wait in the ledger, which sends them once it is.
    */
   write(data: string): void {
     // The echo coming back from the host goes on to the panes at once, as a local terminal's does.
     this.stream.inputSent();
-    if (this.remote) return this.remote.input(data);
-    this.core
-      .call('agent.write', { agentId: this.remoteAgentId, data })
-      .catch((err: unknown) => reportFailure('typing into a remote agent', err));
+    this.input.type(data);
   }
 
   resize(cols: number, rows: number): void {

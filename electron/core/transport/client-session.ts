@@ -22,6 +22,7 @@ import type { CoreHost, CoreMethod } from '../host.js';
 import { FLOW } from '../pty/flow.js';
 import type { Subscription } from '../pty/terminal.js';
 import { reportFailure } from '../log.js';
+import { InputAcks, inputSequencesOf } from './input-sequences.js';
 
 export interface Outbox {
   send(message: ServerMessage): void;
@@ -38,6 +39,8 @@ interface Stream {
   id: number;
   terminalId: string;
   subscription: Subscription | null;
+  /** Its input frames are numbered on this channel (input-sequences.ts); null: plain input frames. */
+  inputChannel: string | null;
 }
 
 export class ClientSession {
@@ -48,11 +51,13 @@ export class ClientSession {
   private pacing: NodeJS.Timeout | null = null;
   private readonly unlisten: (() => void)[] = [];
   private closed = false;
+  private readonly inputAcks: InputAcks;
 
   constructor(
     private readonly core: CoreHost,
     private readonly out: Outbox,
   ) {
+    this.inputAcks = new InputAcks((message) => this.push(message));
     for (const name of Object.keys(events) as EventName[]) {
       this.unlisten.push(core.service.on(name, (payload) => this.push({ t: 'evt', name, payload })));
     }
@@ -75,6 +80,7 @@ export class ClientSession {
     this.streams.clear();
     this.byId.clear();
     if (this.pacing) clearTimeout(this.pacing);
+    this.inputAcks.close();
     for (const off of this.unlisten) off();
   }
 
@@ -90,6 +96,16 @@ export class ClientSession {
     if (read.frame.kind !== 'input') return this.protocolError('an output frame sent to the core');
     const stream = this.byId.get(read.frame.stream);
     if (!stream?.subscription) return;
+    const { seq } = read.frame;
+    if ((seq === null) !== (stream.inputChannel === null))
+      return this.protocolError('numbered input on a stream without an input channel, or plain input on one with');
+    if (seq !== null && stream.inputChannel !== null) {
+      const sequences = inputSequencesOf(this.core);
+      const fresh = sequences.take(stream.terminalId, stream.inputChannel, seq);
+      this.inputAcks.written(stream.id, sequences.writtenOf(stream.terminalId, stream.inputChannel));
+      // Already written (a re-send after a reconnect): typing it again would type it twice.
+      if (!fresh) return;
+    }
     const data = new TextDecoder('utf-8', { fatal: false }).decode(read.frame.data);
     if (data.length === 0) return;
     this.core.requests['agent.write']({ agentId: stream.agentId, data }).catch(() => undefined);
@@ -169,7 +185,13 @@ export class ClientSession {
     const taken = this.byId.get(id);
     if (taken)
       throw new BatonError({ code: 'conflict', message: `stream ${id} is in use by another attach`, field: 'stream' });
-    const stream: Stream = { agentId, id, terminalId: '', subscription: null };
+    const stream: Stream = {
+      agentId,
+      id,
+      terminalId: '',
+      subscription: null,
+      inputChannel: params.inputChannel ?? null,
+    };
     this.streams.set(agentId, stream);
     this.byId.set(id, stream);
     const current = () => !this.closed && this.streams.get(agentId) === stream;
@@ -196,10 +218,14 @@ export class ClientSession {
       stream.terminalId = attached.terminalId;
       stream.subscription = attached.subscription;
       const { start, terminalId } = attached;
+      const input =
+        stream.inputChannel === null
+          ? {}
+          : { inputWritten: inputSequencesOf(this.core).writtenOf(terminalId, stream.inputChannel) };
       if (start.mode === 'bytes') {
         // The catch-up goes as output frames ahead of the reply; the client holds them until the reply is read.
         if (start.data.length > 0) this.pushFrame(outputFrame(id, start.offset, start.data));
-        return { mode: 'bytes' as const, terminalId, offset: start.offset };
+        return { mode: 'bytes' as const, terminalId, offset: start.offset, ...input };
       }
       return {
         mode: 'reset' as const,
@@ -208,6 +234,7 @@ export class ClientSession {
         cols: start.cols,
         rows: start.rows,
         screen: start.screen,
+        ...input,
       };
     } catch (err) {
       if (this.streams.get(agentId) === stream) this.streams.delete(agentId);
