@@ -35,9 +35,11 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * list answers before every run is checked, and `run.changed` names each run once it is); forks keep each agent's host
  * (`run.fork` takes `agents` and `worktreeName`, asked of a host's core), `worktrees.uncommitted`, a resume preview's
  * worktree state `unknown` (its host cannot be reached), and leftover worktrees on hosts (`host` in
- * `worktrees.orphans` and `worktrees.cleanup`).
+ * `worktrees.orphans` and `worktrees.cleanup`). 8: acknowledged input (`agent.attach` takes an `inputChannel` and
+ * answers `inputWritten`; numbered input frames, kind 3; `inputAck` messages): a core speaking 7 refuses an attach
+ * that names a channel.
  */
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),
