@@ -107,6 +107,12 @@ const BATCH_BYTES = 256 * 1024;
 const TICK_MS = 16;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
+/**
+ * BATON_MIRROR_HOLD_PAUSED=0 counts a tick with the PTY paused as quiet, as before (the A/B of docs/performance.md,
+ * "Core bytes per MiB"): a pane slower than the writer paused the PTY every few ms, each pause looked like the end of
+ * the flood, and the thread parsed the whole flood beside the page that was the bottleneck.
+ */
+const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
 
 /** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
 const pool: ArrayBuffer[] = [];
@@ -150,7 +156,16 @@ export class Mirror implements Disposable {
   private appliedListener: (() => void) | null = null;
   private disposed = false;
 
-  constructor(cols: number, rows: number, scrollback: number) {
+  constructor(
+    cols: number,
+    rows: number,
+    scrollback: number,
+    /**
+     * Whether the source of the bytes is paused for its readers (a PTY held by a pane's window): a tick without output
+     * then is the readers' pace, not the end of the flood, and the batches stay held.
+     */
+    private readonly sourcePaused: () => boolean = () => false,
+  ) {
     live.set(this.id, this);
     mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
   }
@@ -286,6 +301,12 @@ export class Mirror implements Disposable {
 
   private readonly tick = (): void => {
     this.tickTimer = null;
+    if (holdWhilePaused && this.sinceTick === 0 && this.sourcePaused()) {
+      // The readers hold the PTY: the flood goes on once they catch up. Checked again a tick later (a stalled reader
+      // costs one timer a tick; a capture or a resize still posts everything held).
+      this.tickTimer = setTimeout(this.tick, TICK_MS);
+      return;
+    }
     const held = performance.now() - this.heldSince;
     // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
     const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
