@@ -1,6 +1,6 @@
 // The mirror lags a flood (its thread would take the CPU the PTY's reader needs) but never a screen: whatever was
 // written before a capture is on the screen it returns, and output that trickles in is parsed without being asked.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FLOW } from '../../electron/core/pty/flow.js';
 import { Mirror } from '../../electron/core/pty/mirror.js';
 
@@ -86,5 +86,25 @@ describe('the mirror during a flood', () => {
     for (let i = 0; i < 100 && mirror.backlog > 0; i++) await sleep(20);
     expect(mirror.backlog).toBe(0);
     expect((await mirror.capture(3)).text).toContain('line 3999 ');
+  });
+
+  it('checks a PTY paused for a stalled pane less and less often, and still posts once it runs', async () => {
+    let checks = 0;
+    let paused = true;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const mirror = open(() => (checks++, paused));
+      const bytes = flood(mirror, 0, 500);
+      vi.advanceTimersByTime(10_000); // a pane that stopped acking for 10 s
+      // Backing off to once a second: a tick every 16 ms would have asked ~600 times.
+      expect(checks).toBeGreaterThan(5);
+      expect(checks).toBeLessThan(20);
+      expect(mirror.backlog).toBe(bytes);
+      paused = false;
+      vi.advanceTimersByTime(1_100);
+      expect(mirror.parsing).toBe(bytes); // posted to the thread
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -113,6 +113,7 @@ const FLOOD_BYTES_PER_MS = 4096;
  * the flood, and the thread parsed the whole flood beside the page that was the bottleneck.
  */
 const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
+const PAUSED_TICK_MAX_MS = 1000;
 
 /** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
 const pool: ArrayBuffer[] = [];
@@ -140,6 +141,8 @@ export class Mirror implements Disposable {
   private heldBytes = 0;
   /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
   private sinceTick = 0;
+  /** Ticks in a row that found the source paused and no output (they back off). */
+  private pausedTicks = 0;
   /** When the first byte now held arrived (performance.now()). */
   private heldSince = 0;
   /**
@@ -302,11 +305,14 @@ export class Mirror implements Disposable {
   private readonly tick = (): void => {
     this.tickTimer = null;
     if (holdWhilePaused && this.sinceTick === 0 && this.sourcePaused()) {
-      // The readers hold the PTY: the flood goes on once they catch up. Checked again a tick later (a stalled reader
-      // costs one timer a tick; a capture or a resize still posts everything held).
-      this.tickTimer = setTimeout(this.tick, TICK_MS);
+      // The readers hold the PTY: the flood goes on once they catch up. Checked again later, backing off to once a
+      // second for a reader that has stalled (a hundred stalled panes must not wake the core 60 times a second each); a
+      // capture or a resize still posts everything held at once.
+      this.pausedTicks++;
+      this.tickTimer = setTimeout(this.tick, Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
       return;
     }
+    this.pausedTicks = 0;
     const held = performance.now() - this.heldSince;
     // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
     const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
