@@ -107,11 +107,7 @@ const BATCH_BYTES = 256 * 1024;
 const TICK_MS = 16;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
-/**
- * BATON_MIRROR_HOLD_PAUSED=0 counts a tick with the PTY paused as quiet, as before (the A/B of docs/performance.md,
- * "Core bytes per MiB"): a pane slower than the writer paused the PTY every few ms, each pause looked like the end of
- * the flood, and the thread parsed the whole flood beside the page that was the bottleneck.
- */
+/** BATON_MIRROR_HOLD_PAUSED=0: a tick with the PTY paused counts as quiet, as before (the A/B, docs/performance.md). */
 const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
 const PAUSED_TICK_MAX_MS = 1000;
 
@@ -159,15 +155,15 @@ export class Mirror implements Disposable {
   private appliedListener: (() => void) | null = null;
   private disposed = false;
 
+  /**
+   * `sourcePaused`: the PTY is paused for its readers (a pane slower than the writer). A tick without output is then
+   * the pane's pace, not the flood's end: parsing there took the CPU the page needed (docs/performance.md).
+   */
   constructor(
     cols: number,
     rows: number,
     scrollback: number,
-    /**
-     * Whether the source of the bytes is paused for its readers (a PTY held by a pane's window): a tick without output
-     * then is the readers' pace, not the end of the flood, and the batches stay held.
-     */
-    private readonly sourcePaused: () => boolean = () => false,
+    private readonly sourcePaused = (): boolean => false,
   ) {
     live.set(this.id, this);
     mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
@@ -305,9 +301,8 @@ export class Mirror implements Disposable {
   private readonly tick = (): void => {
     this.tickTimer = null;
     if (holdWhilePaused && this.sinceTick === 0 && this.sourcePaused()) {
-      // The readers hold the PTY: the flood goes on once they catch up. Checked again later, backing off to once a
-      // second for a reader that has stalled (a hundred stalled panes must not wake the core 60 times a second each); a
-      // capture or a resize still posts everything held at once.
+      // Checked again later, backing off to once a second for a stalled reader (a hundred stalled panes must not wake
+      // the core 60 times a second each); a capture or a resize still posts everything held at once.
       this.pausedTicks++;
       this.tickTimer = setTimeout(this.tick, Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
       return;
