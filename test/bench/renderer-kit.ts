@@ -11,6 +11,14 @@ import { writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt } from './stats.js';
 
 /** BENCH_ROUNDS=n for more pairs when the machine is noisy. */
+/** The core's A/B switches (BATON_MIRROR_*, BATON_OUTPUT_*), passed on to the bench's cores: paired runs of one build. */
+export function coreTuning(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && /^BATON_(MIRROR|OUTPUT)_/.test(k)) out[k] = v;
+  return out;
+}
+
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const MB = 1e6;
 const LABEL = 52;
@@ -45,7 +53,7 @@ export class Scene {
   constructor() {
     mkdirSync(this.work, { recursive: true });
     this.scripts = writeAgentScripts(this.work);
-    this.env = testEnv(join(this.root, 'home'));
+    this.env = testEnv(join(this.root, 'home'), coreTuning());
   }
 
   /** A fresh `baton serve` on its own data directory (so the page opens on exactly the runs a scenario starts). */

@@ -27,6 +27,8 @@ export interface ThroughputSample {
   exact: boolean;
   /** Bytes the writer wrote that never arrived (node-pty drops unread output 200 ms after the child exits). */
   lost: number;
+  /** CPU ms of this process's other threads (the mirror's parse, V8's) between spawn and the last byte counted. */
+  threadsWhile?: number;
 }
 
 const expectedCache = new Map<number, Buffer>();
@@ -108,10 +110,13 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
   const check = () => {
     if (exited && bytes >= terminal.endOffset && ms === 0) {
       ms = performance.now() - t0;
+      threadsWhile = cpuNow().threads - threads0;
       finish();
     }
   };
 
+  let threadsWhile = 0;
+  const threads0 = cpuNow().threads;
   const t0 = performance.now();
   const terminal = host.spawn({
     argv: [process.execPath, '-e', WRITER_SCRIPT, String(mib)],
@@ -161,6 +166,7 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
     chunks: frames,
     exact: contiguous && bytes === total,
     lost: Math.max(0, total - bytes),
+    threadsWhile,
   };
 }
 
@@ -230,7 +236,8 @@ async function compare(): Promise<void> {
       `${String(mib).padStart(4)} MiB (${kind}): ${fmt(median(ratios), 2)} × raw (rounds ${ratios.map((r) => fmt(r, 2)).join(' / ')}), ` +
         `${exact ? 'byte-exact' : 'NOT byte-exact'}; MB/s raw ${raw.map((r) => fmt(rate(r))).join(' / ')}, ` +
         `host ${host.map((h) => fmt(rate(h))).join(' / ')}; mean frame ${fmt(median(host.map((h) => h.bytes / h.chunks)))} B\n` +
-        `      CPU ms per MiB, raw: ${cpu(raw)}; host: ${cpu(host)}`,
+        `      CPU ms per MiB, raw: ${cpu(raw)}; host: ${cpu(host)}, other threads while delivering ` +
+        `${fmt(median(host.map((h) => (h.threadsWhile ?? 0) / mib)), 1)}`,
     );
   }
   console.log(`load average ${load()} at the end`);

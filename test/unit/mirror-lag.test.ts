@@ -1,6 +1,6 @@
 // The mirror lags a flood (its thread would take the CPU the PTY's reader needs) but never a screen: whatever was
 // written before a capture is on the screen it returns, and output that trickles in is parsed without being asked.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FLOW } from '../../electron/core/pty/flow.js';
 import { Mirror } from '../../electron/core/pty/mirror.js';
 
@@ -8,8 +8,8 @@ const mirrors: Mirror[] = [];
 afterEach(() => {
   for (const m of mirrors.splice(0)) m.dispose();
 });
-const open = () => {
-  const m = new Mirror(80, 24, 1000);
+const open = (sourcePaused?: () => boolean) => {
+  const m = new Mirror(80, 24, 1000, sourcePaused);
   mirrors.push(m);
   return m;
 };
@@ -64,5 +64,47 @@ describe('the mirror during a flood', () => {
     const screen = await mirror.capture(3);
     expect(screen.offset).toBe(bytes);
     expect(screen.text).toContain('line 2 ');
+  });
+
+  it('keeps a flood held while its PTY is paused for a slow pane, and parses it once the PTY runs dry', async () => {
+    // A pane slower than the writer pauses the PTY every few ms; those pauses are the pane's pace, not the flood's end,
+    // and parsing then took the CPU the pane needed (docs/performance.md, "Core bytes per MiB").
+    let paused = true;
+    const mirror = open(() => paused);
+    const bytes = flood(mirror, 0, 2000);
+    await sleep(200); // a dozen quiet ticks, every one with the PTY paused
+    expect(mirror.parsing).toBe(0);
+    expect(mirror.backlog).toBe(bytes);
+    // A screen asked for meanwhile still shows every byte.
+    const screen = await mirror.capture(3);
+    expect(screen.offset).toBe(bytes);
+    expect(screen.text).toContain('line 1999 ');
+    const more = flood(mirror, 2000, 2000);
+    await sleep(100);
+    expect(mirror.backlog).toBe(more);
+    paused = false; // the pane caught up and the writer is done: the next quiet tick posts the rest
+    for (let i = 0; i < 100 && mirror.backlog > 0; i++) await sleep(20);
+    expect(mirror.backlog).toBe(0);
+    expect((await mirror.capture(3)).text).toContain('line 3999 ');
+  });
+
+  it('checks a PTY paused for a stalled pane less and less often, and still posts once it runs', async () => {
+    let checks = 0;
+    let paused = true;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const mirror = open(() => (checks++, paused));
+      const bytes = flood(mirror, 0, 500);
+      vi.advanceTimersByTime(10_000); // a pane that stopped acking for 10 s
+      // Backing off to once a second: a tick every 16 ms would have asked ~600 times.
+      expect(checks).toBeGreaterThan(5);
+      expect(checks).toBeLessThan(20);
+      expect(mirror.backlog).toBe(bytes);
+      paused = false;
+      vi.advanceTimersByTime(1_100);
+      expect(mirror.parsing).toBe(bytes); // posted to the thread
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -107,6 +107,9 @@ const BATCH_BYTES = 256 * 1024;
 const TICK_MS = 16;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
+/** BATON_MIRROR_HOLD_PAUSED=0: a tick with the PTY paused counts as quiet, as before (the A/B, docs/performance.md). */
+const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
+const PAUSED_TICK_MAX_MS = 1000;
 
 /** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
 const pool: ArrayBuffer[] = [];
@@ -134,6 +137,8 @@ export class Mirror implements Disposable {
   private heldBytes = 0;
   /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
   private sinceTick = 0;
+  /** Ticks in a row that found the source paused and no output (they back off). */
+  private pausedTicks = 0;
   /** When the first byte now held arrived (performance.now()). */
   private heldSince = 0;
   /**
@@ -150,7 +155,16 @@ export class Mirror implements Disposable {
   private appliedListener: (() => void) | null = null;
   private disposed = false;
 
-  constructor(cols: number, rows: number, scrollback: number) {
+  /**
+   * `sourcePaused`: the PTY is paused for its readers (a pane slower than the writer). A tick without output is then
+   * the pane's pace, not the flood's end: parsing there took the CPU the page needed (docs/performance.md).
+   */
+  constructor(
+    cols: number,
+    rows: number,
+    scrollback: number,
+    private readonly sourcePaused = (): boolean => false,
+  ) {
     live.set(this.id, this);
     mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
   }
@@ -286,6 +300,14 @@ export class Mirror implements Disposable {
 
   private readonly tick = (): void => {
     this.tickTimer = null;
+    if (holdWhilePaused && this.sinceTick === 0 && this.sourcePaused()) {
+      // Checked again later, backing off to once a second for a stalled reader (a hundred stalled panes must not wake
+      // the core 60 times a second each); a capture or a resize still posts everything held at once.
+      this.pausedTicks++;
+      this.tickTimer = setTimeout(this.tick, Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
+      return;
+    }
+    this.pausedTicks = 0;
     const held = performance.now() - this.heldSince;
     // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
     const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;

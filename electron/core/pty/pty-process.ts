@@ -46,7 +46,7 @@ export class PtyProcess implements Disposable {
   /** Our handle on the slave side, from spawn until the exit (slave-handle.ts). */
   private readonly slave: Disposable;
   private exitInfo: ExitInfo | null = null;
-  private paused = false;
+  private isPaused = false;
   private pausedWatch: Disposable | null = null;
   /** The child is gone while the PTY was paused: read everything left and never pause again. */
   private childGone = false;
@@ -101,6 +101,11 @@ export class PtyProcess implements Disposable {
     return this.size.rows;
   }
 
+  /** Reading is paused for flow control (its readers are behind); false again once the child is gone. */
+  get paused(): boolean {
+    return this.isPaused && !this.exitInfo;
+  }
+
   /** Records the tree as the scan `all` shows it; returns whether the leader still runs. */
   observe(all: readonly ProcInfo[]): boolean {
     return this.processes.observe(all);
@@ -141,15 +146,15 @@ export class PtyProcess implements Disposable {
 
   /** Stop reading: the child blocks on its next write once the kernel's buffer fills (flow control, §6). */
   pause(): void {
-    if (this.paused || this.childGone || this.exitInfo) return;
-    this.paused = true;
+    if (this.isPaused || this.childGone || this.exitInfo) return;
+    this.isPaused = true;
     this.pty.pause();
     this.watchWhilePaused();
   }
 
   resume(): void {
-    if (!this.paused) return;
-    this.paused = false;
+    if (!this.isPaused) return;
+    this.isPaused = false;
     this.endWatch();
     this.pty.resume();
   }
@@ -174,7 +179,7 @@ export class PtyProcess implements Disposable {
     this.exitListeners.clear();
     if (!this.exitInfo && this.leader) {
       // Reading again lets node-pty see the hang-up and close its side; nothing listens to what comes now.
-      if (this.paused) this.resumeQuietly();
+      if (this.isPaused) this.resumeQuietly();
       signalProcess(this.leader, 'SIGHUP');
     }
   }

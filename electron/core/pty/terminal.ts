@@ -56,7 +56,9 @@ export class Terminal implements Disposable {
   private readonly child: PtyProcess;
 
   constructor(options: SpawnOptions) {
-    this.mirror = this.disposables.add(new Mirror(options.cols, options.rows, FLOW.mirrorScrollback));
+    this.mirror = this.disposables.add(
+      new Mirror(options.cols, options.rows, FLOW.mirrorScrollback, () => this.child.paused),
+    );
     this.stream = this.disposables.add(
       new OutputStream(
         (scrollback, soon) => this.mirror.capture(0, scrollback, soon),
