@@ -1,6 +1,7 @@
 // The bad handles bad-handles.test.ts sends: each a valid handle with one field broken, the field the refusal must
 // name, and the values its message must not echo.
-import { b64u, handleOf, newAgentId, freshBody, sessionId, type HandleBody } from './bad-handles-server.js';
+import { b64u, handleOf, freshBody, sessionId, type HandleBody } from './bad-handles-server.js';
+import { newAgentId } from '../helpers/handle-ids.js';
 
 export interface Case {
   name: string;

@@ -1,24 +1,17 @@
 // bad-handles.test.ts's real `baton serve`, with the handle Baton gave out for a stopped one-claude run, and the
 // checks each refusal must pass: nothing spawned, nothing written to the store, nothing echoed.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { BatonError } from '../../shared/contract.js';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { descendantKeys } from '../helpers/processes.js';
 import { RawConnection } from '../helpers/raw-connection.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
+import { newAgentId, newRunId } from '../helpers/handle-ids.js';
 
 export const b64u = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 export const handleOf = (body: unknown) => `baton1.${b64u(JSON.stringify(body))}`;
-const base36 = (n: number) => {
-  let out = '';
-  for (const b of randomBytes(n * 2)) if (out.length < n && b < 252) out += (b % 36).toString(36);
-  return out.padEnd(n, '0');
-};
-const newRunId = () => `run_${base36(16)}`;
-export const newAgentId = () => `agt_${base36(16)}`;
 
 export interface HandleBody {
   v: number;
@@ -94,11 +87,7 @@ export function useBadHandlesServer(): void {
   afterAll(async () => {
     raw?.close();
     client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 }
 
@@ -113,17 +102,6 @@ export async function withoutEffects<T>(action: () => Promise<T>): Promise<T> {
   expect(descendantKeys(server.child.pid!)).toEqual(procsBefore);
   expect(storeListing(runsDir)).toEqual(storeBefore);
   return out;
-}
-
-export async function refusal(promise: Promise<unknown>): Promise<BatonError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('the request was accepted');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BatonError);
-  return err as BatonError;
 }
 
 export function expectQuiet(err: { message: string }, handle: string, offending: readonly string[]): void {

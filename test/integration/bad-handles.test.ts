@@ -22,10 +22,10 @@ import {
   handleTexts,
   useBadHandlesServer,
   withoutEffects,
-  refusal,
   expectQuiet,
 } from './bad-handles-server.js';
 import { cases } from './bad-handles-cases.js';
+import { refusal } from '../helpers/refusal.js';
 
 useBadHandlesServer();
 

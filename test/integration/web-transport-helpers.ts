@@ -1,12 +1,13 @@
 // web-transport*.test.ts's real `baton serve` (one per file) and the raw HTTP and WebSocket requests they make of
 // it, with whatever headers, query and subprotocols a browser, the CLI or an attacker would send.
-import { realpathSync, rmSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll } from 'vitest';
 import { readFrame } from '../../shared/contract.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 interface Reply {
   status: number;
@@ -81,10 +82,6 @@ export function useWebServer(): void {
   });
 
   afterAll(async () => {
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 }

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branchesOf, git, makeRepo } from '../helpers/git-repo.js';
 import { agentByLabel, ask, startServer } from '../helpers/server.js';
-import { root, env, client, shell, refusal, done, worktreeOf, useWorktreeRunsServer } from './worktree-runs-server.js';
+import { root, env, client, shell, done, worktreeOf, useWorktreeRunsServer } from './worktree-runs-server.js';
+import { refusal } from '../helpers/refusal.js';
 
 useWorktreeRunsServer();
 

@@ -1,12 +1,13 @@
 // worktree-runs*.test.ts's real `baton serve` (one per file, on a temp home with git's test identity), the shell
 // agents they start in worktrees, and the checks on what the server answers.
-import { realpathSync, rmSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { BatonError, type AgentView, type EventPayload } from '../../shared/contract.js';
+import { type AgentView, type EventPayload } from '../../shared/contract.js';
 import { GIT_ENV } from '../helpers/git-repo.js';
 import { screenText, startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 export let root: string;
 let home: string;
@@ -28,17 +29,6 @@ export const shell = (
   command: ['/bin/sh', '-c', `${script}; echo "${label} is done"; exec sleep 600`],
   ...extra,
 });
-
-export async function refusal(promise: Promise<unknown>): Promise<BatonError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('the request was accepted');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BatonError);
-  return err as BatonError;
-}
 
 export async function done(agent: AgentView): Promise<void> {
   await waitFor(
@@ -64,10 +54,6 @@ export function useWorktreeRunsServer(): void {
 
   afterAll(async () => {
     client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 }

@@ -13,11 +13,11 @@ import {
   client,
   changeEvents,
   shell,
-  refusal,
   done,
   worktreeOf,
   useWorktreeRunsServer,
 } from './worktree-runs-server.js';
+import { refusal } from '../helpers/refusal.js';
 
 useWorktreeRunsServer();
 

@@ -1,0 +1,15 @@
+// The end of a test file that shares one real `baton serve`: whatever its beforeAll got to start is ended and removed.
+import { rmSync } from 'node:fs';
+import type { ServerProcess } from './server.js';
+
+/** Stops the server if it started and still runs, then removes the temp root if it was made. */
+export async function endServerAndRemove(
+  server: ServerProcess | null | undefined,
+  root: string | null | undefined,
+): Promise<void> {
+  if (server && server.child.exitCode === null) {
+    server.child.kill('SIGTERM');
+    await server.exited;
+  }
+  if (root) rmSync(root, { recursive: true, force: true });
+}
