@@ -1,11 +1,14 @@
 // The vendor tests' (vendors-idfirst, opencode-cursor) real `baton serve` processes and the bookkeeping around them:
 // everything a test starts (servers, clients, agents, terminals, temp dirs) is stopped and removed, pass or fail.
+import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type pty from 'node-pty';
 import { afterEach } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
-import { agentByLabel, screenText, startServer, waitFor, type ServerProcess } from './server.js';
+import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
+import { FAKES, agentByLabel, screenText, startServer, waitFor, type ServerProcess } from './server.js';
 import { tempMachine } from './temp-machine.js';
 
 export const WAIT_MS = 20_000;
@@ -106,3 +109,20 @@ export async function confirmed(client: RpcClient, run: string, labels: string[]
     WAIT_MS,
   );
 }
+
+// ---------- the fake CLIs run on their own, as a user would run the real ones ----------
+
+/** Runs a fake CLI of test/fakes (`bin`: its file name) to its end: its exit code and all it printed. */
+export function runFake(bin: string, args: string[], s: Scene, cwd = s.work): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], {
+    cwd,
+    env: s.env,
+    input: '',
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** Whether the adapter recognises `text` as its CLI refusing to resume a session. */
+export const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));

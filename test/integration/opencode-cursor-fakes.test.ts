@@ -1,13 +1,10 @@
 // The fake opencode and Cursor CLIs of test/fakes answer like the real ones (Cursor: as reported): versions,
 // create-chat, unknown sessions and chats with the real texts and exit codes, and the adapters recognise them.
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { FAKES } from '../helpers/server.js';
-import { useServedCleanup, type Scene } from '../helpers/served-vendors.js';
+import { useServedCleanup, runFake, rejected } from '../helpers/served-vendors.js';
 import { cursorAdapter, opencodeAdapter, UUID, QUESTION, cursorChat, scene } from './opencode-cursor-cases.js';
 
 useServedCleanup();
@@ -15,17 +12,7 @@ useServedCleanup();
 // ---------- the fake CLIs answer like the real ones (Cursor: as reported), and the adapters recognise them ----------
 
 describe('the fake CLIs answer like the real ones', () => {
-  function run(bin: string, args: string[], s: Scene, cwd = s.work): { code: number | null; out: string } {
-    const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], {
-      cwd,
-      env: s.env,
-      input: '',
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
-    return { code: r.status, out: `${r.stdout}${r.stderr}` };
-  }
-  const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
+  const run = runFake;
 
   it('opencode: version, and an unknown session (exit 1)', () => {
     const s = scene();

@@ -1,13 +1,11 @@
 // The fake Gemini, Copilot and Qwen CLIs of test/fakes answer like the real ones (versions; bad, reused and unknown
 // session ids: the real texts and exit codes), and the adapters recognise those answers.
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import pty from 'node-pty';
 import { describe, expect, it } from 'vitest';
-import type { VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { FAKES, waitFor } from '../helpers/server.js';
-import { WAIT_MS, useServedCleanup, type Scene } from '../helpers/served-vendors.js';
+import { WAIT_MS, useServedCleanup, runFake, rejected, type Scene } from '../helpers/served-vendors.js';
 import { copilotAdapter, geminiAdapter, qwenAdapter, QUESTION, scene, type Vendor } from './vendors-idfirst-cases.js';
 
 useServedCleanup();
@@ -15,17 +13,7 @@ useServedCleanup();
 // ---------- the fakes print the real error texts and exit codes, and the adapters recognise them ----------
 
 describe('the fake CLIs answer like the real ones', () => {
-  function run(vendor: Vendor, args: string[], s: Scene): { code: number | null; out: string } {
-    const r = spawnSync(process.execPath, [join(FAKES, `${vendor}.mjs`), ...args], {
-      cwd: s.work,
-      env: s.env,
-      input: '',
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
-    return { code: r.status, out: `${r.stdout}${r.stderr}` };
-  }
-  const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
+  const run = (vendor: Vendor, args: string[], s: Scene) => runFake(`${vendor}.mjs`, args, s);
 
   it('gemini: version, unknown and reused ids (exit 42)', () => {
     const s = scene();

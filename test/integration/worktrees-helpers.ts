@@ -5,6 +5,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect } from 'vitest';
 import { WorktreeError, Worktrees } from '../../electron/core/worktrees/index.js';
+import { GIT_ENV } from '../helpers/git-repo.js';
 import { tempDir } from '../helpers/server.js';
 
 export let root: string;
@@ -55,12 +56,7 @@ export function useScratchRepository(): void {
     env = {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: home,
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_AUTHOR_NAME: 'Baton Test',
-      GIT_AUTHOR_EMAIL: 'test@baton.invalid',
-      GIT_COMMITTER_NAME: 'Baton Test',
-      GIT_COMMITTER_EMAIL: 'test@baton.invalid',
+      ...GIT_ENV,
     };
     repo = join(root, 'my-app');
     mkdirSync(repo);
