@@ -1,9 +1,10 @@
-// The vendor tests' (vendors-idfirst, opencode-cursor) real `baton serve` processes and the bookkeeping around them:
-// everything a test starts (servers, clients, agents, terminals, temp dirs) is stopped and removed, pass or fail.
+// The vendor tests' (vendors-idfirst, opencode-cursor, search, session-import) real `baton serve` processes and the
+// bookkeeping around them: everything a test starts (servers, clients, agents, terminals, temp dirs) is stopped and
+// removed, pass or fail; and the fake CLIs run on their own, as a user would run the real ones.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type pty from 'node-pty';
+import pty from 'node-pty';
 import { afterEach } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunView } from '../../shared/contract.js';
@@ -126,3 +127,33 @@ export function runFake(bin: string, args: string[], s: Scene, cwd = s.work): { 
 
 /** Whether the adapter recognises `text` as its CLI refusing to resume a session. */
 export const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
+
+/** Talks to the fake claude directly, as a user would in a terminal of their own: no Baton involved. */
+export async function conversationOutsideBaton(
+  cwd: string,
+  env: Record<string, string>,
+  prompt: string,
+  answer: string,
+): Promise<void> {
+  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], {
+    name: 'xterm-256color',
+    cols: 120,
+    rows: 40,
+    cwd,
+    env,
+  });
+  terms.push(proc);
+  let screen = '';
+  let exited = false;
+  proc.onData((d) => (screen += d));
+  proc.onExit(() => (exited = true));
+  await waitFor(() => screen.includes('? for shortcuts'), 'the fake claude prompt');
+  proc.write(prompt);
+  await new Promise((r) => setTimeout(r, 200));
+  proc.write('\r');
+  await waitFor(() => screen.includes(answer), `'${answer}' from the fake claude`);
+  proc.write('/exit');
+  await new Promise((r) => setTimeout(r, 200));
+  proc.write('\r');
+  await waitFor(() => exited, 'the fake claude to exit');
+}
