@@ -14,8 +14,8 @@ import {
   type BenchGlobal,
   type BenchPage,
   type EchoSample,
-  type OutputTuning,
 } from './renderer-page.js';
+import type { OutputTuning } from '../../shared/output-tuning.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
 
 /** Keystroke → painted echo p99 against xterm's own local echo p99 (idle) in the same page. */

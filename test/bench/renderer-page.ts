@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM } from '../e2e/browser.js';
+import type { OutputTuning } from '../../shared/output-tuning.js';
 import { ROOT, type ServerProcess } from '../helpers/server.js';
 
 /**
@@ -67,21 +68,6 @@ export interface BatonBench {
   setOutputTuning(next: Partial<OutputTuning>): OutputTuning;
 }
 
-/** renderer/panes/pane-output.ts's switches (a copy: the bench does not import the renderer's modules). */
-export interface OutputTuning {
-  pacer: boolean;
-  renderThrottle: boolean;
-  floodFrameMs: number;
-  quietFlood: boolean;
-  quietSelection: boolean;
-  typedFloodBytes: number;
-  timers: boolean;
-  pieceBytes: number;
-  typingSliceMs: number;
-  typingPieceBytes: number;
-  typingFeedEveryMs: number;
-  typingFloodFrameMs: number;
-}
 /** What page functions see as their global object. */
 export type BenchGlobal = typeof globalThis & {
   __batonBench: BatonBench;

@@ -28,8 +28,8 @@ import {
   type BenchBrowser,
   type BenchGlobal,
   type BenchPage,
-  type OutputTuning,
 } from './renderer-page.js';
+import type { OutputTuning } from '../../shared/output-tuning.js';
 import { LINE_BYTES, workloadLine } from './renderer-scripts.js';
 import { fmt, mbps, median, ms } from './stats.js';
 

@@ -9,133 +9,25 @@
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
 // test/bench/profile-summary.ts)
 import { spawn } from 'node:child_process';
-import pty from 'node-pty';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
-import { fmt, mbps, median, ms, quantile } from './stats.js';
-
-/** Keys per target: BATON_BENCH_KEYS=n for a steadier p99 (the default's p99 is its 3rd-slowest key). */
-const KEYS = Number(process.env.BATON_BENCH_KEYS ?? 300);
-const BIG_MB = 32;
-/** BATON_BENCH_ECHO_ONLY=1: the echo figures only (no throughput rounds). */
-const ROUNDS = process.env.BATON_BENCH_ECHO_ONLY ? 0 : 3;
-const PROFILE_DIR = process.env.BATON_BENCH_PROFILE;
-const profileEnv = (name: string): Record<string, string> =>
-  PROFILE_DIR
-    ? {
-        NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-        BATON_PROFILE_DIR: join(PROFILE_DIR, name),
-      }
-    : {};
-const ECHO = `process.stdin.setRawMode(true); process.stdin.on('data', (d) => process.stdout.write(d)); process.stdout.write('READY');`;
-const sleep = (t: number) => new Promise<void>((r) => setTimeout(r, t));
-const QUICK_MS = 2;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
-
-/** Where keys are typed and their echo read: the text received so far grows. */
-interface EchoTarget {
-  type: (key: string) => void;
-  received: () => number;
-  text: () => string;
-}
-
-/** Keys typed in a row into one target before the next takes its turn (see echoPaired). */
-const BLOCK = 10;
-
-/**
- * Time for each keystroke until its echo is seen, KEYS per target. With several targets the keys go in blocks of
- * BLOCK to each in turn: the goal's two sides then share the machine's load of the same moments (a noisy machine's
- * p99 is its scheduling), while keys within a block still follow each other as quickly as a typist's.
- */
-async function echoPaired(targets: EchoTarget[]): Promise<{ times: number[][]; pauses: number[][] }> {
-  const times = targets.map((): number[] => []);
-  const pauses = targets.map((): number[] => []);
-  const seenAt = targets.map(() => -Infinity);
-  for (let start = 0; start < KEYS; start += BLOCK) {
-    for (const [t, target] of targets.entries()) {
-      for (let i = start; i < Math.min(KEYS, start + BLOCK); i++) {
-        const key = LETTERS[i % LETTERS.length]!;
-        const before = target.received();
-        const t0 = performance.now();
-        pauses[t]!.push(t0 - seenAt[t]!);
-        target.type(key);
-        for (;;) {
-          if (target.received() > before && target.text().endsWith(key)) break;
-          await new Promise((r) => setImmediate(r));
-        }
-        seenAt[t] = performance.now();
-        times[t]!.push(seenAt[t]! - t0);
-        await sleep(1 + Math.random() * 3);
-      }
-    }
-  }
-  return { times, pauses };
-}
-
-/** A PTY read with node-pty in this process, no core: `cat` of the file, bytes counted until it exits. */
-async function ptyAlone(file: string, bytes: number): Promise<number> {
-  const t0 = performance.now();
-  await new Promise<void>((resolve) => {
-    const p = pty.spawn('/bin/cat', [file], { cols: 120, rows: 40, encoding: null });
-    p.onData(() => undefined);
-    p.onExit(() => resolve());
-  });
-  return mbps(bytes, performance.now() - t0);
-}
-
-/** `ssh host <command>`, all its output read: MB/s of `bytes`. */
-async function sshRate(args: string[], bytes: number, exact: boolean): Promise<number> {
-  const t0 = performance.now();
-  const child = spawn('ssh', args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  let got = 0;
-  child.stdout.on('data', (d: Buffer) => (got += d.length));
-  await new Promise((r) => child.once('close', r));
-  // With a PTY there, each \n arrives as \r\n.
-  if (exact ? got !== bytes : got < bytes) throw new Error(`ssh ${args.at(-1)} gave ${got} bytes, expected ${bytes}`);
-  return mbps(bytes, performance.now() - t0);
-}
-
-/** `cat big.txt` in a pane until its end mark reaches `client`: MB/s, and how many resets the pane got. */
-async function paneThroughput(
-  client: RpcClient,
-  agentId: string,
-  round: string,
-  bytes: number,
-): Promise<{ rate: number; resets: number }> {
-  let tail = '';
-  let done = false;
-  // A reset means the pane fell out of the ring (its bytes were replaced by a screen): flow control failed.
-  let resets = 0;
-  let sent = false;
-  const mark = `END-OF-BIG-${round}-42`;
-  const stream = await client.attach(
-    agentId,
-    { fromOffset: 0, autoAck: true },
-    {
-      onData: (d) => {
-        tail = (tail + Buffer.from(d).toString('latin1')).slice(-64);
-        if (tail.includes(mark)) done = true;
-      },
-      onReset: (screen) => {
-        // The attach itself starts from a screen once earlier rounds left the ring: only later ones count.
-        if (sent) resets++;
-        if (screen.includes(mark)) done = true;
-      },
-    },
-  );
-  await sleep(500);
-  sent = true;
-  const t0 = performance.now();
-  stream.input(`cat big.txt; echo END-OF-BIG-${round}-$((40+2))\r`);
-  await waitFor(() => done, 'the pane to show all of big.txt', 300_000);
-  const rate = mbps(bytes, performance.now() - t0);
-  stream.detach();
-  return { rate, resets };
-}
+import { fmt, median, ms, quantile } from './stats.js';
+import {
+  BIG_MB,
+  ROUNDS,
+  profileEnv,
+  ECHO,
+  sleep,
+  QUICK_MS,
+  echoPaired,
+  ptyAlone,
+  sshRate,
+  paneThroughput,
+} from './ssh-measures.js';
 
 async function main(): Promise<void> {
   const sshd = await startSshd({ env: profileEnv('remote') });

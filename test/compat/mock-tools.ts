@@ -3,7 +3,7 @@
 // is then answered "Ran cmd.". A request that does not offer the tool (a title request, an internal call) is an
 // ordinary turn. Each API's turn is read here and streamed by its writer in mock-model.ts.
 import type { ServerResponse } from 'node:http';
-import { TOOL_REQUEST, toolReply } from './mock-model.js';
+import { TOOL_REQUEST, toolReply } from './mock-answers.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,13 +2,14 @@
 // records 10 input and 5 output tokens per answer in its transcript as the real CLI does. What a person sees: the pane
 // header's figure grows with each answer and across /clear, the run's row in the history and the toolbar show the
 // run's sum, the cost stays "unknown" while the model has no price, and a prices.json in the data directory prices it.
-import { realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 if (skipReason) console.warn(`[e2e] ${skipReason}`);
@@ -51,12 +52,7 @@ describe.skipIf(skipReason !== null)(
     afterAll(async () => {
       await session?.close();
       client?.close();
-      if (server && server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await Promise.race([server.exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-        if (server.child.exitCode === null) server.child.kill('SIGKILL');
-      }
-      if (root) rmSync(root, { recursive: true, force: true });
+      await endServerAndRemove(server, root);
     });
 
     it('shows tokens per pane and per run, follows /clear, says unknown until prices.json prices the model', async () => {

@@ -1,7 +1,7 @@
 // End-to-end journey of forks and bundles (docs/bundles.md) through the dashboard in Chromium, against a real
 // `baton serve` running the fake Claude Code CLI: Fork on a run makes a new run with its agents, each continuing its
 // own conversation; Export saves an encrypted bundle (a download); Import previews it and brings it back as a run.
-import { readFileSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
+import { readFileSync, realpathSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,7 @@ import {
   type ServerProcess,
 } from '../helpers/server.js';
 import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 if (skipReason) console.warn(`[e2e] ${skipReason}`);
@@ -79,12 +80,7 @@ describe.skipIf(skipReason !== null)(
     afterAll(async () => {
       await session?.close();
       client?.close();
-      if (server && server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await Promise.race([server.exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-        if (server.child.exitCode === null) server.child.kill('SIGKILL');
-      }
-      if (root) rmSync(root, { recursive: true, force: true });
+      await endServerAndRemove(server, root);
     });
 
     it('1. Fork on a run makes "demo fork" with its agents, each continuing its own conversation', async () => {

@@ -1,13 +1,14 @@
 // The run history as a user reads it in Chromium, with more runs than a screen holds (the list renders only the rows
 // in view): every run can be scrolled to, a search shows exactly the runs that match, and the keyboard walks the list
 // (ArrowDown from the search box, ArrowUp/ArrowDown, Home/End to rows not rendered yet, Enter opens the run).
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { launchBrowser, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 const STORED_RUNS = 300;
@@ -36,11 +37,7 @@ describe.skipIf(skipReason !== null)(`the run history list${skipReason ? ` — $
 
   afterAll(async () => {
     await session?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 
   const search = () => page.getByRole('searchbox', { name: 'Search runs' });

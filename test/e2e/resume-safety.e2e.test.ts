@@ -1,7 +1,7 @@
 // Resuming a pasted handle safely, in a real browser against a real `baton serve`: the Resume dialog shows where
 // each agent will really run and which directories are new here, refuses a directory others can write with the
 // reason, and a shell agent from a handle starts only once its own box is checked (docs/architecture.md §10).
-import { chmodSync, mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { agentByLabel, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 if (skipReason) console.warn(`[e2e] ${skipReason}`);
@@ -81,11 +82,7 @@ describe.skipIf(skipReason !== null)(`resume safety in Chromium${skipReason ? ` 
   afterAll(async () => {
     await session?.close();
     client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 
   it('a shell agent from a pasted handle starts only once its own box is checked; the preview shows real and new directories', async () => {

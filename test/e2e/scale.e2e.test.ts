@@ -2,7 +2,7 @@
 // runs, next to a history of 10,000 stopped runs. Every pane is shown once and none is blank; the history list stays
 // usable (searching it narrows it to the run typed). Screenshots of a 4×4 grid and of the history go to
 // test-results/screenshots/. No time is asserted here: the figures are the renderer bench's (docs/performance.md).
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 const STORED_RUNS = 10_000;
@@ -65,11 +66,7 @@ describe.skipIf(skipReason !== null)(`a hundred agents in Chromium${skipReason ?
     await session?.close();
     for (const run of runs) await client?.call('run.stop', { run: run.name }).catch(() => undefined);
     client?.close();
-    if (server && server.child.exitCode === null) {
-      server.child.kill('SIGTERM');
-      await server.exited;
-    }
-    if (root) rmSync(root, { recursive: true, force: true });
+    await endServerAndRemove(server, root);
   });
 
   const search = () => page.getByRole('searchbox', { name: 'Search runs' });

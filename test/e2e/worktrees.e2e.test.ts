@@ -6,7 +6,7 @@
 // Changes shows each diff → merge the first → remove its worktree → delete the run, then clean up what it left →
 // a resume preview of a run whose repository moved, pointed at its new place → removing uncommitted work asks twice.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import type { RpcClient } from '../../shared/client.js';
 import type { AgentView } from '../../shared/contract.js';
 import { startServer, tempDir, testEnv, waitFor, type ServerProcess } from '../helpers/server.js';
 import { launchBrowser, screenshot, skipUnlessChromium, type BrowserSession } from './browser.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const skipReason = skipUnlessChromium();
 if (skipReason) console.warn(`[e2e] ${skipReason}`);
@@ -101,12 +102,7 @@ describe.skipIf(skipReason !== null)(
     afterAll(async () => {
       await session?.close();
       client?.close();
-      if (server && server.child.exitCode === null) {
-        server.child.kill('SIGTERM');
-        await Promise.race([server.exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
-        if (server.child.exitCode === null) server.child.kill('SIGKILL');
-      }
-      if (root) rmSync(root, { recursive: true, force: true });
+      await endServerAndRemove(server, root);
     });
 
     it('1. New run offers each agent in the repository its own worktree, and starts two isolated shells', async () => {

@@ -15,19 +15,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import crypto from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { envMs, fail, parseArgs } from './lib/args.mjs';
-import { readJson, realCwd, writeAtomic, writeJsonAtomic } from './lib/fsutil.mjs';
+import { readJson, realCwd, writeJsonAtomic } from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
+import { all, getSession, loadTurns, newId, opencodeStore, sessionInfo } from './lib/opencode-store.mjs';
 import { createTui, oneLine, printLine, printLines, printReply, printTurns } from './lib/tui.mjs';
 
 const VERSION = '1.18.33';
 const DELAY_MS = envMs('FAKE_OPENCODE_DELAY_MS', 50);
-const SCHEMA_DB = fileURLToPath(
-  new URL('../fixtures/vendor-samples/opencode/.local/share/opencode/opencode.db', import.meta.url),
-);
-const SQL_JS = new URL('../../node_modules/sql.js/dist/sql-wasm.js', import.meta.url);
-const SQL_WASM = fileURLToPath(new URL('../../node_modules/sql.js/dist/sql-wasm.wasm', import.meta.url));
 
 // ---------------------------------------------------------------- arguments
 const VALUE_FLAGS = new Set([
@@ -77,147 +72,9 @@ if (opts.project !== null) {
 const cwd = realCwd();
 const xdg = process.env.XDG_DATA_HOME && process.env.XDG_DATA_HOME.startsWith('/') ? process.env.XDG_DATA_HOME : null;
 const dataDir = path.join(xdg ?? path.join(process.env.HOME || '/', '.local', 'share'), 'opencode');
-const dbPath = path.join(dataDir, 'opencode.db');
 const jsonPath = path.join(dataDir, 'fake-sessions.json');
-const lockPath = `${dbPath}.fake-lock`;
 
-// ---------------------------------------------------------------- the store (SQLite through sql.js)
-const { default: initSqlJs } = await import(SQL_JS.href);
-const SQL = await initSqlJs({ locateFile: () => SQL_WASM });
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** A lock between fakes sharing one store: read-modify-write of a whole file must not lose another's rows. */
-async function withLock(fn) {
-  fs.mkdirSync(dataDir, { recursive: true });
-  for (let i = 0; ; i++) {
-    try {
-      fs.mkdirSync(lockPath);
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - fs.statSync(lockPath).mtimeMs > 10_000) fs.rmSync(lockPath, { recursive: true, force: true });
-      } catch {
-        /* released meanwhile */
-      }
-      if (i > 500) throw new Error('opencode (fake): the store stayed locked');
-      await sleep(10);
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    fs.rmSync(lockPath, { recursive: true, force: true });
-  }
-}
-
-/** A new database with the schema (tables, then indexes) of the sample opencode.db. */
-function freshDb() {
-  const schema = new SQL.Database(fs.readFileSync(SCHEMA_DB));
-  const stmts =
-    schema.exec(
-      "SELECT type, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid",
-    )[0]?.values ?? [];
-  schema.close();
-  const db = new SQL.Database();
-  for (const [, sql] of stmts) db.run(sql);
-  return db;
-}
-
-function openDb() {
-  try {
-    return new SQL.Database(fs.readFileSync(dbPath));
-  } catch {
-    return freshDb();
-  }
-}
-
-function saveDb(db) {
-  writeAtomic(dbPath, db.export());
-}
-
-/** Runs fn(db) on the current store; writes it back when `write`. */
-async function store(fn, write = false) {
-  if (!write) {
-    if (!fs.existsSync(dbPath)) return fn(freshDb());
-    const db = openDb();
-    try {
-      return fn(db);
-    } finally {
-      db.close();
-    }
-  }
-  return withLock(() => {
-    const db = openDb();
-    try {
-      const out = fn(db);
-      saveDb(db);
-      return out;
-    } finally {
-      db.close();
-    }
-  });
-}
-
-function all(db, sql, params = []) {
-  const stmt = db.prepare(sql);
-  stmt.bind(params);
-  const out = [];
-  while (stmt.step()) out.push(stmt.getAsObject());
-  stmt.free();
-  return out;
-}
-
-function sessionInfo(r) {
-  const info = {
-    id: r.id,
-    slug: r.slug,
-    projectID: r.project_id,
-    directory: r.directory,
-    title: r.title,
-    version: r.version,
-    time: { created: r.time_created, updated: r.time_updated },
-  };
-  if (r.parent_id) info.parentID = r.parent_id;
-  return info;
-}
-
-const SESSION_COLUMNS = 'id, project_id, parent_id, slug, directory, title, version, time_created, time_updated';
-const getSession = (db, id) => all(db, `SELECT ${SESSION_COLUMNS} FROM session WHERE id = ?`, [id])[0] ?? null;
-
-/** The text turns of a session, in order. */
-function loadTurns(db, id) {
-  return all(
-    db,
-    `SELECT m.data AS m, p.data AS p FROM message m JOIN part p ON p.message_id = m.id
-      WHERE m.session_id = ? ORDER BY m.time_created, m.id, p.id`,
-    [id],
-  ).flatMap((r) => {
-    const m = JSON.parse(r.m);
-    const p = JSON.parse(r.p);
-    return p.type === 'text' && !p.synthetic ? [{ role: m.role, text: p.text }] : [];
-  });
-}
-
-// ---------------------------------------------------------------- ids (docs/vendors.md §6)
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-let lastMs = 0;
-let counter = 0;
-function newId(prefix, descending) {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastMs = ms;
-    counter = 0;
-  }
-  counter++;
-  let v = BigInt(ms) * 4096n + BigInt(counter);
-  if (descending) v = ~v;
-  const hex = (v & 0xffffffffffffn).toString(16).padStart(12, '0');
-  let rand = '';
-  for (const b of crypto.randomBytes(14)) rand += BASE62[b % 62];
-  return `${prefix}_${hex}${rand}`;
-}
+const store = opencodeStore(dataDir);
 
 // ---------------------------------------------------------------- this process's state and events
 const state = { session: null, turns: [] };

@@ -1,8 +1,7 @@
 // The background core (`baton serve --socket`), as the desktop app runs it and as the command line reaches it: real
 // core processes on a temp data directory, the real `baton` command line, the real WebSocket client over the socket,
 // the fake Claude Code CLI. What is checked is what a user relies on: only they can reach the core; agents outlive
-// every client; a new client sees exactly the bytes it missed; a killed core's runs are offered back and come back in
-// their own conversations; a core restart brings every run back with each agent's outcome.
+// every client; a new client sees exactly the bytes it missed.
 import { spawn } from 'node:child_process';
 import {
   chmodSync,
@@ -11,92 +10,18 @@ import {
   mkdirSync,
   readdirSync,
   readlinkSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../shared/client.js';
+import { describe, expect, it } from 'vitest';
 import { PROTOCOL_VERSION } from '../../shared/contract.js';
-import { isRunning, listeningTcpInodes, runCli, startCore, stopCore, type CoreProcess } from '../helpers/core.js';
-import { agentByLabel, ask, ROOT, screenText, waitFor } from '../helpers/server.js';
-import { tempMachine } from '../helpers/temp-machine.js';
+import { isRunning, listeningTcpInodes, runCli } from '../helpers/core.js';
+import { agentByLabel, ROOT, waitFor } from '../helpers/server.js';
+import { pids, useCoreCleanup, scene, core, client, data, killCore, promptShown } from './background-core-scene.js';
 
-const cores: CoreProcess[] = [];
-const clients: RpcClient[] = [];
-const pids = new Set<number>();
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  await Promise.all(cores.splice(0).map(stopCore));
-  for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
-  pids.clear();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-interface Scene {
-  root: string;
-  data: string;
-  work: string;
-  env: Record<string, string>;
-}
-
-function scene(): Scene {
-  const { root, data, work, env } = tempMachine('baton-bg-');
-  dirs.push(root);
-  return { root, data, work, env };
-}
-
-async function core(s: Scene): Promise<CoreProcess> {
-  const c = await startCore(s.data, s.env);
-  cores.push(c);
-  return c;
-}
-
-async function client(c: CoreProcess): Promise<RpcClient> {
-  const rpc = await c.connect();
-  clients.push(rpc);
-  return rpc;
-}
-
-const data = (s: Scene) => ['--data-dir', s.data];
-
-async function killCore(c: CoreProcess): Promise<void> {
-  c.child.kill('SIGKILL');
-  expect(await c.exited).toEqual({ code: null, signal: 'SIGKILL' });
-}
-
-/** The claude fake has drawn its prompt (no need before typing: `agent.send` waits for that itself). */
-const promptShown = (rpc: RpcClient, agentId: string) =>
-  waitFor(async () => (await screenText(rpc, agentId)).includes('? for shortcuts'), `the prompt of ${agentId}`);
-
-/** `demo`: two Claude agents, each told its own number. */
-async function startDemo(rpc: RpcClient, s: Scene, numbers: [number, number]) {
-  const run = await rpc.call('run.start', {
-    name: 'demo',
-    agents: [
-      { vendor: 'claude', label: 'one', cwd: s.work },
-      { vendor: 'claude', label: 'two', cwd: s.work },
-    ],
-  });
-  for (const a of run.agents) if (a.pid) pids.add(a.pid);
-  const [one, two] = [agentByLabel(run.agents, 'one'), agentByLabel(run.agents, 'two')];
-  await ask(rpc, one.id, `remember the number ${numbers[0]}`, `OK, I will remember ${numbers[0]}.`);
-  await ask(rpc, two.id, `remember the number ${numbers[1]}`, `OK, I will remember ${numbers[1]}.`);
-  return { run, one, two };
-}
-
-async function expectNumbers(rpc: RpcClient, numbers: [number, number]): Promise<void> {
-  const run = await rpc.call('run.get', { run: 'demo' });
-  const [one, two] = [agentByLabel(run.agents, 'one'), agentByLabel(run.agents, 'two')];
-  const textOne = await ask(rpc, one.id, 'what number did I ask you to remember', `The number is ${numbers[0]}.`);
-  const textTwo = await ask(rpc, two.id, 'what number did I ask you to remember', `The number is ${numbers[1]}.`);
-  expect(textOne).not.toContain(`The number is ${numbers[1]}.`);
-  expect(textTwo).not.toContain(`The number is ${numbers[0]}.`);
-}
+useCoreCleanup();
 
 describe('the background core on its socket', () => {
   it('listens only on a socket of its own (0600, in the 0700 data directory), with no TCP port, and the CLI works through it', async () => {
@@ -293,117 +218,5 @@ describe('the background core on its socket', () => {
     expect(next.info.pid).not.toBe(first.info.pid);
     expect(statSync(next.info.socket).mode & 0o777).toBe(0o600);
     expect((await runCli(['ls', ...data(s)], s.env)).stderr).toContain(`(pid ${next.info.pid})`);
-  });
-});
-
-describe('runs a core ended without stopping them', () => {
-  it('kill -9: the next core lists the runs that were running, and `baton resume-interrupted` brings each agent back in its own conversation', async () => {
-    const s = scene();
-    const numbers: [number, number] = [
-      1000 + Math.floor(Math.random() * 4000),
-      5000 + Math.floor(Math.random() * 4000),
-    ];
-    const first = await core(s);
-    const rpc = await client(first);
-    await startDemo(rpc, s, numbers);
-    // A run stopped before the kill is not "interrupted": it stays stopped.
-    await rpc.call('run.start', {
-      name: 'done',
-      agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }],
-    });
-    await rpc.call('run.stop', { run: 'done' });
-
-    await killCore(first);
-    const second = await core(s);
-    const rpc2 = await client(second);
-    const recovery = await rpc2.call('recovery.get', {});
-    expect(recovery.interrupted).toMatchObject({ reason: 'crash', runs: [{ name: 'demo', agents: 2 }] });
-    const listed = await runCli(['ls', ...data(s)], s.env);
-    expect(listed.stdout).toMatch(/^demo\t0\/2 live/m);
-    expect(listed.stderr).toContain(
-      '1 run was running when the core last stopped: `baton resume-interrupted` brings it back',
-    );
-
-    const resumed = await runCli(['resume-interrupted', ...data(s)], s.env);
-    expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/run 'demo'\n {2}one \(claude\): resumed\n {2}two \(claude\): resumed/);
-    await expectNumbers(rpc2, numbers);
-    expect((await rpc2.call('run.get', { run: 'done' })).agents[0]!.status).toBe('stopped');
-
-    const after = await rpc2.call('recovery.get', {});
-    expect(after.interrupted).toBeNull();
-    expect(after.last?.runs.map((r) => [r.name, r.outcomes.map((o) => o.outcome)])).toEqual([
-      ['demo', ['resumed', 'resumed']],
-    ]);
-    const again = await runCli(['resume-interrupted', ...data(s)], s.env);
-    expect(again.stderr).toMatch(/nothing left to resume/);
-  });
-
-  it('with the setting on, the next core resumes them by itself', async () => {
-    const s = scene();
-    const numbers: [number, number] = [
-      2000 + Math.floor(Math.random() * 3000),
-      6000 + Math.floor(Math.random() * 3000),
-    ];
-    const first = await core(s);
-    const rpc = await client(first);
-    expect(await rpc.call('settings.set', { resumeInterruptedOnStart: true })).toEqual({
-      quitAction: 'ask',
-      resumeInterruptedOnStart: true,
-    });
-    await startDemo(rpc, s, numbers);
-    await killCore(first);
-
-    const second = await core(s);
-    const rpc2 = await client(second);
-    const last = await waitFor(
-      async () => (await rpc2.call('recovery.get', {})).last ?? undefined,
-      'the interrupted runs to be resumed',
-    );
-    expect(last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)])).toEqual([
-      ['demo', ['one: resumed', 'two: resumed']],
-    ]);
-    await expectNumbers(rpc2, numbers);
-  });
-
-  it('a core restart (core.shutdown with resumeOnStart, as a newer app asks of an older core) snapshots, stops, and the next core resumes every run with outcomes', async () => {
-    const s = scene();
-    const numbers: [number, number] = [
-      1000 + Math.floor(Math.random() * 4000),
-      5000 + Math.floor(Math.random() * 4000),
-    ];
-    const first = await core(s);
-    const rpc = await client(first);
-    const { one, two } = await startDemo(rpc, s, numbers);
-    await rpc.call('run.start', {
-      name: 'shell',
-      agents: [{ vendor: 'shell', label: 'sh', cwd: s.work, command: ['/bin/sleep', '600'] }],
-    });
-    const shellPid = (await rpc.call('run.get', { run: 'shell' })).agents[0]!.pid!;
-    pids.add(shellPid);
-    expect((await rpc.call('core.info', {})).liveAgents).toBe(3);
-
-    expect(await rpc.call('core.shutdown', { resumeOnStart: true })).toEqual({ liveRuns: 2 });
-    expect(await first.exited).toEqual({ code: 0, signal: null });
-    for (const pid of [one.pid!, two.pid!, shellPid]) expect(isRunning(pid)).toBe(false);
-    expect(existsSync(join(s.data, 'server.json'))).toBe(false);
-
-    const second = await core(s);
-    const rpc2 = await client(second);
-    const events = await rpc2.call('run.events', { run: 'demo' });
-    expect(events.some((e) => e.type === 'snapshot' && e.message?.startsWith('snapshot (quit)'))).toBe(true);
-    const last = await waitFor(
-      async () => (await rpc2.call('recovery.get', {})).last ?? undefined,
-      'the new core to resume every run',
-    );
-    const outcomes = Object.fromEntries(
-      last.runs.map((r) => [r.name, r.outcomes.map((o) => `${o.label}: ${o.outcome}`)]),
-    );
-    expect(outcomes).toEqual({ demo: ['one: resumed', 'two: resumed'], shell: ['sh: fresh'] });
-    expect(last.runs.find((r) => r.name === 'shell')!.outcomes[0]!.message).toMatch(
-      /a shell has no conversation to resume/,
-    );
-    expect((await rpc2.call('core.info', {})).liveAgents).toBe(3);
-    await expectNumbers(rpc2, numbers);
   });
 });

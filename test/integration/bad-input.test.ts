@@ -1,7 +1,7 @@
 // Bad input on every channel of a real `baton serve` (raw HTTP, the WebSocket upgrade, WebSocket messages) is answered
 // with a clear refusal, and afterwards the server is alive, still serves the dashboard, and a shell agent started
 // before the attack still answers. Then a seeded fuzz of each channel, with the server's memory checked after it.
-import { mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -12,6 +12,7 @@ import { BatonError } from '../../shared/contract.js';
 import type { RpcClient } from '../../shared/client.js';
 import { fuzzHttp, fuzzSocket, rawExchange, statusOf } from '../helpers/fuzz.js';
 import { ask, randomNumber, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 let root: string;
 let server: ServerProcess;
@@ -35,11 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client?.close();
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
+  await endServerAndRemove(server, root);
 });
 
 /** The server process runs, serves the dashboard, and the agent started before the attacks still computes. */

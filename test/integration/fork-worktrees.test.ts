@@ -2,7 +2,7 @@
 // repository in a temp directory and the fake Claude Code CLI. The fork of a snapshot gets a new branch from the
 // commit the source's worktree had then (not its later one), and its conversation, copied into the new worktree's
 // directory and cut at the snapshot, goes on there.
-import { realpathSync, rmSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -17,6 +17,7 @@ import {
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 const QUESTION = 'what number did I ask you to remember';
 const WAIT_MS = 20_000;
@@ -35,11 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client?.close();
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
+  await endServerAndRemove(server, root);
 });
 
 describe('fork of an agent in a worktree', () => {

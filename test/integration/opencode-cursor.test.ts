@@ -4,216 +4,24 @@
 // Per vendor: the id becomes known (opencode: at the first prompt, from the TUI's own server; Cursor: before the TUI
 // starts, from create-chat), a number told to the agent survives stop and resume-by-handle, and a deleted session
 // comes back `fresh` with a warning. Two opencode agents in one directory never swap or share sessions.
-import { spawnSync } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import pty from 'node-pty';
-import initSqlJs from 'sql.js';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../shared/client.js';
-import type { RunView } from '../../shared/contract.js';
-import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
-import { createVendors } from '../../electron/core/vendors/registry.js';
+import { describe, expect, it } from 'vitest';
+import type { SessionObservation } from '../../electron/core/vendors/adapter.js';
+import { agentByLabel, ask, randomNumber, screenText, waitFor } from '../helpers/server.js';
+import { WAIT_MS, terms, stops, useServedCleanup, track, serve, ready, confirmed } from '../helpers/served-vendors.js';
 import {
-  FAKES,
-  agentByLabel,
-  ask,
-  randomNumber,
-  screenText,
-  startServer,
-  waitFor,
-  type ServerProcess,
-} from '../helpers/server.js';
-import { tempMachine } from '../helpers/temp-machine.js';
+  opencodeAdapter,
+  OPENCODE_ID,
+  QUESTION,
+  opencodeTexts,
+  cursorChat,
+  CASES,
+  byVendor,
+  scene,
+} from './opencode-cursor-cases.js';
 
-const WAIT_MS = 20_000;
-const vendors = createVendors();
-const cursorAdapter = vendors.get('cursor')!;
-const opencodeAdapter = vendors.get('opencode')!;
-const OPENCODE_ID = /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const QUESTION = 'what number did I ask you to remember';
-
-// ---------- bookkeeping: everything a test starts is stopped and removed, pass or fail ----------
-
-const clients: RpcClient[] = [];
-const servers: ServerProcess[] = [];
-const agentPids = new Set<number>();
-const terms: pty.IPty[] = [];
-const stops: (() => void)[] = [];
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const s of stops.splice(0)) s();
-  for (const t of terms.splice(0)) {
-    try {
-      t.kill('SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-  for (const c of clients.splice(0)) c.close();
-  await Promise.all(servers.splice(0).map((s) => stopServer(s)));
-  for (const pid of agentPids) {
-    try {
-      process.kill(pid, 0);
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  agentPids.clear();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-async function stopServer(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
-  if ((await Promise.race([server.exited, timeout])) === 'timeout') {
-    server.child.kill('SIGKILL');
-    await server.exited;
-  }
-}
-
-function track(run: RunView): RunView {
-  for (const a of run.agents) if (a.pid !== null) agentPids.add(a.pid);
-  return run;
-}
-
-// ---------- the stores, read and changed the way a user (or a cleanup) would ----------
-
-const SQL = initSqlJs({ locateFile: () => createRequire(import.meta.url).resolve('sql.js/dist/sql-wasm.wasm') });
-const opencodeDb = (home: string) => join(home, '.local', 'share', 'opencode', 'opencode.db');
-
-async function query(file: string, sql: string, params: string[] = []): Promise<Record<string, unknown>[]> {
-  const db = new (await SQL).Database(readFileSync(file));
-  try {
-    const stmt = db.prepare(sql);
-    stmt.bind(params);
-    const out: Record<string, unknown>[] = [];
-    while (stmt.step()) out.push(stmt.getAsObject());
-    stmt.free();
-    return out;
-  } finally {
-    db.close();
-  }
-}
-
-/** The texts said in an opencode session, from its message/part rows. */
-async function opencodeTexts(home: string, sessionId: string): Promise<string[]> {
-  const parts = await query(opencodeDb(home), 'SELECT data FROM part WHERE session_id = ? ORDER BY id', [sessionId]);
-  return parts.map((p) => (JSON.parse(String(p.data)) as { text?: string }).text ?? '');
-}
-
-/** Deletes a session from opencode.db, as `opencode session delete` would. */
-async function deleteOpencodeSession(home: string, sessionId: string): Promise<void> {
-  const file = opencodeDb(home);
-  const db = new (await SQL).Database(readFileSync(file));
-  for (const table of ['part', 'message']) db.run(`DELETE FROM ${table} WHERE session_id = ?`, [sessionId]);
-  db.run('DELETE FROM session WHERE id = ?', [sessionId]);
-  writeFileSync(file, db.export());
-  db.close();
-}
-
-const cursorChat = (home: string, cwd: string, id: string) =>
-  join(home, '.cursor', 'chats', createHash('md5').update(cwd).digest('hex'), id);
-
-// ---------- the vendors, as the tests see them ----------
-
-type Vendor = 'opencode' | 'cursor';
-
-interface VendorCase {
-  vendor: Vendor;
-  adapter: VendorAdapter;
-  idPattern: RegExp;
-  /** Text the fake TUI shows once it takes input. */
-  ready: string;
-  /** The id is known when run.start returns (Cursor: create-chat); else only after the first prompt. */
-  idAtStart: boolean;
-  /** The vendor's own store holds the session, for this cwd. */
-  stored(home: string, cwd: string, sessionId: string): Promise<boolean>;
-  /** Removes the session from the vendor's store. */
-  remove(home: string, cwd: string, sessionId: string): Promise<void>;
-  resumeArgv(sessionId: string): string[];
-}
-
-const CASES: VendorCase[] = [
-  {
-    vendor: 'opencode',
-    adapter: opencodeAdapter,
-    idPattern: OPENCODE_ID,
-    ready: 'ctrl+p',
-    idAtStart: false,
-    stored: async (home, cwd, id) =>
-      existsSync(opencodeDb(home)) &&
-      (await query(opencodeDb(home), 'SELECT id FROM session WHERE id = ? AND directory = ?', [id, cwd])).length === 1,
-    remove: (home, _cwd, id) => deleteOpencodeSession(home, id),
-    resumeArgv: (id) => ['opencode', '-s', id],
-  },
-  {
-    vendor: 'cursor',
-    adapter: cursorAdapter,
-    idPattern: UUID,
-    ready: 'Plan, search, build anything',
-    idAtStart: true,
-    stored: async (home, cwd, id) => existsSync(join(cursorChat(home, cwd, id), 'store.db')),
-    remove: async (home, cwd, id) => rmSync(cursorChat(home, cwd, id), { recursive: true }),
-    resumeArgv: (id) => ['cursor-agent', '--resume', id],
-  },
-];
-const byVendor = (v: Vendor): VendorCase => CASES.find((c) => c.vendor === v)!;
-
-// ---------- the scene every test starts from ----------
-
-interface Scene {
-  home: string;
-  data: string;
-  work: string;
-  env: Record<string, string>;
-}
-
-function scene(): Scene {
-  const { root, home, data, work, env } = tempMachine('baton-oc-cursor-', {
-    BATON_OPENCODE_BIN: join(FAKES, 'opencode.mjs'),
-    BATON_CURSOR_BIN: join(FAKES, 'cursor-agent.mjs'),
-  });
-  dirs.push(root);
-  return { home, data, work, env };
-}
-
-async function serve(s: Scene): Promise<RpcClient> {
-  const server = await startServer(s.data, s.env);
-  servers.push(server);
-  const client = await server.connect();
-  clients.push(client);
-  return client;
-}
-
-async function ready(client: RpcClient, agentId: string, c: VendorCase): Promise<void> {
-  await waitFor(
-    async () => (await screenText(client, agentId)).includes(c.ready),
-    `the prompt of ${c.vendor} agent ${agentId}`,
-    WAIT_MS,
-  );
-}
-
-/** Waits until each agent's current session id is confirmed (and, if given, has `count` ids). */
-async function confirmed(client: RpcClient, run: string, labels: string[], count?: number): Promise<RunView> {
-  return waitFor(
-    async () => {
-      const view = await client.call('run.get', { run });
-      const ok = labels.every((l) => {
-        const ids = agentByLabel(view.agents, l).sessionIds;
-        return ids.at(-1)?.confirmed === true && (count === undefined || ids.length === count);
-      });
-      return ok ? view : undefined;
-    },
-    `sessions of ${labels.join(', ')} confirmed`,
-    WAIT_MS,
-  );
-}
+useServedCleanup();
 
 // ---------- the tests ----------
 
@@ -470,50 +278,5 @@ describe('opencode: two agents in one directory', () => {
     expect(two.seen.map((o) => o.sessionId).every((x) => x === idTwo)).toBe(true);
     expect((await opencodeTexts(s.home, idOne)).join(' ')).toContain('1111');
     expect((await opencodeTexts(s.home, idTwo)).join(' ')).toContain('2222');
-  });
-});
-
-// ---------- the fake CLIs answer like the real ones (Cursor: as reported), and the adapters recognise them ----------
-
-describe('the fake CLIs answer like the real ones', () => {
-  function run(bin: string, args: string[], s: Scene, cwd = s.work): { code: number | null; out: string } {
-    const r = spawnSync(process.execPath, [join(FAKES, bin), ...args], {
-      cwd,
-      env: s.env,
-      input: '',
-      encoding: 'utf8',
-      timeout: 15_000,
-    });
-    return { code: r.status, out: `${r.stdout}${r.stderr}` };
-  }
-  const rejected = (adapter: VendorAdapter, text: string) => adapter.resumeErrorTexts.some((re) => re.test(text));
-
-  it('opencode: version, and an unknown session (exit 1)', () => {
-    const s = scene();
-    expect(run('opencode.mjs', ['--version'], s)).toEqual({ code: 0, out: '1.18.33\n' });
-    const missing = run('opencode.mjs', ['-s', 'ses_0123456789abZZZZZZZZZZZZZZ'], s);
-    expect(missing).toEqual({ code: 1, out: 'Error: Session not found: ses_0123456789abZZZZZZZZZZZZZZ\n' });
-    expect(rejected(opencodeAdapter, missing.out)).toBe(true);
-  });
-
-  it('cursor: version, create-chat, and an unknown chat (exit 1, one of the reported texts)', () => {
-    const s = scene();
-    expect(run('cursor-agent.mjs', ['--version'], s)).toEqual({ code: 0, out: '2026.11.20-fake\n' });
-    const made = run('cursor-agent.mjs', ['create-chat'], s);
-    expect(made.code).toBe(0);
-    const id = made.out.trim();
-    expect(id).toMatch(UUID);
-    expect(JSON.parse(readFileSync(join(cursorChat(s.home, s.work, id), 'meta.json'), 'utf8'))).toMatchObject({
-      hasConversation: false,
-    });
-    const other = randomUUID();
-    const missing = run('cursor-agent.mjs', ['--resume', other], s);
-    expect(missing).toEqual({ code: 1, out: `Error: chat not found: ${other}\n` });
-    expect(rejected(cursorAdapter, missing.out)).toBe(true);
-    // Print mode remembers across runs, in the chat create-chat made.
-    expect(run('cursor-agent.mjs', ['-p', '--resume', id, 'remember the number 34'], s).out).toBe(
-      'OK, I will remember 34.\n',
-    );
-    expect(run('cursor-agent.mjs', ['-p', `--resume=${id}`, QUESTION], s).out).toBe('The number is 34.\n');
   });
 });

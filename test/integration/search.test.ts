@@ -1,67 +1,23 @@
 // Search across every transcript, end to end: fake Claude Code and Gemini CLIs write their real transcript formats,
 // in a Baton run and in a terminal of the user's own (outside Baton); a real `baton serve` finds both with the right
 // run and label, opens a conversation at a hit, resumes the outside one into a run, and `baton search` prints them.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pty, { type IPty } from 'node-pty';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../shared/client.js';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult, SearchStatus } from '../../shared/contract.js';
 import { runCli } from '../helpers/core.js';
 import { tempMachine } from '../helpers/temp-machine.js';
-import { FAKES, agentByLabel, ask, randomNumber, startServer, waitFor, type ServerProcess } from '../helpers/server.js';
+import { FAKES, agentByLabel, ask, randomNumber, startServer, waitFor } from '../helpers/server.js';
+import {
+  agentPids,
+  clients,
+  conversationOutsideBaton,
+  dirs,
+  servers,
+  useServedCleanup,
+} from '../helpers/served-vendors.js';
 
-const clients: RpcClient[] = [];
-const servers: ServerProcess[] = [];
-const ptys: IPty[] = [];
-const agentPids = new Set<number>();
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const p of ptys.splice(0)) {
-    try {
-      p.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  await Promise.all(
-    servers.splice(0).map(async (s) => {
-      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
-      if ((await Promise.race([s.exited, timeout])) === 'timeout') s.child.kill('SIGKILL');
-    }),
-  );
-  for (const pid of agentPids) {
-    try {
-      if (!readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-  agentPids.clear();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A conversation with the fake claude in a terminal of the user's own: no Baton involved. */
-async function conversationOutsideBaton(cwd: string, env: Record<string, string>, n: number): Promise<void> {
-  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], { name: 'xterm-256color', cwd, env });
-  ptys.push(proc);
-  let screen = '';
-  let exited = false;
-  proc.onData((d) => (screen += d));
-  proc.onExit(() => (exited = true));
-  await waitFor(() => screen.includes('? for shortcuts'), 'the fake claude prompt');
-  proc.write(`remember the number ${n}`);
-  await new Promise((r) => setTimeout(r, 200));
-  proc.write('\r');
-  await waitFor(() => screen.includes(`OK, I will remember ${n}.`), 'the fake claude answer');
-  proc.write('/exit');
-  await new Promise((r) => setTimeout(r, 200));
-  proc.write('\r');
-  await waitFor(() => exited, 'the fake claude to exit');
-}
+useServedCleanup();
 
 const where = (r: SearchResult) => `${r.vendor} ${r.holder ? `${r.holder.runName}/${r.holder.label}` : 'outside'}`;
 
@@ -74,7 +30,7 @@ describe('search across every transcript', () => {
     const inRun = randomNumber();
     const outside = randomNumber([inRun]);
 
-    await conversationOutsideBaton(other, env, outside);
+    await conversationOutsideBaton(other, env, `remember the number ${outside}`, `OK, I will remember ${outside}.`);
     const server = await startServer(data, env);
     servers.push(server);
     const client = await server.connect();

@@ -1,77 +1,21 @@
 // Session import end to end: a conversation is had with the fake Claude Code CLI run directly in a PTY (outside
 // Baton), then a real `baton serve` lists it (sessions.list) and adopts it into a run (sessions.adopt) whose agent
 // answers from that old conversation.
-import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import pty, { type IPty } from 'node-pty';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RpcClient } from '../../shared/client.js';
+import { describe, expect, it } from 'vitest';
 import { BatonError } from '../../shared/contract.js';
-import { FAKES, ask, startServer, waitFor, type ServerProcess } from '../helpers/server.js';
+import { ask, startServer, waitFor } from '../helpers/server.js';
 import { tempMachine } from '../helpers/temp-machine.js';
+import {
+  agentPids,
+  clients,
+  conversationOutsideBaton,
+  dirs,
+  servers,
+  useServedCleanup,
+} from '../helpers/served-vendors.js';
 
-const clients: RpcClient[] = [];
-const servers: ServerProcess[] = [];
-const ptys: IPty[] = [];
-const agentPids = new Set<number>();
-const dirs: string[] = [];
-
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.close();
-  for (const p of ptys.splice(0)) {
-    try {
-      p.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  await Promise.all(
-    servers.splice(0).map(async (s) => {
-      if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-      const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 15_000).unref());
-      if ((await Promise.race([s.exited, timeout])) === 'timeout') s.child.kill('SIGKILL');
-    }),
-  );
-  for (const pid of agentPids) {
-    try {
-      if (!readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-  agentPids.clear();
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** Talks to the fake claude directly, as a user would in a terminal of their own: no Baton involved. */
-async function conversationOutsideBaton(
-  cwd: string,
-  env: Record<string, string>,
-  prompt: string,
-  answer: string,
-): Promise<void> {
-  const proc = pty.spawn(process.execPath, [join(FAKES, 'claude.mjs')], {
-    name: 'xterm-256color',
-    cols: 120,
-    rows: 40,
-    cwd,
-    env,
-  });
-  ptys.push(proc);
-  let screen = '';
-  let exited = false;
-  proc.onData((d) => (screen += d));
-  proc.onExit(() => (exited = true));
-  await waitFor(() => screen.includes('? for shortcuts'), 'the fake claude prompt');
-  proc.write(prompt);
-  await new Promise((r) => setTimeout(r, 200));
-  proc.write('\r');
-  await waitFor(() => screen.includes(answer), `'${answer}' from the fake claude`);
-  proc.write('/exit');
-  await new Promise((r) => setTimeout(r, 200));
-  proc.write('\r');
-  await waitFor(() => exited, 'the fake claude to exit');
-}
+useServedCleanup();
 
 describe('session import through baton serve', () => {
   it('lists a Claude conversation started outside Baton and adopts it into a run that remembers it', async () => {

@@ -3,12 +3,10 @@
 // refused everywhere with its reason, the preview shows where each agent will really run and which directories
 // are new here, shell agents from a handle start only when confirmed, and a run never grows past 32 agents.
 // CI runs as root: "another user" is simulated by chowning to uid 65534 (nobody).
-import { randomBytes } from 'node:crypto';
-import { chmodSync, chownSync, mkdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
-import { BatonError } from '../../shared/contract.js';
 import { descendantKeys } from '../helpers/processes.js';
 import { RawConnection } from '../helpers/raw-connection.js';
 import {
@@ -20,15 +18,11 @@ import {
   waitFor,
   type ServerProcess,
 } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
+import { refusal } from '../helpers/refusal.js';
+import { base36, newAgentId, newRunId } from '../helpers/handle-ids.js';
 
 const NOBODY = 65534;
-const base36 = (n: number) => {
-  let out = '';
-  for (const b of randomBytes(n * 2)) if (out.length < n && b < 252) out += (b % 36).toString(36);
-  return out;
-};
-const newRunId = () => `run_${base36(16)}`;
-const newAgentId = () => `agt_${base36(16)}`;
 
 interface BodyAgent {
   id: string;
@@ -81,23 +75,8 @@ beforeAll(async () => {
 afterAll(async () => {
   raw?.close();
   client?.close();
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
+  await endServerAndRemove(server, root);
 });
-
-async function refusal(promise: Promise<unknown>): Promise<BatonError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('the request was accepted');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(BatonError);
-  return err as BatonError;
-}
 
 const runNames = async () => (await client.call('run.list', {})).map((r) => r.name);
 

@@ -1,12 +1,13 @@
 // The worktree verbs of the `baton` command line as a user types them, against a real `baton serve` and real git
 // repositories: what they print, their exit codes, and what the repository holds afterwards.
-import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
 import { runCli } from '../helpers/core.js';
 import { branchesOf, commitAll, GIT_ENV, gitStatus, makeRepo, writeFile } from '../helpers/git-repo.js';
 import { agentByLabel, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { endServerAndRemove } from '../helpers/server-teardown.js';
 
 let root: string;
 let env: Record<string, string>;
@@ -26,11 +27,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   client?.close();
-  if (server && server.child.exitCode === null) {
-    server.child.kill('SIGTERM');
-    await server.exited;
-  }
-  if (root) rmSync(root, { recursive: true, force: true });
+  await endServerAndRemove(server, root);
 });
 
 describe('baton and worktrees', () => {

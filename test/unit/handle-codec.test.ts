@@ -1,70 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { BatonError } from '../../shared/contract.js';
-import { AGENT_ID, type VendorName } from '../../shared/words.js';
-import { decodeHandle, encodeHandle, type HandleAgent, type HandleRules } from '../../electron/core/handle/codec.js';
-
-const CLAUDE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const rules: HandleRules = {
-  sessionIdPattern(vendor: VendorName) {
-    if (vendor === 'claude') return CLAUDE_ID;
-    if (vendor === 'shell') return null;
-    return undefined;
-  },
-};
-
-const SESSION = '0b5e1a4c-9d2f-4e6a-8b7c-1d2e3f4a5b6c';
-const RUN = { name: 'auth-refactor', id: 'run_0123456789abcdef' };
-const CREATED = '2025-06-01T12:00:00.000Z';
-
-function agent(n: number, over: Partial<HandleAgent> = {}): HandleAgent {
-  return {
-    id: `agt_${n.toString(36).padStart(16, '0')}`,
-    label: `agent ${n}`,
-    vendor: 'claude',
-    sessionId: SESSION,
-    cwd: '/home/me/project',
-    ...over,
-  };
-}
-
-function rawJson(over: Record<string, unknown> = {}, agents: unknown[] = [agent(1)]): Record<string, unknown> {
-  return { v: 1, run: RUN, createdAt: CREATED, agents, ...over };
-}
-
-const b64 = (s: string) => `baton1.${Buffer.from(s, 'utf8').toString('base64url')}`;
-const b64json = (v: unknown) => b64(JSON.stringify(v));
-
-/** Decodes, expects a refusal, and checks it names the field and rule without echoing the handle or `secret`. */
-function refused(text: string, field: string, rule: string | RegExp, secrets: string[] = []): BatonError {
-  let caught: unknown;
-  try {
-    decodeHandle(text, rules);
-  } catch (err) {
-    caught = err;
-  }
-  expect(caught).toBeInstanceOf(BatonError);
-  const e = caught as BatonError;
-  expect(e.code).toBe('invalid');
-  expect(e.field).toBe(field);
-  if (typeof rule === 'string') expect(e.message).toContain(rule);
-  else expect(e.message).toMatch(rule);
-  expect(e.message).not.toContain(text.trim());
-  for (const s of secrets) expect(e.message).not.toContain(s);
-  return e;
-}
-
-/** The same bad agent both ways: base64url and raw JSON. */
-function refusedAgent(
-  over: Partial<Record<keyof HandleAgent, unknown>>,
-  field: string,
-  rule: string | RegExp,
-  secret?: string,
-) {
-  const json = rawJson({}, [{ ...agent(1), ...over }]);
-  const secrets = secret === undefined ? [] : [secret];
-  refused(b64json(json), field, rule, secrets);
-  refused(JSON.stringify(json), field, rule, secrets);
-}
+import { AGENT_ID } from '../../shared/words.js';
+import { decodeHandle, encodeHandle, type HandleAgent } from '../../electron/core/handle/codec.js';
+import {
+  rules,
+  SESSION,
+  RUN,
+  CREATED,
+  agent,
+  rawJson,
+  b64,
+  b64json,
+  refused,
+  refusedAgent,
+} from './handle-codec-helpers.js';
 
 describe('handle codec: what decodes', () => {
   it('round-trips a run handle', () => {
@@ -291,102 +239,5 @@ describe('handle codec: what is refused, and how', () => {
     refused(JSON.stringify({ ...caw, version: 2 }), 'version', 'caw handle version is not supported');
     const { session_id: _s, ...missing } = caw;
     refused(JSON.stringify(missing), 'session_id', 'session_id must be text');
-  });
-});
-
-describe('an agent’s worktree in a handle', () => {
-  const WORKTREE = {
-    repoRoot: '/home/me/app',
-    worktreePath: '/home/me/.baton/worktrees/app/demo-planner',
-    branch: 'baton/demo/planner',
-    baseCommit: 'a'.repeat(40),
-  };
-  const inWorktree = (over: Partial<typeof WORKTREE> = {}, cwd = `${WORKTREE.worktreePath}/src`) =>
-    agent(1, { cwd, worktree: { ...WORKTREE, ...over } });
-
-  it('round-trips, and a handle without one is unchanged', () => {
-    const decoded = decodeHandle(
-      encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree(), agent(2)] }),
-      rules,
-    );
-    expect(decoded.agents[0]!.worktree).toEqual(WORKTREE);
-    expect(decoded.agents[1]).not.toHaveProperty('worktree');
-    const plain = encodeHandle({ run: RUN, createdAt: CREATED, agents: [agent(2)] });
-    expect(JSON.parse(Buffer.from(plain.slice(7), 'base64url').toString('utf8')).agents[0]).not.toHaveProperty(
-      'worktree',
-    );
-  });
-
-  it.each([
-    [
-      'a worktree path with ..',
-      { worktreePath: '/home/me/.baton/worktrees/../../../etc' },
-      'agents[0].worktree.worktreePath',
-      'must be an absolute, normalised path',
-    ],
-    [
-      'a relative worktree path',
-      { worktreePath: 'worktrees/app' },
-      'agents[0].worktree.worktreePath',
-      'must be an absolute, normalised path',
-    ],
-    [
-      'the root as worktree',
-      { worktreePath: '/' },
-      'agents[0].worktree.worktreePath',
-      'must not be the root directory',
-    ],
-    [
-      'a repository root with a trailing slash',
-      { repoRoot: '/home/me/app/' },
-      'agents[0].worktree.repoRoot',
-      'must be an absolute, normalised path',
-    ],
-    ['a branch starting with -', { branch: '-f' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
-    ['a branch with ..', { branch: 'baton/../main' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
-    ['a branch with a space', { branch: 'my branch' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
-    [
-      'a branch ending in .lock',
-      { branch: 'baton/x.lock' },
-      'agents[0].worktree.branch',
-      'is not a valid git branch name',
-    ],
-    ['a branch with @{', { branch: 'x@{1}' }, 'agents[0].worktree.branch', 'is not a valid git branch name'],
-    ['a short commit', { baseCommit: 'abc1234' }, 'agents[0].worktree.baseCommit', 'must be a full commit id'],
-    [
-      'an upper-case commit',
-      { baseCommit: 'A'.repeat(40) },
-      'agents[0].worktree.baseCommit',
-      'must be a full commit id',
-    ],
-  ])('refuses %s, naming the field, never the value', (_what, over, field, rule) => {
-    const value = Object.values(over)[0]!;
-    refused(b64json(rawJson({}, [inWorktree(over)])), field, `${field}: ${rule}`, value.length > 3 ? [value] : []);
-  });
-
-  it('refuses a cwd outside the worktree, unknown keys, and a worktree that is not an object', () => {
-    refused(
-      b64json(rawJson({}, [inWorktree({}, '/home/me/app')])),
-      'agents[0].cwd',
-      "must lie inside the agent's worktree",
-      ['/home/me/app'],
-    );
-    refused(
-      b64json(rawJson({}, [{ ...inWorktree(), worktree: { ...WORKTREE, setup: ['rm', '-rf'] } }])),
-      'agents[0].worktree',
-      'unknown field',
-      ['rm -rf'],
-    );
-    refused(
-      b64json(rawJson({}, [{ ...agent(1), worktree: 'new' }])),
-      'agents[0].worktree',
-      'worktree must be an object',
-    );
-  });
-
-  it('Baton never encodes a worktree it would refuse to read back', () => {
-    expect(() =>
-      encodeHandle({ run: RUN, createdAt: CREATED, agents: [inWorktree({ branch: 'bad branch' })] }),
-    ).toThrow(BatonError);
   });
 });

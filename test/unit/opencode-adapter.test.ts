@@ -1,67 +1,25 @@
-// The opencode adapter against the sample store (a real opencode 1.18.33 database, read with sql.js) and a real WAL
-// written by SQLite itself (test/fixtures/opencode-wal/make.py). Its follower: opencode-follow.test.ts.
-import { copyFile, mkdir, readFile, rm, stat, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+// The opencode adapter: its facts, its spawn and resume plans against the sample store (a real opencode 1.18.33
+// database, read with sql.js), and what its TUI server says. Its store: opencode-store.test.ts; its follower:
+// opencode-follow.test.ts.
 import { createServer } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AgentContext, VendorAdapter, VendorEnv } from '../../electron/core/vendors/adapter.js';
-import {
-  applyWal,
-  rows,
-  sqlJsLoader,
-  withImage as withImageOf,
-  type SqlDatabase,
-} from '../../electron/core/vendors/kit/sqlite-image.js';
-import { OPENCODE_FACTS, freePort } from '../../electron/core/vendors/opencode/index.js';
+import { describe, expect, it } from 'vitest';
+import { OPENCODE_FACTS } from '../../electron/core/vendors/opencode/index.js';
 import { parseEvent, parseServerSession } from '../../electron/core/vendors/opencode/server.js';
+import { OPENCODE_SESSION_ID, displayDataDir, opencodeDataDir } from '../../electron/core/vendors/opencode/store.js';
+import { resolveBin } from '../../electron/core/vendors/registry.js';
+import { SAMPLE_ID } from './opencode-fixture.js';
 import {
-  OPENCODE_SESSION_ID,
-  displayDataDir,
-  opencodeDataDir,
-  type OpencodeStore,
-} from '../../electron/core/vendors/opencode/store.js';
-import { resolveBin, type Vendors } from '../../electron/core/vendors/registry.js';
-import type { VendorName } from '../../shared/words.js';
-import { SAMPLE_ID, copySample, editStoreIn, emptyStore, opencodeVendors } from './opencode-fixture.js';
+  WAL_ONE,
+  env,
+  opencodeAdapter,
+  getAdapter,
+  useSample,
+  editStore,
+  useOpencodeStore,
+  ctx,
+} from './opencode-adapter-helpers.js';
 
-const WAL_DIR = fileURLToPath(new URL('../fixtures/opencode-wal/', import.meta.url));
-const WAL_ONE = 'ses_deb4a1b2c3feWalOneAbCdEfGh'; // /home/u/other, transaction 1 of the WAL
-const WAL_TWO = 'ses_deb4a1b2c3fdWalTwoAbCdEfGh'; // /home/u/proj, transaction 2 of the WAL
-const PAGE = 4096;
-const FRAME = 24 + PAGE;
-
-let tmp: string;
-let env: Record<string, string>;
-let dataDir: string;
-let vendors: Vendors;
-let opencodeAdapter: VendorAdapter;
-let store: OpencodeStore;
-const getAdapter = (vendor: VendorName) => vendors.get(vendor);
-const listOpencodeSessions = (e: VendorEnv) => store.list(e);
-const opencodeSessions = (e: VendorEnv) => store.sessions(e);
-const withImage = <T>(bytes: Uint8Array, fn: (db: SqlDatabase) => T) => withImageOf(sqlJsLoader(), bytes, fn);
-const useSample = () => copySample(dataDir);
-const editStore = (sql: string, params?: (string | number | null)[]) => editStoreIn(dataDir, sql, params);
-
-beforeEach(async () => {
-  ({ tmp, env, dataDir } = await emptyStore());
-  ({ vendors, opencodeAdapter, store } = opencodeVendors());
-});
-
-afterEach(async () => {
-  await rm(tmp, { recursive: true, force: true });
-});
-
-function ctx(over: Partial<AgentContext> = {}): AgentContext {
-  return { runName: 'task-42', label: 'planner', cwd: '/home/u/proj', args: [], command: null, ...over };
-}
-
-async function useWal(wal?: (bytes: Buffer) => Buffer): Promise<void> {
-  await copyFile(join(WAL_DIR, 'opencode.db'), join(dataDir, 'opencode.db'));
-  const bytes = await readFile(join(WAL_DIR, 'opencode.db-wal'));
-  await writeFile(join(dataDir, 'opencode.db-wal'), wal ? wal(bytes) : bytes);
-}
+useOpencodeStore();
 
 describe('opencode adapter: facts', () => {
   it('has the vendor facts as data', () => {
@@ -104,149 +62,6 @@ describe('opencode adapter: facts', () => {
     expect(opencodeDataDir({ HOME: '/h', XDG_DATA_HOME: 'relative' })).toBe('/h/.local/share/opencode');
     expect(displayDataDir({ HOME: '/h' })).toBe('~/.local/share/opencode');
     expect(displayDataDir({ HOME: '/h', XDG_DATA_HOME: '/x' })).toBe('/x/opencode');
-  });
-});
-
-describe('opencode store: the sample database', () => {
-  it('exists() finds the sample session in its own directory only', async () => {
-    await useSample();
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', env)).toBe(true);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/other', env)).toBe(false);
-    expect(await opencodeAdapter.exists(WAL_ONE, '/home/u/proj', env)).toBe(false);
-    expect(await opencodeAdapter.exists('not-an-id', '/home/u/proj', env)).toBe(false);
-    expect(
-      await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', { ...env, XDG_DATA_HOME: join(tmp, 'elsewhere') }),
-    ).toBe(false);
-  });
-
-  it('exists() compares the directory the CLI recorded with the cwd as written and as resolved', async () => {
-    await useSample();
-    const real = join(tmp, 'proj');
-    await mkdir(real);
-    await symlink(real, join(tmp, 'link'));
-    await editStore('UPDATE session SET directory = ? WHERE id = ?', [real, SAMPLE_ID]);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, real, env)).toBe(true);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, join(tmp, 'link'), env)).toBe(true);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', env)).toBe(false);
-  });
-
-  it('listSessions() gives id, cwd, title, first prompt and last activity; sub-agent sessions are left out', async () => {
-    await useSample();
-    expect(await listOpencodeSessions(env)).toEqual([
-      {
-        sessionId: SAMPLE_ID,
-        cwd: '/home/u/proj',
-        title: 'Remember the number 777',
-        firstPrompt: 'remember the number 777',
-        lastActivity: new Date(1795643291100).toISOString(),
-      },
-    ]);
-    await editStore(
-      "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated) VALUES (?, 'global', ?, 's', '/home/u/proj', 'child', '1.18.33', 1, 1)",
-      ['ses_deb4a1b2c3f0ChildAbCdEfGhI', SAMPLE_ID],
-    );
-    const listed = await opencodeAdapter.listSessions!(env);
-    expect(listed.map((s) => s.sessionId)).toEqual([SAMPLE_ID]);
-    expect((await opencodeSessions(env)).get('ses_deb4a1b2c3f0ChildAbCdEfGhI')?.parentId).toBe(SAMPLE_ID);
-  });
-
-  it('caches a listing until the database changes, and reads the change', async () => {
-    await useSample();
-    const first = await listOpencodeSessions(env);
-    expect(await listOpencodeSessions(env)).toBe(first);
-    await editStore('UPDATE session SET title = ? WHERE id = ?', ['A new title', SAMPLE_ID]);
-    const second = await listOpencodeSessions(env);
-    expect(second).not.toBe(first);
-    expect(second[0]?.title).toBe('A new title');
-  });
-
-  it('with no database there is nothing, and nothing is created', async () => {
-    expect(await listOpencodeSessions(env)).toEqual([]);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', env)).toBe(false);
-    await expect(stat(join(dataDir, 'opencode.db'))).rejects.toThrow();
-  });
-});
-
-describe('opencode store: a database in WAL mode', () => {
-  it('applies the committed transactions a real SQLite left in the WAL (what a live or killed opencode leaves)', async () => {
-    await useWal();
-    expect(await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env)).toBe(true);
-    expect(await opencodeAdapter.exists(WAL_ONE, '/home/u/other', env)).toBe(true);
-    expect(await opencodeAdapter.exists(SAMPLE_ID, '/home/u/proj', env)).toBe(true);
-    const listed = await listOpencodeSessions(env);
-    expect(listed.map((s) => [s.sessionId, s.title, s.firstPrompt])).toEqual([
-      [WAL_TWO, 'in the wal, second', 'hello from in the wal, second'],
-      [WAL_ONE, 'in the wal, first', 'hello from in the wal, first'],
-      [SAMPLE_ID, 'Renamed in the WAL', 'remember the number 777'],
-    ]);
-  });
-
-  it('never writes: the database and its WAL are byte-for-byte what they were', async () => {
-    await useWal();
-    const before = [await readFile(join(dataDir, 'opencode.db')), await readFile(join(dataDir, 'opencode.db-wal'))];
-    await listOpencodeSessions(env);
-    await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env);
-    expect([await readFile(join(dataDir, 'opencode.db')), await readFile(join(dataDir, 'opencode.db-wal'))]).toEqual(
-      before,
-    );
-    await expect(stat(join(dataDir, 'opencode.db-shm'))).rejects.toThrow();
-  });
-
-  it('stops at a torn frame: the unfinished transaction is not seen, the earlier one is', async () => {
-    await useWal((b) => b.subarray(0, b.length - 100));
-    expect(await opencodeAdapter.exists(WAL_ONE, '/home/u/other', env)).toBe(true);
-    expect(await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env)).toBe(false);
-    expect((await opencodeSessions(env)).get(SAMPLE_ID)?.title).toBe('Remember the number 777');
-  });
-
-  it('stops at a frame whose checksum fails, and ignores frames of another salt (a restarted WAL)', async () => {
-    const db = await readFile(join(WAL_DIR, 'opencode.db'));
-    const wal = await readFile(join(WAL_DIR, 'opencode.db-wal'));
-    const count = (bytes: Uint8Array) => withImage(bytes, (d) => rows(d, 'SELECT id FROM session').length);
-    expect(await count(db)).toBe(1);
-    expect(await count(applyWal(db, wal))).toBe(3);
-    const frames = (wal.length - 32) / FRAME;
-    // The last frame is transaction 2's commit: corrupt a byte of its page.
-    const bad = Buffer.from(wal);
-    bad[32 + (frames - 1) * FRAME + 24 + 100]! ^= 0xff;
-    expect(await count(applyWal(db, bad))).toBe(2);
-    // Frame 1 with another salt: nothing after the header is valid.
-    const stale = Buffer.from(wal);
-    stale[32 + 8]! ^= 0x01;
-    expect(applyWal(db, stale)).toBe(db);
-    // Not a WAL, or too short: the database as it is.
-    expect(applyWal(db, Buffer.alloc(10))).toBe(db);
-    expect(applyWal(db, Buffer.alloc(32 + FRAME))).toBe(db);
-    // The header's own checksum is checked too.
-    const header = Buffer.from(wal);
-    header[12]! ^= 0x01;
-    expect(applyWal(db, header)).toBe(db);
-  });
-
-  it('marks the image it builds as a rollback-journal database', async () => {
-    const db = await readFile(join(WAL_DIR, 'opencode.db'));
-    expect([db[18], db[19]]).toEqual([2, 2]);
-    const image = applyWal(db, await readFile(join(WAL_DIR, 'opencode.db-wal')));
-    expect([image[18], image[19]]).toEqual([1, 1]);
-  });
-
-  it('sees a WAL that grows while the cache holds an older state', async () => {
-    const wal = await readFile(join(WAL_DIR, 'opencode.db-wal'));
-    const frames = (wal.length - 32) / FRAME;
-    // Find the end of transaction 1 (the first commit frame).
-    let end = 32;
-    for (let i = 0; i < frames; i++) {
-      end += FRAME;
-      if (wal.readUInt32BE(32 + i * FRAME + 4) !== 0) break;
-    }
-    await useWal((b) => b.subarray(0, end));
-    expect(await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env)).toBe(false);
-    await writeFile(join(dataDir, 'opencode.db-wal'), wal);
-    const later = new Date(Date.now() + 5000);
-    await utimes(join(dataDir, 'opencode.db-wal'), later, later);
-    expect(await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env)).toBe(true);
-    await truncate(join(dataDir, 'opencode.db-wal'), 0);
-    expect(await opencodeAdapter.exists(WAL_TWO, '/home/u/proj', env)).toBe(false);
   });
 });
 

@@ -1,4 +1,4 @@
-// What the opencode adapter tests share (opencode-adapter.test.ts, opencode-follow.test.ts): an empty data folder in
+// What the opencode adapter tests share (opencode-adapter, opencode-store and opencode-follow): an empty data folder in
 // a temp HOME, the sample database (docs/vendors.md §13), a writer of its own for the tests, and a vendor context.
 import { copyFile, mkdir, mkdtemp, readFile, realpath, utimes, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

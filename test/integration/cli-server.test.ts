@@ -1,241 +1,26 @@
 // The `baton` command line as a user runs it: the real `node bin/baton.js` against a real `baton serve` on a temp
 // data directory. What is checked is what the user sees (stdout, stderr, the exit code) and what the server holds
 // afterwards (the run still there, still running, not renamed, not typed into).
-import { spawn } from 'node:child_process';
+
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
+import { agentByLabel, ask, screenText, startServer, waitFor, type ServerProcess } from '../helpers/server.js';
 import {
-  BATON_BIN,
-  ROOT,
-  agentByLabel,
-  ask,
-  screenText,
-  startServer,
-  waitFor,
-  type ServerProcess,
-} from '../helpers/server.js';
-import { tempMachine, type TempMachine } from '../helpers/temp-machine.js';
+  runCli,
+  expectFailure,
+  expectUsageError,
+  escapeRegExp,
+  strangerHandle,
+  resumeAtTerminal,
+  useScratchMachines,
+  scratch,
+} from './cli-helpers.js';
 
-// Every command a user can type, as the README lists them; the overall usage must list exactly these.
-const COMMANDS = [
-  'serve',
-  'ls',
-  'start',
-  'send',
-  'screen',
-  'changes',
-  'merge',
-  'snapshot',
-  'handle',
-  'inspect',
-  'resume',
-  'resume-interrupted',
-  'search',
-  'fork',
-  'export',
-  'import',
-  'events',
-  'cost',
-  'rename',
-  'stop',
-  'delete',
-  'worktrees',
-  'hosts',
-  'connect',
-  'hook',
-  'help',
-];
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: readonly string[], env: Record<string, string>, stdin: string | Buffer = ''): Promise<CliResult> {
-  // Detached: a session of its own, with no controlling terminal, as on CI. `baton resume` asks on /dev/tty
-  // when there is one, and must not find the terminal of whoever runs the tests.
-  const child = spawn(process.execPath, [BATON_BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  // The command stops reading an input too large to be a handle: the rest of our write then meets a closed pipe.
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(stdin);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`baton ${args.join(' ')} did not finish within 30 s:\n${stdout}\n${stderr}`));
-    }, 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** A failure as the README promises it: exit 1, one line `baton: <message>` on stderr, no stack trace. */
-function expectFailure(result: CliResult, message: string | RegExp): void {
-  expect(result.code, result.stderr).toBe(1);
-  expect(result.stderr.endsWith('\n') && result.stderr.trimEnd().split('\n'), result.stderr).toHaveLength(1);
-  expect(result.stderr.startsWith('baton: '), result.stderr).toBe(true);
-  expect(result.stderr).toMatch(typeof message === 'string' ? new RegExp(escapeRegExp(message)) : message);
-}
-
-/** A usage error: `baton <command>: <message>`, then that command's own usage, exit 2, nothing on stdout. */
-function expectUsageError(result: CliResult, command: string, message: RegExp): void {
-  expect(result.code, result.stderr).toBe(2);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.split('\n')[0]).toMatch(new RegExp(`^baton ${command}: `));
-  expect(result.stderr.split('\n')[0]).toMatch(message);
-  expect(result.stderr).toContain(`\nusage: baton ${command}`);
-  expect(result.stderr).toContain('example:');
-}
-
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** A handle of a run no store has seen: a new run id and new agent ids. */
-function strangerHandle(
-  name: string,
-  agents: { label: string; vendor: string; sessionId: string | null; cwd: string }[],
-): string {
-  const id = (prefix: string) => `${prefix}_${Array.from(randomBytes(16), (b) => (b % 36).toString(36)).join('')}`;
-  const body = {
-    v: 1,
-    run: { name, id: id('run') },
-    createdAt: new Date().toISOString(),
-    agents: agents.map((a) => ({ id: id('agt'), ...a })),
-  };
-  return `baton1.${Buffer.from(JSON.stringify(body), 'utf8').toString('base64url')}`;
-}
-
-/**
- * `baton resume < file` with a terminal: the command runs in a PTY (its controlling terminal), standard input is
- * the file, and `answer` is typed at the terminal once the question shows.
- */
-function resumeAtTerminal(
-  args: readonly string[],
-  env: Record<string, string>,
-  handleFile: string,
-  answer: string,
-): Promise<{ code: number; output: string }> {
-  const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const command = `exec ${[process.execPath, BATON_BIN, 'resume', ...args].map(quote).join(' ')} < ${quote(handleFile)}`;
-  const term = pty.spawn('/bin/sh', ['-c', command], { env, cols: 200, rows: 50, name: 'xterm' });
-  let output = '';
-  let answered = false;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      term.kill('SIGKILL');
-      reject(new Error(`baton resume at a terminal did not finish within 30 s:\n${output}`));
-    }, 30_000);
-    term.onData((d) => {
-      output += d;
-      if (!answered && output.includes('[y/N] ')) {
-        answered = true;
-        term.write(`${answer}\r`);
-      }
-    });
-    term.onExit(({ exitCode }) => {
-      clearTimeout(timer);
-      resolve({ code: exitCode, output });
-    });
-  });
-}
-
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function scratch(): TempMachine {
-  const machine = tempMachine('baton-cli-');
-  dirs.push(machine.root);
-  return machine;
-}
-
-describe('baton help and usage, with no server at all', () => {
-  const { root, env } = scratch();
-  // A data directory with no server: a command that tried to connect would fail (exit 1) instead of helping.
-  const noServer = ['--data-dir', join(root, 'no-server-here')];
-
-  it('baton with no arguments prints the usage on stderr and exits 2', async () => {
-    const result = await runCli([], env);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^usage: baton <command>/);
-  });
-
-  it('baton --help, baton -h and baton help print the overall usage, listing every command, on stdout', async () => {
-    for (const args of [['--help'], ['-h'], ['help']]) {
-      const result = await runCli(args, env);
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toBe('');
-      expect(result.stdout).toMatch(/^usage: baton <command>/);
-      const listed = result.stdout
-        .split('\n')
-        .filter((line) => /^ {2}[a-z]/.test(line))
-        .map((line) => line.trim().split(' ')[0]);
-      expect(listed).toEqual(COMMANDS);
-    }
-  });
-
-  it("baton --version prints the package's version on stdout, and the usage says so", async () => {
-    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    const result = await runCli(['--version'], env);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('');
-    expect(result.stdout).toBe(`baton ${version}\n`);
-    expect((await runCli(['help'], env)).stdout).toContain('`baton --version` prints');
-  });
-
-  it('every command answers --help, -h and `baton help <command>` with its own usage, and does nothing else', async () => {
-    // 26 commands × 3 forms, each a Node start: four at a time, so a busy machine does not run out the limit.
-    const pending = [...COMMANDS];
-    const checkNext = async (): Promise<void> => {
-      const command = pending.shift();
-      if (command === undefined) return;
-      await checkHelp(command);
-      await checkNext();
-    };
-    await Promise.all([checkNext(), checkNext(), checkNext(), checkNext()]);
-
-    async function checkHelp(command: string): Promise<void> {
-      const viaHelp = await runCli(['help', command], env);
-      expect(viaHelp.code, viaHelp.stderr).toBe(0);
-      expect(viaHelp.stdout).toMatch(new RegExp(`^usage: baton ${command}\\b`));
-      expect(viaHelp.stdout).toContain('\noptions:\n');
-      expect(viaHelp.stdout).toContain('-h, --help');
-      expect(viaHelp.stdout).toContain(`\nexample:\n  baton ${command}`);
-      // After arguments that would otherwise act, anywhere before `--`.
-      for (const args of [
-        [command, 'demo', '--help', ...noServer],
-        [command, '-h', 'demo', 'planner', ...noServer],
-      ]) {
-        const result = await runCli(args, env);
-        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
-        expect(result.stderr).toBe('');
-        expect(result.stdout).toBe(viaHelp.stdout);
-      }
-    }
-  });
-
-  it('an unknown command is a usage error followed by the overall usage', async () => {
-    for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
-      const result = await runCli(args, env);
-      expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/^baton: unknown command 'frobnicate'\n/);
-      expect(result.stderr).toContain('usage: baton <command>');
-    }
-  });
-});
+useScratchMachines();
 
 describe('baton against a running server', () => {
   const { root, home, env } = scratch();
