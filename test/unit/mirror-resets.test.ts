@@ -53,6 +53,69 @@ describe('resets on the mirror thread', () => {
     expect(lastLine(last.text)).toBe('shown line 19999 ' + 'x'.repeat(50));
   });
 
+  it("answer a shown pane before other terminals' resizes queued after its last line", async () => {
+    // A switch: other panes' mirrors are resized (each a reflow of its history) right after the shown pane's agent
+    // printed a line; the shown pane's reset must have that line and must not wait for those reflows.
+    const others = Array.from({ length: 8 }, open);
+    others.forEach((m, k) => flood(m, `other${k}`, 3000));
+    const shown = open();
+    const history = flood(shown, 'shown', 3000);
+    await Promise.all([...others, shown].map((m) => m.capture(0, 0)));
+    const answered: string[] = [];
+    const tick = '● tick 1 step 1: reading files\r\n';
+    shown.write(Buffer.from(tick));
+    shown.resize(80, 24); // its size already: posts the line on its own, as a trickle is posted
+    others.forEach((m, k) => m.resize(k % 2 ? 31 : 120, 13));
+    const reset = shown.capture(5, 10, true).then((s) => (answered.push('shown'), s));
+    // A terminal opened after the reflows: its reset is answered as the thread reaches its `open`.
+    const marker = open();
+    const markerReset = marker.capture(0, 0, true).then(() => answered.push('marker'));
+    const screen = await reset;
+    await markerReset;
+    expect(answered).toEqual(['shown', 'marker']);
+    expect(screen.offset).toBe(history.length + Buffer.byteLength(tick));
+    expect(lastLine(screen.text)).toBe(tick.trim());
+  });
+
+  it('keep every byte in order when lines come between and after a flood still being parsed', async () => {
+    const mirror = open();
+    let written = flood(mirror, 'flood', 20_000);
+    mirror.resize(80, 24); // posts the flood: parsed in xterm's timer, a batch at a time
+    for (let i = 0; i < 50; i++) {
+      const line = `after ${i}\r\n`;
+      mirror.write(Buffer.from(line));
+      mirror.resize(80, 24); // each line posted on its own while the flood is parsed
+      written += line;
+      if (i % 10 === 0) void mirror.capture(0, 0); // a capture between writes, as snapshots ask
+    }
+    const screen = await mirror.capture(60);
+    expect(screen.offset).toBe(written.length);
+    const lines = screen.text.split('\n').map((l) => l.trimEnd());
+    const tail = lines.filter((l) => l.startsWith('after '));
+    expect(tail).toEqual(Array.from({ length: 50 }, (_, i) => `after ${i}`));
+    expect(lines.filter((l) => l !== '').at(-51)).toBe(`flood line 19999 ${'x'.repeat(50)}`);
+  });
+
+  it('parse what came before a resize at the old size, and a reset meanwhile is exact at its offset', async () => {
+    const mirror = open();
+    // The flood and a line laid out for 80 columns ('B' in the last one) are parsed while the resize to 40 waits.
+    let written = flood(mirror, 'flood', 20_000) + 'A\x1b[999CB\r\n';
+    mirror.write(Buffer.from('A\x1b[999CB\r\n'));
+    mirror.resize(40, 24);
+    const during = mirror.capture(3, 10, true);
+    mirror.write(Buffer.from('C\x1b[999CD\r\n'));
+    written += 'C\x1b[999CD\r\n';
+    const reset = await during;
+    expect(reset.offset).toBeLessThanOrEqual(written.length);
+    expect(reset.cols === 80 || reset.cols === 40).toBe(true);
+    const screen = await mirror.capture(3);
+    expect(screen.offset).toBe(written.length);
+    expect(screen.cols).toBe(40);
+    // 'B' sat in column 80 of its line, which the resize wrapped onto a second row (40 more columns before it than
+    // in a line printed at 40 columns); 'D' came after the resize.
+    expect(screen.text.split('\n').slice(-2)).toEqual([`A${' '.repeat(39)}B`, `C${' '.repeat(38)}D`]);
+  });
+
   it('answers a reset asked the moment its terminal opens', async () => {
     const mirror = open();
     const reset = await mirror.capture(5, 10, true);

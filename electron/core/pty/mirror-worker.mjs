@@ -80,6 +80,24 @@ function statLines() {
   return lines.join('\0');
 }
 
+/**
+ * The most bytes of one write parsed as its message is handled (a trickle; a flood's batches parse in xterm's timer).
+ * BATON_MIRROR_SYNC_WRITES=0 parses every write in xterm's timer as before: the scale bench's A/B.
+ */
+const SYNC_WRITE_BYTES = process.env.BATON_MIRROR_SYNC_WRITES === '0' ? 0 : 16 * 1024;
+/**
+ * Parses `data` now, whole, when this xterm has nothing of its own waiting to be parsed (the caller checks: xterm's
+ * synchronous path replays its buffer from the start, so a write still queued there would be parsed twice): through
+ * xterm's write buffer's synchronous path, which is not public. False when an xterm upgrade no longer has it: the
+ * caller then writes as before (`test/unit/mirror-resets.test.ts` checks that the installed xterm has it).
+ */
+function writeNow(term, data) {
+  const buffer = term._core?._writeBuffer;
+  if (typeof buffer?.writeSync !== 'function') return false;
+  buffer.writeSync(data);
+  return true;
+}
+
 parentPort.on('message', (m) => {
   handle(m);
   // The thread's messages come in batches (a switch resizes ten panes, each a reflow of its history: tens of ms):
@@ -99,30 +117,97 @@ function handle(m) {
     const term = new Terminal({ cols: m.cols, rows: m.rows, scrollback: m.scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
-    mirrors.set(m.id, { term, serializer, scrollback: m.scrollback, applied: 0, queued: 0, soon: [] });
+    mirrors.set(m.id, {
+      term,
+      serializer,
+      scrollback: m.scrollback,
+      applied: 0,
+      queued: 0,
+      parsing: 0,
+      soon: [],
+      pending: [],
+    });
     for (const reset of early.get(m.id) ?? []) takeReset(reset);
     early.delete(m.id);
     return;
   }
   const mirror = mirrors.get(m.id);
   if (!mirror) return;
-  switch (m.t) {
-    case 'write':
-      mirror.queued = m.end;
-      mirror.term.write(new Uint8Array(m.data, 0, m.length), () => {
-        if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
-        mirror.applied = m.end;
-        parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
-        // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
-        // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
-        if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
-        // Captures that take the next boundary between writes: the screen matches `applied` here too.
-        const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
-        mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
-        for (const capture of ready) answer(mirror, capture);
-        pollResets();
-      });
+  if (m.t === 'close') {
+    early.delete(m.id);
+    deferred.delete(mirror);
+    mirror.term.dispose();
+    mirrors.delete(m.id);
+    return;
+  }
+  // A resize reflows the mirror's whole history (tens of ms, hundreds under load): it waits here, and what follows it
+  // for the same terminal waits behind it, so other terminals' messages (a shown pane's last line) are not held up.
+  if ((m.t === 'resize' && deferResizes) || mirror.pending.length > 0) {
+    mirror.pending.push(m);
+    deferred.add(mirror);
+    runDeferredSoon();
+    return;
+  }
+  apply(mirror, m);
+}
+
+/** Messages held behind a resize are ordered per terminal only: the thread's queue orders them across terminals. */
+/** BATON_MIRROR_DEFER_RESIZES=0 resizes as the message is handled, as before: the scale bench's A/B. */
+const deferResizes = process.env.BATON_MIRROR_DEFER_RESIZES !== '0';
+const deferred = new Set();
+let deferredScheduled = false;
+function runDeferredSoon() {
+  if (deferredScheduled || deferred.size === 0) return;
+  deferredScheduled = true;
+  setImmediate(runDeferred);
+}
+
+/**
+ * One resize a turn of the event loop, with what follows it up to the next resize, so the ports are read between
+ * reflows: first of a terminal a reset waits on, else of the terminal that waited longest. A resize waits until its
+ * terminal's earlier writes are parsed (they were written for the old size).
+ */
+function runDeferred() {
+  deferredScheduled = false;
+  pollResets();
+  let next = null;
+  for (const mirror of deferred) {
+    if (mirror.pending[0].t === 'resize' && mirror.parsing > 0) continue;
+    if (mirror.soon.length > 0) {
+      next = mirror;
       break;
+    }
+    next ??= mirror;
+  }
+  if (next) {
+    apply(next, next.pending.shift());
+    while (next.pending.length > 0 && next.pending[0].t !== 'resize') apply(next, next.pending.shift());
+    if (next.pending.length === 0) deferred.delete(next);
+    pollResets();
+  }
+  // Terminals whose resize waits for a parse are run again from `parsed`.
+  if (next) runDeferredSoon();
+}
+
+function apply(mirror, m) {
+  switch (m.t) {
+    case 'write': {
+      mirror.queued = m.end;
+      const data = new Uint8Array(m.data, 0, m.length);
+      // A trickle (an agent's line, an echo) is parsed as its message is handled, in the order of the thread's
+      // queue. xterm's own write parses in a timer, which runs only once the thread has handled every message queued
+      // (Node hands a port's queue over whole): a reset waiting for its terminal's last line then waited behind every
+      // resize and scan queued after that line, a second and more at a switch (docs/performance.md, "Switch p99").
+      if (m.length <= SYNC_WRITE_BYTES && mirror.parsing === 0 && writeNow(mirror.term, data)) written(mirror, m);
+      else {
+        mirror.parsing++;
+        mirror.term.write(data, () => {
+          parsed(mirror);
+          written(mirror, m);
+        });
+      }
+      break;
+    }
     case 'resize': {
       const start = traceFile ? now() : 0;
       mirror.term.resize(m.cols, m.rows);
@@ -136,14 +221,37 @@ function handle(m) {
       if (m.soon && mirror.applied === mirror.queued) answer(mirror, m);
       else if (m.soon) mirror.soon.push(m);
       // Inside the write callback every earlier write is applied and no later one yet: the screen matches `applied`.
-      else mirror.term.write('', () => answer(mirror, m));
-      break;
-    case 'close':
-      early.delete(m.id);
-      mirror.term.dispose();
-      mirrors.delete(m.id);
+      else {
+        // Counted as parsing: a write parsed at once must not overtake it (see writeNow).
+        mirror.parsing++;
+        mirror.term.write('', () => {
+          parsed(mirror);
+          answer(mirror, m);
+        });
+      }
       break;
   }
+}
+
+/** One of the mirror's writes left xterm's buffer: a resize held for it may go. */
+function parsed(mirror) {
+  mirror.parsing--;
+  if (mirror.parsing === 0 && mirror.pending.length > 0) runDeferredSoon();
+}
+
+/** A write's bytes are on its mirror's screen: the core hears it, and captures waiting for them are answered. */
+function written(mirror, m) {
+  if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
+  mirror.applied = m.end;
+  parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
+  // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
+  // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
+  if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
+  // Captures that take the next boundary between writes: the screen matches `applied` here too.
+  const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
+  mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
+  for (const capture of ready) answer(mirror, capture);
+  pollResets();
 }
 
 function answer(mirror, m) {
