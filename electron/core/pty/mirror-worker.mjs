@@ -2,6 +2,7 @@
 // on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
@@ -49,6 +50,14 @@ if (traceFile) {
     last = at;
   }, 20).unref();
 }
+// The thread's garbage collections too: with a hundred 5,000-line histories its heap holds millions of objects, and a
+// full collection stops everything on it, resets included.
+if (traceFile)
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 20)
+        trace({ k: 'gc', start: performance.timeOrigin + e.startTime, ms: e.duration, kind: e.detail?.kind });
+  }).observe({ entryTypes: ['gc'] });
 function trace(entry) {
   if (!traceFile) return;
   traceLines.push(JSON.stringify(entry));
