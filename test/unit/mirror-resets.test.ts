@@ -1,7 +1,8 @@
 // A stream's reset (a pane shown) is answered on the mirror thread between other terminals' writes, by its own port
 // (mirror-worker.mjs, pollResets): whatever it overtakes, its screen is exactly the bytes up to its offset.
 import { afterEach, describe, expect, it } from 'vitest';
-import { Mirror } from '../../electron/core/pty/mirror.js';
+import { spawn } from 'node:child_process';
+import { Mirror, readStatLinesOnMirrorThread } from '../../electron/core/pty/mirror.js';
 
 const mirrors: Mirror[] = [];
 afterEach(() => {
@@ -75,6 +76,31 @@ describe('resets on the mirror thread', () => {
     expect(answered).toEqual(['shown', 'marker']);
     expect(screen.offset).toBe(history.length + Buffer.byteLength(tick));
     expect(lastLine(screen.text)).toBe(tick.trim());
+  });
+
+  it('answer a shown pane while a /proc scan of many processes is under way', async () => {
+    // The process tracker scans /proc on this thread every second while a terminal prints (30–550 ms under load).
+    const children = Array.from({ length: 80 }, () => spawn('sleep', ['30'], { stdio: 'ignore' }));
+    try {
+      await Promise.all(children.map((c) => new Promise((resolve) => c.once('spawn', resolve))));
+      const shown = open();
+      const history = flood(shown, 'shown', 100);
+      await shown.capture(0, 0);
+      const answered: string[] = [];
+      const scan = readStatLinesOnMirrorThread().then((lines) => (answered.push('scan'), lines));
+      const tick = 'tick 2\r\n';
+      shown.write(Buffer.from(tick));
+      shown.resize(80, 24); // posts the line behind the scan, as a trickle is posted
+      const reset = shown.capture(5, 10, true).then((s) => (answered.push('shown'), s));
+      const [screen, lines] = await Promise.all([reset, scan]);
+      expect(answered).toEqual(['shown', 'scan']);
+      expect(screen.offset).toBe(history.length + tick.length);
+      expect(lastLine(screen.text)).toBe('tick 2');
+      // The scan in slices still reads every process.
+      for (const c of children) expect(lines?.some((l) => l.startsWith(`${c.pid} (sleep)`))).toBe(true);
+    } finally {
+      for (const c of children) c.kill();
+    }
   });
 
   it('keep every byte in order when lines come between and after a flood still being parsed', async () => {

@@ -66,20 +66,27 @@ function trace(entry) {
 }
 
 /**
- * Every process's /proc/<pid>/stat line, joined by NUL (a command name may hold a newline, never a NUL): the process
- * tracker's reads, made here rather than on the core's main thread (proc-stat.ts, scanProcesses).
+ * Stat files read per turn of the thread's loop: the messages that came meanwhile are handled between slices.
+ * BATON_MIRROR_SCAN_SLICES=0 reads them all in one turn, resets taken every 16 files, as before: the bench's A/B.
  */
-function statLines() {
+const SCAN_SLICE = process.env.BATON_MIRROR_SCAN_SLICES === '0' ? Infinity : 16;
+/**
+ * Every process's /proc/<pid>/stat line, joined by NUL (a command name may hold a newline, never a NUL): the process
+ * tracker's reads, made here rather than on the core's main thread (proc-stat.ts, scanProcesses). In slices: a scan
+ * took 30–550 ms at loads of 10–20, and a reset waiting for its terminal's last line waited for the whole scan, since
+ * that line's write came on the thread's queue behind it (docs/performance.md, "Switch p99 (switch3)").
+ */
+async function statLines() {
   const lines = [];
   let names = [];
   try {
-    names = readdirSync('/proc');
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
     return '';
   }
   for (const [i, name] of names.entries()) {
-    if (!/^\d+$/.test(name)) continue;
-    if (i % 16 === 0) pollResets();
+    if (i > 0 && i % SCAN_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    else if (i % 16 === 0) pollResets();
     try {
       lines.push(readFileSync(`/proc/${name}/stat`, 'latin1'));
     } catch {
@@ -117,9 +124,10 @@ parentPort.on('message', (m) => {
 function handle(m) {
   if (m.t === 'scan') {
     const start = now();
-    const lines = statLines();
-    trace({ k: 'scan', start, ms: now() - start });
-    parentPort.postMessage({ t: 'scan', request: m.request, lines });
+    void statLines().then((lines) => {
+      trace({ k: 'scan', start, ms: now() - start });
+      parentPort.postMessage({ t: 'scan', request: m.request, lines });
+    });
     return;
   }
   if (m.t === 'open') {
