@@ -105,7 +105,7 @@ const SYNC_WRITE_BYTES = process.env.BATON_MIRROR_SYNC_WRITES === '0' ? 0 : 16 *
  * Parses `data` now, whole, when this xterm has nothing of its own waiting to be parsed (the caller checks: xterm's
  * synchronous path replays its buffer from the start, so a write still queued there would be parsed twice): through
  * xterm's write buffer's synchronous path, which is not public. False when an xterm upgrade no longer has it: the
- * caller then writes as before (`test/unit/mirror-resets.test.ts` checks that the installed xterm has it).
+ * caller then writes as before (`test/unit/mirror-resets.test.ts` fails then: a reset waits behind reflows again).
  */
 function writeNow(term, data) {
   const buffer = term._core?._writeBuffer;
@@ -168,8 +168,10 @@ function handle(m) {
   apply(mirror, m);
 }
 
-/** Messages held behind a resize are ordered per terminal only: the thread's queue orders them across terminals. */
-/** BATON_MIRROR_DEFER_RESIZES=0 resizes as the message is handled, as before: the scale bench's A/B. */
+/**
+ * Terminals with messages held behind a resize, each in its own order (across terminals, order does not matter).
+ * BATON_MIRROR_DEFER_RESIZES=0 resizes as the message is handled, as before: the scale bench's A/B.
+ */
 const deferResizes = process.env.BATON_MIRROR_DEFER_RESIZES !== '0';
 const deferred = new Set();
 let deferredScheduled = false;
