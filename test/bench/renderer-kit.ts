@@ -10,7 +10,6 @@ import { openBenchPage, type BenchBrowser, type BenchGlobal, type BenchPage } fr
 import { writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt } from './stats.js';
 
-/** BENCH_ROUNDS=n for more pairs when the machine is noisy. */
 /** The core's A/B switches (BATON_MIRROR_*, BATON_OUTPUT_*), passed on to the bench's cores: paired runs of one build. */
 export function coreTuning(): Record<string, string> {
   const out: Record<string, string> = {};

@@ -22,6 +22,7 @@ import {
   type BenchBrowser,
   type BenchPage,
 } from './renderer-page.js';
+import { coreTuning } from './renderer-kit.js';
 import { fmt, max, ms, quantile } from './stats.js';
 
 const RUNS = 10;
@@ -114,8 +115,9 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
   const work = join(root, 'scale-work');
   const dataDir = join(root, 'scale-data');
   // BATON_MIRROR_TRACE=<file>: the core's mirror thread logs each capture's hops there, and the page's fetches follow.
+  // Every BATON_MIRROR_* and BATON_OUTPUT_* variable goes to the core (its A/B switches, docs/performance.md).
   const mirrorTrace = process.env.BATON_MIRROR_TRACE;
-  const env = testEnv(join(root, 'scale-home'), mirrorTrace ? { BATON_MIRROR_TRACE: mirrorTrace } : {});
+  const env = testEnv(join(root, 'scale-home'), coreTuning());
   mkdirSync(work, { recursive: true });
   writeStoredRuns(dataDir, STORED_RUNS, work);
   const quiet = join(work, 'quiet');
@@ -174,6 +176,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (profiling) await startProfile(p);
     const tracing = process.env.BENCH_TRACE === '1';
     if (tracing) await startTrace(p);
+    // BENCH_PROFILE_WINDOW=switch: the core's thread profiles (BATON_BENCH_PROFILE) cover the switching, not the idle.
+    const switchWindow =
+      profileDir && process.env.BENCH_PROFILE_WINDOW === 'switch' ? join(profileDir, 'window') : null;
+    if (switchWindow) {
+      mkdirSync(profileDir!, { recursive: true });
+      writeFileSync(switchWindow, '');
+      await sleep(500); // every thread has seen the marker
+    }
     const since = await page.evaluate(() => performance.now());
     const first: number[] = [];
     const again: number[] = [];
@@ -211,6 +221,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           }
       }
     }
+    if (switchWindow) rmSync(switchWindow);
     if (mirrorTrace) {
       const fetches = await page.evaluate(() =>
         performance
@@ -276,7 +287,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       '  settling: until each run was snapshotted after its last output',
       `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
     );
-    const marker = profileDir ? join(profileDir, 'window') : null;
+    const marker = profileDir && !switchWindow ? join(profileDir, 'window') : null;
     if (marker) {
       mkdirSync(profileDir!, { recursive: true });
       writeFileSync(marker, '');

@@ -2,6 +2,7 @@
 // on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
@@ -49,6 +50,14 @@ if (traceFile) {
     last = at;
   }, 20).unref();
 }
+// The thread's garbage collections too: with a hundred 5,000-line histories its heap holds millions of objects, and a
+// full collection stops everything on it, resets included.
+if (traceFile)
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.duration > 20)
+        trace({ k: 'gc', start: performance.timeOrigin + e.startTime, ms: e.duration, kind: e.detail?.kind });
+  }).observe({ entryTypes: ['gc'] });
 function trace(entry) {
   if (!traceFile) return;
   traceLines.push(JSON.stringify(entry));
@@ -57,20 +66,27 @@ function trace(entry) {
 }
 
 /**
- * Every process's /proc/<pid>/stat line, joined by NUL (a command name may hold a newline, never a NUL): the process
- * tracker's reads, made here rather than on the core's main thread (proc-stat.ts, scanProcesses).
+ * Stat files read per turn of the thread's loop: the messages that came meanwhile are handled between slices.
+ * BATON_MIRROR_SCAN_SLICES=0 reads them all in one turn, resets taken every 16 files, as before: the bench's A/B.
  */
-function statLines() {
+const SCAN_SLICE = process.env.BATON_MIRROR_SCAN_SLICES === '0' ? Infinity : 16;
+/**
+ * Every process's /proc/<pid>/stat line, joined by NUL (a command name may hold a newline, never a NUL): the process
+ * tracker's reads, made here rather than on the core's main thread (proc-stat.ts, scanProcesses). In slices: a scan
+ * took 30–550 ms at loads of 10–20, and a reset waiting for its terminal's last line waited for the whole scan, since
+ * that line's write came on the thread's queue behind it (docs/performance.md, "Switch p99 (switch3)").
+ */
+async function statLines() {
   const lines = [];
   let names = [];
   try {
-    names = readdirSync('/proc');
+    names = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
   } catch {
     return '';
   }
   for (const [i, name] of names.entries()) {
-    if (!/^\d+$/.test(name)) continue;
-    if (i % 16 === 0) pollResets();
+    if (i > 0 && i % SCAN_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+    else if (i % 16 === 0) pollResets();
     try {
       lines.push(readFileSync(`/proc/${name}/stat`, 'latin1'));
     } catch {
@@ -78,6 +94,24 @@ function statLines() {
     }
   }
   return lines.join('\0');
+}
+
+/**
+ * The most bytes of one write parsed as its message is handled (a trickle; a flood's batches parse in xterm's timer).
+ * BATON_MIRROR_SYNC_WRITES=0 parses every write in xterm's timer as before: the scale bench's A/B.
+ */
+const SYNC_WRITE_BYTES = process.env.BATON_MIRROR_SYNC_WRITES === '0' ? 0 : 16 * 1024;
+/**
+ * Parses `data` now, whole, when this xterm has nothing of its own waiting to be parsed (the caller checks: xterm's
+ * synchronous path replays its buffer from the start, so a write still queued there would be parsed twice): through
+ * xterm's write buffer's synchronous path, which is not public. False when an xterm upgrade no longer has it: the
+ * caller then writes as before (`test/unit/mirror-resets.test.ts` fails then: a reset waits behind reflows again).
+ */
+function writeNow(term, data) {
+  const buffer = term._core?._writeBuffer;
+  if (typeof buffer?.writeSync !== 'function') return false;
+  buffer.writeSync(data);
+  return true;
 }
 
 parentPort.on('message', (m) => {
@@ -90,39 +124,109 @@ parentPort.on('message', (m) => {
 function handle(m) {
   if (m.t === 'scan') {
     const start = now();
-    const lines = statLines();
-    trace({ k: 'scan', start, ms: now() - start });
-    parentPort.postMessage({ t: 'scan', request: m.request, lines });
+    void statLines().then((lines) => {
+      trace({ k: 'scan', start, ms: now() - start });
+      parentPort.postMessage({ t: 'scan', request: m.request, lines });
+    });
     return;
   }
   if (m.t === 'open') {
     const term = new Terminal({ cols: m.cols, rows: m.rows, scrollback: m.scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
-    mirrors.set(m.id, { term, serializer, scrollback: m.scrollback, applied: 0, queued: 0, soon: [] });
+    mirrors.set(m.id, {
+      term,
+      serializer,
+      scrollback: m.scrollback,
+      applied: 0,
+      queued: 0,
+      parsing: 0,
+      soon: [],
+      pending: [],
+    });
     for (const reset of early.get(m.id) ?? []) takeReset(reset);
     early.delete(m.id);
     return;
   }
   const mirror = mirrors.get(m.id);
   if (!mirror) return;
-  switch (m.t) {
-    case 'write':
-      mirror.queued = m.end;
-      mirror.term.write(new Uint8Array(m.data, 0, m.length), () => {
-        if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
-        mirror.applied = m.end;
-        parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
-        // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
-        // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
-        if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
-        // Captures that take the next boundary between writes: the screen matches `applied` here too.
-        const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
-        mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
-        for (const capture of ready) answer(mirror, capture);
-        pollResets();
-      });
+  if (m.t === 'close') {
+    early.delete(m.id);
+    deferred.delete(mirror);
+    mirror.term.dispose();
+    mirrors.delete(m.id);
+    return;
+  }
+  // A resize reflows the mirror's whole history (tens of ms, hundreds under load): it waits here, and what follows it
+  // for the same terminal waits behind it, so other terminals' messages (a shown pane's last line) are not held up.
+  if ((m.t === 'resize' && deferResizes) || mirror.pending.length > 0) {
+    mirror.pending.push(m);
+    deferred.add(mirror);
+    runDeferredSoon();
+    return;
+  }
+  apply(mirror, m);
+}
+
+/**
+ * Terminals with messages held behind a resize, each in its own order (across terminals, order does not matter).
+ * BATON_MIRROR_DEFER_RESIZES=0 resizes as the message is handled, as before: the scale bench's A/B.
+ */
+const deferResizes = process.env.BATON_MIRROR_DEFER_RESIZES !== '0';
+const deferred = new Set();
+let deferredScheduled = false;
+function runDeferredSoon() {
+  if (deferredScheduled || deferred.size === 0) return;
+  deferredScheduled = true;
+  setImmediate(runDeferred);
+}
+
+/**
+ * One resize a turn of the event loop, with what follows it up to the next resize, so the ports are read between
+ * reflows: first of a terminal a reset waits on, else of the terminal that waited longest. A resize waits until its
+ * terminal's earlier writes are parsed (they were written for the old size).
+ */
+function runDeferred() {
+  deferredScheduled = false;
+  pollResets();
+  let next = null;
+  for (const mirror of deferred) {
+    if (mirror.pending[0].t === 'resize' && mirror.parsing > 0) continue;
+    if (mirror.soon.length > 0) {
+      next = mirror;
       break;
+    }
+    next ??= mirror;
+  }
+  if (next) {
+    apply(next, next.pending.shift());
+    while (next.pending.length > 0 && next.pending[0].t !== 'resize') apply(next, next.pending.shift());
+    if (next.pending.length === 0) deferred.delete(next);
+    pollResets();
+  }
+  // Terminals whose resize waits for a parse are run again from `parsed`.
+  if (next) runDeferredSoon();
+}
+
+function apply(mirror, m) {
+  switch (m.t) {
+    case 'write': {
+      mirror.queued = m.end;
+      const data = new Uint8Array(m.data, 0, m.length);
+      // A trickle (an agent's line, an echo) is parsed as its message is handled, in the order of the thread's
+      // queue. xterm's own write parses in a timer, which runs only once the thread has handled every message queued
+      // (Node hands a port's queue over whole): a reset waiting for its terminal's last line then waited behind every
+      // resize and scan queued after that line, a second and more at a switch (docs/performance.md, "Switch p99").
+      if (m.length <= SYNC_WRITE_BYTES && mirror.parsing === 0 && writeNow(mirror.term, data)) written(mirror, m);
+      else {
+        mirror.parsing++;
+        mirror.term.write(data, () => {
+          parsed(mirror);
+          written(mirror, m);
+        });
+      }
+      break;
+    }
     case 'resize': {
       const start = traceFile ? now() : 0;
       mirror.term.resize(m.cols, m.rows);
@@ -136,14 +240,37 @@ function handle(m) {
       if (m.soon && mirror.applied === mirror.queued) answer(mirror, m);
       else if (m.soon) mirror.soon.push(m);
       // Inside the write callback every earlier write is applied and no later one yet: the screen matches `applied`.
-      else mirror.term.write('', () => answer(mirror, m));
-      break;
-    case 'close':
-      early.delete(m.id);
-      mirror.term.dispose();
-      mirrors.delete(m.id);
+      else {
+        // Counted as parsing: a write parsed at once must not overtake it (see writeNow).
+        mirror.parsing++;
+        mirror.term.write('', () => {
+          parsed(mirror);
+          answer(mirror, m);
+        });
+      }
       break;
   }
+}
+
+/** One of the mirror's writes left xterm's buffer: a resize held for it may go. */
+function parsed(mirror) {
+  mirror.parsing--;
+  if (mirror.parsing === 0 && mirror.pending.length > 0) runDeferredSoon();
+}
+
+/** A write's bytes are on its mirror's screen: the core hears it, and captures waiting for them are answered. */
+function written(mirror, m) {
+  if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
+  mirror.applied = m.end;
+  parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
+  // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
+  // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
+  if (m.reuse) queueMicrotask(() => parentPort.postMessage({ t: 'free', data: m.data }, [m.data]));
+  // Captures that take the next boundary between writes: the screen matches `applied` here too.
+  const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
+  mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
+  for (const capture of ready) answer(mirror, capture);
+  pollResets();
 }
 
 function answer(mirror, m) {
