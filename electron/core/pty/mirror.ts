@@ -1,103 +1,27 @@
 // A headless xterm per terminal, fed the same bytes as the pane: the source of screens and of reattach resets.
-// The xterms live on one worker thread shared by every terminal (mirror-worker.mjs); this is their handle.
-import { appendFileSync } from 'node:fs';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+// The xterms live on one worker thread shared by every terminal (mirror-thread.ts); this is their handle.
 import { toDisposable, type Disposable } from '../lifecycle.js';
 import { FLOW } from './flow.js';
+import {
+  BATCH_BYTES,
+  closeMirror,
+  mirrorWorker,
+  registerMirror,
+  resetPortOf,
+  takeBatch,
+  traceAnswered,
+  traceCaptures,
+  type FromWorker,
+  type MirrorEndpoint,
+  type MirrorScreen,
+} from './mirror-thread.js';
 
-export interface MirrorScreen {
-  cols: number;
-  rows: number;
-  /** The offset of the first byte the mirror has not yet applied. */
-  offset: number;
-  serialized: string;
-  text: string;
-}
+export type { MirrorScreen } from './mirror-thread.js';
+export { liveMirrorCount, readStatLinesOnMirrorThread } from './mirror-thread.js';
 
-type FromWorker =
-  | { t: 'applied'; id: number; end: number }
-  | { t: 'screen'; id: number; request: number; screen: MirrorScreen }
-  | { t: 'free'; data: ArrayBuffer }
-  | { t: 'scan'; request: number; lines: string };
-
-// The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
-// terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
-let worker: Worker | null = null;
-const live = new Map<number, Mirror>();
-let nextId = 1;
+/** Capture requests, numbered for the whole process (the thread answers by number). */
 let nextRequest = 1;
-let resetPort: MessagePort | null = null;
-/** BATON_MIRROR_RESET_PORT=0 sends resets behind the writes as before: the scale bench's A/B. */
-const resetsByOwnPort = process.env.BATON_MIRROR_RESET_PORT !== '0';
 
-/** BATON_MIRROR_TRACE=<file>: the thread logs each capture's times there; the core adds when it got the answer. */
-const traceCaptures = process.env.BATON_MIRROR_TRACE;
-function traceAnswered(request: number): void {
-  const line = JSON.stringify({ k: 'answered', request, at: performance.timeOrigin + performance.now() });
-  if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
-}
-
-/** Mirrors not yet disposed, each an xterm on the thread: tests check that closing terminals gives them all back. */
-export const liveMirrorCount = (): number => live.size;
-
-function mirrorWorker(): Worker {
-  if (worker) return worker;
-  // Resets go by their own port, which the thread reads between writes (mirror-worker.mjs, pollResets).
-  const { port1, port2 } = new MessageChannel();
-  port1.unref();
-  const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url), {
-    workerData: { resets: resetsByOwnPort ? port2 : undefined },
-    transferList: resetsByOwnPort ? [port2] : [],
-  });
-  w.unref();
-  resetPort = resetsByOwnPort ? port1 : null;
-  w.on('message', (m: FromWorker) =>
-    m.t === 'free' ? recycle(m.data) : m.t === 'scan' ? scanAnswered(w, m) : live.get(m.id)?.fromWorker(m),
-  );
-  w.on('error', (err) => {
-    process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
-    worker = null;
-    resetPort = null;
-    for (const answer of scans.values()) answer(null);
-    scans.clear();
-    for (const mirror of live.values()) mirror.workerLost();
-  });
-  worker = w;
-  return w;
-}
-
-/** /proc scans waiting for the thread's answer (proc-stat.ts, scanProcesses), by request. */
-const scans = new Map<number, (lines: string[] | null) => void>();
-let nextScan = 1;
-
-/**
- * Every process's /proc/<pid>/stat line, read on the mirrors' thread when it runs (it does while any terminal exists,
- * which is when the process tracker scans); null when it does not, and the caller reads them itself. The thread is
- * kept from being unref'd while a scan waits on it, so a scan's caller is never left waiting by an exiting process.
- */
-export function readStatLinesOnMirrorThread(): Promise<string[] | null> {
-  const w = worker;
-  if (!w) return Promise.resolve(null);
-  const request = nextScan++;
-  return new Promise((resolve) => {
-    scans.set(request, resolve);
-    w.ref();
-    w.postMessage({ t: 'scan', request });
-  });
-}
-
-function scanAnswered(w: Worker, m: { request: number; lines: string }): void {
-  const answer = scans.get(m.request);
-  scans.delete(m.request);
-  if (scans.size === 0) w.unref();
-  answer?.(m.lines.length === 0 ? [] : m.lines.split('\0'));
-}
-
-/**
- * Output is copied into batches of this size as it arrives (one copy, into memory that then moves to the thread), and
- * a batch is posted whole: a message per PTY read cost the core as much as sending the bytes to the pane.
- */
-const BATCH_BYTES = 256 * 1024;
 /**
  * While output floods, the mirror lags: its batches wait here instead of being parsed (see `write`). A tick every
  * `TICK_MS` posts them when no output came since the last tick (the flood is over), or when they have waited
@@ -111,14 +35,6 @@ const FLOOD_BYTES_PER_MS = 4096;
 const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
 const PAUSED_TICK_MAX_MS = 1000;
 
-/** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
-const pool: ArrayBuffer[] = [];
-const POOL_BATCHES = 16;
-
-function recycle(data: ArrayBuffer): void {
-  if (data.byteLength === BATCH_BYTES && pool.length < POOL_BATCHES) pool.push(data);
-}
-
 /** Bytes every mirror of the process holds back (`FLOW.mirrorLagTotalBytes` bounds it across a hundred floods). */
 let heldTotal = 0;
 
@@ -127,8 +43,8 @@ interface PendingCapture {
   reject(err: Error): void;
 }
 
-export class Mirror implements Disposable {
-  private readonly id = nextId++;
+export class Mirror implements Disposable, MirrorEndpoint {
+  private readonly id = registerMirror(this);
   /** Full batches not yet posted, and the one being filled (`fill` bytes of it used). */
   private held: ArrayBuffer[] = [];
   private batch: Uint8Array | null = null;
@@ -165,7 +81,6 @@ export class Mirror implements Disposable {
     scrollback: number,
     private readonly sourcePaused = (): boolean => false,
   ) {
-    live.set(this.id, this);
     mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
   }
 
@@ -207,7 +122,7 @@ export class Mirror implements Disposable {
     heldTotal += chunk.length;
     let at = 0;
     while (at < chunk.length) {
-      this.batch ??= new Uint8Array(pool.pop() ?? new ArrayBuffer(BATCH_BYTES));
+      this.batch ??= new Uint8Array(takeBatch());
       const n = Math.min(chunk.length - at, BATCH_BYTES - this.fill);
       this.batch.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), this.fill);
       this.fill += n;
@@ -245,9 +160,9 @@ export class Mirror implements Disposable {
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
       const at = traceCaptures ? performance.timeOrigin + performance.now() : undefined;
-      const w = mirrorWorker();
+      const resetPort = soon ? resetPortOf() : null;
       const after = this.postedEnds[0] ?? this.applied;
-      (soon && resetPort ? resetPort : w).postMessage({
+      (resetPort ?? mirrorWorker()).postMessage({
         t: 'capture',
         id: this.id,
         request,
@@ -269,8 +184,7 @@ export class Mirror implements Disposable {
     this.disposed = true;
     this.dropHeld();
     this.appliedListener = null;
-    live.delete(this.id);
-    worker?.postMessage({ t: 'close', id: this.id });
+    closeMirror(this.id);
     for (const capture of this.captures.values()) capture.reject(closedError());
     this.captures.clear();
   }
