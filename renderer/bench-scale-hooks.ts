@@ -97,6 +97,8 @@ const longFrames: { start: number; duration: number; scripts: string }[] = [];
 try {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & {
+      renderStart?: number;
+      styleAndLayoutStart?: number;
       scripts?: {
         invoker: string;
         sourceFunctionName: string;
@@ -113,7 +115,16 @@ try {
             `${x.invoker}|${x.sourceFunctionName}@${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
         )
         .join('; ');
-      longFrames.push({ start: e.startTime, duration: e.duration, scripts });
+      // The frame's rendering after its scripts: requestAnimationFrame callbacks and ResizeObservers (render →
+      // style-and-layout), then the frame's own style and layout (style-and-layout → end).
+      const end = e.startTime + e.duration;
+      const render = e.renderStart ? Math.round((e.styleAndLayoutStart ?? end) - e.renderStart) : 0;
+      const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
+      longFrames.push({
+        start: e.startTime,
+        duration: e.duration,
+        scripts: `[rAF ${render}, style+layout ${layout}] ${scripts}`,
+      });
     }
   }).observe({ type: 'long-animation-frame', buffered: true });
 } catch {

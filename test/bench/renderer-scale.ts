@@ -282,10 +282,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       writeFileSync(marker, '');
     }
     await sleep(marker ? 500 : 0); // every thread has seen the marker
+    // BENCH_TRACE_IDLE=1: Chromium's timeline of the page over this idle window (what the idle page still does).
+    const traceIdle = process.env.BENCH_TRACE_IDLE === '1';
     const rest = await idleWindow(b, p, server, async () => {
+      if (traceIdle) await startTrace(p!);
       if (profiling) await startProfile(p!);
       await sleep(IDLE_SECONDS * 1000);
       if (profiling) await printProfile(p!, 'the page with 100 idle agents');
+      if (traceIdle) await printTrace(p!, 'the page with 100 idle agents');
     });
     if (marker) rmSync(marker);
     const idle = rest.core + rest.page;
