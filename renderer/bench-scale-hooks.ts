@@ -3,6 +3,7 @@
 // and typing into the history's search box. Figures are taken inside the page, with no round trip to the bench.
 import { existingPane, getPane, paneRenderer } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
+import { FULL_SCROLLBACK } from './panes/pane-history.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
@@ -75,6 +76,8 @@ export interface BatonScale {
   typingKeys(): TypingKey[];
   /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
   paneTimings(since: number): Record<string, number[]>;
+  /** How many of these agents' panes hold less than the full history now (parked a while: pane-history.ts trims). */
+  trimmedPanes(agentIds: string[]): number;
 }
 
 declare global {
@@ -243,4 +246,6 @@ window.__batonScale = {
         (phases[m.name.slice('baton:pane-'.length)] ??= []).push(m.duration);
     return phases;
   },
+  trimmedPanes: (agentIds) =>
+    agentIds.filter((id) => (existingPane(id)?.term.options.scrollback ?? FULL_SCROLLBACK) < FULL_SCROLLBACK).length,
 };

@@ -42,6 +42,7 @@ interface ScaleGlobal {
     longFrames(since: number): string[];
     armTyping(): void;
     paneTimings(since: number): Record<string, number[]>;
+    trimmedPanes?(agentIds: string[]): number;
   };
   __coldStart?: number;
 }
@@ -67,7 +68,13 @@ const fake = (quiet: string) =>
   ].join('\n');
 
 /** Core and page CPU (shares of a core) while `during` runs, with the messages and the core's threads printed. */
-async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, during: () => Promise<void>) {
+async function idleWindow(
+  b: BenchBrowser,
+  p: BenchPage,
+  server: ServerProcess,
+  agentIds: string[],
+  during: () => Promise<void>,
+) {
   await p.cdp.send('Network.enable');
   const messages = countMessages(p);
   const threads0 = threadCpuSeconds(server.child.pid!);
@@ -75,7 +82,17 @@ async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, 
   const browser0 = await browserCpuSeconds(b);
   const page0 = await mainThread(p);
   const output0 = server.output().length;
+  // Panes that gave their history back (60 s after they were parked) during the window: the garbage that frees is
+  // collected in it.
+  const trimmed = () =>
+    p.page.evaluate(
+      // NaN: an older bench build, without the hook.
+      (ids) => (globalThis as unknown as ScaleGlobal).__batonScale.trimmedPanes?.(ids) ?? Number.NaN,
+      agentIds,
+    );
+  const trimmed0 = await trimmed();
   await during();
+  const trimmed1 = await trimmed();
   const page1 = await mainThread(p);
   const gcs = server
     .output()
@@ -88,7 +105,9 @@ async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, 
   const core = (cpuSeconds(server.child.pid!) - core0) / seconds;
   const threads = threadShares(threads0, threadCpuSeconds(server.child.pid!), seconds);
   const page = ((await browserCpuSeconds(b)) - browser0) / seconds;
-  console.log(`  messages in ${fmt(seconds, 0)} s: ${countsText(messages())}; core threads: ${threads}`);
+  console.log(
+    `  messages in ${fmt(seconds, 0)} s: ${countsText(messages())}; core threads: ${threads}; panes trimmed meanwhile: ${trimmed1 - trimmed0} (${trimmed1} in all)`,
+  );
   return { core, page, busy: (page1.task - page0.task) / seconds, seconds };
 }
 
@@ -259,11 +278,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     printTyping(await typeIntoHistory(page), (text) => text.padEnd(LABEL));
 
     writeFileSync(quiet, '');
+    const allAgents = runs.flatMap((r) => r.agentIds);
     const quietAt = Date.now();
     // Settling, measured on its own: the fakes go quiet (each prints at most once more, within a second), cursors
     // blink their while, the process tracker backs off, and the core snapshots each run once after its last output
     // (the periodic snapshot, once a minute while output changed). The idle window starts when that has happened.
-    const settling = await idleWindow(b, p, server, async () => {
+    const settling = await idleWindow(b, p, server, allAgents, async () => {
       await sleep(15_000);
       await snapshotsAfter(
         client!,
@@ -284,7 +304,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     await sleep(marker ? 500 : 0); // every thread has seen the marker
     // BENCH_TRACE_IDLE=1: Chromium's timeline of the page over this idle window (what the idle page still does).
     const traceIdle = process.env.BENCH_TRACE_IDLE === '1';
-    const rest = await idleWindow(b, p, server, async () => {
+    const rest = await idleWindow(b, p, server, allAgents, async () => {
       if (traceIdle) await startTrace(p!);
       if (profiling) await startProfile(p!);
       await sleep(IDLE_SECONDS * 1000);
@@ -298,7 +318,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(rest.core * 100, 1)}% + page ${fmt(rest.page * 100, 1)}% (its main thread busy ${fmt(rest.busy * 100, 1)}%)`,
     );
     // Still idle: whether anything in that window was the tail of the settling rather than the rest itself.
-    const later = await idleWindow(b, p, server, () => sleep(IDLE_SECONDS * 1000));
+    const later = await idleWindow(b, p, server, allAgents, () => sleep(IDLE_SECONDS * 1000));
     line(
       '  the same, the next 10 s',
       `${fmt((later.core + later.page) * 100, 1).padStart(7)} %   core ${fmt(later.core * 100, 1)}% + page ${fmt(later.page * 100, 1)}%`,
