@@ -4,9 +4,9 @@
 // whose rows the render throttle draws 20 times a second (render-throttle.ts) was in fact redrawn at every frame, and
 // the page drew 60 frames a second. It also syncs its viewport (the scrollbar's slider) on every scroll, and moves the
 // textarea that takes keys to the cursor on every cursor move, as DOM style writes.
-// A selection refresh with nothing selected, and nothing selected at the last one let through, is dropped, flooding or
-// not: the pane's next draw draws those rows anyway, and there is no highlight to move or clear.
 // While the throttle holds a flooding pane's rows:
+// - a selection refresh with nothing selected, and nothing selected at the last one let through, is dropped: the
+//   pane's next draw draws those rows anyway, and there is no highlight to move or clear;
 // - the scrollbar's and the textarea's syncs are held and done just before the pane's next draw, in its frame; the
 //   scrollbar only while the view is at the bottom (once the user scrolled up, it syncs as xterm does).
 // A pane typed into is never throttled, so its textarea (where an IME composes) follows the cursor as before.
@@ -88,10 +88,7 @@ export function quietWhileFlooding(term: TermLike & object, throttle: RenderThro
   let selectedAtLastRefresh = selection.hasSelection;
   selection.refresh = (isLinuxMouseSelection?: boolean) => {
     const selected = selection.hasSelection;
-    // Nothing selected now nor at the last refresh: the frame it asks for would redraw every row exactly as the
-    // pane's own draw does, flooding or not. A pane just shown, catching up, did that in the same frame as every other
-    // pane shown with it, outside the draws' frame budget (render-budget.ts), with a forced layout of all of them.
-    if (!isLinuxMouseSelection && !selected && !selectedAtLastRefresh && quiet.selection) return;
+    if (!isLinuxMouseSelection && !selected && !selectedAtLastRefresh && quiet.selection && throttle.flooding()) return;
     selectedAtLastRefresh = selected;
     refreshSelection(isLinuxMouseSelection);
   };

@@ -118,24 +118,6 @@ describe('a flooding pane asks for no frame per scroll', () => {
     expect(p.log.at(-1)).toBe('rows');
   });
 
-  it('asks for no selection frame with nothing selected when the pane is not flooding either', () => {
-    const p = pane();
-    for (let i = 0; i < 20; i++) (p.output(100, 1), p.frame());
-    expect(p.throttle.draws).toBe(20); // not throttled: every line drawn in its frame
-    expect(p.selection.frames).toBe(0);
-    p.selection.selected = true;
-    p.output(100, 1);
-    p.frame();
-    expect(p.selection.frames).toBe(1);
-    p.selection.selected = false; // cleared: one more refresh takes the highlight away
-    p.output(100, 1);
-    p.frame();
-    expect(p.selection.frames).toBe(2);
-    p.output(100, 1);
-    p.frame();
-    expect(p.selection.frames).toBe(2);
-  });
-
   it('leaves a selection, and a view the user scrolled up, to xterm as before', () => {
     const p = pane();
     for (let i = 0; i < 5; i++) (p.output(FLOOD_BYTES * 4), p.frame());
