@@ -1,7 +1,7 @@
 // Switching between runs whose agents keep printing, in Chromium with a real core: after every switch each pane of
-// the run shown holds its own xterm and shows what its agent prints now (none blank, none stale), with no selection
-// refresh redrawing it beside its own draws (renderer/panes/flood-quiet.ts); a key typed right after a switch reaches
-// the pane clicked, and only that one.
+// the run shown holds its own xterm and shows what its agent prints now (none blank, none stale), whatever order the
+// panes are moved in and drawn (docs/performance.md, "Longest task and idle page"); a key typed right after a switch
+// reaches the pane clicked, and only that one.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
