@@ -111,6 +111,11 @@ async function idleWindow(
   return { core, page, busy: (page1.task - page0.task) / seconds, seconds };
 }
 
+/** A pane parked this long gives its history back (renderer/panes/pane-history.ts, TRIM_AFTER_MS). */
+const TRIM_AFTER_MS = 60_000;
+/** After the parked panes' trims, time for the page's garbage collection of what they freed. */
+const POST_TRIM_MS = 10_000;
+
 /** Until each run's last snapshot is later than `after` (ms since epoch); a run none comes for fails the bench. */
 async function snapshotsAfter(client: RpcClient, runIds: string[], after: number): Promise<void> {
   const deadline = after + 75_000; // the periodic snapshot comes once a minute
@@ -230,6 +235,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           }
       }
     }
+    // The last panes were parked by the last switch.
+    const switchedAt = Date.now();
     if (mirrorTrace) {
       const fetches = await page.evaluate(() =>
         performance
@@ -290,10 +297,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
         runs.map((r) => r.id),
         quietAt + 1500,
       );
-      await sleep(2000);
+      // And the page's own deferred work: each parked pane gives its history back 60 s after it was parked
+      // (pane-history.ts), which frees tens of megabytes at once, and the garbage collection that follows took the
+      // page from 0.3 % to 1.1–1.7 % in the windows it landed in (docs/performance.md, "Longest task and idle page").
+      await sleep(Math.max(0, switchedAt + TRIM_AFTER_MS + 1000 - Date.now()));
+      await sleep(POST_TRIM_MS);
     });
     line(
-      '  settling: until each run was snapshotted after its last output',
+      '  settling: until each run was snapshotted after its last output and parked panes gave their history back',
       `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
     );
     const marker = profileDir ? join(profileDir, 'window') : null;
