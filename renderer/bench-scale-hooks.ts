@@ -3,6 +3,7 @@
 // and typing into the history's search box. Figures are taken inside the page, with no round trip to the bench.
 import { existingPane, getPane, paneRenderer } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
+import { FULL_SCROLLBACK } from './panes/pane-history.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
@@ -75,6 +76,8 @@ export interface BatonScale {
   typingKeys(): TypingKey[];
   /** Durations (ms) of each phase of showing a pane (terminal-registry.ts's `baton:pane-*` measures) since `since`. */
   paneTimings(since: number): Record<string, number[]>;
+  /** How many of these agents' panes hold less than the full history now (parked a while: pane-history.ts trims). */
+  trimmedPanes(agentIds: string[]): number;
 }
 
 declare global {
@@ -97,6 +100,8 @@ const longFrames: { start: number; duration: number; scripts: string }[] = [];
 try {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries() as (PerformanceEntry & {
+      renderStart?: number;
+      styleAndLayoutStart?: number;
       scripts?: {
         invoker: string;
         sourceFunctionName: string;
@@ -113,7 +118,16 @@ try {
             `${x.invoker}|${x.sourceFunctionName}@${x.sourceURL.split('/').pop() ?? ''}:${x.sourceCharPosition} ${Math.round(x.duration)}ms (layout ${Math.round(x.forcedStyleAndLayoutDuration)})`,
         )
         .join('; ');
-      longFrames.push({ start: e.startTime, duration: e.duration, scripts });
+      // The frame's rendering after its scripts: requestAnimationFrame callbacks and ResizeObservers (render →
+      // style-and-layout), then the frame's own style and layout (style-and-layout → end).
+      const end = e.startTime + e.duration;
+      const render = e.renderStart ? Math.round((e.styleAndLayoutStart ?? end) - e.renderStart) : 0;
+      const layout = e.styleAndLayoutStart ? Math.round(end - e.styleAndLayoutStart) : 0;
+      longFrames.push({
+        start: e.startTime,
+        duration: e.duration,
+        scripts: `[rAF ${render}, style+layout ${layout}] ${scripts}`,
+      });
     }
   }).observe({ type: 'long-animation-frame', buffered: true });
 } catch {
@@ -232,4 +246,6 @@ window.__batonScale = {
         (phases[m.name.slice('baton:pane-'.length)] ??= []).push(m.duration);
     return phases;
   },
+  trimmedPanes: (agentIds) =>
+    agentIds.filter((id) => (existingPane(id)?.term.options.scrollback ?? FULL_SCROLLBACK) < FULL_SCROLLBACK).length,
 };

@@ -10,6 +10,7 @@ import { useCore } from './state/core-store.js';
 import { useSearch } from './state/search-store.js';
 import { connectAttention } from './state/attention-store.js';
 import { provideClientTo, useBaton } from './state/store.js';
+import { restCarets } from './state/caret-rest.js';
 import './styles.css';
 
 provideClientTo(setClient);
@@ -26,6 +27,7 @@ window.baton
   .then((version) => useCore.getState().setAppVersion(version))
   .catch(() => undefined);
 connection.start();
+restCarets(document.documentElement, window);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

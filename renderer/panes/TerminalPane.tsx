@@ -6,6 +6,7 @@ import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
 import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { AgentMuteButton, AgentStateBadge } from '../components/AttentionBadge.js';
 import { useBaton } from '../state/store.js';
+import { idleTicker } from './pane-idle.js';
 import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor, wholeHistory } from './terminal-registry.js';
 
 interface Props {
@@ -46,8 +47,7 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
 
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => setIdle(quietFor(agent.id) > IDLE_AFTER_MS), 1000);
-    return () => clearInterval(timer);
+    return idleTicker.subscribe(() => setIdle(quietFor(agent.id) > IDLE_AFTER_MS));
   }, [running, agent.id]);
 
   // A pane not open yet opens in a task of its own, panes in view first (pane-opener.ts): a run's ten new xterms

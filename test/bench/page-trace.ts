@@ -12,13 +12,19 @@ interface TraceEvent {
   tid: number;
   pid: number;
   args?: {
-    data?: { url?: string; functionName?: string; type?: string };
+    data?: { url?: string; functionName?: string; type?: string; lineNumber?: number; columnNumber?: number };
     beginData?: { dirtyObjects?: number; totalObjects?: number; partialLayout?: boolean };
     elementCount?: number;
   };
 }
 
 let events: TraceEvent[] = [];
+
+/** Where a script's function is (its bundle position: the bench build's source maps name it), with BENCH_TRACE_AT=1. */
+const where = (e: TraceEvent): string =>
+  process.env.BENCH_TRACE_AT === '1' && e.args?.data?.lineNumber !== undefined
+    ? `@${e.args.data.lineNumber}:${e.args.data.columnNumber ?? 0}`
+    : '';
 
 export async function startTrace(p: BenchPage): Promise<void> {
   events = [];
@@ -43,19 +49,21 @@ export async function printTrace(p: BenchPage, title: string): Promise<void> {
   const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur !== undefined);
   const tasks = mine.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask');
   const kinds = new Map<string, number>();
+  const counts = new Map<string, number>();
   const inside = (t: TraceEvent, e: TraceEvent) => e.ts >= t.ts && e.ts < t.ts + t.dur!;
   for (const e of mine) {
     if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
     const key =
       e.name === 'FunctionCall' || e.name === 'EventDispatch' || e.name === 'TimerFire'
-        ? `${e.name} ${e.args?.data?.type ?? e.args?.data?.functionName ?? ''}`.trim()
+        ? `${e.name} ${e.args?.data?.type ?? e.args?.data?.functionName ?? ''}${where(e)}`.trim()
         : e.name;
     kinds.set(key, (kinds.get(key) ?? 0) + e.dur!);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const taskTotal = tasks.reduce((a, t) => a + t.dur!, 0);
   console.log(`  trace of ${title}: main-thread tasks ${(taskTotal / 1000).toFixed(0)} ms (nested kinds overlap)`);
   for (const [k, us] of [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 18))
-    console.log(`    ${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+    console.log(`    ${(us / 1000).toFixed(1).padStart(7)} ms  ${k} ×${counts.get(k) ?? 0}`);
   // The longest layouts and style recalcs, with how much of the page each touched.
   for (const e of mine
     .filter((x) => x.name === 'Layout' || x.name === 'UpdateLayoutTree')

@@ -12,7 +12,8 @@ import { ROOT, type ServerProcess } from '../helpers/server.js';
  * The bench build (`npm run build:renderer-bench`): the dashboard plus renderer/bench-hooks.ts, which the product
  * bundle in dist/renderer never carries (docs/architecture.md §11).
  */
-export const BENCH_RENDERER = join(ROOT, 'dist', 'renderer-bench');
+/** BENCH_RENDERER_DIR=<dir>: another bench build (a copy of an earlier one), for runs side by side. */
+export const BENCH_RENDERER = process.env.BENCH_RENDERER_DIR ?? join(ROOT, 'dist', 'renderer-bench');
 
 const ARGS = [
   '--headless',

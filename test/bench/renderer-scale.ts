@@ -43,6 +43,7 @@ interface ScaleGlobal {
     longFrames(since: number): string[];
     armTyping(): void;
     paneTimings(since: number): Record<string, number[]>;
+    trimmedPanes?(agentIds: string[]): number;
   };
   __coldStart?: number;
 }
@@ -68,7 +69,13 @@ const fake = (quiet: string) =>
   ].join('\n');
 
 /** Core and page CPU (shares of a core) while `during` runs, with the messages and the core's threads printed. */
-async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, during: () => Promise<void>) {
+async function idleWindow(
+  b: BenchBrowser,
+  p: BenchPage,
+  server: ServerProcess,
+  agentIds: string[],
+  during: () => Promise<void>,
+) {
   await p.cdp.send('Network.enable');
   const messages = countMessages(p);
   const threads0 = threadCpuSeconds(server.child.pid!);
@@ -76,7 +83,17 @@ async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, 
   const browser0 = await browserCpuSeconds(b);
   const page0 = await mainThread(p);
   const output0 = server.output().length;
+  // Panes that gave their history back (60 s after they were parked) during the window: the garbage that frees is
+  // collected in it.
+  const trimmed = () =>
+    p.page.evaluate(
+      // NaN: an older bench build, without the hook.
+      (ids) => (globalThis as unknown as ScaleGlobal).__batonScale.trimmedPanes?.(ids) ?? Number.NaN,
+      agentIds,
+    );
+  const trimmed0 = await trimmed();
   await during();
+  const trimmed1 = await trimmed();
   const page1 = await mainThread(p);
   const gcs = server
     .output()
@@ -89,9 +106,16 @@ async function idleWindow(b: BenchBrowser, p: BenchPage, server: ServerProcess, 
   const core = (cpuSeconds(server.child.pid!) - core0) / seconds;
   const threads = threadShares(threads0, threadCpuSeconds(server.child.pid!), seconds);
   const page = ((await browserCpuSeconds(b)) - browser0) / seconds;
-  console.log(`  messages in ${fmt(seconds, 0)} s: ${countsText(messages())}; core threads: ${threads}`);
+  console.log(
+    `  messages in ${fmt(seconds, 0)} s: ${countsText(messages())}; core threads: ${threads}; panes trimmed meanwhile: ${trimmed1 - trimmed0} (${trimmed1} in all)`,
+  );
   return { core, page, busy: (page1.task - page0.task) / seconds, seconds };
 }
+
+/** A pane parked this long gives its history back (renderer/panes/pane-history.ts, TRIM_AFTER_MS). */
+const TRIM_AFTER_MS = 60_000;
+/** After the parked panes' trims, time for the page's garbage collection of what they freed. */
+const POST_TRIM_MS = 10_000;
 
 /** Until each run's last snapshot is later than `after` (ms since epoch); a run none comes for fails the bench. */
 async function snapshotsAfter(client: RpcClient, runIds: string[], after: number): Promise<void> {
@@ -222,6 +246,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       }
     }
     if (switchWindow) rmSync(switchWindow);
+    // The last panes were parked by the last switch.
+    const switchedAt = Date.now();
     if (mirrorTrace) {
       const fetches = await page.evaluate(() =>
         performance
@@ -270,21 +296,26 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     printTyping(await typeIntoHistory(page), (text) => text.padEnd(LABEL));
 
     writeFileSync(quiet, '');
+    const allAgents = runs.flatMap((r) => r.agentIds);
     const quietAt = Date.now();
     // Settling, measured on its own: the fakes go quiet (each prints at most once more, within a second), cursors
     // blink their while, the process tracker backs off, and the core snapshots each run once after its last output
     // (the periodic snapshot, once a minute while output changed). The idle window starts when that has happened.
-    const settling = await idleWindow(b, p, server, async () => {
+    const settling = await idleWindow(b, p, server, allAgents, async () => {
       await sleep(15_000);
       await snapshotsAfter(
         client!,
         runs.map((r) => r.id),
         quietAt + 1500,
       );
-      await sleep(2000);
+      // And the page's own deferred work: each parked pane gives its history back 60 s after it was parked
+      // (pane-history.ts), which frees tens of megabytes at once, and the garbage collection that follows took the
+      // page from 0.3 % to 1.1–1.7 % in the windows it landed in (docs/performance.md, "Longest task and idle page").
+      await sleep(Math.max(0, switchedAt + TRIM_AFTER_MS + 1000 - Date.now()));
+      await sleep(POST_TRIM_MS);
     });
     line(
-      '  settling: until each run was snapshotted after its last output',
+      '  settling: until each run was snapshotted after its last output and parked panes gave their history back',
       `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
     );
     const marker = profileDir && !switchWindow ? join(profileDir, 'window') : null;
@@ -293,10 +324,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       writeFileSync(marker, '');
     }
     await sleep(marker ? 500 : 0); // every thread has seen the marker
-    const rest = await idleWindow(b, p, server, async () => {
+    // BENCH_TRACE_IDLE=1: Chromium's timeline of the page over this idle window (what the idle page still does).
+    const traceIdle = process.env.BENCH_TRACE_IDLE === '1';
+    const rest = await idleWindow(b, p, server, allAgents, async () => {
+      if (traceIdle) await startTrace(p!);
       if (profiling) await startProfile(p!);
       await sleep(IDLE_SECONDS * 1000);
       if (profiling) await printProfile(p!, 'the page with 100 idle agents');
+      if (traceIdle) await printTrace(p!, 'the page with 100 idle agents');
     });
     if (marker) rmSync(marker);
     const idle = rest.core + rest.page;
@@ -305,7 +340,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${fmt(idle * 100, 1).padStart(7)} %   (goal ≤ ${GOAL.idleCpu * 100}% of a core) ${mark(idle <= GOAL.idleCpu)}  core ${fmt(rest.core * 100, 1)}% + page ${fmt(rest.page * 100, 1)}% (its main thread busy ${fmt(rest.busy * 100, 1)}%)`,
     );
     // Still idle: whether anything in that window was the tail of the settling rather than the rest itself.
-    const later = await idleWindow(b, p, server, () => sleep(IDLE_SECONDS * 1000));
+    const later = await idleWindow(b, p, server, allAgents, () => sleep(IDLE_SECONDS * 1000));
     line(
       '  the same, the next 10 s',
       `${fmt((later.core + later.page) * 100, 1).padStart(7)} %   core ${fmt(later.core * 100, 1)}% + page ${fmt(later.page * 100, 1)}%`,
