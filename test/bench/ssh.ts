@@ -205,6 +205,13 @@ async function main(): Promise<void> {
         'diagnostic: remote pane vs a PTY there',
       ],
       [
+        'ssh -tt host cat bigfile / plain ssh',
+        `${rounds.map((r) => fmt(r.tty / r.plain, 2)).join(', ')}`,
+        '',
+        '',
+        "ceiling: OpenSSH's own rate through a PTY, as a share of its pipe",
+      ],
+      [
         'a PTY alone (node-pty)',
         `${rounds.map((r) => fmt(r.pty, 1)).join(', ')} MB/s`,
         '',
