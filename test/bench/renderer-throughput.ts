@@ -49,10 +49,15 @@ type Ablation = (typeof ABLATIONS)[number];
 const THROUGHPUT_VS: Partial<OutputTuning> | null = process.env.BENCH_THROUGHPUT_VS
   ? (JSON.parse(process.env.BENCH_THROUGHPUT_VS) as Partial<OutputTuning>)
   : null;
-const ABLATIONS_RUN = ABLATIONS.filter((a) => a !== 'vs' || THROUGHPUT_VS !== null);
+/**
+ * BENCH_DEVTOOLS_NETWORK=1: the 'vs' rounds also enable DevTools' Network domain on a second session of the page, so
+ * every WebSocket frame is reported twice: what Playwright's own listener (the bench's, not the product's) costs.
+ */
+const DEVTOOLS_NETWORK = process.env.BENCH_DEVTOOLS_NETWORK === '1';
+const ABLATIONS_RUN = ABLATIONS.filter((a) => a !== 'vs' || THROUGHPUT_VS !== null || DEVTOOLS_NETWORK);
 const ABLATION_TEXT: Record<Ablation, string> = {
   renderThrottle: 'drawing every frame',
-  vs: `with ${process.env.BENCH_THROUGHPUT_VS ?? ''}`,
+  vs: `with ${process.env.BENCH_THROUGHPUT_VS ?? ''}${DEVTOOLS_NETWORK ? ' a second DevTools Network listener' : ''}`,
 };
 
 interface Cpu {
@@ -201,7 +206,8 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       p.page.evaluate((x) => (globalThis as BenchGlobal).__batonBench.setOutputTuning(x), t);
     const shipped = await tune({});
     // CPU per MiB of the page (renderer + GPU processes) and the core (main + mirror threads), per variant: on a loaded
-    // machine the rates swing 2-5× between rounds, the CPU each byte costs much less.
+    // machine the rates swing 2-5× between rounds, the CPU each byte costs much less. BENCH_THREADS=1: every process's
+    // and thread's, within the round's clock (cpu-budget.ts).
     const budgets = new Map<Cpu[], Budget>();
     const cpuSpent = async <T>(into: Cpu[], what: () => Promise<T>) => {
       const draws = async () =>
@@ -213,6 +219,7 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       const recalcs0 = await styleRecalcs(p);
       if (process.env.BENCH_FRAMES) await b.browser.startTracing(p.page, { categories: [FRAME_TRACE] });
       const r = await what();
+      const threads1 = threads0 ? await cpuSnapshot(b, server.child.pid!) : null;
       // The mirror may parse a flood after it was delivered (flow.ts, `mirrorLagBytes`): its CPU counts to this round,
       // and its parse must not run into the next round's clock (the baseline's, say).
       await client.call('agent.screen', { agentId: id });
@@ -222,7 +229,7 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       if (threads0) {
         const budget = budgets.get(into) ?? emptyBudget();
         budgets.set(into, budget);
-        addRound(budget, threads0, await cpuSnapshot(b, server.child.pid!), mib);
+        addRound(budget, threads0, threads1!, await cpuSnapshot(b, server.child.pid!), mib);
       }
       into.push({
         page: ((await browserCpuSeconds(b)) - page0) / mib,
@@ -257,7 +264,10 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
           ),
         ...ABLATIONS_RUN.map((a) => async () => {
           await tune(off[a]);
+          const listen = a === 'vs' && DEVTOOLS_NETWORK;
+          if (listen) await p.cdp.send('Network.enable');
           without[a].push(await cpuSpent(cpu[a], () => profiled(`a pane round without ${a}`, () => paneRun(lines))));
+          if (listen) await p.cdp.send('Network.disable');
           await tune(shipped);
         }),
       ];

@@ -19,8 +19,11 @@ const FRAME_BYTES = Math.min(kibFromEnv('BATON_OUTPUT_FRAME_KIB', 64 * 1024), WI
 const WATERMARK_SLACK = 256 * 1024;
 
 export const FLOW = {
-  /** Output held per terminal for reattach: at least highWatermark + coreBudget − visibleBudget (see coreBudget). */
-  ringBytes: Math.max(2 << 20, 2 * WINDOW_BYTES),
+  /**
+   * Output held per terminal for reattach: at least highWatermark + coreBudget − visibleBudget (see coreBudget), and
+   * grown with a frame larger than 64 KiB so a remote stream's ack margin (remote-terminal.ts) stays as it was.
+   */
+  ringBytes: Math.max(2 << 20, 2 * WINDOW_BYTES) + 2 * Math.max(0, FRAME_BYTES - 64 * 1024),
   /** Coalesce output for this long, or until this many bytes wait, before sending. */
   coalesceMs: 5,
   coalesceBytes: FRAME_BYTES,
