@@ -12,10 +12,12 @@ function kibFromEnv(name: string, fallback: number): number {
  */
 const WINDOW_BYTES = kibFromEnv('BATON_OUTPUT_WINDOW_KIB', 1024 * 1024);
 /**
- * BATON_OUTPUT_FRAME_KIB: the largest frame (and the coalescing threshold); 64 KiB as shipped. At most a quarter of the
+ * BATON_OUTPUT_FRAME_KIB: the largest frame (and the coalescing threshold); 128 KiB as shipped: half the frames of
+ * 64 KiB took 3–5 ms/MiB less of Chromium's IO threads (network service, browser, renderer) and the renderer's main
+ * thread, with the echo no slower (docs/performance.md, "Pane throughput: the CPU budget"). At most a quarter of the
  * window, so a remote stream's ack margin (remote-terminal.ts) stays positive.
  */
-const FRAME_BYTES = Math.min(kibFromEnv('BATON_OUTPUT_FRAME_KIB', 64 * 1024), WINDOW_BYTES / 4);
+const FRAME_BYTES = Math.min(kibFromEnv('BATON_OUTPUT_FRAME_KIB', 128 * 1024), WINDOW_BYTES / 4);
 const WATERMARK_SLACK = 256 * 1024;
 
 export const FLOW = {
