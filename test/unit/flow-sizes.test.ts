@@ -22,7 +22,7 @@ const screen = () => Promise.resolve({ offset: 0, cols: 80, rows: 24, serialized
 
 describe('flow sizes from the environment', () => {
   for (const env of [
-    {},
+    {} as Record<string, string>,
     { BATON_OUTPUT_FRAME_KIB: '256' },
     { BATON_OUTPUT_WINDOW_KIB: '2048', BATON_OUTPUT_FRAME_KIB: '256' },
     { BATON_OUTPUT_WINDOW_KIB: '256', BATON_OUTPUT_FRAME_KIB: '1024' },
