@@ -18,9 +18,9 @@ import {
   withPage,
   type Scene,
 } from './renderer-kit.js';
+import { addRound, budgetText, cpuSnapshot, emptyBudget, leastWall, type Budget } from './cpu-budget.js';
 import {
   browserCpuSeconds,
-  browserThreadSeconds,
   busy,
   cpuSeconds,
   mainThread,
@@ -49,10 +49,15 @@ type Ablation = (typeof ABLATIONS)[number];
 const THROUGHPUT_VS: Partial<OutputTuning> | null = process.env.BENCH_THROUGHPUT_VS
   ? (JSON.parse(process.env.BENCH_THROUGHPUT_VS) as Partial<OutputTuning>)
   : null;
-const ABLATIONS_RUN = ABLATIONS.filter((a) => a !== 'vs' || THROUGHPUT_VS !== null);
+/**
+ * BENCH_DEVTOOLS_NETWORK=1: the 'vs' rounds also enable DevTools' Network domain on a second session of the page, so
+ * every WebSocket frame is reported twice: what Playwright's own listener (the bench's, not the product's) costs.
+ */
+const DEVTOOLS_NETWORK = process.env.BENCH_DEVTOOLS_NETWORK === '1';
+const ABLATIONS_RUN = ABLATIONS.filter((a) => a !== 'vs' || THROUGHPUT_VS !== null || DEVTOOLS_NETWORK);
 const ABLATION_TEXT: Record<Ablation, string> = {
   renderThrottle: 'drawing every frame',
-  vs: `with ${process.env.BENCH_THROUGHPUT_VS ?? ''}`,
+  vs: `with ${process.env.BENCH_THROUGHPUT_VS ?? ''}${DEVTOOLS_NETWORK ? ' a second DevTools Network listener' : ''}`,
 };
 
 interface Cpu {
@@ -99,6 +104,8 @@ interface ThroughputResult {
   busyPane: { task: number; script: number };
   exact: boolean;
   problems: string[];
+  /** BENCH_THREADS=1: the CPU per MiB of every process and thread, baseline and pane (cpu-budget.ts). */
+  budget: { baseline: Budget; pane: Budget } | null;
 }
 
 /** The same trigger and bytes through the core into a plain client (no page): what the core alone delivers. */
@@ -199,18 +206,20 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       p.page.evaluate((x) => (globalThis as BenchGlobal).__batonBench.setOutputTuning(x), t);
     const shipped = await tune({});
     // CPU per MiB of the page (renderer + GPU processes) and the core (main + mirror threads), per variant: on a loaded
-    // machine the rates swing 2-5× between rounds, the CPU each byte costs much less.
-    const threadsPerMiB = new Map<Cpu[], Map<string, number>>();
+    // machine the rates swing 2-5× between rounds, the CPU each byte costs much less. BENCH_THREADS=1: every process's
+    // and thread's, within the round's clock (cpu-budget.ts).
+    const budgets = new Map<Cpu[], Budget>();
     const cpuSpent = async <T>(into: Cpu[], what: () => Promise<T>) => {
       const draws = async () =>
         (await p.page.evaluate((aid) => (globalThis as BenchGlobal).__batonBench.pane(aid), id))?.draws ?? Number.NaN;
       const page0 = await browserCpuSeconds(b);
       const core0 = cpuSeconds(server.child.pid!);
       const draws0 = await draws();
-      const threads0 = process.env.BENCH_THREADS ? await browserThreadSeconds(b) : null;
+      const threads0 = process.env.BENCH_THREADS ? await cpuSnapshot(b, server.child.pid!) : null;
       const recalcs0 = await styleRecalcs(p);
       if (process.env.BENCH_FRAMES) await b.browser.startTracing(p.page, { categories: [FRAME_TRACE] });
       const r = await what();
+      const threads1 = threads0 ? await cpuSnapshot(b, server.child.pid!) : null;
       // The mirror may parse a flood after it was delivered (flow.ts, `mirrorLagBytes`): its CPU counts to this round,
       // and its parse must not run into the next round's clock (the baseline's, say).
       await client.call('agent.screen', { agentId: id });
@@ -218,10 +227,9 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       const recalcs = (await styleRecalcs(p)) - recalcs0;
       const mib = (lines * LINE_BYTES) / (1 << 20);
       if (threads0) {
-        const sums = threadsPerMiB.get(into) ?? new Map<string, number>();
-        threadsPerMiB.set(into, sums);
-        for (const [k, v] of await browserThreadSeconds(b))
-          sums.set(k, (sums.get(k) ?? 0) + (v - (threads0.get(k) ?? 0)) / mib / ROUNDS);
+        const budget = budgets.get(into) ?? emptyBudget();
+        budgets.set(into, budget);
+        addRound(budget, threads0, threads1!, await cpuSnapshot(b, server.child.pid!), mib);
       }
       into.push({
         page: ((await browserCpuSeconds(b)) - page0) / mib,
@@ -256,22 +264,23 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
           ),
         ...ABLATIONS_RUN.map((a) => async () => {
           await tune(off[a]);
+          const listen = a === 'vs' && DEVTOOLS_NETWORK;
+          if (listen) await p.cdp.send('Network.enable');
           without[a].push(await cpuSpent(cpu[a], () => profiled(`a pane round without ${a}`, () => paneRun(lines))));
+          if (listen) await p.cdp.send('Network.disable');
           await tune(shipped);
         }),
       ];
       for (let k = 0; k < variants.length; k++) await variants[(k + i) % variants.length]!();
     }
-    // BENCH_THREADS=1: which of the browser's threads spent the CPU, ms per MiB (mean of the rounds).
+    // BENCH_THREADS=1: which process and thread spent the CPU, ms per MiB (mean of the rounds).
     for (const [name, list] of [
       ['baseline', cpu.baseline],
       ['pane as shipped', cpu.shipped],
       ['pane with BENCH_THROUGHPUT_VS', cpu.vs],
     ] as const) {
-      const sums = threadsPerMiB.get(list);
-      if (!sums) continue;
-      const top = [...sums].sort((x, y) => y[1] - x[1]).slice(0, 10);
-      console.log(`  threads, ${name}: ${top.map(([k, v]) => `${k} ${ms(v * 1000)}`).join(', ')}`);
+      const budget = budgets.get(list);
+      if (budget) for (const text of budgetText(name, budget, ms)) console.log(text);
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
@@ -303,6 +312,10 @@ export async function throughput(b: BenchBrowser, scene: Scene): Promise<Through
       lines,
       busyBaseline,
       busyPane,
+      budget:
+        budgets.has(cpu.baseline) && budgets.has(cpu.shipped)
+          ? { baseline: budgets.get(cpu.baseline)!, pane: budgets.get(cpu.shipped)! }
+          : null,
     };
   });
   // The core alone, with no page attached: where the pane's rate is lost, if it is.
@@ -329,6 +342,16 @@ export function reportThroughput(t: ThroughputResult): void {
     `${rate(pane).padStart(5)} MB/s   ratio ${fmt(ratio, 2)}  (goal ≥ ${fmt(GOAL_THROUGHPUT, 2)}) ${mark(ratio >= GOAL_THROUGHPUT)}  ` +
       `${t.exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(t.pane)})  ${cpuText(t.cpu.shipped)}`,
   );
+  if (t.budget) {
+    // The pane can go no faster than its CPU on this machine's cores allows: against the baseline's own bound (both
+    // from CPU, so the load cancels) and against the baseline as measured in this run.
+    const paneWall = leastWall(t.budget.pane);
+    line(
+      `  ceiling on this machine (CPU per MiB / cores)`,
+      `ratio ≤ ${fmt(leastWall(t.budget.baseline) / paneWall, 2)} against the baseline's own CPU bound, ` +
+        `≤ ${fmt((1 << 20) / paneWall / MB / base, 2)} against its measured rate (goal ${fmt(GOAL_THROUGHPUT, 2)})`,
+    );
+  }
   for (const a of ABLATIONS_RUN)
     line(
       `  the same pane ${ABLATION_TEXT[a]}`,

@@ -1,14 +1,38 @@
 // Flow-control and coalescing figures (docs/architecture.md §2), in one place so the trade-offs are visible.
+
+/** A size in KiB from the environment (the bench's paired A/B of one build, docs/performance.md), else `fallback`. */
+function kibFromEnv(name: string, fallback: number): number {
+  const kib = Number(process.env[name]);
+  return Number.isInteger(kib) && kib >= 16 && kib <= 16 * 1024 ? kib * 1024 : fallback;
+}
+
+/**
+ * BATON_OUTPUT_WINDOW_KIB: a visible pane's window; 1 MiB as shipped. The ring, the core's window and the watermarks
+ * grow with it so their invariants hold: the ring keeps ≥ all that can be unacknowledged (byte-exact resume).
+ */
+const WINDOW_BYTES = kibFromEnv('BATON_OUTPUT_WINDOW_KIB', 1024 * 1024);
+/**
+ * BATON_OUTPUT_FRAME_KIB: the largest frame (and the coalescing threshold); 128 KiB as shipped: half the frames of
+ * 64 KiB took 3–5 ms/MiB less of Chromium's IO threads (network service, browser, renderer) and the renderer's main
+ * thread, with the echo no slower (docs/performance.md, "Pane throughput: the CPU budget"). At most a quarter of the
+ * window, so a remote stream's ack margin (remote-terminal.ts) stays positive.
+ */
+const FRAME_BYTES = Math.min(kibFromEnv('BATON_OUTPUT_FRAME_KIB', 128 * 1024), WINDOW_BYTES / 4);
+const WATERMARK_SLACK = 256 * 1024;
+
 export const FLOW = {
-  /** Output held per terminal for reattach. */
-  ringBytes: 2 << 20,
+  /**
+   * Output held per terminal for reattach: at least highWatermark + coreBudget − visibleBudget (see coreBudget), and
+   * grown with a frame larger than 64 KiB so a remote stream's ack margin (remote-terminal.ts) stays as it was.
+   */
+  ringBytes: Math.max(2 << 20, 2 * WINDOW_BYTES) + 2 * Math.max(0, FRAME_BYTES - 64 * 1024),
   /** Coalesce output for this long, or until this many bytes wait, before sending. */
   coalesceMs: 5,
-  coalesceBytes: 64 * 1024,
+  coalesceBytes: FRAME_BYTES,
   /** Output after this long without any, or the first after input (its echo), is sent at once; a flood is coalesced. */
   quietMs: 2,
   /** Largest message sent to a client. */
-  maxChunkBytes: 64 * 1024,
+  maxChunkBytes: FRAME_BYTES,
   /**
    * Unacknowledged bytes a client may have in flight. A hidden pane gets nothing: the page parses only what is in
    * view, and a pane coming into view catches up from its offset, or from the mirror's screen when it is more than
@@ -16,7 +40,7 @@ export const FLOW = {
    * A visible pane's window is about 30 ms of xterm's own parse rate: with 256 KiB the page sat idle a third of a
    * flood, waiting for the next bytes while its ack crossed a busy machine (docs/performance.md).
    */
-  visibleBudget: 1024 * 1024,
+  visibleBudget: WINDOW_BYTES,
   hiddenBudget: 0,
   /**
    * The window of a stream read by another core (a remote agent's local side, docs/hosts.md), which acks on receipt:
@@ -24,7 +48,7 @@ export const FLOW = {
    * watermarks for it, so at most highWatermark + this − visibleBudget (1.5 MiB) is unacknowledged: less than
    * `ringBytes`, so a dropped connection still resumes byte-exact from the ring.
    */
-  coreBudget: 1280 * 1024,
+  coreBudget: WINDOW_BYTES + WATERMARK_SLACK,
   catchUpBytes: 256 * 1024,
   /**
    * While the user types into one pane, every other pane of that client is paced to this budget for `pacedMs` after
@@ -36,8 +60,8 @@ export const FLOW = {
    * Pause the PTY above this many bytes waiting (for a visible client or the mirror); resume below low. High is the
    * window and a little; low keeps most of a window queued for the page while the PTY's writer wakes up again.
    */
-  highWatermark: 1280 * 1024,
-  lowWatermark: 768 * 1024,
+  highWatermark: WINDOW_BYTES + WATERMARK_SLACK,
+  lowWatermark: (WINDOW_BYTES * 3) / 4,
   mirrorScrollback: 5000,
   /** Output the mirror thread may have queued before the PTY is paused for it (resumes below a quarter). */
   mirrorBacklogBytes: 48 << 20,
