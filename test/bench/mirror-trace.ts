@@ -13,6 +13,7 @@ interface TraceLine {
   end?: number;
   start?: number;
   ms?: number;
+  kind?: number;
 }
 
 const q = (values: number[]) =>
@@ -42,14 +43,15 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
   console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
   const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();
   for (const t of threads) {
-    const of = (k: string) => lines.filter((e) => e.k === k && e.thread === t && within(e.start)).map((e) => e.ms!);
-    const gcs = of('gc');
-    const resizes = of('resize');
+    const of = (k: string, kind?: (n: number | undefined) => boolean) =>
+      lines.filter((e) => e.k === k && e.thread === t && within(e.start) && (!kind || kind(e.kind))).map((e) => e.ms!);
     const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+    const stats = (v: number[]) => `${v.length}, max ${v.length ? ms(Math.max(...v)) : '–'}, total ${fmt(sum(v))} ms`;
+    // V8's kinds: 1 a scavenge of the young generation, else a mark-sweep (4 full, 8 incremental, 16 weak callbacks).
     console.log(
-      `  mirror thread ${t}: resets ${resets.filter((e) => e.thread === t).length}; GCs > 20 ms ${gcs.length}, ` +
-        `max ${gcs.length ? ms(Math.max(...gcs)) : '–'}, total ${fmt(sum(gcs))} ms; resizes ${resizes.length}, ` +
-        `max ${resizes.length ? ms(Math.max(...resizes)) : '–'}, total ${fmt(sum(resizes))} ms`,
+      `  mirror thread ${t}: resets ${resets.filter((e) => e.thread === t).length}; ` +
+        `scavenges > 20 ms ${stats(of('gc', (n) => n === 1))}; mark-sweeps > 20 ms ${stats(of('gc', (n) => n !== 1))}; ` +
+        `resizes ${stats(of('resize'))}`,
     );
   }
 }
