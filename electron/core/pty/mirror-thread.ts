@@ -58,11 +58,6 @@ const threads: MirrorThread[] = Array.from({ length: mirrorThreadCount() }, (_, 
 }));
 const live = new Map<number, { endpoint: MirrorEndpoint; thread: MirrorThread }>();
 let nextId = 1;
-/**
- * BATON_MIRROR_YOUNG_MB=n: each thread's young generation (V8's `maxYoungGenerationSizeMb`), to measure whether smaller
- * scavenges shorten the pauses a reset waits for (docs/performance.md, "Mirror threads"); unset, V8's default.
- */
-const youngMb = Number(process.env.BATON_MIRROR_YOUNG_MB) || undefined;
 /** BATON_MIRROR_RESET_PORT=0 sends resets behind the writes as before: the scale bench's A/B. */
 const resetsByOwnPort = process.env.BATON_MIRROR_RESET_PORT !== '0';
 
@@ -107,7 +102,6 @@ export function mirrorWorker(index: number): Worker {
   const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url), {
     workerData: { resets: resetsByOwnPort ? port2 : undefined, index },
     transferList: resetsByOwnPort ? [port2] : [],
-    ...(youngMb ? { resourceLimits: { maxYoungGenerationSizeMb: youngMb } } : {}),
   });
   w.unref();
   thread.worker = w;
