@@ -1,7 +1,8 @@
-// The mirrors are spread over two threads (BATON_MIRROR_THREADS=2, the default on two cores or more): each thread has
+// The mirrors spread over two threads (BATON_MIRROR_THREADS=2, the default from four cores): each thread has
 // its own heap and queue, so a shown pane's reset is not held up by another thread's reflow, and a thread that dies
 // takes only its own mirrors' screens with it.
 import { readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 
 // Read when the mirror modules load: two threads whatever the machine, and their trace (to see when each was busy).
@@ -65,13 +66,13 @@ interface TraceLine {
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('mirror threads', () => {
-  it('reads the thread count from BATON_MIRROR_THREADS, else two on a machine of two cores or more', () => {
+  it('reads the thread count from BATON_MIRROR_THREADS, else one below four cores and two from four', () => {
     expect(mirrorThreadCount()).toBe(2);
     expect(mirrorThreadCount('1')).toBe(1);
     expect(mirrorThreadCount('3')).toBe(3);
-    expect([1, 2]).toContain(mirrorThreadCount(undefined));
-    expect(mirrorThreadCount('0')).toBe(mirrorThreadCount(undefined));
-    expect(mirrorThreadCount('two')).toBe(mirrorThreadCount(undefined));
+    expect(mirrorThreadCount('')).toBe(availableParallelism() >= 4 ? 2 : 1);
+    expect(mirrorThreadCount('0')).toBe(mirrorThreadCount(''));
+    expect(mirrorThreadCount('two')).toBe(mirrorThreadCount(''));
   });
 
   it('spreads mirrors over the threads, each screen exact at its offset', async () => {

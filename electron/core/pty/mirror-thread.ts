@@ -29,14 +29,15 @@ export interface MirrorEndpoint {
 }
 
 /**
- * How many threads the mirrors are spread over: BATON_MIRROR_THREADS=n (1 is a single shared thread, as before: the
- * A/B), else two where the machine has two cores or more. Two halved the collector's pauses on a 2-core machine; more
- * would each add a heap and a copy of xterm for the same two cores.
+ * How many threads the mirrors are spread over: BATON_MIRROR_THREADS=n (1: one shared thread), else one on a machine of
+ * fewer than four cores and two from four. On two cores, paired scale-bench runs found a second thread no help: a reset
+ * waits for a scavenge or a reflow under way, which a smaller heap does not shorten, and the two threads took turns on
+ * the cores the core and the page needed (docs/performance.md, "Mirror threads (mirror2)").
  */
 export function mirrorThreadCount(env: string | undefined = process.env.BATON_MIRROR_THREADS): number {
   const asked = Number(env);
   if (Number.isInteger(asked) && asked >= 1) return Math.min(asked, 16);
-  return Math.min(2, Math.max(1, availableParallelism()));
+  return availableParallelism() >= 4 ? 2 : 1;
 }
 
 /** One mirror thread: started when it is given its first mirror, and kept (unref'd) for the process's life. */
