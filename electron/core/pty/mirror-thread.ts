@@ -30,9 +30,9 @@ export interface MirrorEndpoint {
 
 /**
  * How many threads the mirrors are spread over: BATON_MIRROR_THREADS=n (1: one shared thread), else one on a machine of
- * fewer than four cores and two from four. On two cores, paired scale-bench runs found a second thread no help: a reset
- * waits for a scavenge or a reflow under way, which a smaller heap does not shorten, and the two threads took turns on
- * the cores the core and the page needed (docs/performance.md, "Mirror threads (mirror2)").
+ * fewer than four cores and two from four. On two cores, paired scale-bench runs found no gain beyond their noise and
+ * some idle CPU: a reset waits for a scavenge or a reflow under way, which a smaller heap does not shorten, and two
+ * threads take turns on the cores the core and the page need (docs/performance.md, "Mirror threads (mirror2)").
  */
 export function mirrorThreadCount(env: string | undefined = process.env.BATON_MIRROR_THREADS): number {
   const asked = Number(env);
