@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { skipUnlessChromium } from '../e2e/browser.js';
+import { coreTuning } from './renderer-kit.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
@@ -181,7 +182,8 @@ async function main(): Promise<void> {
         BATON_PROFILE_DIR: process.env.BATON_PROFILE_DIR,
       }
     : {};
-  const env = testEnv(join(root, 'home'), profileCore);
+  // The core's A/B switches (BATON_MIRROR_THREADS=1 against 2, docs/performance.md) reach it too.
+  const env = testEnv(join(root, 'home'), { ...coreTuning(), ...profileCore });
   mkdirSync(work, { recursive: true });
   writeStoredRuns(dataDir, STORED_RUNS, work);
   const b = await launchBenchBrowser(false);

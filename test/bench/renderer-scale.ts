@@ -11,6 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { countMessages, countsText, threadCpuSeconds, threadShares } from './idle-window.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { printMirrorTrace } from './mirror-trace.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import {
@@ -209,6 +210,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       await sleep(500); // every thread has seen the marker
     }
     const since = await page.evaluate(() => performance.now());
+    const switchFrom = Date.now();
     const first: number[] = [];
     const again: number[] = [];
     const blank: string[] = [];
@@ -255,6 +257,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           .map((e) => ({ k: 'page-fetch', start: performance.timeOrigin + e.startTime, ms: e.duration })),
       );
       appendFileSync(mirrorTrace, fetches.map((f) => JSON.stringify(f)).join('\n') + '\n');
+      await sleep(1500); // each thread writes its trace a second after a line
+      printMirrorTrace(mirrorTrace, switchFrom, Date.now());
     }
     if (profiling) await printProfile(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');

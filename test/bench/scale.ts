@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { FLOW } from '../../electron/core/pty/flow.js';
 import { FIRST_SCREEN } from '../../renderer/state/run-list-sync.js';
 import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
+import { coreTuning } from './renderer-kit.js';
 import { tempDir, testEnv } from '../helpers/server.js';
 import { writeManyRuns } from './many-runs.js';
 import { cliMs, cpuShare, everyPaneLive, medianOf, rawShells, rssMb, startRuns, timed } from './scale-measure.js';
@@ -39,7 +40,8 @@ async function main(): Promise<void> {
   const work = join(root, 'work');
   mkdirSync(work);
   // A fresh HOME: the shells read no rc files, so the figures are the core's, not the user's shell start-up.
-  const env = testEnv(join(root, 'home'));
+  // The core's A/B switches (BATON_MIRROR_THREADS=1 against 2, docs/performance.md) reach it too.
+  const env = testEnv(join(root, 'home'), coreTuning());
   let core: CoreProcess | null = null;
   // BENCH_ONLY=history: the 10,000-run store alone (its figures do not depend on the others).
   const historyOnly = process.env.BENCH_ONLY === 'history';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../../electron/core/pty/proc-stat.js';
-import { liveMirrorCount } from '../../electron/core/pty/mirror.js';
+import { liveMirrorCount, mirrorThreadCount } from '../../electron/core/pty/mirror.js';
 import { PtyHost } from '../../electron/core/pty/pty-host.js';
 import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
 import type { Terminal } from '../../electron/core/pty/terminal.js';
@@ -90,16 +90,18 @@ let mirrorsBefore = 0;
 
 beforeAll(async () => {
   Error.stackTraceLimit = 50;
-  // The mirror thread is the process's, started by the first terminal and kept: start it before watching.
+  // The mirror threads are the process's, each started by its first terminal and kept: start them before watching.
   const warm = new PtyHost(null);
-  const t = warm.spawn({
-    argv: ['/bin/true'],
-    cwd: tmpdir(),
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-    cols: 80,
-    rows: 24,
-  });
-  await new Promise<void>((r) => t.onExit(() => r()));
+  const started = Array.from({ length: mirrorThreadCount() }, () =>
+    warm.spawn({
+      argv: ['/bin/true'],
+      cwd: tmpdir(),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      cols: 80,
+      rows: 24,
+    }),
+  );
+  await Promise.all(started.map((t) => new Promise<void>((r) => t.onExit(() => r()))));
   await warm.stopAll();
   warm.close();
   await sleep(300);

@@ -1,6 +1,9 @@
-// The one worker thread every terminal's mirror lives on (mirror-worker.mjs): started on first use, shared by every
-// mirror, and the /proc scans of the process tracker. Each mirror (mirror.ts) registers here to get its messages.
+// The worker threads every terminal's mirror lives on (mirror-worker.mjs), and the /proc scans of the process tracker.
+// The mirrors are spread over a few threads, each with its own heap, queue and reset port: a hundred 5,000-line
+// histories on one thread made its garbage collections and reflows the wait of every shown pane's reset
+// (docs/performance.md, "Mirror threads"). A mirror stays on its thread for life; mirror.ts is one terminal's handle.
 import { appendFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 
 export interface MirrorScreen {
@@ -21,96 +24,140 @@ export type FromWorker =
 /** What the thread's messages for one mirror go to. */
 export interface MirrorEndpoint {
   fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void;
-  /** The thread died: no answer will come for what was asked. */
+  /** Its thread died: no answer will come for what was asked. */
   workerLost(): void;
 }
 
-// The thread and its two listeners are the process's, shared by every mirror and unref'd: they are not any one
+/**
+ * How many threads the mirrors are spread over: BATON_MIRROR_THREADS=n (1: one shared thread), else one on a machine of
+ * fewer than four cores and two from four. On two cores, paired scale-bench runs found no gain beyond their noise and
+ * some idle CPU: a reset waits for a scavenge or a reflow under way, which a smaller heap does not shorten, and two
+ * threads take turns on the cores the core and the page need (docs/performance.md, "Mirror threads (mirror2)").
+ */
+export function mirrorThreadCount(env: string | undefined = process.env.BATON_MIRROR_THREADS): number {
+  const asked = Number(env);
+  if (Number.isInteger(asked) && asked >= 1) return Math.min(asked, 16);
+  return availableParallelism() >= 4 ? 2 : 1;
+}
+
+/** One mirror thread: started when it is given its first mirror, and kept (unref'd) for the process's life. */
+interface MirrorThread {
+  readonly index: number;
+  worker: Worker | null;
+  resetPort: MessagePort | null;
+  /** Its mirrors not yet closed (new mirrors go to the thread with the fewest). */
+  mirrors: number;
+}
+
+// The threads and their listeners are the process's, shared by the mirrors and unref'd: they are not any one
 // terminal's to release. What each mirror holds (its entry in `live`, its pending captures, its flush) is.
-let worker: Worker | null = null;
-const live = new Map<number, MirrorEndpoint>();
+const threads: MirrorThread[] = Array.from({ length: mirrorThreadCount() }, (_, index) => ({
+  index,
+  worker: null,
+  resetPort: null,
+  mirrors: 0,
+}));
+const live = new Map<number, { endpoint: MirrorEndpoint; thread: MirrorThread }>();
 let nextId = 1;
-let resetPort: MessagePort | null = null;
 /** BATON_MIRROR_RESET_PORT=0 sends resets behind the writes as before: the scale bench's A/B. */
 const resetsByOwnPort = process.env.BATON_MIRROR_RESET_PORT !== '0';
 
-/** BATON_MIRROR_TRACE=<file>: the thread logs each capture's times there; the core adds when it got the answer. */
+/** BATON_MIRROR_TRACE=<file>: each thread logs each capture's times there; the core adds when it got the answer. */
 export const traceCaptures = process.env.BATON_MIRROR_TRACE;
 export function traceAnswered(request: number): void {
   const line = JSON.stringify({ k: 'answered', request, at: performance.timeOrigin + performance.now() });
   if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
 }
 
-/** Mirrors not yet disposed, each an xterm on the thread: tests check that closing terminals gives them all back. */
+/** Mirrors not yet disposed, each an xterm on a thread: tests check that closing terminals gives them all back. */
 export const liveMirrorCount = (): number => live.size;
 
-/** A new mirror's id on the thread; its messages go to `endpoint` until `closeMirror`. */
-export function registerMirror(endpoint: MirrorEndpoint): number {
+/** A new mirror's id and thread (the one with the fewest mirrors); its messages go to `endpoint` until closed. */
+export function registerMirror(endpoint: MirrorEndpoint): { id: number; thread: number } {
   const id = nextId++;
-  live.set(id, endpoint);
-  return id;
+  const thread = threads.reduce((least, t) => (t.mirrors < least.mirrors ? t : least));
+  thread.mirrors++;
+  live.set(id, { endpoint, thread });
+  return { id, thread: thread.index };
 }
 
-/** Frees the mirror's xterm on the thread (if it still runs); its messages are no longer delivered. */
+/** Frees the mirror's xterm on its thread (if it still runs); its messages are no longer delivered. */
 export function closeMirror(id: number): void {
+  const entry = live.get(id);
+  if (!entry) return;
   live.delete(id);
-  worker?.postMessage({ t: 'close', id });
+  entry.thread.mirrors--;
+  entry.thread.worker?.postMessage({ t: 'close', id });
 }
 
-/** The port a stream's reset goes by, read by the thread between writes; null: behind the writes. */
-export const resetPortOf = (): MessagePort | null => (mirrorWorker(), resetPort);
+/** The port a stream's reset goes by on thread `index`, read by it between writes; null: behind the writes. */
+export const resetPortOf = (index: number): MessagePort | null => (mirrorWorker(index), threads[index]!.resetPort);
 
-export function mirrorWorker(): Worker {
-  if (worker) return worker;
+/** Thread `index`, started if it is not running (the first time, or after it died). */
+export function mirrorWorker(index: number): Worker {
+  const thread = threads[index]!;
+  if (thread.worker) return thread.worker;
   // Resets go by their own port, which the thread reads between writes (mirror-worker.mjs, pollResets).
   const { port1, port2 } = new MessageChannel();
   port1.unref();
   const w = new Worker(new URL('./mirror-worker.mjs', import.meta.url), {
-    workerData: { resets: resetsByOwnPort ? port2 : undefined },
+    workerData: { resets: resetsByOwnPort ? port2 : undefined, index },
     transferList: resetsByOwnPort ? [port2] : [],
   });
   w.unref();
-  resetPort = resetsByOwnPort ? port1 : null;
+  thread.worker = w;
+  thread.resetPort = resetsByOwnPort ? port1 : null;
   w.on('message', (m: FromWorker) =>
-    m.t === 'free' ? recycle(m.data) : m.t === 'scan' ? scanAnswered(w, m) : live.get(m.id)?.fromWorker(m),
+    m.t === 'free' ? recycle(m.data) : m.t === 'scan' ? scanAnswered(w, m) : live.get(m.id)?.endpoint.fromWorker(m),
   );
-  w.on('error', (err) => {
-    process.stderr.write(`baton: the terminal mirror thread failed: ${err.message}\n`);
-    worker = null;
-    resetPort = null;
-    for (const answer of scans.values()) answer(null);
-    scans.clear();
-    for (const mirror of live.values()) mirror.workerLost();
-  });
-  worker = w;
+  w.on('error', (err) => process.stderr.write(`baton: terminal mirror thread ${index} failed: ${err.message}\n`));
+  // Ended without being asked to (an error, or terminated): only this thread's mirrors are lost.
+  w.on('exit', () => lost(thread, w));
   return w;
 }
 
-/** /proc scans waiting for the thread's answer (proc-stat.ts, scanProcesses), by request. */
-const scans = new Map<number, (lines: string[] | null) => void>();
+function lost(thread: MirrorThread, w: Worker): void {
+  if (thread.worker !== w) return;
+  thread.worker = null;
+  thread.resetPort = null;
+  for (const [request, scan] of scans) {
+    if (scan.worker !== w) continue;
+    scans.delete(request);
+    scan.answer(null);
+  }
+  for (const entry of live.values()) if (entry.thread === thread) entry.endpoint.workerLost();
+}
+
+/** /proc scans waiting for a thread's answer (proc-stat.ts, scanProcesses), by request. */
+const scans = new Map<number, { worker: Worker; answer: (lines: string[] | null) => void }>();
 let nextScan = 1;
 
 /**
- * Every process's /proc/<pid>/stat line, read on the mirrors' thread when it runs (it does while any terminal exists,
- * which is when the process tracker scans); null when it does not, and the caller reads them itself. The thread is
- * kept from being unref'd while a scan waits on it, so a scan's caller is never left waiting by an exiting process.
+ * Every process's /proc/<pid>/stat line, read on the first mirror thread that runs (one does while any terminal
+ * exists, which is when the process tracker scans); null when none does, and the caller reads them itself. The thread
+ * is kept from being unref'd while a scan waits on it, so a scan's caller is never left waiting by an exiting process.
  */
 export function readStatLinesOnMirrorThread(): Promise<string[] | null> {
-  const w = worker;
+  const w = threads.find((t) => t.worker)?.worker;
   if (!w) return Promise.resolve(null);
   const request = nextScan++;
-  return new Promise((resolve) => {
-    scans.set(request, resolve);
+  return new Promise((answer) => {
+    scans.set(request, { worker: w, answer });
     w.ref();
     w.postMessage({ t: 'scan', request });
   });
 }
 
 function scanAnswered(w: Worker, m: { request: number; lines: string }): void {
-  const answer = scans.get(m.request);
+  const scan = scans.get(m.request);
   scans.delete(m.request);
-  if (scans.size === 0) w.unref();
-  answer?.(m.lines.length === 0 ? [] : m.lines.split('\0'));
+  if (![...scans.values()].some((s) => s.worker === w)) w.unref();
+  scan?.answer(m.lines.length === 0 ? [] : m.lines.split('\0'));
+}
+
+/** @internal Tests: ends thread `index` as a crash would (its mirrors are lost, the others' go on). */
+export async function endMirrorThreadForTest(index: number): Promise<void> {
+  await threads[index]?.worker?.terminate();
 }
 
 /**
@@ -118,7 +165,7 @@ function scanAnswered(w: Worker, m: { request: number; lines: string }): void {
  * a batch is posted whole: a message per PTY read cost the core as much as sending the bytes to the pane.
  */
 export const BATCH_BYTES = 256 * 1024;
-/** Batches the thread has parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
+/** Batches the threads have parsed and given back, to be filled again (at most `POOL_BATCHES`: 4 MiB). */
 const pool: ArrayBuffer[] = [];
 const POOL_BATCHES = 16;
 
@@ -126,5 +173,5 @@ function recycle(data: ArrayBuffer): void {
   if (data.byteLength === BATCH_BYTES && pool.length < POOL_BATCHES) pool.push(data);
 }
 
-/** An empty batch of `BATCH_BYTES`, given back by the thread when one is. */
+/** An empty batch of `BATCH_BYTES`, given back by a thread when one is. */
 export const takeBatch = (): ArrayBuffer => pool.pop() ?? new ArrayBuffer(BATCH_BYTES);

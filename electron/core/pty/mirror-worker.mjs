@@ -1,5 +1,6 @@
-// The mirrors' own thread: headless xterms parse every terminal's output here, in parallel with the PTY reads
-// on the main thread (parsing inline halved throughput: the PTY waited while xterm parsed).
+// A mirror thread: headless xterms parse their terminals' output here, in parallel with the PTY reads on the main
+// thread (parsing inline halved throughput: the PTY waited while xterm parsed). The core runs a few of these, each
+// with its share of the terminals (mirror-thread.ts); each is on its own here.
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -18,6 +19,8 @@ const mirrors = new Map();
 // behind all of them: hundreds of milliseconds (docs/performance.md, "Switching: where a first visit's fetch waits").
 // A reset needs no order with the writes: it takes the screen at whatever offset its mirror has applied.
 const resets = workerData?.resets;
+/** This thread's index among the mirror threads (mirror-thread.ts): each trace line carries it. */
+const thread = workerData?.index ?? 0;
 /** Resets for a mirror whose `open` has not arrived yet (they came by the faster port), by mirror id. */
 const early = new Map();
 function takeReset(m) {
@@ -60,7 +63,7 @@ if (traceFile)
   }).observe({ entryTypes: ['gc'] });
 function trace(entry) {
   if (!traceFile) return;
-  traceLines.push(JSON.stringify(entry));
+  traceLines.push(JSON.stringify({ ...entry, thread }));
   if (traceLines.length === 1)
     setTimeout(() => appendFileSync(traceFile, traceLines.splice(0).join('\n') + '\n'), 1000);
 }

@@ -1,5 +1,6 @@
 // A headless xterm per terminal, fed the same bytes as the pane: the source of screens and of reattach resets.
-// The xterms live on one worker thread shared by every terminal (mirror-thread.ts); this is their handle.
+// The xterms live on a few worker threads shared by every terminal (mirror-thread.ts); this is one's handle, bound to
+// its thread for life.
 import { toDisposable, type Disposable } from '../lifecycle.js';
 import { FLOW } from './flow.js';
 import {
@@ -17,7 +18,7 @@ import {
 } from './mirror-thread.js';
 
 export type { MirrorScreen } from './mirror-thread.js';
-export { liveMirrorCount, readStatLinesOnMirrorThread } from './mirror-thread.js';
+export { liveMirrorCount, mirrorThreadCount, readStatLinesOnMirrorThread } from './mirror-thread.js';
 
 /** Capture requests, numbered for the whole process (the thread answers by number). */
 let nextRequest = 1;
@@ -44,7 +45,9 @@ interface PendingCapture {
 }
 
 export class Mirror implements Disposable, MirrorEndpoint {
-  private readonly id = registerMirror(this);
+  private readonly id: number;
+  /** The index of the mirror thread its xterm lives on, for life. */
+  readonly thread: number;
   /** Full batches not yet posted, and the one being filled (`fill` bytes of it used). */
   private held: ArrayBuffer[] = [];
   private batch: Uint8Array | null = null;
@@ -70,6 +73,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private readonly postedEnds: number[] = [];
   private appliedListener: (() => void) | null = null;
   private disposed = false;
+  /** Its thread died: there is no xterm any more, and every capture is answered at once with an empty screen. */
+  private lost = false;
 
   /**
    * `sourcePaused`: the PTY is paused for its readers (a pane slower than the writer). A tick without output is then
@@ -81,7 +86,12 @@ export class Mirror implements Disposable, MirrorEndpoint {
     scrollback: number,
     private readonly sourcePaused = (): boolean => false,
   ) {
-    mirrorWorker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
+    ({ id: this.id, thread: this.thread } = registerMirror(this));
+    this.worker().postMessage({ t: 'open', id: this.id, cols, rows, scrollback });
+  }
+
+  private worker() {
+    return mirrorWorker(this.thread);
   }
 
   /** Bytes handed to the mirror but not yet parsed: the core pauses the PTY when this grows too large. */
@@ -111,6 +121,10 @@ export class Mirror implements Disposable, MirrorEndpoint {
   write(chunk: Uint8Array): void {
     if (this.disposed || chunk.length === 0) return;
     this.queued += chunk.length;
+    if (this.lost) {
+      this.applied = this.queued;
+      return;
+    }
     if (this.heldBytes === 0) {
       this.heldSince = performance.now();
       // Nothing held and the thread idle: whatever flood was streamed is over, and this output starts afresh. (A quiet
@@ -142,9 +156,9 @@ export class Mirror implements Disposable, MirrorEndpoint {
   }
 
   resize(cols: number, rows: number): void {
-    if (this.disposed) return;
+    if (this.disposed || this.lost) return;
     this.flush();
-    mirrorWorker().postMessage({ t: 'resize', id: this.id, cols, rows });
+    this.worker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
   /**
@@ -155,14 +169,15 @@ export class Mirror implements Disposable, MirrorEndpoint {
    */
   capture(textLines = 200, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());
+    if (this.lost) return Promise.resolve(this.emptyScreen());
     this.flush();
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
       this.captures.set(request, { resolve, reject });
       const at = traceCaptures ? performance.timeOrigin + performance.now() : undefined;
-      const resetPort = soon ? resetPortOf() : null;
+      const resetPort = soon ? resetPortOf(this.thread) : null;
       const after = this.postedEnds[0] ?? this.applied;
-      (resetPort ?? mirrorWorker()).postMessage({
+      (resetPort ?? this.worker()).postMessage({
         t: 'capture',
         id: this.id,
         request,
@@ -203,13 +218,22 @@ export class Mirror implements Disposable, MirrorEndpoint {
     }
   }
 
-  /** @internal The thread died: report an empty screen rather than leave callers waiting forever. */
+  /**
+   * @internal Its thread died: report an empty screen rather than leave callers waiting forever, now and later (a
+   * restarted thread has no xterm for it). The terminal itself, its ring and its panes go on.
+   */
   workerLost(): void {
+    this.lost = true;
+    this.dropHeld();
     this.applied = this.queued;
     this.postedEnds.length = 0;
-    for (const capture of this.captures.values())
-      capture.resolve({ cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' });
+    for (const capture of this.captures.values()) capture.resolve(this.emptyScreen());
     this.captures.clear();
+    this.appliedListener?.();
+  }
+
+  private emptyScreen(): MirrorScreen {
+    return { cols: 80, rows: 24, offset: this.queued, serialized: '', text: '' };
   }
 
   private readonly tick = (): void => {
@@ -233,7 +257,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
   /** Posts the full batches held, in order, a message each (moved, not copied). */
   private post(): void {
     if (this.held.length === 0) return;
-    const w = mirrorWorker();
+    const w = this.worker();
     let end = this.queued - this.heldBytes;
     for (const data of this.held) {
       end += data.byteLength;
@@ -251,7 +275,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.tickTimer = null;
     this.post();
     if (this.heldBytes === 0) return;
-    const w = mirrorWorker();
+    const w = this.worker();
     let end = this.queued - this.heldBytes;
     if (this.batch && this.fill > 0) {
       // A trickle (an echo, a prompt) goes as a small copy, and the batch is kept for what follows.

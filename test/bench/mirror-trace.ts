@@ -1,0 +1,57 @@
+// The mirror threads' trace (BATON_MIRROR_TRACE), summed up over the scale bench's switching: where a first visit's
+// reset waited (posted → received on its thread, received → answered), the page's fetches, and each thread's garbage
+// collections and reflows in that window (docs/performance.md, "Mirror threads (mirror2)").
+import { readFileSync } from 'node:fs';
+import { fmt, ms, quantile } from './stats.js';
+
+interface TraceLine {
+  k: string;
+  thread?: number;
+  soon?: boolean;
+  posted?: number;
+  recv?: number;
+  end?: number;
+  start?: number;
+  ms?: number;
+  kind?: number;
+}
+
+const q = (values: number[]) =>
+  values.length === 0
+    ? '–'
+    : `${ms(quantile(values, 0.5))} / ${ms(quantile(values, 0.9))} / ${ms(quantile(values, 0.99))} (n=${values.length})`;
+
+/** Prints the summary of the trace lines whose time falls in [from, to] (epoch ms). */
+export function printMirrorTrace(file: string, from: number, to: number): void {
+  let lines: TraceLine[];
+  try {
+    lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as TraceLine);
+  } catch {
+    console.log(`  mirror trace: ${file} unreadable`);
+    return;
+  }
+  const within = (at: number | undefined) => at !== undefined && at >= from && at <= to;
+  const resets = lines.filter((e) => e.k === 'capture' && e.soon && within(e.posted) && e.recv !== undefined);
+  console.log(
+    `  mirror resets, p50 / p90 / p99: posted → received ${q(resets.map((e) => e.recv! - e.posted!))}; ` +
+      `received → answered ${q(resets.map((e) => e.end! - e.recv!))}`,
+  );
+  const fetches = lines.filter((e) => e.k === 'page-fetch' && within(e.start)).map((e) => e.ms!);
+  console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
+  const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();
+  for (const t of threads) {
+    const of = (k: string, kind?: (n: number | undefined) => boolean) =>
+      lines.filter((e) => e.k === k && e.thread === t && within(e.start) && (!kind || kind(e.kind))).map((e) => e.ms!);
+    const sum = (v: number[]) => v.reduce((a, b) => a + b, 0);
+    const stats = (v: number[]) => `${v.length}, max ${v.length ? ms(Math.max(...v)) : '–'}, total ${fmt(sum(v))} ms`;
+    // V8's kinds: 1 a scavenge of the young generation, else a mark-sweep (4 full, 8 incremental, 16 weak callbacks).
+    console.log(
+      `  mirror thread ${t}: resets ${resets.filter((e) => e.thread === t).length}; ` +
+        `scavenges > 20 ms ${stats(of('gc', (n) => n === 1))}; mark-sweeps > 20 ms ${stats(of('gc', (n) => n !== 1))}; ` +
+        `resizes ${stats(of('resize'))}`,
+    );
+  }
+}
