@@ -6,7 +6,7 @@ import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatonError } from '../../../shared/contract.js';
 import { RUN_ID } from '../../../shared/words.js';
-import { isErrno, isTempName, writeFileAtomic } from './atomic-file.js';
+import { isErrno, isTempName, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
 import { MANIFEST, manifestText, readManifestSync } from './manifest.js';
 import { directoryState } from './safe-read.js';
 import type { RunManifest } from './types.js';
@@ -80,37 +80,27 @@ async function removeIfOld(path: string, before: number): Promise<void> {
 const UNREADABLE_MANIFEST = 'run.json.unreadable';
 
 /**
- * A new run's directory `dir` in `runsDir` with its first manifest. On failure nothing of it stays; a refusal of the
- * disk is reported on stderr and thrown as the save failure the user sees.
+ * A new run's directory `dir` in `runsDir` with its first manifest. A new directory appears whole, manifest and all
+ * (written under a temp name, then renamed): a crash between making it and writing the manifest would otherwise leave
+ * a run directory without a readable manifest. On failure nothing of it stays; a refusal of the disk is reported on
+ * stderr and thrown as the save failure the user sees.
  */
 export async function writeNewRun(runsDir: string, dir: string, m: RunManifest): Promise<void> {
-  let made = false;
   try {
     await mkdir(runsDir, { recursive: true, mode: 0o700 });
-    made = await makeRunDir(dir);
-    // The directory of a run that could not be read (a handle names it again): keep its old manifest aside.
-    if (!made) await rename(join(dir, MANIFEST), join(dir, UNREADABLE_MANIFEST)).catch(() => undefined);
-    await writeFileAtomic(join(dir, MANIFEST), manifestText(m));
+    const state = await directoryState(dir);
+    if (state === 'missing') await writeDirAtomic(dir, { [MANIFEST]: manifestText(m) });
+    else if (state === 'ok') {
+      // The directory of a run that could not be read (a handle names it again): keep its old manifest aside.
+      await rename(join(dir, MANIFEST), join(dir, UNREADABLE_MANIFEST)).catch(() => undefined);
+      await writeFileAtomic(join(dir, MANIFEST), manifestText(m));
+    } else throw new BatonError({ code: 'failed', message: `cannot save this run: ${dir} ${state}` });
   } catch (err) {
-    if (made) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     if (!isFileSystemError(err)) throw err;
     const problem = saveFailure(err, m.name, dir, true);
     process.stderr.write(`baton: ${problem.message}\n`);
     throw problem;
   }
-}
-
-/** Creates a run's directory; false when it was already there (a real directory, never a link). */
-async function makeRunDir(dir: string): Promise<boolean> {
-  try {
-    await mkdir(dir, { mode: 0o700 });
-    return true;
-  } catch (err) {
-    if (!isErrno(err, 'EEXIST')) throw err;
-  }
-  const state = await directoryState(dir);
-  if (state !== 'ok') throw new BatonError({ code: 'failed', message: `cannot save this run: ${dir} ${state}` });
-  return false;
 }
 
 /** Removes a crash's temp left-overs in `dir` (older than `before`); returns what else is there. */
