@@ -144,6 +144,7 @@ function handle(m) {
       applied: 0,
       queued: 0,
       parsing: 0,
+      inXterm: 0,
       soon: [],
       pending: [],
     });
@@ -162,7 +163,7 @@ function handle(m) {
   }
   // A resize reflows the mirror's whole history (tens of ms, hundreds under load): it waits here, and what follows it
   // for the same terminal waits behind it, so other terminals' messages (a shown pane's last line) are not held up.
-  if ((m.t === 'resize' && deferResizes) || mirror.pending.length > 0) {
+  if ((m.t === 'resize' && deferResizes) || mirror.pending.length > 0 || overCap(mirror, m)) {
     mirror.pending.push(m);
     deferred.add(mirror);
     runDeferredSoon();
@@ -176,6 +177,14 @@ function handle(m) {
  * BATON_MIRROR_DEFER_RESIZES=0 resizes as the message is handled, as before: the scale bench's A/B.
  */
 const deferResizes = process.env.BATON_MIRROR_DEFER_RESIZES !== '0';
+
+/**
+ * Bytes one terminal may have waiting in xterm's write buffer. xterm refuses a write (it throws, which ended this
+ * thread and every mirror on it) once 50 MB wait; the core pauses the PTY before its backlog reaches that
+ * (FLOW.mirrorBacklogBytes), and writes past this cap wait here, in order, until xterm has parsed some.
+ */
+const XTERM_BUFFER_CAP = 32 << 20;
+const overCap = (mirror, m) => m.t === 'write' && mirror.inXterm > 0 && mirror.inXterm + m.length > XTERM_BUFFER_CAP;
 const deferred = new Set();
 let deferredScheduled = false;
 function runDeferredSoon() {
@@ -194,7 +203,7 @@ function runDeferred() {
   pollResets();
   let next = null;
   for (const mirror of deferred) {
-    if (mirror.pending[0].t === 'resize' && mirror.parsing > 0) continue;
+    if ((mirror.pending[0].t === 'resize' && mirror.parsing > 0) || overCap(mirror, mirror.pending[0])) continue;
     if (mirror.soon.length > 0) {
       next = mirror;
       break;
@@ -203,7 +212,8 @@ function runDeferred() {
   }
   if (next) {
     apply(next, next.pending.shift());
-    while (next.pending.length > 0 && next.pending[0].t !== 'resize') apply(next, next.pending.shift());
+    while (next.pending.length > 0 && next.pending[0].t !== 'resize' && !overCap(next, next.pending[0]))
+      apply(next, next.pending.shift());
     if (next.pending.length === 0) deferred.delete(next);
     pollResets();
   }
@@ -223,7 +233,9 @@ function apply(mirror, m) {
       if (m.length <= SYNC_WRITE_BYTES && mirror.parsing === 0 && writeNow(mirror.term, data)) written(mirror, m);
       else {
         mirror.parsing++;
+        mirror.inXterm += m.length;
         mirror.term.write(data, () => {
+          mirror.inXterm -= m.length;
           parsed(mirror);
           written(mirror, m);
         });
@@ -258,7 +270,7 @@ function apply(mirror, m) {
 /** One of the mirror's writes left xterm's buffer: a resize held for it may go. */
 function parsed(mirror) {
   mirror.parsing--;
-  if (mirror.parsing === 0 && mirror.pending.length > 0) runDeferredSoon();
+  if (mirror.pending.length > 0 && (mirror.parsing === 0 || !overCap(mirror, mirror.pending[0]))) runDeferredSoon();
 }
 
 /** A write's bytes are on its mirror's screen: the core hears it, and captures waiting for them are answered. */
