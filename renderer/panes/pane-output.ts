@@ -5,7 +5,7 @@
 // receipt while little was queued in the page (slower: the PTY's writer and the core then took the CPU the page
 // needed to parse) and acking once per 128 KiB parsed (no less CPU in the page or the core, no faster).
 import type { PaneTerminal } from './pane-terminal.js';
-import { FEED_EVERY_MS, PIECE_BYTES, SLICE_MS, WritePacer } from './write-pacer.js';
+import { FEED_EVERY_MS, PIECE_BYTES, TYPING_PIECE_BYTES, TYPING_SLICE_MS, WritePacer } from './write-pacer.js';
 import { quietWhileFlooding, type FloodQuiet } from './flood-quiet.js';
 import {
   FLOOD_FRAME_MS,
@@ -27,8 +27,8 @@ const tuning: OutputTuning = {
   typedFloodBytes: TYPED_FLOOD_BYTES,
   timers: true,
   pieceBytes: PIECE_BYTES,
-  typingSliceMs: SLICE_MS,
-  typingPieceBytes: PIECE_BYTES,
+  typingSliceMs: TYPING_SLICE_MS,
+  typingPieceBytes: TYPING_PIECE_BYTES,
   typingFeedEveryMs: FEED_EVERY_MS,
   typingFloodFrameMs: TYPING_FLOOD_FRAME_MS,
 };

@@ -41,6 +41,14 @@ export const SLICE_MS = 8;
  */
 export const PIECE_BYTES = 16 * 1024;
 /**
+ * The slice and piece a pane's output gets while the user types into another pane (pane-output.ts). Half the above:
+ * paired in one page (BENCH_ECHO_VS, 200 keys each), the echo's p99 while another pane floods was lower in four runs
+ * of six (25.6–27.8 against 29.5–34.9 ms), equal in one and higher in one (29.2 against 27.1 ms), with the flooder at
+ * 0.3 MB/s instead of 0.6–0.9 until the typing stops.
+ */
+export const TYPING_SLICE_MS = 4;
+export const TYPING_PIECE_BYTES = 8 * 1024;
+/**
  * Held output is fed this often (a timer), and looked at this often while an echo is due. Every feed changes the
  * flooding pane's rows and scrollbar, and a changed page is a frame: fed every 16 ms, Chromium drew continuously and
  * an echo waited two frames (p50 23 ms); fed every 100 ms, 7 ms, with the flooder at 0.3 MB/s while the user types.
