@@ -1,22 +1,14 @@
 // xterm refuses a write (it throws) once 50 MB wait in a terminal's write buffer, and the core lets a mirror's backlog
 // reach 48 MiB before it pauses the PTY: a sustained flood threw on the mirror thread and took every terminal's mirror
 // with it. The thread now hands xterm at most 32 MiB per terminal and holds the rest, in order.
-import { afterEach, expect, it } from 'vitest';
-import { Mirror } from '../../electron/core/pty/mirror.js';
+import { expect, it } from 'vitest';
+import { mirrorsPerTest } from '../helpers/mirrors.js';
 
-const mirrors: Mirror[] = [];
-afterEach(() => {
-  for (const m of mirrors.splice(0)) m.dispose();
-});
-const open = () => {
-  const m = new Mirror(80, 24, 100);
-  mirrors.push(m);
-  return m;
-};
+const open = mirrorsPerTest();
 
 it('a mirror fed past xterm’s limit keeps every byte, and the thread and the other terminals’ mirrors live on', async () => {
-  const other = open();
-  const flooded = open();
+  const other = open(100);
+  const flooded = open(100);
   other.write(Buffer.from('before the flood\r\n'));
   const mib = Buffer.from(`${'x'.repeat(1022)}\r\n`.repeat(1024));
   const total = 56;

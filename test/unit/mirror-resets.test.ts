@@ -3,38 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { Mirror, readStatLinesOnMirrorThread } from '../../electron/core/pty/mirror.js';
+import { flood, lastLine, mirrorsPerTest } from '../helpers/mirrors.js';
 
-const mirrors: Mirror[] = [];
-afterEach(() => {
-  for (const m of mirrors.splice(0)) m.dispose();
-});
-const open = () => {
-  const m = new Mirror(80, 24, 1000);
-  mirrors.push(m);
-  return m;
-};
-
-/** `lines` numbered lines written as PTY reads of ~4 KiB; returns the text written. */
-function flood(mirror: Mirror, tag: string, lines: number): string {
-  let all = '';
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    text += `${tag} line ${i} ${'x'.repeat(50)}\r\n`;
-    if (text.length >= 4096 || i === lines - 1) {
-      mirror.write(Buffer.from(text));
-      all += text;
-      text = '';
-    }
-  }
-  return all;
-}
-
-const lastLine = (text: string) =>
-  text
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '')
-    .at(-1) ?? '';
+const open = mirrorsPerTest();
 
 describe('resets on the mirror thread', () => {
   it('show exactly the bytes up to their offset while other terminals floods are being parsed', async () => {

@@ -14,6 +14,7 @@ const traceFile = vi.hoisted(() => {
 
 import { Mirror, liveMirrorCount, mirrorThreadCount } from '../../electron/core/pty/mirror.js';
 import { endMirrorThreadForTest } from '../../electron/core/pty/mirror-thread.js';
+import { flood, lastLine, mirrorsPerTest } from '../helpers/mirrors.js';
 
 afterAll(() => {
   delete process.env.BATON_MIRROR_THREADS;
@@ -21,37 +22,7 @@ afterAll(() => {
   rmSync(traceFile, { force: true });
 });
 
-const mirrors: Mirror[] = [];
-afterEach(() => {
-  for (const m of mirrors.splice(0)) m.dispose();
-});
-const open = (scrollback = 1000) => {
-  const m = new Mirror(80, 24, scrollback);
-  mirrors.push(m);
-  return m;
-};
-
-/** `lines` numbered lines written as PTY reads of ~4 KiB; returns the text written. */
-function flood(mirror: Mirror, tag: string, lines: number): string {
-  let all = '';
-  let text = '';
-  for (let i = 0; i < lines; i++) {
-    text += `${tag} line ${i} ${'x'.repeat(50)}\r\n`;
-    if (text.length >= 4096 || i === lines - 1) {
-      mirror.write(Buffer.from(text));
-      all += text;
-      text = '';
-    }
-  }
-  return all;
-}
-
-const lastLine = (text: string) =>
-  text
-    .split(/\r?\n/)
-    .map((l) => l.trimEnd())
-    .filter((l) => l !== '')
-    .at(-1) ?? '';
+const open = mirrorsPerTest();
 
 interface TraceLine {
   k: string;
