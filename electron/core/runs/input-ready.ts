@@ -13,6 +13,12 @@ export const INPUT_READY = Object.freeze({
   settleMs: 300,
   /** A send waits at most this long after the agent's start, then types anyway (a CLI that never goes quiet). */
   boundMs: 5000,
+  /**
+   * The vendor's prompt counts once it has been on the screen this long (read again at each change of output): a
+   * resumed Gemini CLI draws its prompt box while it still restores the session, and a send typed at that first draw
+   * was lost (the compat journey's recall, 2 runs of 4) once the mirror's screen followed the output without lag.
+   */
+  promptQuietMs: 150,
 });
 
 /** The parts of an agent's terminal the wait reads. */
@@ -52,19 +58,24 @@ export async function untilInputReady(
   terminal: InputTerminal,
   start: InputStart,
   prompt: ScreenPatterns | undefined,
-  timings: { pollMs: number; settleMs: number; boundMs: number } = INPUT_READY,
+  timings: { pollMs: number; settleMs: number; boundMs: number; promptQuietMs?: number } = INPUT_READY,
 ): Promise<void> {
+  const promptQuietMs = timings.promptQuietMs ?? INPUT_READY.promptQuietMs;
   let screenReadAt = -1;
+  /** Since when every read of the screen has shown the prompt (null: the last read did not). */
+  let promptSince: number | null = null;
   while (!ready.has(terminal)) {
     const now = Date.now();
     if (terminal.exited || now - start.at >= timings.boundMs) return;
     const printed = terminal.endOffset > start.offset;
     if (printed && now - terminal.lastOutputAt >= timings.settleMs) break;
-    // The vendor's own prompt needs no settling: read its screen once per change of output.
+    // The vendor's own prompt needs no quiet screen, only to stay drawn a moment: its screen is read once per change
+    // of output, and it counts once every read for `promptQuietMs` has shown it.
     if (printed && prompt && terminal.lastOutputAt !== screenReadAt) {
       screenReadAt = terminal.lastOutputAt;
-      if (await promptShown(terminal, prompt)) break;
+      promptSince = (await promptShown(terminal, prompt)) ? (promptSince ?? Date.now()) : null;
     }
+    if (promptSince !== null && Date.now() - promptSince >= promptQuietMs) break;
     await sleep(timings.pollMs);
   }
   ready.add(terminal);
