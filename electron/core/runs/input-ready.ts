@@ -16,7 +16,8 @@ export const INPUT_READY = Object.freeze({
   /**
    * The vendor's prompt counts once it has been on the screen this long (read again at each change of output): a
    * resumed Gemini CLI draws its prompt box while it still restores the session, and a send typed at that first draw
-   * was lost (the compat journey's recall, 2 runs of 4) once the mirror's screen followed the output without lag.
+   * was lost (the compat journey's recall, in both clean-clone CI runs of one day) once the mirror's screen followed
+   * the output without lag.
    */
   promptQuietMs: 150,
 });
