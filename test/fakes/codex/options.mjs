@@ -77,7 +77,7 @@ export function parseOptions(argv) {
   return opts;
 }
 
-/** The value of the last `-c key=value` override of `key`, untrimmed of quotes; undefined when none. */
+/** The value of the last `-c key=value` override of `key` (quotes kept), or undefined when there is none. */
 export function configValue(opts, key) {
   let v;
   for (const kv of opts.config) {
