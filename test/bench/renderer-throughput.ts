@@ -3,7 +3,6 @@
 // with one part of its output path (renderer/panes/pane-output.ts) switched off at a time, BENCH_THROUGHPUT_VS='<tuning
 // JSON>' as a paired variant in the same rounds, the core alone into a plain client, and a byte-exact check of the
 // pane's last lines. BENCH_THREADS=1 adds the browser's CPU per MiB by thread, BENCH_PROFILE=throughput a profile.
-import type { RpcClient } from '../../shared/client.js';
 import { printProfile, startProfile } from './page-profile.js';
 import {
   MB,
@@ -27,8 +26,8 @@ import {
   paneReady,
   type BenchBrowser,
   type BenchGlobal,
-  type BenchPage,
 } from './renderer-page.js';
+import { coreOnly, FRAME_TRACE, mainThreadFrames, styleRecalcs } from './renderer-throughput-measures.js';
 import type { OutputTuning } from '../../shared/output-tuning.js';
 import { LINE_BYTES, workloadLine } from './renderer-scripts.js';
 import { fmt, mbps, median, ms } from './stats.js';
@@ -71,22 +70,6 @@ interface Cpu {
   frames: number;
 }
 
-/** The trace category of Chromium's frame events (BENCH_FRAMES=1 traces each round). */
-const FRAME_TRACE = 'disabled-by-default-devtools.timeline.frame';
-
-/** Frames the page's main thread took part in, from a trace (`BeginMainThreadFrame` events). */
-function mainThreadFrames(trace: Buffer): number {
-  const events = (JSON.parse(trace.toString('utf8')) as { traceEvents?: { name?: string }[] }).traceEvents ?? [];
-  return events.filter((e) => e.name === 'BeginMainThreadFrame').length;
-}
-
-/** The page's style recalculations so far (Performance.getMetrics RecalcStyleCount). */
-async function styleRecalcs(p: BenchPage): Promise<number> {
-  await p.cdp.send('Performance.enable');
-  const { metrics } = await p.cdp.send('Performance.getMetrics');
-  return metrics.find((m) => m.name === 'RecalcStyleCount')?.value ?? Number.NaN;
-}
-
 interface ThroughputResult {
   renderer: string;
   size: string;
@@ -106,45 +89,6 @@ interface ThroughputResult {
   problems: string[];
   /** BENCH_THREADS=1: the CPU per MiB of every process and thread, baseline and pane (cpu-budget.ts). */
   budget: { baseline: Budget; pane: Budget } | null;
-}
-
-/** The same trigger and bytes through the core into a plain client (no page): what the core alone delivers. */
-async function coreOnly(client: RpcClient, agentId: string, lines: number): Promise<number> {
-  const bytes = lines * LINE_BYTES;
-  let got = 0;
-  let finish: (t: number) => void = () => undefined;
-  const done = new Promise<number>((r) => (finish = r));
-  let counting = false;
-  const stream = await client.attach(
-    agentId,
-    { autoAck: true, visible: true },
-    {
-      onData: (data) => {
-        if (!counting) return;
-        got += data.length;
-        if (got >= bytes) finish(performance.now());
-      },
-      onReset: () => undefined,
-    },
-  );
-  try {
-    await sleep(200);
-    counting = true;
-    const t0 = performance.now();
-    await client.call('agent.write', { agentId, data: `${lines}\r` });
-    let timer: NodeJS.Timeout | undefined;
-    const t1 = await Promise.race([
-      done,
-      new Promise<never>(
-        (_, reject) => (timer = setTimeout(() => reject(new Error('the core-only run got stuck')), 120_000)),
-      ),
-    ]).finally(() => clearTimeout(timer));
-    if (got !== bytes) throw new Error(`the core delivered ${got} bytes, expected ${bytes}`);
-    return mbps(bytes, t1 - t0);
-  } finally {
-    stream.detach();
-    await sleep(200);
-  }
 }
 
 export async function throughput(b: BenchBrowser, scene: Scene): Promise<ThroughputResult> {

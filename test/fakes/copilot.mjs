@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { UUID, envMs, fail, parseArgs, resumeOrPicker } from './lib/args.mjs';
-import { appendJsonLine, listDir, readJsonLines, realCwd, writeAtomic } from './lib/fsutil.mjs';
+import { appendJsonLine, readJsonLines, realCwd } from './lib/fsutil.mjs';
+import { allSessions, home, matchResume, readWorkspace, stateDir, writeWorkspace } from './lib/copilot-store.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
 import { chatPrompt, createTui, pressTwiceToExit, printLine, printLines, printTurns } from './lib/tui.mjs';
 
@@ -15,8 +16,6 @@ const VERSION = '1.0.102';
 const DELAY_MS = envMs('FAKE_COPILOT_DELAY_MS', 50);
 const READY = 'Enter @ to mention files or / for commands';
 
-const home = process.env.COPILOT_HOME || path.join(process.env.HOME || '/', '.copilot');
-const stateDir = path.join(home, 'session-state');
 let cwd = realCwd();
 
 // ---------------------------------------------------------------- arguments
@@ -89,80 +88,6 @@ parseArgs(
 if (opts.version) {
   process.stdout.write(`GitHub Copilot CLI ${VERSION}.\nRun 'copilot update' to check for updates.\n`);
   process.exit(0);
-}
-
-// ---------------------------------------------------------------- store helpers
-function readWorkspace(id) {
-  let text;
-  try {
-    text = fs.readFileSync(path.join(stateDir, id, 'workspace.yaml'), 'utf8');
-  } catch {
-    return null;
-  }
-  const out = {};
-  for (const line of text.split('\n')) {
-    const m = /^([A-Za-z_]\w*):\s*(.*)$/.exec(line);
-    if (!m) continue;
-    let v = m[2].trim();
-    if (v.startsWith('"')) {
-      try {
-        v = JSON.parse(v);
-      } catch {
-        /* as written */
-      }
-    }
-    out[m[1]] = v;
-  }
-  return out;
-}
-
-const yamlValue = (v) =>
-  v === null || v === undefined
-    ? ''
-    : /^[\w./@+-][\w ./@+:-]*$/.test(String(v)) && !/:\s/.test(String(v))
-      ? String(v)
-      : JSON.stringify(String(v));
-
-function writeWorkspace(ws) {
-  const keys = [
-    'id',
-    'cwd',
-    'git_root',
-    'branch',
-    'client_name',
-    'name',
-    'user_named',
-    'summary_count',
-    'fork_count',
-    'created_at',
-    'updated_at',
-  ];
-  const text = keys
-    .filter((k) => ws[k] !== undefined && ws[k] !== null)
-    .map((k) => `${k}: ${yamlValue(ws[k])}`)
-    .join('\n');
-  writeAtomic(path.join(stateDir, ws.id, 'workspace.yaml'), `${text}\n`);
-}
-
-function allSessions() {
-  return listDir(stateDir)
-    .filter((n) => UUID.test(n))
-    .map((id) => ({ id, ws: readWorkspace(id) }))
-    .filter((s) => s.ws !== null)
-    .sort((a, b) => String(b.ws.updated_at).localeCompare(String(a.ws.updated_at)));
-}
-
-function matchResume(value) {
-  const sessions = allSessions();
-  const v = value.toLowerCase();
-  const exact = sessions.find((s) => s.id === v);
-  if (exact) return exact.id;
-  if (/^[0-9a-f-]{7,}$/.test(v)) {
-    const prefixed = sessions.filter((s) => s.id.startsWith(v));
-    if (prefixed.length === 1) return prefixed[0].id;
-  }
-  const named = sessions.filter((s) => typeof s.ws.name === 'string' && s.ws.name.toLowerCase() === v);
-  return named.length > 0 ? named[0].id : null;
 }
 
 // ---------------------------------------------------------------- decide the session

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { BatonError, describeIssue, hostAliasSchema } from '../../../shared/contract.js';
+import { isBranchName } from './branch-name.js';
 import {
   AGENT_ID,
   LIMITS,
@@ -63,12 +64,8 @@ const PREFIX = 'baton1.';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const OTHER_VERSION = /^baton(\d+)\./;
 const SESSION_ID_MAX_CHARS = 256;
-const BRANCH_MAX_CHARS = 255;
 /** A full commit id (SHA-1). */
 const COMMIT = /^[0-9a-f]{40}$/;
-// Controls, and the characters git's check-ref-format refuses anywhere in a ref: space ~ ^ : ? * [ \
-const REF_FORBIDDEN = /[\u0000-\u0020\u007f-\u009f~^:?*[\\]/u;
-const FORMAT_CHARS = /\p{Cf}/u;
 
 function sessionIdText(what: string) {
   return z
@@ -266,16 +263,6 @@ function checkWorktree(
   if (!COMMIT.test(w.baseCommit))
     fail(`${field}.baseCommit`, `${field}.baseCommit: must be a full commit id (40 hexadecimal characters)`);
   return { repoRoot: w.repoRoot, worktreePath: w.worktreePath, branch: w.branch, baseCommit: w.baseCommit };
-}
-
-/** git check-ref-format --branch, in full: what git itself would accept as a new branch name. */
-export function isBranchName(name: string): boolean {
-  if (name.length === 0 || name.length > BRANCH_MAX_CHARS) return false;
-  if (name.startsWith('-') || name === '@' || name.includes('@{') || name.includes('..') || name.includes('//'))
-    return false;
-  if (REF_FORBIDDEN.test(name) || FORMAT_CHARS.test(name)) return false;
-  if (name.startsWith('/') || name.endsWith('/') || name.endsWith('.')) return false;
-  return name.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
 }
 
 function isWithin(root: string, path: string): boolean {

@@ -2,7 +2,7 @@
 // changes; then the worktree created (or an existing one taken), and the repository's setup run if approved.
 import { relative } from 'node:path';
 import { BatonError, type AgentSpec } from '../../../shared/contract.js';
-import { isBranchName } from '../handle/codec.js';
+import { isBranchName } from '../handle/branch-name.js';
 import type { WorktreeRecord } from '../store/types.js';
 import { realOrNull } from '../worktrees/paths.js';
 import { listWorktrees } from '../worktrees/porcelain.js';

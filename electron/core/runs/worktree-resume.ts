@@ -1,7 +1,8 @@
 // A resumed (or restarted) agent's worktree: where it is now, without writing anything (the preview and the
 // plan), then found again, reconnected, or re-created from its branch before the agent starts.
 import { relative } from 'node:path';
-import { isBranchName, type HandleWorktree } from '../handle/codec.js';
+import { isBranchName } from '../handle/branch-name.js';
+import type { HandleWorktree } from '../handle/codec.js';
 import type { AgentRecord, WorktreeRecord } from '../store/types.js';
 import { git } from '../worktrees/git.js';
 import { exists, realOrNull } from '../worktrees/paths.js';
