@@ -10,8 +10,12 @@ import { cpuSeconds, type BenchBrowser, type PaneInfo } from './renderer-page.js
 import { LINE_BYTES, workloadLine } from './renderer-scripts.js';
 import { fmt, mbps, median, ms } from './stats.js';
 import { printProfile, startProfile } from './page-profile.js';
+import type { OutputTuning } from '../../shared/output-tuning.js';
 
 const GOAL_THROUGHPUT = 0.8;
+const THROUGHPUT_VS: Partial<OutputTuning> | null = process.env.BENCH_THROUGHPUT_VS
+  ? (JSON.parse(process.env.BENCH_THROUGHPUT_VS) as Partial<OutputTuning>)
+  : null;
 const WARMUP_LINES = 40_000;
 const TAIL_LINES = 200;
 
@@ -24,7 +28,9 @@ export interface BareResult {
   /** CPU ms per MiB of Chromium's renderer and GPU processes (the page), and of the core, per round. */
   pageCpu: { baseline: number[]; pane: number[] };
   coreCpu: number[];
-  budget: { baseline: Budget; pane: Budget } | null;
+  budget: { baseline: Budget; pane: Budget; variant: Budget } | null;
+  /** BENCH_THROUGHPUT_VS: the pane with that tuning, in the same rounds. */
+  variant: { pane: number[]; pageCpu: number[]; coreCpu: number[] } | null;
   problems: string[];
   load: string;
 }
@@ -84,7 +90,7 @@ export async function bareThroughput(b: BenchBrowser, scene: Scene, lines: numbe
     await baselineRate(WARMUP_LINES);
     await paneRun(WARMUP_LINES);
     const mib = (lines * LINE_BYTES) / (1 << 20);
-    const budgets = { baseline: emptyBudget(), pane: emptyBudget() };
+    const budgets = { baseline: emptyBudget(), pane: emptyBudget(), variant: emptyBudget() };
     const threads = process.env.BENCH_THREADS !== undefined;
     const corePid = server.child.pid!;
     const spent = async (budget: Budget, into: number[], what: () => Promise<number>) => {
@@ -112,6 +118,32 @@ export async function bareThroughput(b: BenchBrowser, scene: Scene, lines: numbe
       await printProfile(page, title, Number(process.env.BENCH_PROFILE_TOP ?? 12));
       return r;
     };
+    // BENCH_THROUGHPUT_VS='<tuning JSON>': the pane with that output tuning too, in the same rounds, in turned order.
+    const vs = THROUGHPUT_VS;
+    const shipped = await page.evaluate<OutputTuning>('globalThis.__batonBench.setOutputTuning({})');
+    const tune = (t: Partial<OutputTuning>) =>
+      page.evaluate<OutputTuning>(`globalThis.__batonBench.setOutputTuning(${JSON.stringify(t)})`);
+    const variant: number[] = [];
+    const variantCpu: number[] = [];
+    const variantCore: number[] = [];
+    const sides = [
+      async () => {
+        const p = await spent(budgets.pane, cpu.pane, () => profiled('a bare pane round', () => paneRun(lines)));
+        pane.push(p.r);
+        coreCpu.push(p.core);
+      },
+      ...(vs
+        ? [
+            async () => {
+              await tune(vs);
+              const p = await spent(budgets.variant, variantCpu, () => paneRun(lines));
+              await tune(shipped);
+              variant.push(p.r);
+              variantCore.push(p.core);
+            },
+          ]
+        : []),
+    ];
     for (let i = 0; i < ROUNDS; i++) {
       baseline.push(
         (
@@ -120,14 +152,12 @@ export async function bareThroughput(b: BenchBrowser, scene: Scene, lines: numbe
           )
         ).r,
       );
-      const p = await spent(budgets.pane, cpu.pane, () => profiled('a bare pane round', () => paneRun(lines)));
-      pane.push(p.r);
-      coreCpu.push(p.core);
+      for (let k = 0; k < sides.length; k++) await sides[(k + i) % sides.length]!();
     }
     // Byte-exact: nothing more came, and the pane's last lines are the workload's and the core mirror's.
     await sleep(300);
     const total = (await paneBytes()) - start;
-    const expected = (WARMUP_LINES + ROUNDS * lines) * LINE_BYTES;
+    const expected = (WARMUP_LINES + sides.length * ROUNDS * lines) * LINE_BYTES;
     if (total !== expected) problems.push(`the pane got ${total} bytes in all, expected ${expected}`);
     const paneTail = (await page.evaluate<string>(call(id, 'paneText'))).split('\n').slice(-TAIL_LINES);
     const mirrorTail = (await client.call('agent.screen', { agentId: id })).text.split('\n').slice(-TAIL_LINES);
@@ -145,6 +175,7 @@ export async function bareThroughput(b: BenchBrowser, scene: Scene, lines: numbe
       pageCpu: cpu,
       coreCpu,
       budget: threads ? budgets : null,
+      variant: vs ? { pane: variant, pageCpu: variantCpu, coreCpu: variantCore } : null,
       problems,
       load: load(),
     };
@@ -169,10 +200,17 @@ export function reportBare(t: BareResult): void {
       `${exact ? 'byte-exact ✓' : 'NOT byte-exact ✗'}   (runs ${list(t.pane)})  CPU/MiB page ${ms(median(t.pageCpu.pane))} ` +
       `core ${ms(median(t.coreCpu))}`,
   );
+  if (t.variant)
+    line(
+      `  the same bare pane with ${process.env.BENCH_THROUGHPUT_VS ?? ''}`,
+      `${rate(median(t.variant.pane)).padStart(5)} MB/s   ratio ${fmt(median(t.variant.pane) / base, 2)}   (runs ${list(t.variant.pane)})  ` +
+        `CPU/MiB page ${ms(median(t.variant.pageCpu))} core ${ms(median(t.variant.coreCpu))}`,
+    );
   if (t.budget) {
     for (const [name, b] of [
       ['bare baseline', t.budget.baseline],
       ['bare pane', t.budget.pane],
+      ...(t.variant ? ([['bare pane with BENCH_THROUGHPUT_VS', t.budget.variant]] as const) : []),
     ] as const)
       for (const text of budgetText(name, b, ms)) console.log(text);
     const paneWall = leastWall(t.budget.pane);

@@ -2,7 +2,7 @@
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
 // BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
-// hundred-agent scenes only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts). Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
+// hundred-agent scenes only, BENCH_ONLY=bare the bare-driven throughput scene only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts). Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
 // BENCH_ECHO_VS='<tuning JSON>' for the echo scene's alternating flood blocks (default: no write pacer),
 // BENCH_THROUGHPUT_VS for an extra throughput variant; BENCH_ECHO_SAMPLES=n keys per side (200); BENCH_THREADS=1
 // the browser's CPU per MiB by thread; BENCH_PROFILE=echo|throughput|bare a main-thread profile; BENCH_IDLE_FRAMES=1 and
@@ -172,6 +172,14 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
         // BENCH_ONLY=scale runs the hundred-agent scenes alone (switching, long tasks, memory, idle CPU, history typing).
         if (process.env.BENCH_ONLY === 'scale') {
           if (!webgl && !(await scaleBench(b, scene.root))) ok = false;
+          continue;
+        }
+        // BENCH_ONLY=bare runs the bare-driven throughput scene alone, BENCH_BARE_MIB per round (16 unless told).
+        if (process.env.BENCH_ONLY === 'bare') {
+          const mib = Number(process.env.BENCH_BARE_MIB ?? 16);
+          const bare = await bareThroughput(b, scene, Math.floor((mib << 20) / LINE_BYTES));
+          reportBare(bare);
+          if (bare.problems.length > 0) ok = false;
           continue;
         }
         const t = await throughput(b, scene);
