@@ -22,7 +22,7 @@ interface CdpMessage {
   sessionId?: string;
 }
 
-/** A Chromium process process tree member, typed as DevTools types it ('browser', 'renderer', 'GPU', 'utility'). */
+/** One process of the bare Chromium, typed as DevTools types it ('browser', 'renderer', 'GPU', 'utility'). */
 export interface ChromiumProcess {
   id: number;
   type: string;
