@@ -28,4 +28,6 @@ export interface OutputTuning {
   typingPieceBytes: number;
   /** … the least ms between a flooding pane's draws (render-throttle.ts). */
   typingFloodFrameMs: number;
+  /** A flooding pane's per-line checks read the clock only when a key may still count (render-throttle.ts). */
+  lazyFloodClock: boolean;
 }

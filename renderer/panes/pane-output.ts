@@ -31,6 +31,7 @@ const tuning: OutputTuning = {
   typingPieceBytes: TYPING_PIECE_BYTES,
   typingFeedEveryMs: FEED_EVERY_MS,
   typingFloodFrameMs: TYPING_FLOOD_FRAME_MS,
+  lazyFloodClock: true,
 };
 
 /** While the user types, the other panes' output waits for the echo and gets the rest of each frame. */
@@ -53,6 +54,7 @@ function throttleOf(pane: PaneTerminal): RenderThrottle | null {
     t.enabled = tuning.renderThrottle;
     t.timers = tuning.timers;
     t.typedFloodBytes = tuning.typedFloodBytes;
+    t.lazyClock = tuning.lazyFloodClock;
     const quiet = quiets.get(pane);
     if (quiet) {
       quiet.enabled = tuning.quietFlood;

@@ -56,6 +56,8 @@ export interface RenderThrottle {
   readonly draws: number;
   /** Whether the pane's rows are held now because it floods (flood-quiet.ts holds its scrollbar along with them). */
   flooding(): boolean;
+  /** `flooding()` reads the clock only when a key may still count (false: on every call, as before; the bench weighs it). */
+  lazyClock: boolean;
   /** Runs just before each draw, in the draw's frame (flood-quiet.ts does what it held). */
   beforeDraw: (() => void) | null;
 }
@@ -100,6 +102,10 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
   let sinceKey = 0;
   const typedInto = (now: number) =>
     now - typedAt <= TYPED_MS && (throttle.typedFloodBytes <= 0 || sinceKey <= throttle.typedFloodBytes);
+  // `flooding()` runs on every line xterm scrolls (flood-quiet.ts: the scrollbar's, the textarea's and the selection's
+  // syncs), 10,000 times and more a MiB: it reads the clock only when a key may still count, after the byte checks.
+  const maybeTyped = () =>
+    typedAt !== -Infinity && (throttle.typedFloodBytes <= 0 || sinceKey <= throttle.typedFloodBytes);
   let draws = 0;
   let cancelWait: (() => void) | null = null;
   const draw = debouncer._innerRefresh.bind(debouncer);
@@ -127,7 +133,11 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
     get draws() {
       return draws;
     },
-    flooding: () => throttle.enabled && !typedInto(clock.now()) && bytes + previous > FLOOD_BYTES,
+    lazyClock: true,
+    flooding: () =>
+      throttle.lazyClock
+        ? throttle.enabled && bytes + previous > FLOOD_BYTES && !(maybeTyped() && typedInto(clock.now()))
+        : throttle.enabled && !typedInto(clock.now()) && bytes + previous > FLOOD_BYTES,
     beforeDraw: null,
   };
   debouncer._innerRefresh = () => {

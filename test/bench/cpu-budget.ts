@@ -80,9 +80,13 @@ async function chromiumProcesses(b: BenchBrowser): Promise<{ id: number; type: s
   }
 }
 
-export async function cpuSnapshot(b: BenchBrowser, corePid: number): Promise<{ threads: CpuSnapshot; system: number }> {
+/** `b`: the Playwright-launched bench browser (its processes as DevTools lists them), or a bare one's processes. */
+export async function cpuSnapshot(
+  b: BenchBrowser | (() => { id: number; type: string }[]),
+  corePid: number,
+): Promise<{ threads: CpuSnapshot; system: number }> {
   const threads: CpuSnapshot = new Map();
-  const chromium = await chromiumProcesses(b);
+  const chromium = typeof b === 'function' ? b() : await chromiumProcesses(b);
   const table = processTable();
   addThreads(threads, 'bench', process.pid);
   addThreads(threads, 'core', corePid);

@@ -3,15 +3,32 @@
 // BENCH_PROFILE_DEPTH=n names n callers of each (2 unless told).
 import type { BenchPage } from './renderer-page.js';
 
-export async function startProfile(p: BenchPage): Promise<void> {
-  await p.cdp.send('Profiler.enable');
-  await p.cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await p.cdp.send('Profiler.start');
+/** What the profile says (DevTools Profiler.Profile), as far as read here. */
+interface Profile {
+  nodes: {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    children?: number[];
+  }[];
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** A page's DevTools session: Playwright's (BenchPage) or the bare driver's (bare-chromium.ts). */
+export type ProfiledPage = BenchPage | { send(method: string, params?: Record<string, unknown>): Promise<unknown> };
+
+const send = (p: ProfiledPage, method: string, params?: Record<string, unknown>): Promise<unknown> =>
+  'cdp' in p ? p.cdp.send(method as 'Profiler.start', params) : p.send(method, params);
+
+export async function startProfile(p: ProfiledPage): Promise<void> {
+  await send(p, 'Profiler.enable');
+  await send(p, 'Profiler.setSamplingInterval', { interval: 200 });
+  await send(p, 'Profiler.start');
 }
 
 /** Stops the profile and prints the `top` functions by self time, as a share of the profiled time. */
-export async function printProfile(p: BenchPage, title: string, top = 15): Promise<void> {
-  const { profile } = await p.cdp.send('Profiler.stop');
+export async function printProfile(p: ProfiledPage, title: string, top = 15): Promise<void> {
+  const { profile } = (await send(p, 'Profiler.stop')) as { profile: Profile };
   const self = new Map<number, number>();
   const deltas = profile.timeDeltas ?? [];
   (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0)));

@@ -2,11 +2,13 @@
 // itself: `npm run build:renderer-bench`, dist/renderer-bench, the dashboard plus renderer/bench-hooks.ts, which the
 // product bundle never carries). BENCH_RENDERERS=dom (or webgl) runs one renderer only, for a shorter run;
 // BENCH_ONLY=echo the keystroke scene only, BENCH_ONLY=throughput the throughput scene only, BENCH_ONLY=scale the
-// hundred-agent scenes only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts). Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
+// hundred-agent scenes only, BENCH_ONLY=bare the bare-driven throughput scene only, BENCH_ONLY=history the history's typing scene only (renderer-history.ts). Paired A/B of the output path's tuning (renderer/panes/pane-output.ts) in one run:
 // BENCH_ECHO_VS='<tuning JSON>' for the echo scene's alternating flood blocks (default: no write pacer),
 // BENCH_THROUGHPUT_VS for an extra throughput variant; BENCH_ECHO_SAMPLES=n keys per side (200); BENCH_THREADS=1
-// the browser's CPU per MiB by thread; BENCH_PROFILE=echo|throughput a main-thread profile; BENCH_IDLE_FRAMES=1 and
+// the browser's CPU per MiB by thread; BENCH_PROFILE=echo|throughput|bare a main-thread profile; BENCH_IDLE_FRAMES=1 and
 // BENCH_FRAME_GAPS=1 run an animation-frame loop (idle samples / flood blocks), which itself delays echoes.
+// The throughput scene runs twice: driven by Playwright, then in a Chromium this bench drives without DevTools network
+// reporting (renderer-bare.ts: the product's own figure; BENCH_BARE=0 leaves it out).
 // A real `baton serve`, Debian's Chromium on the bench page (served in place of the server's own files), `shell` agents
 // running small Node programs (renderer-scripts.ts). Every figure is taken inside the page and set against a
 // baseline taken in the same page in the same run (shared machines are noisy: the ratios mean something, the
@@ -35,6 +37,7 @@ import { historyBench } from './renderer-history.js';
 import { scaleBench } from './renderer-scale.js';
 import { LINE_BYTES } from './renderer-scripts.js';
 import { reportThroughput, throughput } from './renderer-throughput.js';
+import { bareThroughput, reportBare, reportDevtoolsCost } from './renderer-bare.js';
 import { fmt } from './stats.js';
 
 const GOAL_MEMORY_MB = 25;
@@ -171,10 +174,26 @@ export async function rendererBench(): Promise<{ ok: boolean }> {
           if (!webgl && !(await scaleBench(b, scene.root))) ok = false;
           continue;
         }
+        // BENCH_ONLY=bare runs the bare-driven throughput scene alone, BENCH_BARE_MIB per round (16 unless told).
+        if (process.env.BENCH_ONLY === 'bare') {
+          const mib = Number(process.env.BENCH_BARE_MIB ?? 16);
+          const bare = await bareThroughput(b, scene, Math.floor((mib << 20) / LINE_BYTES));
+          reportBare(bare);
+          if (bare.problems.length > 0) ok = false;
+          continue;
+        }
         const t = await throughput(b, scene);
         console.log(`(panes rendered by: ${t.renderer})`);
         reportThroughput(t);
         if (!t.exact) ok = false;
+        // The same scene in a Chromium driven without Playwright's DevTools network reporting (renderer-bare.ts):
+        // the product's own figure, next to the Playwright-driven one. BENCH_BARE=0 leaves it out.
+        if (process.env.BENCH_BARE !== '0') {
+          const bare = await bareThroughput(b, scene, t.lines);
+          reportBare(bare);
+          if (t.budget && bare.budget) reportDevtoolsCost(t.budget.pane, bare.budget.pane);
+          if (bare.problems.length > 0) ok = false;
+        }
         // BENCH_ONLY=throughput runs the throughput scene alone (for work on the output path).
         if (process.env.BENCH_ONLY === 'throughput') continue;
         const e = await echo(b, scene);

@@ -35,7 +35,12 @@ function pane() {
   const draws: { at: number; start: number; end: number }[] = [];
   const debouncer = new RenderDebouncer((start, end) => draws.push({ at: now, start, end }), { window });
   const term = { _core: { _renderService: { _renderDebouncer: debouncer } } };
-  const throttle = throttleRendering(term, { now: () => now, frame: requestAnimationFrame, later })!;
+  let clockReads = 0;
+  const clock = () => {
+    clockReads++;
+    return now;
+  };
+  const throttle = throttleRendering(term, { now: clock, frame: requestAnimationFrame, later })!;
   /** One animation frame: the clock moves on, the timers due meanwhile run, then every frame callback asked for. */
   const frame = () => {
     now += FRAME_MS;
@@ -64,6 +69,8 @@ function pane() {
     /** Animation frames asked for so far. */
     asked: () => asked,
     now: () => now,
+    /** Times the throttle read the clock so far. */
+    clockReads: () => clockReads,
   };
 }
 
@@ -114,6 +121,29 @@ describe('render throttle', () => {
     expect(p.draws).toHaveLength(1);
     for (let i = 0; i < 3; i++) p.frame();
     expect(p.draws).toHaveLength(2);
+  });
+
+  it("answers a flooding pane's per-line checks without reading the clock, unless a key may still count", () => {
+    // xterm asks on every line it scrolls (flood-quiet.ts: scrollbar, textarea, selection), 10,000 times a MiB of
+    // 100-character lines: a clock read each was several ms of the page's main thread per MiB.
+    const p = pane();
+    p.output(FLOOD_BYTES * 2);
+    const before = p.clockReads();
+    for (let line = 0; line < 10_000; line++) expect(p.throttle.flooding()).toBe(true);
+    expect(p.clockReads() - before).toBe(0);
+    // Typed into a moment ago: not a flood until TYPED_FLOOD_BYTES came since the key (the clock says how long ago).
+    p.throttle.typed();
+    p.output(1000);
+    expect(p.throttle.flooding()).toBe(false);
+    p.output(TYPED_FLOOD_BYTES);
+    const afterKey = p.clockReads();
+    for (let line = 0; line < 10_000; line++) expect(p.throttle.flooding()).toBe(true);
+    expect(p.clockReads() - afterKey).toBe(0);
+    // The old way (the bench weighs it): a read per check.
+    p.throttle.lazyClock = false;
+    const old = p.clockReads();
+    for (let line = 0; line < 100; line++) p.throttle.flooding();
+    expect(p.clockReads() - old).toBe(100);
   });
 
   it('throttles a pane typed into once a flood follows the key (a command that floods, not an echo)', () => {
