@@ -2,6 +2,7 @@
 // time of each kind of work (style, layout, paint, script by its invoker, a style sheet parsed), the longest first,
 // and the longest tasks with what ran in them. The CPU profile (page-profile.ts) names the script functions; this
 // names what it calls "(program)": the rendering work between them. BENCH_TRACE=1 turns it on for the scale scenes.
+import { writeFileSync } from 'node:fs';
 import type { BenchPage } from './renderer-page.js';
 
 interface TraceEvent {
@@ -9,6 +10,7 @@ interface TraceEvent {
   ph: string;
   ts: number;
   dur?: number;
+  tdur?: number;
   tid: number;
   pid: number;
   args?: {
@@ -40,6 +42,10 @@ export async function printTrace(p: BenchPage, title: string): Promise<void> {
   const done = new Promise<void>((resolve) => p.cdp.once('Tracing.tracingComplete', () => resolve()));
   await p.cdp.send('Tracing.end');
   await done;
+  // BENCH_TRACE_FILE=<file>: the raw events too (Chromium's trace format; `tdur` is each event's CPU time on its
+  // thread, which a loaded machine does not stretch as it does the wall time `dur`).
+  const file = process.env.BENCH_TRACE_FILE;
+  if (file) writeFileSync(file, JSON.stringify(events));
   // The page's main thread: the one that runs the renderer's tasks with the most script in them.
   const scriptBy = new Map<string, number>();
   for (const e of events)
