@@ -6,11 +6,14 @@
 // - The scrollbar's fade-out timer is cancelled and set again (clearTimeout + setTimeout) for every line that
 //   scrolls: 9% of the main thread while a pane took its 5,000 lines of history. One timer per pane that re-arms
 //   itself once when it fires late does the same with a clock read per line.
-// - Every resize of a DOM renderer writes its style element again (`_updateDimensions`), with the same text: the page
-//   takes it for a new style sheet, and with a hundred panes each holding two, the next style recalc redoes the work
-//   of all their rules (docs/performance.md, "Switching runs"). A write of the text already there is skipped.
+// - Each DOM renderer writes two style sheets of its own (its theme and its rows' dimensions) into its screen: with a
+//   hundred panes, two hundred sheets that differ only in the terminal's number, every element matched against a
+//   hundred copies of each rule, and every pane moved in or out of the grid changing the page's sheets. The panes
+//   share one copy instead (shared-styles.ts); a write of the text already held changes nothing.
 // All reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
 // is (slower, never broken).
+
+import { shareStyle, SharedSheets } from './shared-styles.js';
 
 /** What the tuning needs of xterm's internals (xterm 6: Terminal._core…). */
 interface WidthCacheLike {
@@ -37,9 +40,9 @@ interface Widths {
 const FLAT_UNSET = -9999;
 
 const shared = new Map<string, Widths>();
+const sheets = new SharedSheets();
 const tunedCaches = new WeakSet<object>();
 const tunedTimers = new WeakSet<object>();
-const steadyElements = new WeakSet<object>();
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -148,32 +151,7 @@ export function lazyTimer(timer: TimerLike, now: () => number = () => performanc
 }
 
 /**
- * Makes a write of `element.textContent` that would not change it a no-op (the accessor found on its prototype chain
- * does the rest). For xterm's style elements: rewriting a style sheet with its own text still makes the page rebuild
- * what it derives from every sheet.
- */
-export function steadyText(element: object): void {
-  if (steadyElements.has(element)) return;
-  let proto: unknown = Object.getPrototypeOf(element);
-  let accessor: PropertyDescriptor | undefined;
-  while (isObject(proto) && !(accessor = Object.getOwnPropertyDescriptor(proto, 'textContent')))
-    proto = Object.getPrototypeOf(proto);
-  const { get, set } = accessor ?? {};
-  if (!get || !set) return;
-  steadyElements.add(element);
-  Object.defineProperty(element, 'textContent', {
-    configurable: true,
-    get(this: object): unknown {
-      return get.call(this);
-    },
-    set(this: object, text: unknown) {
-      if (get.call(this) !== text) set.call(this, text);
-    },
-  });
-}
-
-/**
- * Applies all three to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
+ * Applies all of them to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
  * that takes over from WebGL has a new WidthCache).
  */
 export function tuneXterm(term: object): void {
@@ -186,7 +164,7 @@ export function tuneXterm(term: object): void {
   }
   const renderer = field(core, '_renderService', '_renderer', 'value');
   for (const style of [field(renderer, '_dimensionsStyleElement'), field(renderer, '_themeStyleElement')])
-    if (isObject(style)) steadyText(style);
+    if (isObject(style)) shareStyle(style, sheets);
   const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
   if (isTimer(timer) && !tunedTimers.has(timer)) {
     tunedTimers.add(timer);

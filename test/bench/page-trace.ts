@@ -2,13 +2,15 @@
 // time of each kind of work (style, layout, paint, script by its invoker, a style sheet parsed), the longest first,
 // and the longest tasks with what ran in them. The CPU profile (page-profile.ts) names the script functions; this
 // names what it calls "(program)": the rendering work between them. BENCH_TRACE=1 turns it on for the scale scenes.
+import { writeFileSync } from 'node:fs';
 import type { BenchPage } from './renderer-page.js';
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
   ph: string;
   ts: number;
   dur?: number;
+  tdur?: number;
   tid: number;
   pid: number;
   args?: {
@@ -40,6 +42,15 @@ export async function printTrace(p: BenchPage, title: string): Promise<void> {
   const done = new Promise<void>((resolve) => p.cdp.once('Tracing.tracingComplete', () => resolve()));
   await p.cdp.send('Tracing.end');
   await done;
+  // BENCH_TRACE_FILE=<file>: the raw events too (Chromium's trace format; `tdur` is each event's CPU time on its
+  // thread, which a loaded machine does not stretch as it does the wall time `dur`).
+  const file = process.env.BENCH_TRACE_FILE;
+  if (file) writeFileSync(file, JSON.stringify(events));
+  printTraceEvents(events, title);
+}
+
+/** The main thread's time by kind of work and its longest tasks, from a trace's events (a file's, for one). */
+export function printTraceEvents(events: readonly TraceEvent[], title: string): void {
   // The page's main thread: the one that runs the renderer's tasks with the most script in them.
   const scriptBy = new Map<string, number>();
   for (const e of events)
@@ -87,5 +98,45 @@ export async function printTrace(p: BenchPage, title: string): Promise<void> {
       .map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`)
       .join(', ');
     console.log(`    task ${(t.dur! / 1000).toFixed(0)} ms: ${what}`);
+  }
+  printByCpu(mine, tasks);
+}
+
+const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
+const cpu = (e: TraceEvent) => e.tdur ?? e.dur ?? 0;
+const kindOf = (e: TraceEvent) =>
+  e.name === 'FunctionCall' ? `script ${e.args?.data?.functionName || '?'}${where(e)}` : e.name;
+
+/**
+ * The longest tasks by the main thread's CPU time (`tdur`), each split into the self time of what ran in it (an
+ * event's CPU less its children's: a forced layout inside a script counts as layout). Wall times on a loaded machine
+ * are mostly the thread waiting for a core; this is the work a task holds the page for on an idle one.
+ */
+function printByCpu(mine: TraceEvent[], tasks: TraceEvent[]): void {
+  const sorted = [...mine].sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const self = new Map<TraceEvent, Map<string, number>>();
+  const stack: { e: TraceEvent; task: TraceEvent }[] = [];
+  for (const e of sorted) {
+    while (stack.length > 0 && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    const task = isTask(e) && !parent ? e : parent?.task;
+    if (!task) continue;
+    const parts = self.get(task) ?? new Map<string, number>();
+    self.set(task, parts);
+    parts.set(kindOf(e), (parts.get(kindOf(e)) ?? 0) + cpu(e));
+    if (parent && parent.e !== e) parts.set(kindOf(parent.e), (parts.get(kindOf(parent.e)) ?? 0) - cpu(e));
+    stack.push({ e, task });
+  }
+  const longest = [...tasks].sort((a, b) => cpu(b) - cpu(a)).slice(0, 8);
+  const total = tasks.reduce((a, t) => a + cpu(t), 0);
+  console.log(`  the same by CPU time: main-thread tasks ${(total / 1000).toFixed(0)} ms; the longest, by self time:`);
+  for (const t of longest) {
+    const what = [...(self.get(t) ?? [])]
+      .filter(([k, us]) => us > 1000 && !isTask({ name: k } as TraceEvent))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([k, us]) => `${k} ${(us / 1000).toFixed(0)}`)
+      .join(', ');
+    console.log(`    task cpu ${(cpu(t) / 1000).toFixed(0)} ms (wall ${(t.dur! / 1000).toFixed(0)}): ${what}`);
   }
 }

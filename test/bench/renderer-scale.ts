@@ -224,6 +224,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       '100 agents printing: longest main-thread task',
       `${longest === 0 ? '  none > 50 ms' : ms(longest).padStart(9)}  (goal ≤ ${GOAL.longTaskMs} ms) ${mark(longest <= GOAL.longTaskMs)}  (Long Tasks API, while switching through every run twice)`,
     );
+    // BENCH_SCALE_SWITCH_ONLY=1: the switching figures only (paired runs of the longest task and the switch p99).
+    if (process.env.BENCH_SCALE_SWITCH_ONLY === '1') return true;
 
     const m = await memory(b, p);
     const pageMb = (m.v8Used + m.embedder + m.backing) / 1e6;

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isTuned, lazyTimer, steadyText, tuneXterm } from '../../renderer/panes/xterm-tuning.js';
+import { isTuned, lazyTimer, tuneXterm } from '../../renderer/panes/xterm-tuning.js';
 
 /** An xterm-shaped terminal (xterm 6's fields) whose width cache counts its measurements. */
 function fakeTerm(font = 'mono', fontSize = 13) {
@@ -135,33 +135,6 @@ describe('xterm tuning', () => {
     vi.advanceTimersByTime(1000);
     expect(run).toHaveBeenCalledTimes(1);
     expect(vi.getTimerCount()).toBe(0);
-  });
-
-  it('leaves a style element alone when xterm writes the text it already holds, and writes any other text', () => {
-    /** Stands for a DOM node: its textContent an accessor on its prototype, each real write counted. */
-    class Node {
-      text = '';
-      writes = 0;
-      get textContent(): string {
-        return this.text;
-      }
-      set textContent(v: string) {
-        this.text = v;
-        this.writes++;
-      }
-    }
-    class StyleElement extends Node {}
-    const style = new StyleElement();
-    steadyText(style);
-    steadyText(style);
-    const rule = '.xterm-dom-renderer-owner-1 .xterm-rows span { display: inline-block; }';
-    style.textContent = rule;
-    style.textContent = rule;
-    style.textContent = rule;
-    expect(style.writes).toBe(1);
-    style.textContent = `${rule} `;
-    expect(style.writes).toBe(2);
-    expect(style.textContent).toBe(`${rule} `);
   });
 
   it('finds the fields it trims in the installed xterm (an upgrade that renames one must be noticed)', () => {
