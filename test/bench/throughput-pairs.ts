@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fmt, mbps, median, quantile } from './stats.js';
-import { rawPty, viaPtyHost, type ThroughputSample } from './throughput.js';
+import { rawPty, settled, viaPtyHost, type ThroughputSample } from './throughput.js';
 
 export interface Contender {
   name: string;
@@ -29,6 +29,8 @@ export interface PairedFigures {
   toExit: Map<string, Spread>;
   /** The same up to the last byte delivered: the output's own rate, without the time the exit takes to be reported. */
   toLastByte: Map<string, Spread>;
+  /** With BENCH_BEFORE: this tree's rate over the other's in the same round, to the exit (> 1: this tree faster). */
+  hostOverBefore: Spread | null;
 }
 
 export function spreadOf(values: readonly number[]): Spread {
@@ -63,13 +65,18 @@ export async function contenders(before = process.env.BENCH_BEFORE): Promise<Con
   return list;
 }
 
-/** `rounds` rounds of every contender on `mib` MiB, the order rotated each round so none always runs first. */
+/**
+ * `rounds` rounds of every contender on `mib` MiB, the order rotated each round so none always runs first, each run
+ * started once the process is idle again.
+ */
 export async function pairedRounds(mib: number, rounds: number, who: readonly Contender[]): Promise<PairedFigures> {
   const samples = new Map<string, ThroughputSample[]>(who.map((c) => [c.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < who.length; k++) {
       const c = who[(round + k) % who.length]!;
       samples.get(c.name)!.push(await c.run(mib));
+      // The mirror's parse of a burst it held back comes after it: never inside the next run of the round.
+      await settled();
     }
   }
   const raw = samples.get('raw')!;
@@ -82,7 +89,10 @@ export async function pairedRounds(mib: number, rounds: number, who: readonly Co
           spreadOf(samples.get(c.name)!.map((s, i) => mbps(s.bytes, pick(s)) / mbps(raw[i]!.bytes, pick(raw[i]!)))),
         ]),
     );
-  return { mib, samples, toExit: ratios((s) => s.ms), toLastByte: ratios((s) => s.lastByteMs) };
+  const host = samples.get('host');
+  const before = samples.get('before');
+  const hostOverBefore = host && before ? spreadOf(host.map((h, i) => before[i]!.ms / h.ms)) : null;
+  return { mib, samples, toExit: ratios((s) => s.ms), toLastByte: ratios((s) => s.lastByteMs), hostOverBefore };
 }
 
 /** Warms both paths (JIT, xterm's parser, the mirror thread's start) before anything is measured. */

@@ -208,7 +208,7 @@ function cpuNow(): { main: number; threads: number; children: number } {
  * Waits until this process's threads are idle (no CPU tick over 60 ms, at most 5 s): the mirror parses a burst after
  * it, and that parse must neither overlap the next run of a pair nor go uncounted.
  */
-async function settled(): Promise<void> {
+export async function settled(): Promise<void> {
   const until = performance.now() + 5000;
   let last = cpuNow();
   while (performance.now() < until) {
@@ -260,6 +260,13 @@ async function compare(): Promise<void> {
         `      ${name} / raw, to the exit:      ${describeSpread(spread)}` +
           `${burst ? `  goal ≥ ${GOAL} ${ok}` : '  reported (the parse bounds it)'}; ${exact ? 'byte-exact' : 'NOT byte-exact'}\n` +
           `      ${name} / raw, to the last byte: ${describeSpread(f.toLastByte.get(name)!)}`,
+      );
+    }
+    if (f.hostOverBefore) {
+      const { n } = f.hostOverBefore;
+      const wins = f.samples.get('host')!.filter((h, i) => h.ms < f.samples.get('before')![i]!.ms).length;
+      console.log(
+        `      host / before, same round:  ${describeSpread(f.hostOverBefore)}; host faster in ${wins} of ${n}`,
       );
     }
     const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
