@@ -5,7 +5,7 @@
 // goal's baseline). Each rate is against node-pty's in the same round; the mean read size says whether a reader gets
 // less per read than another. Needs sshd (test/helpers/sshd.ts). Run: npx tsx test/bench/pty-read.ts (MB=32, ROUNDS=5)
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pty from 'node-pty';
@@ -135,6 +135,9 @@ async function main(): Promise<void> {
     console.log(`(load ${loadAvg()} at the end)`);
   } finally {
     sshd.stop();
+    // Its 32 MB file and the server's keys: nothing of a bench run is left in /tmp.
+    rmSync(sshd.dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
