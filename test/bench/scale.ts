@@ -13,7 +13,8 @@ import { tempDir, testEnv } from '../helpers/server.js';
 import { writeManyRuns } from './many-runs.js';
 import { cliMs, cpuShare, everyPaneLive, medianOf, rawShells, rssMb, startRuns, timed } from './scale-measure.js';
 import { fmt, mbps, median } from './stats.js';
-import { rawPty, viaPtyHost, type ThroughputSample } from './throughput.js';
+import { GOAL } from './throughput.js';
+import { contenders, pairedRounds, warmUp } from './throughput-pairs.js';
 
 const RUNS = 4;
 const PER_RUN = 25;
@@ -204,33 +205,37 @@ async function manyRuns(root: string, env: Record<string, string>): Promise<void
   }
 }
 
-/** The PtyHost with its mirror against raw node-pty: sustained, and bursts within the mirror's allowance. */
+/**
+ * The PtyHost with its mirror against raw node-pty: bursts within the mirror's allowance (the bytes it holds back
+ * unparsed while output floods) and a sustained flood, as interleaved pairs (throughput-pairs.ts): the median of the
+ * pairs' ratios with its quartiles, to the exit (every byte delivered). PTYHOST_ROUNDS pairs each (7 unless given).
+ */
 async function ptyHostRates(): Promise<void> {
-  const allowance = FLOW.mirrorBacklogBytes / (1 << 20);
-  console.log(`\nPtyHost + mirror vs raw node-pty (${ROUNDS} rounds each, median; mirror allowance ${allowance} MiB)`);
-  const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
-  await rawPty(8);
-  await viaPtyHost(8);
+  const allowance = FLOW.mirrorLagBytes >> 20;
+  const rounds = Number(process.env.PTYHOST_ROUNDS ?? 7);
+  const who = await contenders();
+  console.log(
+    `\nPtyHost + mirror vs raw node-pty (${rounds} interleaved pairs each; the mirror holds up to ${allowance} MiB of a ` +
+      `burst unparsed; load ${loadavg()[0]!.toFixed(1)})`,
+  );
+  await warmUp(who);
   for (const [label, mib, goal] of [
-    [`burst of ${allowance / 2} MiB (within the allowance)`, allowance / 2, 0.8],
-    [`burst of ${allowance - 4} MiB (near the allowance)`, allowance - 4, 0.8],
+    [`burst of ${allowance / 2} MiB (within the allowance)`, allowance / 2, GOAL],
+    [`burst of ${allowance - 4} MiB (near the allowance)`, allowance - 4, GOAL],
     ['sustained 128 MiB (bounded by the mirror parse)', 128, null],
   ] as const) {
-    const raw: ThroughputSample[] = [];
-    const host: ThroughputSample[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      raw.push(await rawPty(mib));
-      host.push(await viaPtyHost(mib));
+    const f = await pairedRounds(mib, rounds, who);
+    for (const [name, spread] of f.toExit) {
+      const exact = f.samples.get(name)!.every((x) => x.exact);
+      if (!exact) process.exitCode = 1;
+      const q = `${fmt(spread.q1, 2)}–${fmt(spread.q3, 2)}`;
+      row(
+        name === 'host' ? label : `  ${name} (BENCH_BEFORE)`,
+        `${fmt(median(f.samples.get(name)!.map((x) => mbps(x.bytes, x.ms))))} MB/s`,
+        `${fmt(spread.median, 2)} × raw (quartiles ${q}), ${exact ? 'byte-exact' : 'NOT byte-exact'}`,
+        goal === null ? 'reported' : `goal ≥ ${goal} ${verdict(spread.median >= goal)}`,
+      );
     }
-    const ratio = median(host.map(rate)) / median(raw.map(rate));
-    const exact = host.every((h) => h.exact) ? 'byte-exact' : 'NOT byte-exact';
-    if (!host.every((h) => h.exact)) process.exitCode = 1;
-    row(
-      label,
-      `${fmt(median(host.map(rate)))} MB/s`,
-      `${fmt(ratio, 2)} × raw (${fmt(median(raw.map(rate)))} MB/s), ${exact}`,
-      goal === null ? 'reported' : `goal ≥ ${goal} ${verdict(ratio >= goal)}`,
-    );
   }
 }
 

@@ -1,7 +1,7 @@
 // Throughput of one PTY's output: straight from node-pty (the baseline), and through PtyHost with its mirror.
-// Run directly (`npx tsx test/bench/throughput.ts`, MIB=16,28,128 by default) it prints the PtyHost's rate against
-// raw node-pty for bursts within the mirror's allowance and a sustained flood, alternating the two: the median of ROUNDS
-// paired ratios, and the CPU each costs per MiB (which depends less on the machine's load than MB/s does). Linux only.
+// Run directly (`npx tsx test/bench/throughput.ts`; MIB=16,28,128 and ROUNDS=7 by default) it prints the PtyHost's
+// rate against raw node-pty for bursts within the mirror's allowance and a sustained flood, in interleaved pairs
+// (throughput-pairs.ts): the median of the paired ratios with their spread, and the CPU per MiB. Linux only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -11,16 +11,21 @@ import { PtyHost } from '../../electron/core/pty/pty-host.js';
 import type { StreamFrame } from '../../electron/core/pty/subscriber.js';
 import type { Subscription } from '../../electron/core/pty/terminal.js';
 import { fmt, mbps, median } from './stats.js';
+import { contenders, describeSpread, pairedRounds, warmUp } from './throughput-pairs.js';
 import { expectedOutput, sameBytes, totalBytes, WRITER_SCRIPT } from './workload.js';
 
 export const SIZE = { cols: 120, rows: 40 } as const;
 /** A measurement that takes this long is stuck (a flow-control deadlock, say): fail it instead of hanging. */
 const STUCK_MS = 120_000;
+/** The issue's goal for a burst the mirror holds back: this share of raw node-pty's rate. */
+export const GOAL = 0.8;
 
 export interface ThroughputSample {
   bytes: number;
   /** From spawn until the process exited and every byte was counted (delivered, for PtyHost). */
   ms: number;
+  /** From spawn until the last byte was counted: the output's own pace, without the report of the exit. */
+  lastByteMs: number;
   /** Chunks seen by the receiver (PTY reads for the baseline, frames for PtyHost). */
   chunks: number;
   /** Byte count, offsets and content all match what the writer wrote (checked after the clock stopped). */
@@ -29,6 +34,8 @@ export interface ThroughputSample {
   lost: number;
   /** CPU ms of this process's other threads (the mirror's parse, V8's) between spawn and the last byte counted. */
   threadsWhile?: number;
+  /** CPU ms per MiB from spawn until this process's threads were idle again (the mirror's later parse included). */
+  cpu?: { main: number; threads: number; writer: number };
 }
 
 const expectedCache = new Map<number, Buffer>();
@@ -64,6 +71,7 @@ export async function rawPty(mib: number): Promise<ThroughputSample> {
   const want = expected(mib);
   const chunks: Buffer[] = [];
   let bytes = 0;
+  let lastAt = 0;
   const t0 = performance.now();
   const p = pty.spawn(process.execPath, ['-e', WRITER_SCRIPT, String(mib)], {
     name: 'xterm-256color',
@@ -77,6 +85,7 @@ export async function rawPty(mib: number): Promise<ThroughputSample> {
     const b = typeof d === 'string' ? Buffer.from(d) : d;
     chunks.push(b);
     bytes += b.length;
+    lastAt = performance.now();
   });
   const stuck = stuckAfter(STUCK_MS, 'the raw node-pty run', () => p.kill('SIGKILL'));
   const ms = await Promise.race([
@@ -86,6 +95,7 @@ export async function rawPty(mib: number): Promise<ThroughputSample> {
   return {
     bytes,
     ms,
+    lastByteMs: lastAt - t0,
     chunks: chunks.length,
     exact: bytes === totalBytes(mib) && sameBytes(chunks, want),
     lost: Math.max(0, totalBytes(mib) - bytes),
@@ -103,6 +113,7 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
   let subscription: Subscription | null = null;
   let exited = false;
   let ms = 0;
+  let lastAt = 0;
   let finish: () => void = () => {};
   const done = new Promise<void>((r) => (finish = r));
   // Done once the process has exited and everything the terminal received has been delivered. (Not `bytes ===
@@ -141,6 +152,7 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
       // Compared at once: the frame is a view of the terminal's ring, valid only until newer output overwrites it.
       if (!sameAt(frame.data, want, frame.offset)) contiguous = false;
       bytes = frame.offset + frame.data.length;
+      lastAt = performance.now();
       subscription?.ack(bytes);
       check();
     });
@@ -150,6 +162,7 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
       // Output that arrived before the attach (normally none), ahead of every frame.
       if (!sameAt(attached.start.data, want, attached.start.offset)) contiguous = false;
       bytes = attached.start.offset + attached.start.data.length;
+      lastAt = performance.now();
     }
     subscription.ack(bytes);
     const stuck = stuckAfter(STUCK_MS, 'the PtyHost run', () => void terminal.stop(0));
@@ -163,6 +176,7 @@ export async function viaPtyHost(mib: number): Promise<ThroughputSample> {
   return {
     bytes,
     ms,
+    lastByteMs: lastAt - t0,
     chunks: frames,
     exact: contiguous && bytes === total,
     lost: Math.max(0, total - bytes),
@@ -190,14 +204,26 @@ function cpuNow(): { main: number; threads: number; children: number } {
   return { main, threads, children: ticks(readFileSync('/proc/self/stat', 'utf8'), 13, 14) };
 }
 
-/** A sample and the CPU it cost per MiB, the mirror's parse after the burst included (it may lag a burst). */
-async function costed(
-  run: () => Promise<ThroughputSample>,
-  mib: number,
-): Promise<ThroughputSample & { cpu: { main: number; threads: number; writer: number } }> {
+/**
+ * Waits until this process's threads are idle (no CPU tick over 60 ms, at most 5 s): the mirror parses a burst after
+ * it, and that parse must neither overlap the next run of a pair nor go uncounted.
+ */
+export async function settled(): Promise<void> {
+  const until = performance.now() + 5000;
+  let last = cpuNow();
+  while (performance.now() < until) {
+    await new Promise((r) => setTimeout(r, 60));
+    const now = cpuNow();
+    if (now.main + now.threads - last.main - last.threads <= 10) return;
+    last = now;
+  }
+}
+
+/** `run`, then its CPU per MiB once the process has settled (the mirror's deferred parse of the burst counted). */
+export async function costed(run: () => Promise<ThroughputSample>, mib: number): Promise<ThroughputSample> {
   const before = cpuNow();
   const sample = await run();
-  await new Promise((r) => setTimeout(r, 100 + 15 * mib)); // the mirror's deferred parse, counted
+  await settled();
   const after = cpuNow();
   return {
     ...sample,
@@ -212,33 +238,46 @@ async function costed(
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 async function compare(): Promise<void> {
-  const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
-  const rounds = Number(process.env.ROUNDS ?? 5);
-  await rawPty(8);
-  await viaPtyHost(8);
-  console.log(`PtyHost + mirror vs raw node-pty, ${rounds} alternating rounds; load average ${load()} at the start`);
-  for (const mib of (process.env.MIB ?? '16,28,128').split(',').map(Number)) {
-    const raw: Awaited<ReturnType<typeof costed>>[] = [];
-    const host: Awaited<ReturnType<typeof costed>>[] = [];
-    for (let i = 0; i < rounds; i++) {
-      raw.push(await costed(() => rawPty(mib), mib));
-      host.push(await costed(() => viaPtyHost(mib), mib));
+  const rounds = Number(process.env.ROUNDS ?? 7);
+  const allowance = FLOW.mirrorLagBytes >> 20;
+  const who = (await contenders()).map((c) => ({ name: c.name, run: (mib: number) => costed(() => c.run(mib), mib) }));
+  await warmUp(who);
+  console.log(
+    `PtyHost + mirror vs raw node-pty: ${rounds} rounds of ${who.map((c) => c.name).join(', ')} (order rotated), ` +
+      `each ratio against its round's raw run; the mirror holds up to ${allowance} MiB of a burst unparsed; ` +
+      `load average ${load()} at the start`,
+  );
+  const sizes = process.env.MIB ?? `${allowance / 2},${allowance - 4},128`;
+  for (const mib of sizes.split(',').map(Number)) {
+    const f = await pairedRounds(mib, rounds, who);
+    const burst = mib <= allowance;
+    console.log(`${String(mib).padStart(4)} MiB, ${burst ? 'a burst within the allowance' : 'beyond the allowance'}:`);
+    for (const [name, spread] of f.toExit) {
+      const ok = spread.median >= GOAL ? '✓' : '✗';
+      const exact = f.samples.get(name)!.every((s) => s.exact);
+      if (!exact) process.exitCode = 1;
+      console.log(
+        `      ${name} / raw, to the exit:      ${describeSpread(spread)}` +
+          `${burst ? `  goal ≥ ${GOAL} ${ok}` : '  reported (the parse bounds it)'}; ${exact ? 'byte-exact' : 'NOT byte-exact'}\n` +
+          `      ${name} / raw, to the last byte: ${describeSpread(f.toLastByte.get(name)!)}`,
+      );
     }
-    const exact = host.every((h) => h.exact);
-    if (!exact) process.exitCode = 1;
-    // Each round's ratio against the raw run just before it: the machine's load moves less within a pair.
-    const ratios = host.map((h, i) => rate(h) / rate(raw[i]!));
-    const kind = mib << 20 <= FLOW.mirrorLagBytes ? 'burst within the allowance, goal ≥ 0.8' : 'beyond the allowance';
-    const cpu = (xs: typeof raw) =>
-      `main ${fmt(median(xs.map((x) => x.cpu.main)), 1)}, other threads ${fmt(median(xs.map((x) => x.cpu.threads)), 1)}, ` +
-      `writer ${fmt(median(xs.map((x) => x.cpu.writer)), 1)}`;
-    console.log(
-      `${String(mib).padStart(4)} MiB (${kind}): ${fmt(median(ratios), 2)} × raw (rounds ${ratios.map((r) => fmt(r, 2)).join(' / ')}), ` +
-        `${exact ? 'byte-exact' : 'NOT byte-exact'}; MB/s raw ${raw.map((r) => fmt(rate(r))).join(' / ')}, ` +
-        `host ${host.map((h) => fmt(rate(h))).join(' / ')}; mean frame ${fmt(median(host.map((h) => h.bytes / h.chunks)))} B\n` +
-        `      CPU ms per MiB, raw: ${cpu(raw)}; host: ${cpu(host)}, other threads while delivering ` +
-        `${fmt(median(host.map((h) => (h.threadsWhile ?? 0) / mib)), 1)}`,
-    );
+    if (f.hostOverBefore) {
+      const { n } = f.hostOverBefore;
+      const wins = f.samples.get('host')!.filter((h, i) => h.ms < f.samples.get('before')![i]!.ms).length;
+      console.log(
+        `      host / before, same round:  ${describeSpread(f.hostOverBefore)}; host faster in ${wins} of ${n}`,
+      );
+    }
+    const rate = (x: ThroughputSample) => mbps(x.bytes, x.ms);
+    const cpu = (xs: readonly ThroughputSample[], k: 'main' | 'threads' | 'writer') =>
+      fmt(median(xs.map((x) => x.cpu?.[k] ?? NaN)), 1);
+    for (const [name, xs] of f.samples)
+      console.log(
+        `      ${name.padEnd(6)} MB/s ${xs.map((x) => fmt(rate(x))).join(' / ')}; CPU ms/MiB main ${cpu(xs, 'main')}, ` +
+          `other threads ${cpu(xs, 'threads')}, writer ${cpu(xs, 'writer')}; mean chunk ` +
+          `${fmt(median(xs.map((x) => x.bytes / Math.max(1, x.chunks))))} B`,
+      );
   }
   console.log(`load average ${load()} at the end`);
 }

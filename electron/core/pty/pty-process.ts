@@ -4,6 +4,7 @@
 import pty from 'node-pty';
 import { DisposableStore, disposableInterval, disposableTimeout, toDisposable, type Disposable } from '../lifecycle.js';
 import { MARK_VAR, newMarkValue, type AgentMark } from './agent-mark.js';
+import { onChildEnded } from './child-exit.js';
 import { isAlive, readProcess, scanProcesses, type ProcInfo, type ProcessMark } from './proc-stat.js';
 import { signalProcess } from './process-signal.js';
 import { ProcessRecord, terminateTree } from './process-tree.js';
@@ -30,6 +31,8 @@ export interface ProcessEvents {
 
 /** How often a paused PTY checks whether its child is gone (see `watchWhilePaused`). */
 const PAUSED_POLL_MS = 50;
+/** Once the leader is gone, the slave handle is let go after this long without output (see `leaderGone`). */
+const DRAINED_AFTER_MS = 5;
 
 export class PtyProcess implements Disposable {
   readonly pid: number;
@@ -48,8 +51,10 @@ export class PtyProcess implements Disposable {
   private exitInfo: ExitInfo | null = null;
   private isPaused = false;
   private pausedWatch: Disposable | null = null;
-  /** The child is gone while the PTY was paused: read everything left and never pause again. */
+  /** The child is gone: read everything left and never pause again. */
   private childGone = false;
+  /** Armed once the leader is gone, and again by each read after it: when it fires, the output has all been read. */
+  private drainTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
 
   constructor(terminalId: string, options: SpawnOptions, events: ProcessEvents) {
@@ -76,8 +81,14 @@ export class PtyProcess implements Disposable {
     this.processes = new ProcessRecord(this.leader);
     this.slave = this.disposables.add(holdSlave(this.pty));
     this.disposables.add(
-      this.pty.onData((data: string | Buffer) => events.data(typeof data === 'string' ? Buffer.from(data) : data)),
+      this.pty.onData((data: string | Buffer) => {
+        if (this.drainTimer) this.drainTimer.refresh();
+        events.data(typeof data === 'string' ? Buffer.from(data) : data);
+      }),
     );
+    // node-pty reports the exit once the PTY hangs up, which our slave handle delays until we let go of it.
+    if (this.leader) this.disposables.add(onChildEnded(() => this.checkLeader()));
+    this.disposables.add(toDisposable(() => this.drainTimer && clearTimeout(this.drainTimer)));
     this.disposables.add(
       this.pty.onExit(({ exitCode, signal }) => {
         const exit = { exitCode, signal: signal ? signal : null };
@@ -232,6 +243,28 @@ export class PtyProcess implements Disposable {
     this.slave.dispose();
   }
 
+  /** A child of the process ended: if it was the leader, read what it left and let the PTY hang up. */
+  private checkLeader(): void {
+    if (this.exitInfo || this.childGone || !this.leader || isAlive(this.leader)) return;
+    this.leaderGone();
+  }
+
+  /**
+   * The leader is gone: read everything it left (never pausing again), then close our slave handle so the PTY hangs up
+   * and node-pty reports the exit right after the last byte. Until then node-pty's own fallback, 200 ms after the exit,
+   * ended every terminal: later by that much, and dropping whatever was still unread. (A process of the agent that
+   * still holds the terminal keeps it open, and node-pty's fallback applies, as before.)
+   */
+  private leaderGone(): void {
+    if (this.childGone) return;
+    this.childGone = true;
+    this.resume();
+    this.drainTimer = setTimeout(() => {
+      this.drainTimer = null;
+      this.slave.dispose();
+    }, DRAINED_AFTER_MS);
+  }
+
   /**
    * node-pty drops what is still unread 200 ms after the child exits; a paused PTY would lose its last output.
    * So while paused, check the child: once it is gone, read everything that is left and never pause again.
@@ -240,8 +273,7 @@ export class PtyProcess implements Disposable {
     this.pausedWatch ??= this.disposables.add(
       disposableInterval(PAUSED_POLL_MS, () => {
         if (this.leader && isAlive(this.leader)) return;
-        this.childGone = true;
-        this.resume();
+        this.leaderGone();
       }),
     );
   }
