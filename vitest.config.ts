@@ -9,5 +9,6 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     pool: 'forks',
+    setupFiles: ['test/helpers/temp-cleanup.ts'],
   },
 });

@@ -12,6 +12,7 @@ export default defineConfig({
     fileParallelism: false,
     maxWorkers: 1,
     pool: 'forks',
+    setupFiles: ['test/helpers/temp-cleanup.ts'],
     sequence: { concurrent: false },
     reporters: ['default'],
   },

@@ -1,6 +1,6 @@
 // A real `baton serve` process on a temp data directory, and clients connected to it over the real WebSocket.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RpcClient } from '../../shared/client.js';
@@ -11,8 +11,22 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const BATON_BIN = join(ROOT, 'bin', 'baton.js');
 export const FAKES = join(ROOT, 'test', 'fakes');
 
+/** Every directory `tempDir` made in this process, removed when its test file ends (test/helpers/temp-cleanup.ts). */
+const madeDirs = new Set<string>();
+
 export function tempDir(prefix = 'baton-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
+}
+
+/**
+ * Removes what `tempDir` made. Without it every run of the suite left its temp directories behind — a remote host's
+ * installed core alone is ~140 MB — and repeated runs filled the disk (76 GB of them were found on a CI machine).
+ */
+export function removeTempDirs(): void {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  madeDirs.clear();
 }
 
 /** The environment every agent of a test sees: a temp HOME and the fake vendor CLIs. */
