@@ -14,6 +14,9 @@ interface TraceLine {
   start?: number;
   ms?: number;
   kind?: number;
+  at?: number;
+  offset?: number;
+  queued?: number;
 }
 
 const q = (values: number[]) =>
@@ -39,6 +42,22 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
     `  mirror resets, p50 / p90 / p99: posted → received ${q(resets.map((e) => e.recv! - e.posted!))}; ` +
       `received → answered ${q(resets.map((e) => e.end! - e.recv!))}`,
   );
+  // Resets the core answered with a kept screen, without the thread (mirror.ts, keptFor): how many bytes the pane
+  // replays after it.
+  const kept = lines.filter((e) => e.k === 'kept-reset' && within(e.at));
+  if (kept.length > 0)
+    console.log(
+      `  resets answered with a kept screen: ${kept.length}; bytes after it p50 / p90 / p99: ` +
+        [0.5, 0.9, 0.99]
+          .map(
+            (p) =>
+              `${quantile(
+                kept.map((e) => e.queued! - e.offset!),
+                p,
+              )} B`,
+          )
+          .join(' / '),
+    );
   const fetches = lines.filter((e) => e.k === 'page-fetch' && within(e.start)).map((e) => e.ms!);
   console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
   const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();
@@ -51,7 +70,7 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
     console.log(
       `  mirror thread ${t}: resets ${resets.filter((e) => e.thread === t).length}; ` +
         `scavenges > 20 ms ${stats(of('gc', (n) => n === 1))}; mark-sweeps > 20 ms ${stats(of('gc', (n) => n !== 1))}; ` +
-        `resizes ${stats(of('resize'))}`,
+        `resizes ${stats(of('resize'))}; kept screens taken ${stats(of('keep'))}`,
     );
   }
 }
