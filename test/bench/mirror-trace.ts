@@ -17,6 +17,7 @@ interface TraceLine {
   at?: number;
   offset?: number;
   queued?: number;
+  miss?: string;
 }
 
 const q = (values: number[]) =>
@@ -58,6 +59,11 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
           )
           .join(' / '),
     );
+  const misses = lines.filter((e) => e.k === 'kept-miss' && within(e.at));
+  const why = new Map<string, number>();
+  for (const e of misses) why.set(e.miss!, (why.get(e.miss!) ?? 0) + 1);
+  if (misses.length > 0)
+    console.log(`  resets the thread answered instead: ${[...why].map(([w, n]) => `${w} ${n}`).join(', ')}`);
   const fetches = lines.filter((e) => e.k === 'page-fetch' && within(e.start)).map((e) => e.ms!);
   console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
   const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();

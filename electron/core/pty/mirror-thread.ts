@@ -71,9 +71,13 @@ export function traceAnswered(request: number): void {
   if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
 }
 
-/** A reset answered on the core's main thread with a kept screen at `offset`, `queued` bytes having come. */
-export function traceKeptReset(id: number, offset: number, queued: number): void {
-  const line = JSON.stringify({ k: 'kept-reset', id, offset, queued, at: performance.timeOrigin + performance.now() });
+/**
+ * A reset answered on the core's main thread with a kept screen at `offset`, `queued` bytes having come; or `miss`: why
+ * it went to the thread instead (mirror.ts, keptFor).
+ */
+export function traceKeptReset(id: number, miss: string | null, offset: number, queued: number): void {
+  const at = performance.timeOrigin + performance.now();
+  const line = JSON.stringify(miss ? { k: 'kept-miss', id, miss, at } : { k: 'kept-reset', id, offset, queued, at });
   if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
 }
 

@@ -149,6 +149,7 @@ function handle(m) {
       soon: [],
       pending: [],
       keptAt: -1,
+      writtenAt: 0,
     });
     for (const reset of early.get(m.id) ?? []) takeReset(reset);
     early.delete(m.id);
@@ -284,6 +285,7 @@ function parsed(mirror) {
 function written(mirror, m) {
   if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
   mirror.applied = m.end;
+  mirror.writtenAt = now();
   parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
   // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
   // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
@@ -346,6 +348,8 @@ const KEEP_MIN_ROWS = 40;
 /** Mirrors whose kept screen is due, taken a few per turn of the loop once the thread has nothing else to do. */
 const stale = new Set();
 let keepTimer = null;
+/** A terminal printing (its last write this recent) is kept once it pauses: a 5,000-line history once, not 7 times. */
+const KEEP_QUIET_MS = 250;
 /** Serializing done per turn of the loop, in ms; the ports are read between turns. */
 const KEEP_SLICE_MS = 4;
 
@@ -362,8 +366,10 @@ function keepSome() {
   let waiting = 0;
   for (const mirror of stale) {
     if (now() > until) break;
-    // Still taking output or held behind a resize: tried again once that is done.
-    if (mirror.parsing > 0 || mirror.pending.length > 0) {
+    // Still taking output or held behind a resize: tried again once that is done. Output still coming (a history
+    // printed, a flood): once it pauses, unless the core's replay bound is near.
+    const printing = now() - mirror.writtenAt < KEEP_QUIET_MS && mirror.applied - mirror.keptAt < 3 * KEEP_EVERY_BYTES;
+    if (mirror.parsing > 0 || mirror.pending.length > 0 || printing) {
       waiting++;
       continue;
     }

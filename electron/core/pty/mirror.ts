@@ -214,10 +214,17 @@ export class Mirror implements Disposable, MirrorEndpoint {
    */
   private keptFor(scrollback: number | undefined): MirrorScreen | null {
     const kept = this.kept;
-    if (!useKeptScreens || !kept || scrollback === undefined || kept.lines < scrollback) return null;
-    if (this.queued - kept.screen.offset > KEPT_REPLAY_BYTES) return null;
-    if (traceCaptures) traceKeptReset(this.id, kept.screen.offset, this.queued);
-    return kept.screen;
+    const miss = !useKeptScreens
+      ? 'off'
+      : !kept
+        ? 'none'
+        : scrollback === undefined || kept.lines < scrollback
+          ? 'lines'
+          : this.queued - kept.screen.offset > KEPT_REPLAY_BYTES
+            ? 'far'
+            : null;
+    if (traceCaptures) traceKeptReset(this.id, miss, kept?.screen.offset ?? -1, this.queued);
+    return miss === null ? kept!.screen : null;
   }
 
   /** @internal Tests: the offset of the kept screen, null while there is none. */
