@@ -18,6 +18,7 @@ interface TraceLine {
   offset?: number;
   queued?: number;
   miss?: string;
+  request?: number;
 }
 
 const q = (values: number[]) =>
@@ -59,6 +60,14 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
           )
           .join(' / '),
     );
+  // The whole of the core's wait for a reset's screen: from the core asking for it to the core's main thread having
+  // it (0 when answered with a kept screen), whichever way it went.
+  const inHand = new Map(lines.filter((e) => e.k === 'answered').map((e) => [e.request!, e.at!]));
+  const waits = [
+    ...resets.filter((e) => inHand.has(e.request!)).map((e) => inHand.get(e.request!)! - e.posted!),
+    ...kept.map(() => 0),
+  ];
+  console.log(`  the core's wait for a reset's screen (asked → on its main thread), p50 / p90 / p99: ${q(waits)}`);
   const misses = lines.filter((e) => e.k === 'kept-miss' && within(e.at));
   const why = new Map<string, number>();
   for (const e of misses) why.set(e.miss!, (why.get(e.miss!) ?? 0) + 1);
