@@ -8,6 +8,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { bufferText } from '../../../shared/buffer-text.mjs';
+import { screenKeeper } from './mirror-keep.mjs';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -67,6 +68,14 @@ function trace(entry) {
   if (traceLines.length === 1)
     setTimeout(() => appendFileSync(traceFile, traceLines.splice(0).join('\n') + '\n'), 1000);
 }
+
+// Each terminal's screen kept on the core's main thread, which answers a shown pane's reset with it (mirror-keep.mjs).
+const keeper = screenKeeper({
+  now,
+  pollResets,
+  trace: traceFile ? trace : null,
+  post: (m) => parentPort.postMessage(m),
+});
 
 /**
  * Stat files read per turn of the thread's loop: the messages that came meanwhile are handled between slices.
@@ -148,6 +157,7 @@ function handle(m) {
       inXterm: 0,
       soon: [],
       pending: [],
+      // The screen keeper's (mirror-keep.mjs): the offset of the last screen kept (-1: none yet), the last write's time.
       keptAt: -1,
       writtenAt: 0,
     });
@@ -160,7 +170,7 @@ function handle(m) {
   if (m.t === 'close') {
     early.delete(m.id);
     deferred.delete(mirror);
-    stale.delete(mirror);
+    keeper.closed(mirror);
     mirror.term.dispose();
     mirrors.delete(m.id);
     return;
@@ -250,10 +260,7 @@ function apply(mirror, m) {
       const start = traceFile ? now() : 0;
       mirror.term.resize(m.cols, m.rows);
       if (traceFile) trace({ k: 'resize', id: m.id, start, ms: now() - start, cols: m.cols, rows: m.rows });
-      // The kept screen is of the old size (the core drops it): the next is taken once 16 KiB came at the new size,
-      // not now. A switch resizes the panes it shows, whose next reset is far off (they get bytes, not resets), and
-      // a keep per resize took the thread a second of a switching at load 11.
-      if (mirror.keptAt >= 0) mirror.keptAt = mirror.applied;
+      keeper.resized(mirror);
       break;
     }
     case 'capture':
@@ -285,7 +292,6 @@ function parsed(mirror) {
 function written(mirror, m) {
   if (traceFile) trace({ k: 'w', id: m.id, at: now(), bytes: m.length });
   mirror.applied = m.end;
-  mirror.writtenAt = now();
   parentPort.postMessage({ t: 'applied', id: m.id, end: m.end });
   // The batch's memory goes back to be filled again (fresh memory cost the core page faults for every byte).
   // Not before xterm's write loop has finished with it: it reads the length once this callback has returned.
@@ -294,13 +300,12 @@ function written(mirror, m) {
   const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
   mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
   for (const capture of ready) answer(mirror, capture);
-  if (mirror.keptAt < 0 || mirror.applied - mirror.keptAt >= KEEP_EVERY_BYTES) keepSoon(mirror);
+  keeper.written(mirror);
   pollResets();
 }
 
 function answer(mirror, m) {
-  // The kept screens carry as much history as the panes' resets ask for (a few of their screens).
-  if (m.soon && m.scrollback !== undefined) keptLines = Math.max(keptLines, m.scrollback);
+  keeper.asked(m);
   const start = traceFile ? now() : 0;
   const screen = {
     cols: mirror.term.cols,
@@ -328,69 +333,4 @@ function answer(mirror, m) {
     });
   }
   parentPort.postMessage({ t: 'screen', id: m.id, request: m.request, screen });
-}
-
-// Kept screens: each terminal's screen with a few screens of history, taken on this thread now and then and kept on the
-// core's main thread (mirror.ts), which answers a shown pane's reset with it at once; the ring sends the bytes after
-// it. A reset that waited here waited for whatever single piece of work the thread was inside when it came (a reflow
-// of 5,000 lines, a garbage collection of a hundred histories: hundreds of ms under load) and for its terminal's last
-// write (docs/performance.md, "Switch p99: kept screens"). Taken once a terminal has printed `KEEP_EVERY_BYTES` since
-// its last one, and after a resize: an idle terminal costs nothing, a printing one a bounded serialize per 16 KiB.
-// BATON_MIRROR_KEPT_SCREENS=0: none are taken and every reset waits for the thread, as before (the bench's A/B).
-const keepScreens = process.env.BATON_MIRROR_KEPT_SCREENS !== '0';
-const KEEP_EVERY_BYTES = 16 * 1024;
-/**
- * Lines of history above a kept screen: the most a pane's reset asked for (three of its screens), and at least three
- * screens of `KEEP_MIN_ROWS` (a pane in a grid has fewer rows than its agent's terminal had before it was first shown).
- */
-let keptLines = 0;
-const KEEP_MIN_ROWS = 40;
-/** Mirrors whose kept screen is due, taken a few per turn of the loop once the thread has nothing else to do. */
-const stale = new Set();
-let keepTimer = null;
-/** A terminal printing (its last write this recent) is kept once it pauses: a 5,000-line history once, not 7 times. */
-const KEEP_QUIET_MS = 250;
-/** Serializing done per turn of the loop, in ms; the ports are read between turns. */
-const KEEP_SLICE_MS = 4;
-
-function keepSoon(mirror) {
-  if (!keepScreens) return;
-  stale.add(mirror);
-  keepTimer ??= setTimeout(keepSome, 50);
-}
-
-function keepSome() {
-  keepTimer = null;
-  pollResets();
-  const until = now() + KEEP_SLICE_MS;
-  let waiting = 0;
-  for (const mirror of stale) {
-    if (now() > until) break;
-    // Still taking output or held behind a resize: tried again once that is done. Output still coming (a history
-    // printed, a flood): once it pauses, unless the core's replay bound is near.
-    const printing = now() - mirror.writtenAt < KEEP_QUIET_MS && mirror.applied - mirror.keptAt < 3 * KEEP_EVERY_BYTES;
-    if (mirror.parsing > 0 || mirror.pending.length > 0 || printing) {
-      waiting++;
-      continue;
-    }
-    stale.delete(mirror);
-    keep(mirror);
-  }
-  if (stale.size > 0) keepTimer = setTimeout(keepSome, stale.size > waiting ? 0 : 50);
-}
-
-/** Between two writes (no write callback runs here): the screen matches `applied`, as a reset's does. */
-function keep(mirror) {
-  const start = traceFile ? now() : 0;
-  const lines = Math.min(Math.max(keptLines, 3 * Math.max(mirror.term.rows, KEEP_MIN_ROWS)), mirror.scrollback);
-  mirror.keptAt = mirror.applied;
-  const screen = {
-    cols: mirror.term.cols,
-    rows: mirror.term.rows,
-    offset: mirror.applied,
-    serialized: mirror.serializer.serialize({ scrollback: lines }),
-    text: '',
-  };
-  if (traceFile) trace({ k: 'keep', id: mirror.id, start, ms: now() - start, chars: screen.serialized.length });
-  parentPort.postMessage({ t: 'kept', id: mirror.id, lines, screen });
 }
