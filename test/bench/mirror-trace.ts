@@ -14,6 +14,11 @@ interface TraceLine {
   start?: number;
   ms?: number;
   kind?: number;
+  at?: number;
+  offset?: number;
+  queued?: number;
+  miss?: string;
+  request?: number;
 }
 
 const q = (values: number[]) =>
@@ -39,6 +44,35 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
     `  mirror resets, p50 / p90 / p99: posted → received ${q(resets.map((e) => e.recv! - e.posted!))}; ` +
       `received → answered ${q(resets.map((e) => e.end! - e.recv!))}`,
   );
+  // Resets the core answered with a kept screen, without the thread (mirror.ts, keptFor): how many bytes the pane
+  // replays after it.
+  const kept = lines.filter((e) => e.k === 'kept-reset' && within(e.at));
+  if (kept.length > 0)
+    console.log(
+      `  resets answered with a kept screen: ${kept.length}; bytes after it p50 / p90 / p99: ` +
+        [0.5, 0.9, 0.99]
+          .map(
+            (p) =>
+              `${quantile(
+                kept.map((e) => e.queued! - e.offset!),
+                p,
+              )} B`,
+          )
+          .join(' / '),
+    );
+  // The whole of the core's wait for a reset's screen: from the core asking for it to the core's main thread having
+  // it (0 when answered with a kept screen), whichever way it went.
+  const inHand = new Map(lines.filter((e) => e.k === 'answered').map((e) => [e.request!, e.at!]));
+  const waits = [
+    ...resets.filter((e) => inHand.has(e.request!)).map((e) => inHand.get(e.request!)! - e.posted!),
+    ...kept.map(() => 0),
+  ];
+  console.log(`  the core's wait for a reset's screen (asked → on its main thread), p50 / p90 / p99: ${q(waits)}`);
+  const misses = lines.filter((e) => e.k === 'kept-miss' && within(e.at));
+  const why = new Map<string, number>();
+  for (const e of misses) why.set(e.miss!, (why.get(e.miss!) ?? 0) + 1);
+  if (misses.length > 0)
+    console.log(`  resets the thread answered instead: ${[...why].map(([w, n]) => `${w} ${n}`).join(', ')}`);
   const fetches = lines.filter((e) => e.k === 'page-fetch' && within(e.start)).map((e) => e.ms!);
   console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
   const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();
@@ -51,7 +85,7 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
     console.log(
       `  mirror thread ${t}: resets ${resets.filter((e) => e.thread === t).length}; ` +
         `scavenges > 20 ms ${stats(of('gc', (n) => n === 1))}; mark-sweeps > 20 ms ${stats(of('gc', (n) => n !== 1))}; ` +
-        `resizes ${stats(of('resize'))}`,
+        `resizes ${stats(of('resize'))}; kept screens taken ${stats(of('keep'))}`,
     );
   }
 }

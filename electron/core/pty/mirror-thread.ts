@@ -18,6 +18,8 @@ export interface MirrorScreen {
 export type FromWorker =
   | { t: 'applied'; id: number; end: number }
   | { t: 'screen'; id: number; request: number; screen: MirrorScreen }
+  /** A screen taken of the thread's own accord, with `lines` of history: a shown pane's next reset (mirror.ts). */
+  | { t: 'kept'; id: number; lines: number; screen: MirrorScreen }
   | { t: 'free'; data: ArrayBuffer }
   | { t: 'scan'; request: number; lines: string };
 
@@ -66,6 +68,16 @@ const resetsByOwnPort = process.env.BATON_MIRROR_RESET_PORT !== '0';
 export const traceCaptures = process.env.BATON_MIRROR_TRACE;
 export function traceAnswered(request: number): void {
   const line = JSON.stringify({ k: 'answered', request, at: performance.timeOrigin + performance.now() });
+  if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
+}
+
+/**
+ * A reset answered on the core's main thread with a kept screen at `offset`, `queued` bytes having come; or `miss`: why
+ * it went to the thread instead (mirror.ts, keptFor).
+ */
+export function traceKeptReset(id: number, miss: string | null, offset: number, queued: number): void {
+  const at = performance.timeOrigin + performance.now();
+  const line = JSON.stringify(miss ? { k: 'kept-miss', id, miss, at } : { k: 'kept-reset', id, offset, queued, at });
   if (traceCaptures) appendFileSync(traceCaptures, line + '\n');
 }
 

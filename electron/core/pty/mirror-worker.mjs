@@ -8,6 +8,7 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import xtermHeadless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { bufferText } from '../../../shared/buffer-text.mjs';
+import { screenKeeper } from './mirror-keep.mjs';
 
 const { Terminal } = xtermHeadless;
 const { SerializeAddon } = serializeAddon;
@@ -67,6 +68,14 @@ function trace(entry) {
   if (traceLines.length === 1)
     setTimeout(() => appendFileSync(traceFile, traceLines.splice(0).join('\n') + '\n'), 1000);
 }
+
+// Each terminal's screen kept on the core's main thread, which answers a shown pane's reset with it (mirror-keep.mjs).
+const keeper = screenKeeper({
+  now,
+  pollResets,
+  trace: traceFile ? trace : null,
+  post: (m) => parentPort.postMessage(m),
+});
 
 /**
  * Stat files read per turn of the thread's loop: the messages that came meanwhile are handled between slices.
@@ -138,6 +147,7 @@ function handle(m) {
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
     mirrors.set(m.id, {
+      id: m.id,
       term,
       serializer,
       scrollback: m.scrollback,
@@ -147,6 +157,9 @@ function handle(m) {
       inXterm: 0,
       soon: [],
       pending: [],
+      // The screen keeper's (mirror-keep.mjs): the offset of the last screen kept (-1: none yet), the last write's time.
+      keptAt: -1,
+      writtenAt: 0,
     });
     for (const reset of early.get(m.id) ?? []) takeReset(reset);
     early.delete(m.id);
@@ -157,6 +170,7 @@ function handle(m) {
   if (m.t === 'close') {
     early.delete(m.id);
     deferred.delete(mirror);
+    keeper.closed(mirror);
     mirror.term.dispose();
     mirrors.delete(m.id);
     return;
@@ -246,6 +260,7 @@ function apply(mirror, m) {
       const start = traceFile ? now() : 0;
       mirror.term.resize(m.cols, m.rows);
       if (traceFile) trace({ k: 'resize', id: m.id, start, ms: now() - start, cols: m.cols, rows: m.rows });
+      keeper.resized(mirror);
       break;
     }
     case 'capture':
@@ -285,10 +300,12 @@ function written(mirror, m) {
   const ready = mirror.soon.filter((c) => !(c.after > mirror.applied));
   mirror.soon = mirror.soon.filter((c) => c.after > mirror.applied);
   for (const capture of ready) answer(mirror, capture);
+  keeper.written(mirror);
   pollResets();
 }
 
 function answer(mirror, m) {
+  keeper.asked(m);
   const start = traceFile ? now() : 0;
   const screen = {
     cols: mirror.term.cols,

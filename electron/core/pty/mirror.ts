@@ -12,6 +12,7 @@ import {
   takeBatch,
   traceAnswered,
   traceCaptures,
+  traceKeptReset,
   type FromWorker,
   type MirrorEndpoint,
   type MirrorScreen,
@@ -35,6 +36,13 @@ const FLOOD_BYTES_PER_MS = 4096;
 /** BATON_MIRROR_HOLD_PAUSED=0: a tick with the PTY paused counts as quiet, as before (the A/B, docs/performance.md). */
 const holdWhilePaused = process.env.BATON_MIRROR_HOLD_PAUSED !== '0';
 const PAUSED_TICK_MAX_MS = 1000;
+/** BATON_MIRROR_KEPT_SCREENS=0: every reset is answered by the thread, as before (the A/B, docs/performance.md). */
+const useKeptScreens = process.env.BATON_MIRROR_KEPT_SCREENS !== '0';
+/**
+ * The most bytes after a kept screen that a reset answered with it leaves to the pane to parse (the ring sends them):
+ * 64 KiB parse in a few ms in the page, less than a reset waiting for a busy thread costs.
+ */
+export const KEPT_REPLAY_BYTES = 64 * 1024;
 
 /** Bytes every mirror of the process holds back (`FLOW.mirrorLagTotalBytes` bounds it across a hundred floods). */
 let heldTotal = 0;
@@ -72,6 +80,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
   /** Where each write posted and not yet applied ends: a reset takes at least the first (as it did in order). */
   private readonly postedEnds: number[] = [];
   private appliedListener: (() => void) | null = null;
+  /** The thread's latest screen of this terminal with `lines` of history (mirror-worker.mjs, `keep`). */
+  private kept: { lines: number; screen: MirrorScreen } | null = null;
   private disposed = false;
   /** Its thread died: there is no xterm any more, and every capture is answered at once with an empty screen. */
   private lost = false;
@@ -81,8 +91,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
    * the pane's pace, not the flood's end: parsing there took the CPU the page needed (docs/performance.md).
    */
   constructor(
-    cols: number,
-    rows: number,
+    private cols: number,
+    private rows: number,
     scrollback: number,
     private readonly sourcePaused = (): boolean => false,
   ) {
@@ -157,6 +167,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
 
   resize(cols: number, rows: number): void {
     if (this.disposed || this.lost) return;
+    // A kept screen of the old size would lay the bytes after it out at the wrong width: resets go to the thread until
+    // one is kept at the new size.
+    if (cols !== this.cols || rows !== this.rows) this.kept = null;
+    this.cols = cols;
+    this.rows = rows;
     this.flush();
     this.worker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
@@ -170,6 +185,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
   capture(textLines = 200, scrollback?: number, soon = false): Promise<MirrorScreen> {
     if (this.disposed) return Promise.reject(closedError());
     if (this.lost) return Promise.resolve(this.emptyScreen());
+    const kept = soon && textLines === 0 ? this.keptFor(scrollback) : null;
+    if (kept) return Promise.resolve(kept);
     this.flush();
     const request = nextRequest++;
     return new Promise((resolve, reject) => {
@@ -191,6 +208,31 @@ export class Mirror implements Disposable, MirrorEndpoint {
   }
 
   /**
+   * The kept screen, if it can answer a reset with at most `scrollback` lines of history asked for: it has that many,
+   * and at most `KEPT_REPLAY_BYTES` came after it. A bounded reset asks for a few screens; one asking for the whole
+   * history (`scrollback` undefined) goes to the thread.
+   */
+  private keptFor(scrollback: number | undefined): MirrorScreen | null {
+    const kept = this.kept;
+    const miss = !useKeptScreens
+      ? 'off'
+      : !kept
+        ? 'none'
+        : scrollback === undefined || kept.lines < scrollback
+          ? 'lines'
+          : this.queued - kept.screen.offset > KEPT_REPLAY_BYTES
+            ? 'far'
+            : null;
+    if (traceCaptures) traceKeptReset(this.id, miss, kept?.screen.offset ?? -1, this.queued);
+    return miss === null ? kept!.screen : null;
+  }
+
+  /** @internal Tests: the offset of the kept screen, null while there is none. */
+  get keptOffset(): number | null {
+    return this.kept?.screen.offset ?? null;
+  }
+
+  /**
    * Frees the xterm on the thread. A capture still waiting is refused rather than left pending forever (the thread
    * drops requests for a closed mirror), and bytes not yet sent are dropped with their flush.
    */
@@ -206,7 +248,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
 
   /** @internal */
   fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void {
-    if (m.t === 'applied') {
+    if (m.t === 'kept') {
+      // One taken before the last resize (posted before the thread had it) is of the old size.
+      const current = m.screen.cols === this.cols && m.screen.rows === this.rows;
+      if (!this.disposed && !this.lost && current) this.kept = { lines: m.lines, screen: m.screen };
+    } else if (m.t === 'applied') {
       this.applied = m.end;
       while (this.postedEnds.length > 0 && this.postedEnds[0]! <= m.end) this.postedEnds.shift();
       this.appliedListener?.();
@@ -224,6 +270,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
    */
   workerLost(): void {
     this.lost = true;
+    this.kept = null;
     this.dropHeld();
     this.applied = this.queued;
     this.postedEnds.length = 0;
