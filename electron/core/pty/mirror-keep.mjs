@@ -67,7 +67,7 @@ export function screenKeeper({ now, pollResets, trace, post }) {
       text: '',
     };
     trace?.({ k: 'keep', id: mirror.id, start, ms: now() - start, chars: screen.serialized.length });
-    post({ t: 'kept', id: mirror.id, lines, screen });
+    post({ t: 'kept', id: mirror.id, lines, resizes: mirror.resizes, screen });
   }
 
   return {

@@ -19,7 +19,7 @@ export type FromWorker =
   | { t: 'applied'; id: number; end: number }
   | { t: 'screen'; id: number; request: number; screen: MirrorScreen }
   /** A screen taken of the thread's own accord, with `lines` of history: a shown pane's next reset (mirror.ts). */
-  | { t: 'kept'; id: number; lines: number; screen: MirrorScreen }
+  | { t: 'kept'; id: number; lines: number; resizes: number; screen: MirrorScreen }
   | { t: 'free'; data: ArrayBuffer }
   | { t: 'scan'; request: number; lines: string };
 

@@ -160,6 +160,9 @@ function handle(m) {
       // The screen keeper's (mirror-keep.mjs): the offset of the last screen kept (-1: none yet), the last write's time.
       keptAt: -1,
       writtenAt: 0,
+      // How many resizes the thread has applied: a kept screen names it, so the core can tell one taken before a
+      // resize to another size and back (same size, but laid out before two reflows) from a current one.
+      resizes: 0,
     });
     for (const reset of early.get(m.id) ?? []) takeReset(reset);
     early.delete(m.id);
@@ -259,6 +262,7 @@ function apply(mirror, m) {
     case 'resize': {
       const start = traceFile ? now() : 0;
       mirror.term.resize(m.cols, m.rows);
+      mirror.resizes++;
       if (traceFile) trace({ k: 'resize', id: m.id, start, ms: now() - start, cols: m.cols, rows: m.rows });
       keeper.resized(mirror);
       break;

@@ -82,6 +82,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private appliedListener: (() => void) | null = null;
   /** The thread's latest screen of this terminal with `lines` of history (mirror-worker.mjs, `keep`). */
   private kept: { lines: number; screen: MirrorScreen } | null = null;
+  /** Resizes posted to the thread; a kept screen counts those it had applied (so it is current only if all of them). */
+  private resizesPosted = 0;
   private disposed = false;
   /** Its thread died: there is no xterm any more, and every capture is answered at once with an empty screen. */
   private lost = false;
@@ -173,6 +175,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.cols = cols;
     this.rows = rows;
     this.flush();
+    this.resizesPosted++;
     this.worker().postMessage({ t: 'resize', id: this.id, cols, rows });
   }
 
@@ -249,8 +252,9 @@ export class Mirror implements Disposable, MirrorEndpoint {
   /** @internal */
   fromWorker(m: Exclude<FromWorker, { t: 'free' } | { t: 'scan' }>): void {
     if (m.t === 'kept') {
-      // One taken before the last resize (posted before the thread had it) is of the old size.
-      const current = m.screen.cols === this.cols && m.screen.rows === this.rows;
+      // One taken before the last resize (posted before the thread had it) is of the old size, or laid out before a
+      // resize and back.
+      const current = m.resizes === this.resizesPosted;
       if (!this.disposed && !this.lost && current) this.kept = { lines: m.lines, screen: m.screen };
     } else if (m.t === 'applied') {
       this.applied = m.end;
