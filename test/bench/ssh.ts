@@ -7,7 +7,9 @@
 // that core alone, no ssh, no local core), plain ssh, and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a
 // pane has) and a PTY read by node-pty with no core.
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
-// test/bench/profile-summary.ts)
+// test/bench/profile-summary.ts). The cores' A/B switches in the bench's environment (coreTuning: BATON_MIRROR_*,
+// BATON_OUTPUT_*, BATON_INPUT_*) reach both cores, the host's through the test sshd's SetEnv (never a shell string);
+// BATON_BENCH_TUNE=host or =local gives them to that core only (docs/performance.md, "Remote echo (echo14)").
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ import { sshArgs } from '../../electron/core/remote/ssh.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { fmt, median, ms, quantile } from './stats.js';
+import { coreTuning, load } from './renderer-kit.js';
+import { hostBSwitches, shutdownRemoteCore, startHostB } from './ssh-host-b.js';
 import {
   BIG_MB,
   ROUNDS,
@@ -30,16 +34,35 @@ import {
 } from './ssh-measures.js';
 
 async function main(): Promise<void> {
-  const sshd = await startSshd({ env: profileEnv('remote') });
+  const tuning = coreTuning();
+  const tune = process.env.BATON_BENCH_TUNE ?? 'both';
+  if (!['both', 'host', 'local'].includes(tune)) throw new Error('BATON_BENCH_TUNE is both, host or local');
+  const hostTuning = tune === 'local' ? {} : tuning;
+  const localTuning = tune === 'host' ? {} : tuning;
+  console.log(`switches: host core ${JSON.stringify(hostTuning)}, local core ${JSON.stringify(localTuning)}`);
+  console.log(`load at start: ${load()}`);
+  const sshd = await startSshd({ env: { ...profileEnv('remote'), ...hostTuning } });
   const dir = tempDir('baton-bench-ssh-');
+  const switchesB = hostBSwitches();
+  const hostB = switchesB
+    ? await startHostB(sshd, { ...profileEnv('remote-b'), ...hostTuning, ...switchesB }, dir)
+    : null;
+  if (switchesB) console.log(`host B (devbox2) core also gets ${JSON.stringify(switchesB)}`);
+  const configFile = hostB?.configFile ?? sshd.configFile;
   const dataDir = join(dir, 'data');
-  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile, ...profileEnv('local') });
+  const env = testEnv(join(dir, 'home'), {
+    BATON_SSH_CONFIG: configFile,
+    ...profileEnv('local'),
+    ...localTuning,
+  });
   const server = await startServer(dataDir, env);
   const client: RpcClient = await server.connect();
-  const ssh = { controlDir: join(dataDir, 'ssh'), configFile: sshd.configFile };
+  const ssh = { controlDir: join(dataDir, 'ssh'), configFile };
   try {
-    const host = await client.call('hosts.connect', { host: 'devbox' });
-    if (host.state !== 'connected') throw new Error(`devbox: ${host.message ?? host.state}`);
+    for (const alias of hostB ? ['devbox', 'devbox2'] : ['devbox']) {
+      const host = await client.call('hosts.connect', { host: alias });
+      if (host.state !== 'connected') throw new Error(`${alias}: ${host.message ?? host.state}`);
+    }
     const work = join(sshd.remoteHome, 'bench');
     mkdirSync(work, { mode: 0o700 });
     const line = `${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2)}\n`;
@@ -52,6 +75,17 @@ async function main(): Promise<void> {
       agents: [
         { vendor: 'shell', label: 'echo', cwd: work, host: 'devbox', command: ['node', '-e', ECHO] },
         { vendor: 'shell', label: 'pane', cwd: work, host: 'devbox', command: ['/bin/bash', '--noprofile', '--norc'] },
+        ...(hostB
+          ? [
+              {
+                vendor: 'shell' as const,
+                label: 'echo-b',
+                cwd: hostB.sshd.remoteHome,
+                host: 'devbox2',
+                command: ['node', '-e', ECHO],
+              },
+            ]
+          : []),
       ],
     });
     const [echoAgent, paneAgent] = run.agents;
@@ -69,6 +103,23 @@ async function main(): Promise<void> {
       },
     );
     await waitFor(() => paneText.includes('READY'), 'the remote echo agent');
+    // Host B's echo agent (BATON_BENCH_HOST_B): typed in turn with the other two.
+    let bText = '';
+    let bBytes = 0;
+    const bStream = hostB
+      ? await client.attach(
+          run.agents[2]!.id,
+          { fromOffset: 0, autoAck: true },
+          {
+            onData: (d) => {
+              bText = (bText + Buffer.from(d).toString('latin1')).slice(-64);
+              bBytes += d.length;
+            },
+            onReset: () => undefined,
+          },
+        )
+      : null;
+    if (bStream) await waitFor(() => bText.includes('READY'), "host B's echo agent");
     // The goal's baseline, typed in turn with the remote agent: `ssh devbox cat` on the same shared connection.
     const cat = spawn('ssh', [...sshArgs('devbox', ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let catText = '';
@@ -81,9 +132,12 @@ async function main(): Promise<void> {
     const paired = await echoPaired([
       { type: (k) => echoStream.input(k), received: () => paneBytes, text: () => paneText },
       { type: (k) => cat.stdin.write(k), received: () => catBytes, text: () => catText },
+      ...(bStream ? [{ type: (k: string) => bStream.input(k), received: () => bBytes, text: () => bText }] : []),
     ]);
     cat.stdin.end();
+    bStream?.detach();
     const [remote, plain] = paired.times as [number[], number[]];
+    const remoteB = paired.times[2];
     const remotePauses = paired.pauses[0]!;
 
     // Diagnostic: the same remote agent typed into on its own core's socket (no ssh, no local core).
@@ -175,6 +229,17 @@ async function main(): Promise<void> {
         `≤ 1.2× + 5 ms (≤ ${ms(base * 1.2 + 5)}): ${p99 <= base * 1.2 + 5 ? 'met' : 'MISSED'}`,
       ],
       ['keystroke echo p50', ms(quantile(remote, 0.5)), ms(quantile(plain, 0.5)), '', ''],
+      ...(remoteB
+        ? [
+            [
+              'host B (switches) echo',
+              `p50 ${ms(quantile(remoteB, 0.5))}, p99 ${ms(quantile(remoteB, 0.99))}`,
+              '',
+              `B/A p99 ${fmt(quantile(remoteB, 0.99) / p99, 2)}×`,
+              `A/B: same moments; p90 ${ms(quantile(remoteB, 0.9))} vs A ${ms(quantile(remote, 0.9))}`,
+            ],
+          ]
+        : []),
       [
         'echo on the host itself',
         `p50 ${ms(quantile(onHost, 0.5))}, p99 ${ms(quantile(onHost, 0.99))}`,
@@ -247,28 +312,19 @@ async function main(): Promise<void> {
         'diagnostic: its forwarded socket, not this core',
       ],
     );
-    if (ROUNDS === 0) rows.splice(7);
+    if (ROUNDS === 0) rows.splice(remoteB ? 8 : 7);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
+    console.log(`load at end: ${load()}`);
   } finally {
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
     client.close();
     server.child.kill('SIGTERM');
     await server.exited;
-    // The bench's own remote core, ended through its own contract (found through its server.json there).
-    const { connect } = await import('../../electron/cli/connect.js');
-    const { readFileSync } = await import('node:fs');
-    try {
-      const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
-        socket: string;
-        token: string;
-      };
-      const remoteCore = await connect({ socket: info.socket, token: info.token });
-      await remoteCore.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
-      remoteCore.close();
-    } catch {
-      // No remote core was started.
-    }
+    // The bench's own remote cores, ended through their own contract.
+    await shutdownRemoteCore(sshd.remoteHome);
+    if (hostB) await shutdownRemoteCore(hostB.sshd.remoteHome);
     sshd.stop();
+    hostB?.sshd.stop();
   }
 }
 
