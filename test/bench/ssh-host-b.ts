@@ -10,12 +10,17 @@ import { startSshd, type TestSshd } from '../helpers/sshd.js';
 
 /** The switches of host B, or null when the bench runs with one host. Names and values are checked, never a shell. */
 export function hostBSwitches(): Record<string, string> | null {
-  const spec = process.env.BATON_BENCH_HOST_B;
+  return switchesOf('BATON_BENCH_HOST_B');
+}
+
+/** `NAME=value,NAME=value` from the environment variable `variable`, checked; null when it is not set. */
+export function switchesOf(variable: string): Record<string, string> | null {
+  const spec = process.env[variable];
   if (spec === undefined) return null;
   const out: Record<string, string> = {};
   for (const pair of spec.split(',').filter((p) => p !== '')) {
     const m = /^(BATON_[A-Z0-9_]+)=([A-Za-z0-9._/-]*)$/.exec(pair);
-    if (!m) throw new Error(`BATON_BENCH_HOST_B: "${pair}" is not BATON_NAME=value`);
+    if (!m) throw new Error(`${variable}: "${pair}" is not BATON_NAME=value`);
     out[m[1]!] = m[2]!;
   }
   return out;

@@ -26,7 +26,7 @@ export const QUICK_MS = 2;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Where keys are typed and their echo read: the text received so far grows. */
-interface EchoTarget {
+export interface EchoTarget {
   type: (key: string) => void;
   received: () => number;
   text: () => string;

@@ -17,9 +17,10 @@ import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
-import { fmt, median, ms, quantile } from './stats.js';
+import { fmt, median, ms, quantile, saveTimes } from './stats.js';
 import { coreTuning, load } from './renderer-kit.js';
 import { hostBSwitches, shutdownRemoteCore, startHostB } from './ssh-host-b.js';
+import { startBaseChain, type BaseChain } from './ssh-base.js';
 import {
   BIG_MB,
   ROUNDS,
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
   const server = await startServer(dataDir, env);
   const client: RpcClient = await server.connect();
   const ssh = { controlDir: join(dataDir, 'ssh'), configFile };
+  let baseChain: BaseChain | null = null;
   try {
     for (const alias of hostB ? ['devbox', 'devbox2'] : ['devbox']) {
       const host = await client.call('hosts.connect', { host: alias });
@@ -120,6 +122,9 @@ async function main(): Promise<void> {
         )
       : null;
     if (bStream) await waitFor(() => bText.includes('READY'), "host B's echo agent");
+    // BATON_BENCH_BASE=<checkout>: that build's whole chain, typed in turn with this one's.
+    const baseDir = process.env.BATON_BENCH_BASE;
+    if (baseDir) baseChain = await startBaseChain(baseDir, dir, hostTuning);
     // The goal's baseline, typed in turn with the remote agent: `ssh devbox cat` on the same shared connection.
     const cat = spawn('ssh', [...sshArgs('devbox', ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let catText = '';
@@ -133,11 +138,25 @@ async function main(): Promise<void> {
       { type: (k) => echoStream.input(k), received: () => paneBytes, text: () => paneText },
       { type: (k) => cat.stdin.write(k), received: () => catBytes, text: () => catText },
       ...(bStream ? [{ type: (k: string) => bStream.input(k), received: () => bBytes, text: () => bText }] : []),
+      ...(baseChain ? [baseChain.target] : []),
     ]);
     cat.stdin.end();
     bStream?.detach();
     const [remote, plain] = paired.times as [number[], number[]];
-    const remoteB = paired.times[2];
+    const remoteB = bStream ? paired.times[2] : undefined;
+    const baseTimes = baseChain ? paired.times.at(-1) : undefined;
+    saveTimes('ssh', {
+      remote,
+      'plain ssh': plain,
+      ...(remoteB ? { 'host B': remoteB } : {}),
+      ...(baseTimes ? { 'base build': baseTimes } : {}),
+    });
+    if (baseTimes)
+      console.log(
+        `base build's chain (${baseDir}): p50 ${ms(quantile(baseTimes, 0.5))}, p90 ${ms(quantile(baseTimes, 0.9))}, ` +
+          `p99 ${ms(quantile(baseTimes, 0.99))} (this build ${ms(quantile(remote, 0.99))}: ` +
+          `${fmt(quantile(remote, 0.99) / quantile(baseTimes, 0.99), 2)}× base)`,
+      );
     const remotePauses = paired.pauses[0]!;
 
     // Diagnostic: the same remote agent typed into on its own core's socket (no ssh, no local core).
@@ -316,6 +335,7 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
     console.log(`load at end: ${load()}`);
   } finally {
+    await baseChain?.stop();
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
     client.close();
     server.child.kill('SIGTERM');
