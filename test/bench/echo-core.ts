@@ -10,7 +10,7 @@
 // second core of this build with those switches, in the same rotation. BATON_BENCH_TIMES=<file>: raw times for
 // echo-pool.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from 'node-pty';
 import type { RpcClient } from '../../shared/client.js';
@@ -159,6 +159,7 @@ async function main(): Promise<void> {
     }
     await sleep(500);
     for (const c of cores) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

@@ -3,7 +3,7 @@
 // (`basebox`, its own HOME) and so that build's core installed on the host. Both chains then share the load of the
 // same moments: an A/B of two builds that runs minutes apart on a busy machine cannot give (docs/performance.md,
 // "Remote echo (echo14)").
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startSshd } from '../helpers/sshd.js';
@@ -37,6 +37,7 @@ export async function startBaseChain(base: string, dir: string, env: Record<stri
     await server.exited;
     await shutdownRemoteCore(sshd.remoteHome);
     sshd.stop();
+    rmSync(sshd.dir, { recursive: true, force: true, maxRetries: 3 });
   };
   try {
     const host = await client.call('hosts.connect', { host: 'basebox' });

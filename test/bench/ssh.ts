@@ -11,7 +11,7 @@
 // BATON_OUTPUT_*, BATON_INPUT_*) reach both cores, the host's through the test sshd's SetEnv (never a shell string);
 // BATON_BENCH_TUNE=host or =local gives them to that core only (docs/performance.md, "Remote echo (echo14)").
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
@@ -345,6 +345,8 @@ async function main(): Promise<void> {
     if (hostB) await shutdownRemoteCore(hostB.sshd.remoteHome);
     sshd.stop();
     hostB?.sshd.stop();
+    // Each host holds a copy of the package (~170 MB): a machine running benches in a loop fills its disk otherwise.
+    for (const d of [dir, sshd.dir, hostB?.sshd.dir]) if (d) rmSync(d, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
