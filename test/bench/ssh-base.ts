@@ -46,7 +46,11 @@ export async function startBaseChain(base: string, dir: string, env: Record<stri
     mkdirSync(work, { mode: 0o700 });
     const run = await client.call('run.start', {
       name: 'bench-ssh-base',
-      agents: [{ vendor: 'shell', label: 'echo', cwd: work, host: 'basebox', command: ['node', '-e', ECHO] }],
+      // The same agents as this build's chain (an idle shell beside the echo): both cores carry the same load.
+      agents: [
+        { vendor: 'shell', label: 'echo', cwd: work, host: 'basebox', command: ['node', '-e', ECHO] },
+        { vendor: 'shell', label: 'pane', cwd: work, host: 'basebox', command: ['/bin/bash', '--noprofile', '--norc'] },
+      ],
     });
     let text = '';
     let bytes = 0;

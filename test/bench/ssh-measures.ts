@@ -45,7 +45,10 @@ export async function echoPaired(targets: EchoTarget[]): Promise<{ times: number
   const pauses = targets.map((): number[] => []);
   const seenAt = targets.map(() => -Infinity);
   for (let start = 0; start < KEYS; start += BLOCK) {
-    for (const [t, target] of targets.entries()) {
+    // Each block starts with the next target: none is always typed right after another's block (the A/B's fairness).
+    const shift = (start / BLOCK) % targets.length;
+    for (const t of [...targets.keys()].map((i) => (i + shift) % targets.length)) {
+      const target = targets[t]!;
       for (let i = start; i < Math.min(KEYS, start + BLOCK); i++) {
         const key = LETTERS[i % LETTERS.length]!;
         const before = target.received();
