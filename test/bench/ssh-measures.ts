@@ -128,3 +128,29 @@ export async function paneThroughput(
   stream.detach();
   return { rate, resets };
 }
+
+/** Attaches to `agentId`'s echo agent and waits for its READY: a target for echoPaired, and how to let it go. */
+export async function echoTarget(
+  client: RpcClient,
+  agentId: string,
+  what: string,
+): Promise<{ target: EchoTarget; detach(): void }> {
+  let text = '';
+  let bytes = 0;
+  const stream = await client.attach(
+    agentId,
+    { fromOffset: 0, autoAck: true },
+    {
+      onData: (d) => {
+        text = (text + Buffer.from(d).toString('latin1')).slice(-64);
+        bytes += d.length;
+      },
+      onReset: () => undefined,
+    },
+  );
+  await waitFor(() => text.includes('READY'), what, 60_000);
+  return {
+    target: { type: (k) => stream.input(k), received: () => bytes, text: () => text },
+    detach: () => stream.detach(),
+  };
+}

@@ -26,6 +26,7 @@ import {
   ROUNDS,
   profileEnv,
   ECHO,
+  echoTarget,
   sleep,
   QUICK_MS,
   echoPaired,
@@ -106,22 +107,16 @@ async function main(): Promise<void> {
     );
     await waitFor(() => paneText.includes('READY'), 'the remote echo agent');
     // Host B's echo agent (BATON_BENCH_HOST_B): typed in turn with the other two.
-    let bText = '';
-    let bBytes = 0;
-    const bStream = hostB
-      ? await client.attach(
-          run.agents[2]!.id,
-          { fromOffset: 0, autoAck: true },
-          {
-            onData: (d) => {
-              bText = (bText + Buffer.from(d).toString('latin1')).slice(-64);
-              bBytes += d.length;
-            },
-            onReset: () => undefined,
-          },
-        )
+    const echoB = hostB ? await echoTarget(client, run.agents[2]!.id, "host B's echo agent") : null;
+    // BATON_BENCH_LOCAL_ECHO=1: an echo agent on this machine, through this core alone (its own hop, in the rotation).
+    const localEcho = process.env.BATON_BENCH_LOCAL_ECHO
+      ? await client
+          .call('run.start', {
+            name: 'bench-ssh-local',
+            agents: [{ vendor: 'shell', label: 'echo', cwd: dir, command: [process.execPath, '-e', ECHO] }],
+          })
+          .then((r) => echoTarget(client, r.agents[0]!.id, 'the local echo agent'))
       : null;
-    if (bStream) await waitFor(() => bText.includes('READY'), "host B's echo agent");
     // BATON_BENCH_BASE=<checkout>: that build's whole chain, typed in turn with this one's.
     const baseDir = process.env.BATON_BENCH_BASE;
     if (baseDir) baseChain = await startBaseChain(baseDir, dir, hostTuning);
@@ -137,19 +132,27 @@ async function main(): Promise<void> {
     const paired = await echoPaired([
       { type: (k) => echoStream.input(k), received: () => paneBytes, text: () => paneText },
       { type: (k) => cat.stdin.write(k), received: () => catBytes, text: () => catText },
-      ...(bStream ? [{ type: (k: string) => bStream.input(k), received: () => bBytes, text: () => bText }] : []),
+      ...(echoB ? [echoB.target] : []),
       ...(baseChain ? [baseChain.target] : []),
+      ...(localEcho ? [localEcho.target] : []),
     ]);
     cat.stdin.end();
-    bStream?.detach();
+    echoB?.detach();
+    localEcho?.detach();
     const [remote, plain] = paired.times as [number[], number[]];
-    const remoteB = bStream ? paired.times[2] : undefined;
-    const baseTimes = baseChain ? paired.times.at(-1) : undefined;
+    const remoteB = echoB ? paired.times[2] : undefined;
+    const baseTimes = baseChain ? paired.times[echoB ? 3 : 2] : undefined;
+    const localTimes = localEcho ? paired.times.at(-1) : undefined;
+    if (localTimes)
+      console.log(
+        `a local agent through this core alone: p50 ${ms(quantile(localTimes, 0.5))}, p99 ${ms(quantile(localTimes, 0.99))}`,
+      );
     saveTimes('ssh', {
       remote,
       'plain ssh': plain,
       ...(remoteB ? { 'host B': remoteB } : {}),
       ...(baseTimes ? { 'base build': baseTimes } : {}),
+      ...(localTimes ? { 'local agent': localTimes } : {}),
     });
     if (baseTimes)
       console.log(
@@ -337,6 +340,7 @@ async function main(): Promise<void> {
   } finally {
     await baseChain?.stop();
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
+    await client.call('run.stop', { run: 'bench-ssh-local' }).catch(() => undefined);
     client.close();
     server.child.kill('SIGTERM');
     await server.exited;
