@@ -8,8 +8,10 @@
 // pane has) and a PTY read by node-pty with no core.
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
 // test/bench/profile-summary.ts). The cores' A/B switches in the bench's environment (coreTuning: BATON_MIRROR_*,
-// BATON_OUTPUT_*, BATON_INPUT_*) reach both cores, the host's through the test sshd's SetEnv (never a shell string);
-// BATON_BENCH_TUNE=host or =local gives them to that core only (docs/performance.md, "Remote echo (echo14)").
+// BATON_OUTPUT_*) reach both cores, the host's through the test sshd's SetEnv (never a shell string);
+// BATON_BENCH_TUNE=host or =local gives them to that core only. A/B in one run: BATON_BENCH_HOST_B (a second host
+// with more switches), BATON_BENCH_BASE (another build's whole chain), BATON_BENCH_LOCAL_ECHO (this core's own hop);
+// BATON_BENCH_TIMES for echo-pool.ts (docs/performance.md, "Remote echo (echo14)").
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
