@@ -5,15 +5,20 @@
 // build's core is typed into in the same rotation: an A/B of two builds in one run.
 // Needs a build (`npm run build`). Run: npx tsx test/bench/echo-core.ts [keys]
 // BATON_BENCH_NODE_OPTIONS: NODE_OPTIONS for the cores (a diagnostic preload, say; BATON_PROFILE_DIR and LOOP_*
-// variables are passed on to them).
+// variables are passed on to them). BATON_BENCH_LEDGER=1: this build's keys go numbered through an input ledger, as a
+// remote agent's host core receives them from the local core (remote-terminal.ts). BATON_BENCH_B="BATON_X=v,…": a
+// second core of this build with those switches, in the same rotation. BATON_BENCH_TIMES=<file>: raw times for
+// echo-pool.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from 'node-pty';
 import type { RpcClient } from '../../shared/client.js';
 import { connect } from '../../electron/cli/connect.js';
 import { BATON_BIN, tempDir, testEnv, waitFor } from '../helpers/server.js';
-import { fmt, ms, quantile } from './stats.js';
+import { InputLedger } from '../../shared/input-ledger.js';
+import { fmt, ms, quantile, saveTimes } from './stats.js';
+import { switchesOf } from './ssh-host-b.js';
 
 const KEYS = Number(process.argv[2] ?? 400);
 const ECHO = `process.stdin.setRawMode(true); process.stdin.on('data', (d) => process.stdout.write(d)); process.stdout.write('READY');`;
@@ -50,7 +55,13 @@ interface Core {
 }
 
 /** A core of the build at `bin`, with one raw-echo agent attached as a pane would be. */
-async function startCore(name: string, bin: string, dir: string, env: Record<string, string>): Promise<Core> {
+async function startCore(
+  name: string,
+  bin: string,
+  dir: string,
+  env: Record<string, string>,
+  ledger = false,
+): Promise<Core> {
   const dataDir = join(dir, name);
   const child = spawn(process.execPath, [bin, 'serve', '--socket', '--data-dir', dataDir], {
     env,
@@ -70,7 +81,11 @@ async function startCore(name: string, bin: string, dir: string, env: Record<str
   let bytes = 0;
   const stream = await client.attach(
     run.agents[0]!.id,
-    { fromOffset: 0, autoAck: true },
+    {
+      fromOffset: 0,
+      autoAck: true,
+      ...(ledger ? { input: new InputLedger((m) => console.error(`${name}: ${m}`)) } : {}),
+    },
     {
       onData: (d) => {
         text = (text + Buffer.from(d).toString('latin1')).slice(-64);
@@ -102,7 +117,10 @@ async function main(): Promise<void> {
     rawBytes += d.length;
   });
   try {
-    cores.push(await startCore('this build', BATON_BIN, dir, env));
+    const ledger = process.env.BATON_BENCH_LEDGER === '1';
+    cores.push(await startCore('this build', BATON_BIN, dir, env, ledger));
+    const switchesB = switchesOf('BATON_BENCH_B');
+    if (switchesB) cores.push(await startCore('B (switches)', BATON_BIN, dir, { ...env, ...switchesB }, ledger));
     if (base) cores.push(await startCore('base build', join(base, 'bin', 'baton.js'), dir, env));
     await waitFor(() => rawText.includes('READY'), 'the bare echo program', 60_000);
     await sleep(1500); // past the spawns' settling passes
@@ -131,6 +149,8 @@ async function main(): Promise<void> {
       );
     }
     console.log(`${KEYS} keys each, alternating${FAST ? ', each typed as soon as the last echo was seen' : ''}`);
+    if (switchesB) console.log(`B: ${JSON.stringify(switchesB)}${ledger ? '; numbered input (ledger)' : ''}`);
+    saveTimes('echo-core', Object.fromEntries(echoers.map((e, j) => [e.name, times[j]!])));
   } finally {
     raw.kill();
     for (const c of cores) {
@@ -139,6 +159,7 @@ async function main(): Promise<void> {
     }
     await sleep(500);
     for (const c of cores) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

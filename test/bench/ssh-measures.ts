@@ -26,7 +26,7 @@ export const QUICK_MS = 2;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Where keys are typed and their echo read: the text received so far grows. */
-interface EchoTarget {
+export interface EchoTarget {
   type: (key: string) => void;
   received: () => number;
   text: () => string;
@@ -45,7 +45,10 @@ export async function echoPaired(targets: EchoTarget[]): Promise<{ times: number
   const pauses = targets.map((): number[] => []);
   const seenAt = targets.map(() => -Infinity);
   for (let start = 0; start < KEYS; start += BLOCK) {
-    for (const [t, target] of targets.entries()) {
+    // Each block starts with the next target: none is always typed right after another's block (the A/B's fairness).
+    const shift = (start / BLOCK) % targets.length;
+    for (const t of [...targets.keys()].map((i) => (i + shift) % targets.length)) {
+      const target = targets[t]!;
       for (let i = start; i < Math.min(KEYS, start + BLOCK); i++) {
         const key = LETTERS[i % LETTERS.length]!;
         const before = target.received();
@@ -124,4 +127,30 @@ export async function paneThroughput(
   const rate = mbps(bytes, performance.now() - t0);
   stream.detach();
   return { rate, resets };
+}
+
+/** Attaches to `agentId`'s echo agent and waits for its READY: a target for echoPaired, and how to let it go. */
+export async function echoTarget(
+  client: RpcClient,
+  agentId: string,
+  what: string,
+): Promise<{ target: EchoTarget; detach(): void }> {
+  let text = '';
+  let bytes = 0;
+  const stream = await client.attach(
+    agentId,
+    { fromOffset: 0, autoAck: true },
+    {
+      onData: (d) => {
+        text = (text + Buffer.from(d).toString('latin1')).slice(-64);
+        bytes += d.length;
+      },
+      onReset: () => undefined,
+    },
+  );
+  await waitFor(() => text.includes('READY'), what, 60_000);
+  return {
+    target: { type: (k) => stream.input(k), received: () => bytes, text: () => text },
+    detach: () => stream.detach(),
+  };
 }

@@ -7,20 +7,28 @@
 // that core alone, no ssh, no local core), plain ssh, and two like-for-like diagnostics: `ssh -tt` (a PTY there, as a
 // pane has) and a PTY read by node-pty with no core.
 // Run: npx tsx test/bench/ssh.ts   (BATON_BENCH_PROFILE=<dir>: CPU profiles of both cores there, for
-// test/bench/profile-summary.ts)
+// test/bench/profile-summary.ts). The cores' A/B switches in the bench's environment (coreTuning: BATON_MIRROR_*,
+// BATON_OUTPUT_*) reach both cores, the host's through the test sshd's SetEnv (never a shell string);
+// BATON_BENCH_TUNE=host or =local gives them to that core only. A/B in one run: BATON_BENCH_HOST_B (a second host
+// with more switches), BATON_BENCH_BASE (another build's whole chain), BATON_BENCH_LOCAL_ECHO (this core's own hop);
+// BATON_BENCH_TIMES for echo-pool.ts (docs/performance.md, "Remote echo (echo14)").
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
-import { fmt, median, ms, quantile } from './stats.js';
+import { fmt, median, ms, quantile, saveTimes } from './stats.js';
+import { coreTuning, load } from './renderer-kit.js';
+import { hostBSwitches, shutdownRemoteCore, startHostB } from './ssh-host-b.js';
+import { startBaseChain, type BaseChain } from './ssh-base.js';
 import {
   BIG_MB,
   ROUNDS,
   profileEnv,
   ECHO,
+  echoTarget,
   sleep,
   QUICK_MS,
   echoPaired,
@@ -30,16 +38,36 @@ import {
 } from './ssh-measures.js';
 
 async function main(): Promise<void> {
-  const sshd = await startSshd({ env: profileEnv('remote') });
+  const tuning = coreTuning();
+  const tune = process.env.BATON_BENCH_TUNE ?? 'both';
+  if (!['both', 'host', 'local'].includes(tune)) throw new Error('BATON_BENCH_TUNE is both, host or local');
+  const hostTuning = tune === 'local' ? {} : tuning;
+  const localTuning = tune === 'host' ? {} : tuning;
+  console.log(`switches: host core ${JSON.stringify(hostTuning)}, local core ${JSON.stringify(localTuning)}`);
+  console.log(`load at start: ${load()}`);
+  const sshd = await startSshd({ env: { ...profileEnv('remote'), ...hostTuning } });
   const dir = tempDir('baton-bench-ssh-');
+  const switchesB = hostBSwitches();
+  const hostB = switchesB
+    ? await startHostB(sshd, { ...profileEnv('remote-b'), ...hostTuning, ...switchesB }, dir)
+    : null;
+  if (switchesB) console.log(`host B (devbox2) core also gets ${JSON.stringify(switchesB)}`);
+  const configFile = hostB?.configFile ?? sshd.configFile;
   const dataDir = join(dir, 'data');
-  const env = testEnv(join(dir, 'home'), { BATON_SSH_CONFIG: sshd.configFile, ...profileEnv('local') });
+  const env = testEnv(join(dir, 'home'), {
+    BATON_SSH_CONFIG: configFile,
+    ...profileEnv('local'),
+    ...localTuning,
+  });
   const server = await startServer(dataDir, env);
   const client: RpcClient = await server.connect();
-  const ssh = { controlDir: join(dataDir, 'ssh'), configFile: sshd.configFile };
+  const ssh = { controlDir: join(dataDir, 'ssh'), configFile };
+  let baseChain: BaseChain | null = null;
   try {
-    const host = await client.call('hosts.connect', { host: 'devbox' });
-    if (host.state !== 'connected') throw new Error(`devbox: ${host.message ?? host.state}`);
+    for (const alias of hostB ? ['devbox', 'devbox2'] : ['devbox']) {
+      const host = await client.call('hosts.connect', { host: alias });
+      if (host.state !== 'connected') throw new Error(`${alias}: ${host.message ?? host.state}`);
+    }
     const work = join(sshd.remoteHome, 'bench');
     mkdirSync(work, { mode: 0o700 });
     const line = `${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2)}\n`;
@@ -52,6 +80,17 @@ async function main(): Promise<void> {
       agents: [
         { vendor: 'shell', label: 'echo', cwd: work, host: 'devbox', command: ['node', '-e', ECHO] },
         { vendor: 'shell', label: 'pane', cwd: work, host: 'devbox', command: ['/bin/bash', '--noprofile', '--norc'] },
+        ...(hostB
+          ? [
+              {
+                vendor: 'shell' as const,
+                label: 'echo-b',
+                cwd: hostB.sshd.remoteHome,
+                host: 'devbox2',
+                command: ['node', '-e', ECHO],
+              },
+            ]
+          : []),
       ],
     });
     const [echoAgent, paneAgent] = run.agents;
@@ -69,6 +108,20 @@ async function main(): Promise<void> {
       },
     );
     await waitFor(() => paneText.includes('READY'), 'the remote echo agent');
+    // Host B's echo agent (BATON_BENCH_HOST_B): typed in turn with the other two.
+    const echoB = hostB ? await echoTarget(client, run.agents[2]!.id, "host B's echo agent") : null;
+    // BATON_BENCH_LOCAL_ECHO=1: an echo agent on this machine, through this core alone (its own hop, in the rotation).
+    const localEcho = process.env.BATON_BENCH_LOCAL_ECHO
+      ? await client
+          .call('run.start', {
+            name: 'bench-ssh-local',
+            agents: [{ vendor: 'shell', label: 'echo', cwd: dir, command: [process.execPath, '-e', ECHO] }],
+          })
+          .then((r) => echoTarget(client, r.agents[0]!.id, 'the local echo agent'))
+      : null;
+    // BATON_BENCH_BASE=<checkout>: that build's whole chain, typed in turn with this one's.
+    const baseDir = process.env.BATON_BENCH_BASE;
+    if (baseDir) baseChain = await startBaseChain(baseDir, dir, hostTuning);
     // The goal's baseline, typed in turn with the remote agent: `ssh devbox cat` on the same shared connection.
     const cat = spawn('ssh', [...sshArgs('devbox', ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
     let catText = '';
@@ -81,9 +134,34 @@ async function main(): Promise<void> {
     const paired = await echoPaired([
       { type: (k) => echoStream.input(k), received: () => paneBytes, text: () => paneText },
       { type: (k) => cat.stdin.write(k), received: () => catBytes, text: () => catText },
+      ...(echoB ? [echoB.target] : []),
+      ...(baseChain ? [baseChain.target] : []),
+      ...(localEcho ? [localEcho.target] : []),
     ]);
     cat.stdin.end();
+    echoB?.detach();
+    localEcho?.detach();
     const [remote, plain] = paired.times as [number[], number[]];
+    const remoteB = echoB ? paired.times[2] : undefined;
+    const baseTimes = baseChain ? paired.times[echoB ? 3 : 2] : undefined;
+    const localTimes = localEcho ? paired.times.at(-1) : undefined;
+    if (localTimes)
+      console.log(
+        `a local agent through this core alone: p50 ${ms(quantile(localTimes, 0.5))}, p99 ${ms(quantile(localTimes, 0.99))}`,
+      );
+    saveTimes('ssh', {
+      remote,
+      'plain ssh': plain,
+      ...(remoteB ? { 'host B': remoteB } : {}),
+      ...(baseTimes ? { 'base build': baseTimes } : {}),
+      ...(localTimes ? { 'local agent': localTimes } : {}),
+    });
+    if (baseTimes)
+      console.log(
+        `base build's chain (${baseDir}): p50 ${ms(quantile(baseTimes, 0.5))}, p90 ${ms(quantile(baseTimes, 0.9))}, ` +
+          `p99 ${ms(quantile(baseTimes, 0.99))} (this build ${ms(quantile(remote, 0.99))}: ` +
+          `${fmt(quantile(remote, 0.99) / quantile(baseTimes, 0.99), 2)}× base)`,
+      );
     const remotePauses = paired.pauses[0]!;
 
     // Diagnostic: the same remote agent typed into on its own core's socket (no ssh, no local core).
@@ -175,6 +253,17 @@ async function main(): Promise<void> {
         `≤ 1.2× + 5 ms (≤ ${ms(base * 1.2 + 5)}): ${p99 <= base * 1.2 + 5 ? 'met' : 'MISSED'}`,
       ],
       ['keystroke echo p50', ms(quantile(remote, 0.5)), ms(quantile(plain, 0.5)), '', ''],
+      ...(remoteB
+        ? [
+            [
+              'host B (switches) echo',
+              `p50 ${ms(quantile(remoteB, 0.5))}, p99 ${ms(quantile(remoteB, 0.99))}`,
+              '',
+              `B/A p99 ${fmt(quantile(remoteB, 0.99) / p99, 2)}×`,
+              `A/B: same moments; p90 ${ms(quantile(remoteB, 0.9))} vs A ${ms(quantile(remote, 0.9))}`,
+            ],
+          ]
+        : []),
       [
         'echo on the host itself',
         `p50 ${ms(quantile(onHost, 0.5))}, p99 ${ms(quantile(onHost, 0.99))}`,
@@ -247,28 +336,23 @@ async function main(): Promise<void> {
         'diagnostic: its forwarded socket, not this core',
       ],
     );
-    if (ROUNDS === 0) rows.splice(7);
+    if (ROUNDS === 0) rows.splice(remoteB ? 8 : 7);
     for (const r of rows) console.log(r.map((c, i) => c.padEnd(i === 0 ? 22 : 28)).join(' '));
+    console.log(`load at end: ${load()}`);
   } finally {
+    await baseChain?.stop();
     await client.call('run.stop', { run: 'bench-ssh' }).catch(() => undefined);
+    await client.call('run.stop', { run: 'bench-ssh-local' }).catch(() => undefined);
     client.close();
     server.child.kill('SIGTERM');
     await server.exited;
-    // The bench's own remote core, ended through its own contract (found through its server.json there).
-    const { connect } = await import('../../electron/cli/connect.js');
-    const { readFileSync } = await import('node:fs');
-    try {
-      const info = JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as {
-        socket: string;
-        token: string;
-      };
-      const remoteCore = await connect({ socket: info.socket, token: info.token });
-      await remoteCore.call('core.shutdown', { resumeOnStart: false }).catch(() => undefined);
-      remoteCore.close();
-    } catch {
-      // No remote core was started.
-    }
+    // The bench's own remote cores, ended through their own contract.
+    await shutdownRemoteCore(sshd.remoteHome);
+    if (hostB) await shutdownRemoteCore(hostB.sshd.remoteHome);
     sshd.stop();
+    hostB?.sshd.stop();
+    // Each host holds a copy of the package (~170 MB): a machine running benches in a loop fills its disk otherwise.
+    for (const d of [dir, sshd.dir, hostB?.sshd.dir]) if (d) rmSync(d, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

@@ -1,4 +1,6 @@
 // Small numeric helpers for the bench: order statistics and fixed-width formatting.
+import { appendFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 
 export function median(values: readonly number[]): number {
   return quantile(values, 0.5);
@@ -23,3 +25,13 @@ export const fmt = (n: number, digits = 0): string => (Number.isFinite(n) ? n.to
 
 /** Milliseconds with a precision that suits sub-millisecond and multi-millisecond figures alike. */
 export const ms = (n: number): string => `${n < 10 ? n.toFixed(2) : n.toFixed(1)} ms`;
+
+/**
+ * BATON_BENCH_TIMES=<file>: each run appends its raw times (one JSON line, name → ms per key, with the load), so
+ * several paired runs can be pooled (`npx tsx test/bench/echo-pool.ts <file>`): the p99 of thousands of keys per side.
+ */
+export function saveTimes(bench: string, times: Record<string, number[]>): void {
+  const file = process.env.BATON_BENCH_TIMES;
+  if (!file) return;
+  appendFileSync(file, `${JSON.stringify({ bench, at: new Date().toISOString(), load: loadavg()[0], times })}\n`);
+}

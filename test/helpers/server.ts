@@ -59,8 +59,10 @@ export async function startServer(
   dataDir: string,
   env: Record<string, string>,
   extraArgs: string[] = [],
+  /** Another build's bin/baton.js (a bench's A/B of two builds). */
+  bin = BATON_BIN,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BATON_BIN, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

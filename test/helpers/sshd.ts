@@ -79,6 +79,9 @@ export async function startSshd(options: SshdOptions = {}): Promise<TestSshd> {
     LANG: 'C.UTF-8',
     ...options.env,
   };
+  // sshd_config splits SetEnv on blanks and reads quotes: a value holding one would set something else.
+  for (const [k, v] of Object.entries(env))
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || /[\s"'\\]/.test(v)) throw new Error(`SetEnv cannot carry ${k}`);
   const setEnv = Object.entries(env)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
