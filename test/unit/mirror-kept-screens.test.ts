@@ -128,4 +128,31 @@ describe('kept screens', () => {
     expect(snapshot.offset).toBe(queued + 'and another\r\n'.length);
     expect(lastLine(snapshot.text)).toBe('and another');
   });
+
+  it('are never taken of a terminal closed while its last write is parsed (xterm complained of a disposed buffer)', async () => {
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+      said.push(String(chunk));
+      return write(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    try {
+      for (let i = 0; i < 5; i++) {
+        const mirror = new Mirror(80, ROWS, 5000);
+        // A terminal's first output makes a keep due; the terminal ends while it is still being parsed.
+        mirror.write(Buffer.from(history(40_000).join('')));
+        await new Promise((resolve) => setTimeout(resolve, 20 + 10 * i));
+        mirror.dispose();
+      }
+      // The keeper looks again 50 ms after a write; a closed terminal it kept would print xterm's complaint.
+      const alive = new Mirror(80, ROWS, 5000);
+      disposables.push(alive);
+      alive.write(Buffer.from('still here\r\n'));
+      await expect.poll(() => alive.keptOffset, { timeout: 10_000 }).not.toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said.join('')).not.toContain('disposed');
+  });
 });

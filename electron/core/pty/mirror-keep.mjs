@@ -27,8 +27,11 @@ export function screenKeeper({ now, pollResets, trace, post }) {
   const stale = new Set();
   let timer = null;
 
+  /** Mirrors closed: a write xterm parses after its terminal was closed still calls back, and must not keep it. */
+  const closed = new WeakSet();
+
   function keepSoon(mirror) {
-    if (!keepScreens) return;
+    if (!keepScreens || closed.has(mirror)) return;
     stale.add(mirror);
     timer ??= setTimeout(keepSome, 50);
   }
@@ -89,6 +92,7 @@ export function screenKeeper({ now, pollResets, trace, post }) {
       if (m.soon && m.scrollback !== undefined) keptLines = Math.max(keptLines, m.scrollback);
     },
     closed(mirror) {
+      closed.add(mirror);
       stale.delete(mirror);
     },
   };
