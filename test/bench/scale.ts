@@ -25,7 +25,7 @@ const ROUNDS = 3;
 
 const LABEL = 52;
 const row = (label: string, value: string, vs: string, goal: string) =>
-  console.log(`${label.padEnd(LABEL)}${value.padStart(11)}  ${vs.padEnd(34)}${goal}`);
+  console.log(`${label.padEnd(LABEL)}${value.padStart(11)}  ${vs.padEnd(34)} ${goal}`);
 const s = (ms: number) => (ms >= 1000 ? `${fmt(ms / 1000, 2)} s` : `${fmt(ms, ms < 10 ? 2 : 0)} ms`);
 const pct = (share: number) => `${fmt(share * 100, 2)} %`;
 const verdict = (ok: boolean) => (ok ? '✓' : '✗');
