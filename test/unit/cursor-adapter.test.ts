@@ -311,9 +311,11 @@ describe('cursor follow()', () => {
   it('without an id, takes exactly one new, unclaimed chat folder of this workspace', async () => {
     const cwd = await workdir();
     const spawnedAt = Date.now();
-    const seen = start(cwd, {}, spawnedAt);
+    // Both chats exist before the follower first looks (they count as new: born after the spawn). Made while it
+    // polled, it could see the first alone between the two — one new chat, rightly taken — and the test flaked.
     await chatFolder(cwd, 'eeeeeeee-1d3f-4a5b-8c7d-9e0f1a2b3c4d', false);
     await chatFolder(cwd, 'ffffffff-1d3f-4a5b-8c7d-9e0f1a2b3c4d', false);
+    const seen = start(cwd, {}, spawnedAt);
     await new Promise((r) => setTimeout(r, 200));
     expect(seen).toEqual([]); // two new chats: never guess
     await rm(join(chats, workspaceHash(cwd), 'ffffffff-1d3f-4a5b-8c7d-9e0f1a2b3c4d'), { recursive: true });
