@@ -15,6 +15,7 @@ import { conversationCalls, describeCalls, readCost } from './cost-check.js';
 import { HOME_OF, baseEnv, type CompatVendorSpec } from './vendors.js';
 import { QUESTION, KEEP, mock, seconds, sleep, resumeArgvSeen } from './compat-harness.js';
 import { waitScreen, escapeRe, say } from './compat-screens.js';
+import { retriesNote } from './send-text.js';
 import { processesWithHome, agentTree, expectNoOrphans } from './compat-processes.js';
 
 // ---------- the journey ----------
@@ -99,8 +100,8 @@ export async function journey(
     await waitScreen(client, first.id, spec.ready, spec.readyMs, `the ${vendor} prompt (${spec.ready.join(' or ')})`);
     lap('start');
     const told = await say(client, first.id, `remember the number ${n}`, new RegExp(escapeRe(rememberReply(n))), spec);
-    if (told.extraEnters > 0)
-      notes.push(`the first prompt needed ${told.extraEnters} extra Enter(s) after agent.send (${told.stuck})`);
+    const toldRetries = retriesNote(told);
+    if (toldRetries) notes.push(`the first prompt needed ${toldRetries}`);
     lap('remember');
 
     // 2. Snapshot once Baton knows the vendor's session (Codex: discovered; the others: chosen and confirmed).
@@ -148,10 +149,8 @@ export async function journey(
     await waitScreen(client, second.id, spec.ready, spec.readyMs, `the resumed ${vendor} prompt`);
     lap('resume');
     const asked = await say(client, second.id, QUESTION, new RegExp(escapeRe(recallReply(n))), spec);
-    if (asked.extraEnters > 0)
-      notes.push(
-        `the question after resume needed ${asked.extraEnters} extra Enter(s) after agent.send (${asked.stuck})`,
-      );
+    const askedRetries = retriesNote(asked);
+    if (askedRetries) notes.push(`the question after resume needed ${askedRetries}`);
     const fromHistory = asked.requests.filter(
       (e) =>
         e.lastUser.includes(QUESTION) &&
@@ -200,10 +199,8 @@ export async function journey(
     ).toBe(true);
     await waitScreen(client, fresh.id, spec.ready, spec.readyMs, `the control ${vendor} prompt`);
     const unknown = await say(client, fresh.id, QUESTION, new RegExp(escapeRe(DONT_KNOW)), spec);
-    if (unknown.extraEnters > 0)
-      notes.push(
-        `the control question needed ${unknown.extraEnters} extra Enter(s) after agent.send (${unknown.stuck})`,
-      );
+    const unknownRetries = retriesNote(unknown);
+    if (unknownRetries) notes.push(`the control question needed ${unknownRetries}`);
     expect(unknown.screen).not.toContain(recallReply(n));
     const controlTurns = unknown.requests.filter((e) => e.lastUser.includes(QUESTION));
     expect(

@@ -4,6 +4,7 @@ import type { RpcClient } from '../../shared/client.js';
 import { type LoggedRequest } from './mock-model.js';
 import { type CompatVendorSpec } from './vendors.js';
 import { mock, sleep } from './compat-harness.js';
+import { sendUntilAsked, type Sent } from './send-text.js';
 
 async function screenOf(client: RpcClient, agentId: string): Promise<string> {
   return (await client.call('agent.screen', { agentId })).text;
@@ -42,11 +43,7 @@ const trimScreen = (s: string) =>
 
 export const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-interface Said {
-  /** Extra Enters the test had to press because the CLI kept the text in its input box. */
-  extraEnters: number;
-  /** What the screen's bottom showed when the first extra Enter was needed (where the typed text was). */
-  stuck: string | null;
+interface Said extends Sent {
   screen: string;
   /** The mock's requests since the text was typed. */
   requests: LoggedRequest[];
@@ -55,7 +52,7 @@ interface Said {
 /**
  * Types `text` with Baton's own agent.send (text, the adapter's pause, Enter), then waits for a request with it to
  * reach the mock and for `expected` on the screen. A CLI under load may still take Enter as part of a paste
- * (docs/vendors.md §12.3): if no request came within 10 s, Enter is pressed again, at most twice, and that is reported.
+ * (docs/vendors.md §12.3), or drop keys typed just after it started: `sendUntilAsked` retries, and that is reported.
  */
 export async function say(
   client: RpcClient,
@@ -65,34 +62,13 @@ export async function say(
   spec: CompatVendorSpec,
 ): Promise<Said> {
   const mark = mock.mark();
-  await client.call('agent.send', { agentId, text });
-  let extraEnters = 0;
-  let stuck: string | null = null;
-  let lastEnter = Date.now();
   const reached = () => mock.log().some((e) => e.seq > mark && e.lastUser.includes(text));
   const deadline = Date.now() + spec.answerMs;
-  while (!reached()) {
-    if (Date.now() > deadline) {
-      throw new Error(
-        `'${text}' never reached the mock model (${extraEnters} extra Enter); the screen showed:\n${trimScreen(await screenOf(client, agentId))}`,
-      );
-    }
-    if (Date.now() - lastEnter > 10_000 && extraEnters < 2) {
-      if (stuck === null) {
-        const bottom = (await screenOf(client, agentId))
-          .split('\n')
-          .map((l) => l.trim())
-          .filter(Boolean)
-          .slice(-8);
-        stuck = bottom.some((l) => l.includes(text))
-          ? 'the text sat in the input box'
-          : 'the text was not in the input box';
-      }
-      await client.call('agent.write', { agentId, data: '\r' });
-      extraEnters++;
-      lastEnter = Date.now();
-    }
-    await sleep(200);
+  const sent = await sendUntilAsked(client, agentId, text, reached, deadline);
+  if (!reached()) {
+    throw new Error(
+      `'${text}' never reached the mock model (${sent.extraEnters} extra Enter, ${sent.retyped} retyped); the screen showed:\n${trimScreen(await screenOf(client, agentId))}`,
+    );
   }
   const screen = await waitScreen(
     client,
@@ -101,5 +77,5 @@ export async function say(
     Math.max(5000, deadline - Date.now()),
     `${expected} on the screen`,
   );
-  return { extraEnters, stuck, screen, requests: mock.log().filter((e) => e.seq > mark) };
+  return { ...sent, screen, requests: mock.log().filter((e) => e.seq > mark) };
 }

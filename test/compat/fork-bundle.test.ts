@@ -15,6 +15,7 @@ import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/se
 import { ensureInstalled, type CompatVendor } from './install.js';
 import { recallReply, rememberReply, startMockModel, type MockModel } from './mock-model.js';
 import { HOME_OF, ORDER, SPECS, baseEnv } from './vendors.js';
+import { sendUntilAsked } from './send-text.js';
 
 const QUESTION = 'what number did I ask you to remember';
 const PASS = 'compat bundle passphrase';
@@ -124,21 +125,32 @@ async function ready(client: RpcClient, vendor: CompatVendor, agentId: string): 
   );
 }
 
-/** Types `text` (agent.send), pressing Enter again at most twice if the mock never got it; waits for `reply`. */
+/** Types `text` (agent.send, retried as `sendUntilAsked` says) until the mock got it; waits for `reply`. */
 async function say(client: RpcClient, vendor: CompatVendor, agentId: string, text: string, reply: string) {
   const mark = mock.mark();
-  await client.call('agent.send', { agentId, text });
   const reached = () => mock.log().some((e) => e.seq > mark && e.lastUser.includes(text));
-  for (let enters = 0; !reached() && enters < 2; enters++) {
-    const got = await waitFor(reached, `'${text}' to reach the mock`, 10_000).catch(() => false);
-    if (!got) await client.call('agent.write', { agentId, data: '\r' });
-  }
+  await sendUntilAsked(client, agentId, text, reached, Date.now() + 40_000);
   const expected = new RegExp(escapeRe(reply));
-  await waitFor(
-    async () => expected.test(await screen(client, agentId)),
-    `'${reply}' on the ${vendor} screen`,
-    SPECS[vendor].answerMs,
-  );
+  try {
+    await waitFor(
+      async () => expected.test(await screen(client, agentId)),
+      `'${reply}' on the ${vendor} screen`,
+      SPECS[vendor].answerMs,
+    );
+  } catch (err) {
+    // A CI failure must say what the CLI showed and what the model was asked, or it can't be told from a flake.
+    const asked = mock
+      .log()
+      .filter((e) => e.seq > mark)
+      .map(
+        (e) =>
+          `  ${e.api} ${e.status} user#${e.userMessages} last=${JSON.stringify(e.lastUser.slice(-80))} → ${JSON.stringify(e.reply.slice(0, 80))}`,
+      );
+    const tail = (await screen(client, agentId).catch(() => '(no screen)')).split('\n').slice(-25).join('\n');
+    throw new Error(
+      `${String(err)}\nmodel requests since '${text}':\n${asked.join('\n') || '  (none)'}\nscreen tail:\n${tail}`,
+    );
+  }
 }
 
 async function confirmedAgent(client: RpcClient, run: string): Promise<AgentView> {
