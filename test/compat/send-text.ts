@@ -46,6 +46,10 @@ export async function sendUntilAsked(
         sent.retyped++;
       }
       lastTry = Date.now();
+      // Said in the run's output: a retry that then passed is how a CLI's flakiness shows before it fails a CI.
+      console.warn(
+        `compat: ${JSON.stringify(text)} to ${agentId}: ${inBox ? 'Enter again' : 'typed again'} (${sent.stuck})`,
+      );
     }
     await sleep(200);
   }
