@@ -2,7 +2,7 @@
 // `npm run soak -- --short` is the version CI runs. Exit 1 when any row failed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers/server.js';
+import { ROOT, removeTempDirs } from '../helpers/server.js';
 import { channelFuzz } from './channels.js';
 import { fullDiskRounds } from './full-disk.js';
 import { handleFuzz } from './handle-fuzz.js';
@@ -83,6 +83,8 @@ for (const s of sections) {
   if (only && !only.includes(s.id)) continue;
   process.stderr.write(`soak: ${s.check}…\n`);
   const row = await timedRow(s.check, s.goal, s.run);
+  // Each section stops what it started; its temp directories (data, HOMEs, a full tmpfs's mount point) go with it.
+  removeTempDirs();
   process.stderr.write(`soak: ${row.ok ? 'pass' : 'FAIL'} — ${row.figures}\n`);
   rows.push(row);
 }
