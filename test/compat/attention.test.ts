@@ -14,6 +14,7 @@ import { startServer, tempDir, waitFor, type ServerProcess } from '../helpers/se
 import { ensureInstalled, PINS, type CompatVendor } from './install.js';
 import { rememberReply, startMockModel, toolReply, type MockModel } from './mock-model.js';
 import { HOME_OF, SPECS, baseEnv } from './vendors.js';
+import { sendUntilAsked } from './send-text.js';
 
 let mock: MockModel;
 const rows: { vendor: string; check: string; result: string }[] = [];
@@ -112,6 +113,13 @@ async function withScreen<T>(live: Live, body: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Types `text` to the agent until the mock model was asked with it (a CLI may drop keys just after it started). */
+async function sendText(live: Live, text: string): Promise<void> {
+  const mark = mock.mark();
+  const reached = () => mock.log().some((e) => e.seq > mark && e.lastUser.includes(text));
+  await sendUntilAsked(live.client, live.agentId, text, reached, Date.now() + 60_000);
+}
+
 /**
  * A turn the mock takes its time over ("take your time"): the agent must be `waiting` once the answer is on screen,
  * never `waiting` before its turn ran, and `working` while it ran: from the vendor's own signal where it has one
@@ -126,7 +134,7 @@ async function answerTurn(
   native: boolean,
 ): Promise<AgentAttention> {
   const mark = live.states.length;
-  await live.client.call('agent.send', { agentId: live.agentId, text: `remember the number ${n}, take your time` });
+  await sendText(live, `remember the number ${n}, take your time`);
   if (native) await reach(live, 'working', 120_000, mark);
   await withScreen(live, () =>
     waitFor(() => screenMatches(live.client, live.agentId, [new RegExp(rememberReply(n))]), 'the answer', 120_000),
@@ -151,7 +159,7 @@ async function answerTurn(
 async function approveCommand(live: Live, vendor: string, approveKey: string): Promise<void> {
   const cmd = 'touch compat.txt';
   const mark = live.states.length;
-  await live.client.call('agent.send', { agentId: live.agentId, text: `please run \`${cmd}\`` });
+  await sendText(live, `please run \`${cmd}\``);
   const asking = await reach(live, 'asking', 90_000, mark);
   expect(asking.asks ?? '').toContain(cmd);
   // Nothing said the turn was over while the dialog waited.
@@ -186,13 +194,13 @@ describe('attention with the real CLIs', () => {
       return ctx.skip(live);
     }
     try {
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'remember the number 4242' });
+      await sendText(live, 'remember the number 4242');
       await reach(live, 'working', 60_000);
       const waiting = await reach(live, 'waiting', 60_000);
       expect(waiting.inferred).toBe(false);
       record('claude', 'answer: working → waiting (Stop hook)', 'verified');
       const mark = live.states.length;
-      await live.client.call('agent.send', { agentId: live.agentId, text: 'please run `touch compat.txt`' });
+      await sendText(live, 'please run `touch compat.txt`');
       const asking = await reach(live, 'asking', 60_000, mark);
       expect(asking.inferred).toBe(false);
       record('claude', 'tool needing approval: asking (Notification)', `verified (asks: ${asking.asks ?? '—'})`);
