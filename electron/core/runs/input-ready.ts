@@ -20,6 +20,8 @@ export const INPUT_READY = Object.freeze({
    * the output without lag.
    */
   promptQuietMs: 150,
+  /** After typing, a send waits at most this long for the CLI to echo the text before its pause and Enter. */
+  echoBoundMs: 2000,
 });
 
 /** The parts of an agent's terminal the wait reads. */
@@ -80,4 +82,19 @@ export async function untilInputReady(
     await sleep(timings.pollMs);
   }
   ready.add(terminal);
+}
+
+/**
+ * Resolves once `terminal` has printed past `offset` (the CLI echoed what was just typed: it has read it), or after
+ * `boundMs`, or when it ended. The vendor's pause before Enter counts from here, not from the write: a CLI that reads
+ * the text late (busy, or under load) would otherwise read the Enter in the same burst and take it as part of a paste.
+ * Never rejects.
+ */
+export async function untilEchoed(
+  terminal: Pick<InputTerminal, 'endOffset' | 'exited'>,
+  offset: number,
+  timings: { pollMs: number; echoBoundMs: number } = INPUT_READY,
+): Promise<void> {
+  const deadline = Date.now() + timings.echoBoundMs;
+  while (terminal.endOffset <= offset && !terminal.exited && Date.now() < deadline) await sleep(timings.pollMs);
 }

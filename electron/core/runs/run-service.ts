@@ -19,7 +19,7 @@ import type { AgentSupervisor } from './agent-supervisor.js';
 import type { AgentWorktrees } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
-import { untilInputReady } from './input-ready.js';
+import { untilEchoed, untilInputReady } from './input-ready.js';
 import { newRunId } from './ids.js';
 import type { ForkMethod } from './run-fork.js';
 import type { ResumePlanner } from './resume-planner.js';
@@ -201,13 +201,15 @@ export class RunService {
       this.attention.input(agentId, data);
       return {};
     },
-    // Types text, then Enter after the vendor's pause: TUIs take a burst ending in Enter as a paste. A CLI just
-    // started is first given time to take input (input-ready.ts), or its Enter is lost.
+    // Types text, then Enter after the vendor's pause from the text's echo: TUIs take a burst ending in Enter as a
+    // paste. A CLI just started is first given time to take input (input-ready.ts), or its Enter is lost.
     'agent.send': async ({ agentId, text }) => {
       const starting = this.liveAgent(agentId);
       await untilInputReady(starting.terminal, starting.start, starting.adapter.attention?.screen);
       const live = this.liveAgent(agentId);
+      const typedAt = live.terminal.endOffset;
       live.terminal.write(text);
+      await untilEchoed(live.terminal, typedAt);
       await new Promise((r) => setTimeout(r, Math.max(live.adapter.submitDelayMs, 50)));
       live.terminal.write('\r');
       this.attention.input(agentId, '\r');

@@ -9,6 +9,19 @@ export const oneLine = (s) => s.replace(/\r\n|\r|\n/g, ' ');
 export const printLine = (s) => out(`${s}\r\n`);
 export const printLines = (...lines) => lines.forEach(printLine);
 
+/**
+ * FAKE_TUI_BUSY_ON_TEXT_MS: the first typed text blocks the fake's event loop this long before it is taken, as a real
+ * CLI under load (or busy restoring a session) reads it late: an Enter sent a fixed pause after the text then arrives
+ * while the text has not been taken yet, and the two are read together, as a paste.
+ */
+let busyDone = false;
+function busyOnFirstText(data) {
+  const ms = Number(process.env.FAKE_TUI_BUSY_ON_TEXT_MS ?? 0);
+  if (busyDone || !(ms > 0) || !/[^\r\n\x1b]/.test(data)) return;
+  busyDone = true;
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 /** The command name of a line that is a lone `/name` (trailing blanks allowed), else null. */
 export function slashCommand(text) {
   const m = /^\/([A-Za-z][\w-]*)\s*$/.exec(text);
@@ -320,7 +333,10 @@ export function createTui({
       if (sigint) process.on('SIGINT', () => keys['\x03'](tui));
       if (process.stdin.isTTY) process.stdin.setRawMode(true);
       process.stdin.setEncoding('utf8');
-      process.stdin.on('data', (data) => tui.feed(data));
+      process.stdin.on('data', (data) => {
+        busyOnFirstText(data);
+        tui.feed(data);
+      });
       process.stdin.on('end', () => exit(0));
       process.stdin.resume();
     },
