@@ -14,6 +14,11 @@
 //   budget's timer could not interrupt: the list waited for all of them (0.5–1.4 s on the bench's history).
 // - The stopped runs' sums are saved for the next core (cost-file.ts): its first list answers from them, and they are
 //   summed again in the background by the first list `RESUM_SAVED_AFTER_MS` after open.
+// - At open, the stopped runs without a saved sum (a first start, a lost or damaged file, runs changed while no core
+//   ran) are summed in the background at once, newest first, as health is checked (runs/run-health.ts): with nothing
+//   saved, the first whole list of 10,000 runs waited up to its budget for 10,000 sums it could have found made
+//   (docs/performance.md "First history list after open"). A list that comes meanwhile waits for that pass within its
+//   budget, and a run it gave without a sum is announced once summed, as a late run of its own pass is.
 import type { CostTotal } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { SessionIndexes } from '../vendors/session-indexes.js';
@@ -43,6 +48,11 @@ interface Given {
   stopped: boolean;
 }
 
+interface Queued {
+  updatedAt: string;
+  done: Promise<void>;
+}
+
 const same = (a: CostTotal | null | undefined, b: CostTotal | null | undefined) =>
   JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 const isLive = (run: RunManifest) => run.agents.some((a) => a.status === 'running' || a.status === 'starting');
@@ -51,11 +61,16 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** The sums run.list gives, per run: what the lists of one cost service gave, and what is being summed now. */
 export class ListCosts {
   private readonly given = new Map<string, Given>();
-  /** Stopped runs queued or being summed by a pass, at the version queued: a list meanwhile does not sum them twice. */
-  private readonly queued = new Map<string, string>();
+  /**
+   * Stopped runs queued or being summed by a pass, at the version queued, and when their sum is made: a list meanwhile
+   * does not sum them twice, and waits (within its budget) for those it gives, not for the whole pass.
+   */
+  private readonly queued = new Map<string, Queued>();
   private warming: Promise<void> | null = null;
   private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' costs");
   private passes = new Set<Promise<void>>();
+  /** The passes in flight, by whether a list answered while they ran (from then on, a changed sum is announced). */
+  private readonly unanswered = new Set<{ yet: boolean }>();
 
   constructor(
     private readonly service: Summer,
@@ -63,8 +78,11 @@ export class ListCosts {
     private readonly file: string | null = null,
   ) {}
 
-  /** At open: takes the sums the last core saved for `runs`, at the run versions they were made at. */
-  warm(runs: readonly RunManifest[]): void {
+  /**
+   * At open: takes the sums the last core saved for `runs`, at the run versions they were made at, and sums the other
+   * stopped runs in the background; `late` is told the runs a list gave before their sum was made, once it is.
+   */
+  warm(runs: readonly RunManifest[], late: (runIds: string[]) => void = () => undefined): void {
     if (!this.file || this.warming) return;
     const file = this.file;
     this.warming = (async () => {
@@ -72,11 +90,15 @@ export class ListCosts {
       // Taken as summed a little before now: lists answer from them at once, and the first list after
       // RESUM_SAVED_AFTER_MS has them summed again in the background.
       const at = Date.now() - RESUM_MS + RESUM_SAVED_AFTER_MS;
+      const unsaved: RunManifest[] = [];
       for (const run of runs) {
         const s = saved.get(run.id);
-        if (s && s.updatedAt === run.updatedAt && !this.given.has(run.id))
-          this.given.set(run.id, { ...s, at, stopped: true });
+        if (this.given.has(run.id)) continue;
+        if (s && s.updatedAt === run.updatedAt) this.given.set(run.id, { ...s, at, stopped: true });
+        else if (!isLive(run)) unsaved.push(run);
       }
+      // Not awaited: the first list waits for the file, then for this pass only within its budget.
+      this.pass(unsaved, { yet: false }, late).catch(() => undefined);
     })().catch(() => undefined);
   }
 
@@ -102,22 +124,31 @@ export class ListCosts {
     const now = Date.now();
     const due: RunManifest[] = [];
     const old: RunManifest[] = [];
+    /** Runs being summed by a pass before this list (the warm-up's): it waits for them too. */
+    const behind: Promise<void>[] = [];
     for (const run of runs) {
       const known = this.given.get(run.id);
       const live = isLive(run);
-      if (!live && this.queued.get(run.id) === run.updatedAt) continue;
+      const queued = this.queued.get(run.id);
+      if (!live && queued?.updatedAt === run.updatedAt) {
+        behind.push(queued.done);
+        continue;
+      }
       if (!known || known.updatedAt !== run.updatedAt || live || !known.stopped) due.push(run);
       else if (now - known.at > RESUM_MS) old.push(run);
     }
     const answered = { yet: false };
     const pass = this.pass(due, answered, late);
+    const summed = behind.length > 0 ? Promise.all([pass, ...behind]) : pass;
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, Math.max(0, budgetMs - (Date.now() - started)));
     });
-    await Promise.race([pass, budget]);
+    await Promise.race([summed, budget]);
     clearTimeout(timer);
     answered.yet = true;
+    // Sums made from now on by any pass are announced when they differ from what this list gives.
+    for (const other of this.unanswered) other.yet = true;
     // A stopped run summed lately is summed again behind this list, which gives the sum it has.
     if (old.length > 0) this.pass(old, { yet: true }, late).catch(() => undefined);
     const out = new Map<string, CostTotal>();
@@ -139,7 +170,18 @@ export class ListCosts {
    */
   private pass(runs: readonly RunManifest[], answered: { yet: boolean }, late: (runIds: string[]) => void) {
     if (runs.length === 0) return Promise.resolve();
-    for (const run of runs) if (!isLive(run)) this.queued.set(run.id, run.updatedAt);
+    const made = new Map<string, () => void>();
+    for (const run of runs)
+      if (!isLive(run))
+        this.queued.set(run.id, {
+          updatedAt: run.updatedAt,
+          done: new Promise((resolve) => made.set(run.id, resolve)),
+        });
+    const unqueue = (run: RunManifest) => {
+      made.get(run.id)?.();
+      if (this.queued.get(run.id)?.updatedAt === run.updatedAt) this.queued.delete(run.id);
+    };
+    this.unanswered.add(answered);
     const changed: string[] = [];
     // Every vendor store is read once for this pass's sums (vendors/session-indexes.ts), not once per session.
     const indexes = new SessionIndexes();
@@ -151,7 +193,7 @@ export class ListCosts {
       );
       const before = this.given.get(run.id)?.total;
       this.given.set(run.id, { total, updatedAt: run.updatedAt, at: Date.now(), stopped: !isLive(run) });
-      if (this.queued.get(run.id) === run.updatedAt) this.queued.delete(run.id);
+      unqueue(run);
       if (answered.yet && !same(total, before)) changed.push(run.id);
     };
     const pass = (async () => {
@@ -161,7 +203,8 @@ export class ListCosts {
           await Promise.all(runs.slice(i, i + SLICE).map(sumOne));
         }
       } finally {
-        for (const run of runs) if (this.queued.get(run.id) === run.updatedAt) this.queued.delete(run.id);
+        for (const run of runs) unqueue(run);
+        this.unanswered.delete(answered);
       }
       if (changed.length > 0) late(changed);
       if (this.file) this.saves.soon();

@@ -12,6 +12,9 @@
 // A list waits for checks at most `waitMs` (its caller's budget): a run whose answer is still to come then is given
 // as `checking`, and `changed` is told its id once the answer is in (the core announces `run.changed`, and the page
 // lists that run again). With nothing saved, the first whole list of 10,000 runs waited for all of them (0.3–1.5 s).
+// A list without a budget (a page's first screen, the runs an event named) does not wait for the warm-up's other
+// runs: it checks its own at once, sharing the answers the warm-up has in flight (docs/performance.md "First history
+// list after open"). Every list waits for the saved answers to be read (one file).
 import type { RunSummary } from '../../../shared/contract.js';
 import type { RunManifest } from '../store/types.js';
 import { HealthBatch } from './health-batch.js';
@@ -46,6 +49,8 @@ export class RunHealth {
   private background: Promise<void> | null = null;
   /** The check of every run at open: a list that comes meanwhile waits for it rather than checking them twice. */
   private warming: Promise<void> | null = null;
+  /** The saved answers taken (or none found): every list waits for this, whatever its budget. */
+  private loaded: Promise<void> | null = null;
 
   private file: string | null = null;
   private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' health");
@@ -67,19 +72,25 @@ export class RunHealth {
    */
   async of(runs: readonly RunManifest[], isLive: (agentId: string) => boolean, waitMs = Infinity): Promise<Health[]> {
     const deadline = Date.now() + waitMs;
-    if (this.warming) await within(this.warming, deadline);
+    const budgeted = waitMs !== Infinity;
+    if (this.loaded) await this.loaded;
+    if (this.warming && budgeted) await within(this.warming, deadline);
     const now = Date.now();
     const due: RunManifest[] = [];
     const old: RunManifest[] = [];
+    /** Answers of this list's runs being checked now (by the warm-up, say): waited for as its own checks are. */
+    const inFlight: Promise<Health>[] = [];
     for (const run of runs) {
       if (run.agents.some((a) => isLive(a.id))) continue;
       const known = this.known.get(run.id);
-      // The warm-up still running will reach it: not checked twice.
-      if (!known && this.warmQueue.get(run.id) === run.updatedAt) continue;
+      // A long list leaves it to the warm-up still running, which will reach it: not checked twice. A list without
+      // a budget checks it now (the warm-up then shares that answer).
+      if (!known && budgeted && this.warmQueue.get(run.id) === run.updatedAt) continue;
       if (!known || known.updatedAt !== run.updatedAt) due.push(run);
+      else if (known.health === undefined) inFlight.push(known.answer);
       else if (now - known.checkedAt > RECHECK_MS) old.push(run);
     }
-    if (due.length > 0) await within(this.checkAll(due), deadline);
+    if (due.length > 0 || inFlight.length > 0) await within(Promise.all([this.checkAll(due), ...inFlight]), deadline);
     // While background checks run (the warm-up's, say), they will reach these too.
     if (old.length > 0 && !this.background) this.inBackground(old).catch(() => undefined);
     // The answers in, read as they are: 10,000 awaited promises were a whole list's slowest part once checked.
@@ -98,6 +109,8 @@ export class RunHealth {
    */
   warm(runs: readonly RunManifest[], file: string | null = null): void {
     this.file = file;
+    let loaded = (): void => undefined;
+    this.loaded = new Promise<void>((resolve) => (loaded = resolve));
     const warming = (async () => {
       const saved = file ? await healthFile.read(file) : new Map<string, SavedHealth>();
       const savedAsOf = Date.now() - RECHECK_MS + RECHECK_SAVED_AFTER_MS;
@@ -114,10 +127,14 @@ export class RunHealth {
           this.warmQueue.set(run.id, run.updatedAt);
         }
       }
+      loaded();
       await this.inBackground(unknown, CONCURRENCY);
     })()
       .catch(() => undefined)
-      .finally(() => this.warmQueue.clear());
+      .finally(() => {
+        loaded();
+        this.warmQueue.clear();
+      });
     this.warming = warming;
     warming.then(
       () => {

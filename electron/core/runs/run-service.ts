@@ -240,7 +240,7 @@ export class RunService {
   /** Takes the stopped runs' cost sums the last core saved in `file`, and keeps them there for the next. */
   warmCosts(file: string): void {
     this.costs = new ListCosts(this.cost, file);
-    this.costs.warm(this.runs.peek());
+    this.costs.warm(this.runs.peek(), (runIds) => this.announce('cost.changed', { runIds }));
   }
 
   /** Resolves once every background health check started so far is done (for tests and the bench). */
