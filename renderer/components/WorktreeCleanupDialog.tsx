@@ -78,12 +78,15 @@ function CleanupForm() {
         done.push(...(await cleanup(paths, host)).map((r) => (host ? { ...r, host } : r)));
       setResults(done);
       setChosen(new Set());
-      await load();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
       setBusy(false);
     }
+    // Read again once the clean-up is over, not while it holds the dialog: Escape or Close right after the results
+    // show closes it (with a host in the list, the reading goes over ssh and took seconds under load, while Escape
+    // did nothing).
+    await load();
   };
 
   // The Host column only when a host has leftovers, so this machine's alone read as before.

@@ -128,6 +128,8 @@ describe('the fake CLIs answer like the real ones', () => {
         term.write('\r');
         await waitFor(() => out.includes('OK, I will remember 41.'), `${vendor} to answer`, WAIT_MS);
         term.write('what number');
+        // The pause counts from the echo, as agent.send's does: under load the fake reads the keys late.
+        await waitFor(() => out.includes('what number'), `${vendor} to echo`, WAIT_MS);
         await new Promise((r) => setTimeout(r, adapter.submitDelayMs));
         term.write('\r');
         await waitFor(() => out.includes('The number is 41.'), `${vendor} to answer again`, WAIT_MS);

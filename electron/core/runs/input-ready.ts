@@ -84,17 +84,38 @@ export async function untilInputReady(
   ready.add(terminal);
 }
 
+/** Whitespace and box-drawing characters: a TUI wraps a long prompt over its box's lines. */
+const LAYOUT = /[\s\u2500-\u257f]/gu;
+/** The end of a typed text as it shows on a screen, whatever the wrapping: its last 16 visible characters. */
+const echoMark = (text: string) => text.replace(LAYOUT, '').slice(-16);
+
 /**
- * Resolves once `terminal` has printed past `offset` (the CLI echoed what was just typed: it has read it), or after
- * `boundMs`, or when it ended. The vendor's pause before Enter counts from here, not from the write: a CLI that reads
- * the text late (busy, or under load) would otherwise read the Enter in the same burst and take it as part of a paste.
- * Never rejects.
+ * Resolves once `terminal` shows the end of `text` it was just sent (typed after `offset`): the CLI has read the text
+ * and drawn it in its box. Or after `boundMs`, or when it ended; a text with nothing visible waits for any output.
+ * The vendor's pause before Enter counts from here, not from the write: a CLI that reads the text late (busy, or
+ * under load) would otherwise take the Enter in the same burst, as part of a paste, or before its box holds the
+ * text (a TUI whose state is not drawn yet submits an empty box, which it ignores). Never rejects.
  */
 export async function untilEchoed(
-  terminal: Pick<InputTerminal, 'endOffset' | 'exited'>,
+  terminal: Pick<InputTerminal, 'endOffset' | 'exited' | 'capture'>,
   offset: number,
+  text: string,
   timings: { pollMs: number; echoBoundMs: number } = INPUT_READY,
 ): Promise<void> {
   const deadline = Date.now() + timings.echoBoundMs;
-  while (terminal.endOffset <= offset && !terminal.exited && Date.now() < deadline) await sleep(timings.pollMs);
+  const mark = echoMark(text);
+  let readAt = offset;
+  while (!terminal.exited && Date.now() < deadline) {
+    const end = terminal.endOffset;
+    if (end > readAt) {
+      if (mark === '') return;
+      readAt = end;
+      try {
+        if ((await terminal.capture()).text.replace(LAYOUT, '').includes(mark)) return;
+      } catch {
+        return; // no screen to read: the output itself is all there is to go by
+      }
+    }
+    await sleep(timings.pollMs);
+  }
 }

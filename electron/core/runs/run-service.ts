@@ -209,7 +209,7 @@ export class RunService {
       const live = this.liveAgent(agentId);
       const typedAt = live.terminal.endOffset;
       live.terminal.write(text);
-      await untilEchoed(live.terminal, typedAt);
+      await untilEchoed(live.terminal, typedAt, text);
       await new Promise((r) => setTimeout(r, Math.max(live.adapter.submitDelayMs, 50)));
       live.terminal.write('\r');
       this.attention.input(agentId, '\r');
