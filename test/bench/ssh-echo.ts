@@ -11,13 +11,15 @@ import { connect } from '../../electron/cli/connect.js';
 import { fmt, ms, quantile, saveTimes } from './stats.js';
 import { startBaseChain, type BaseChain } from './ssh-base.js';
 import { connectHostCore, type SshChain } from './ssh-chain.js';
-import { ECHO, echoPaired, echoTarget, sleep, type EchoTarget } from './ssh-measures.js';
+import { ECHO, dataArrived, echoPaired, echoTarget, sleep, type EchoTarget } from './ssh-measures.js';
 import { recordPids } from './ssh-pids.js';
 
 export interface EchoFigures {
   remote: number[];
   remotePauses: number[];
   plain: number[];
+  /** `ssh -tt host cat` with a raw PTY there: the like-for-like baseline (diagnostic). */
+  tty: number[];
   /** Host B's agent (BATON_BENCH_HOST_B), typed in the same rotation. */
   remoteB?: number[];
 }
@@ -57,18 +59,25 @@ export async function startBenchRun(chain: SshChain): Promise<BenchRun & { echoI
   return { id: run.id, echoId: echo!.id, paneAgentId: pane!.id, echoBId: echoB?.id };
 }
 
-/** `ssh devbox cat` on the local core's shared connection, as an echo target; `end` closes its input. */
-function sshCat(chain: SshChain): { target: EchoTarget; end(): void } {
-  const cat = spawn('ssh', [...sshArgs('devbox', chain.ssh), 'cat'], { stdio: ['pipe', 'pipe', 'inherit'] });
+/**
+ * `ssh devbox cat` on the local core's shared connection, as an echo target; `detach` closes its input. With `tty`,
+ * `ssh -tt` and a raw PTY there (a diagnostic: what a PTY on the host costs, as an agent's pane has one).
+ */
+function sshCat(chain: SshChain, tty: boolean): { target: EchoTarget; detach(): void } {
+  const args = tty
+    ? [...sshArgs('devbox', chain.ssh, ['-tt']), 'stty raw -echo && exec cat']
+    : [...sshArgs('devbox', chain.ssh), 'cat'];
+  const cat = spawn('ssh', args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let text = '';
   let bytes = 0;
   cat.stdout.on('data', (d: Buffer) => {
     text = (text + d.toString('latin1')).slice(-64);
     bytes += d.length;
+    dataArrived();
   });
   return {
     target: { type: (k) => cat.stdin.write(k), received: () => bytes, text: () => text },
-    end: () => cat.stdin.end(),
+    detach: () => cat.stdin.end(),
   };
 }
 
@@ -95,11 +104,13 @@ export async function pairedEcho(
   const baseDir = process.env.BATON_BENCH_BASE;
   const base = baseDir ? await startBaseChain(baseDir, chain.dir, chain.hostTuning) : null;
   if (base) onBase(base);
-  const cat = sshCat(chain);
+  const cat = sshCat(chain, false);
+  const tty = sshCat(chain, true);
   await sleep(500);
   const targets: [string, EchoTarget][] = [
     ['remote', echo.target],
     ['plain ssh', cat.target],
+    ['ssh -tt', tty.target],
     ...(echoB ? [['host B', echoB.target] as [string, EchoTarget]] : []),
     ...(base ? [['base build', base.target] as [string, EchoTarget]] : []),
     ...(local ? [['local agent', local.target] as [string, EchoTarget]] : []),
@@ -109,29 +120,20 @@ export async function pairedEcho(
     targets.map(([name]) => name),
   );
   const paired = await echoPaired(targets.map(([, target]) => target));
-  cat.end();
-  echoB?.detach();
-  local?.detach();
-  echo.detach();
-  const [remote, plain] = paired.times as [number[], number[]];
-  const remoteB = echoB ? paired.times[2] : undefined;
-  const baseTimes = base ? paired.times[echoB ? 3 : 2] : undefined;
-  const localTimes = local ? paired.times.at(-1) : undefined;
-  if (localTimes) console.log(line('a local agent through this core alone', localTimes));
-  saveTimes('ssh', {
-    remote,
-    'plain ssh': plain,
-    ...(remoteB ? { 'host B': remoteB } : {}),
-    ...(baseTimes ? { 'base build': baseTimes } : {}),
-    ...(localTimes ? { 'local agent': localTimes } : {}),
-  });
+  for (const done of [cat, tty, echoB, local, echo]) done?.detach();
+  const times = Object.fromEntries(targets.map(([name], i) => [name, paired.times[i]!]));
+  const { remote, 'plain ssh': plain, 'ssh -tt': ttyTimes } = times as Record<string, number[]>;
+  console.log(line('`ssh -tt host cat` (a PTY there, raw)', ttyTimes!));
+  if (times['local agent']) console.log(line('a local agent through this core alone', times['local agent']));
+  saveTimes('ssh', times);
+  const baseTimes = times['base build'];
   if (baseTimes)
     console.log(
       `base build's chain (${baseDir}): p50 ${ms(quantile(baseTimes, 0.5))}, p90 ${ms(quantile(baseTimes, 0.9))}, ` +
-        `p99 ${ms(quantile(baseTimes, 0.99))} (this build ${ms(quantile(remote, 0.99))}: ` +
-        `${fmt(quantile(remote, 0.99) / quantile(baseTimes, 0.99), 2)}× base)`,
+        `p99 ${ms(quantile(baseTimes, 0.99))} (this build ${ms(quantile(remote!, 0.99))}: ` +
+        `${fmt(quantile(remote!, 0.99) / quantile(baseTimes, 0.99), 2)}× base)`,
     );
-  return { remote, remotePauses: paired.pauses[0]!, plain, remoteB };
+  return { remote: remote!, remotePauses: paired.pauses[0]!, plain: plain!, tty: ttyTimes!, remoteB: times['host B'] };
 }
 
 export interface HostDiagnostics {

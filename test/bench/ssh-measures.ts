@@ -39,6 +39,21 @@ export interface EchoTarget {
  */
 const KEY_LOG = process.env.BATON_BENCH_KEY_LOG;
 
+/**
+ * How the key loop waits for an echo: by polling on every turn of the event loop (`spin`, as before: this process then
+ * keeps a CPU busy while it waits), or asleep until a target's data arrives (BATON_BENCH_WAIT=event, as a page waits
+ * for its socket). On 2 CPUs a spinning bench takes one from the processes on the path.
+ */
+const WAIT_EVENT = process.env.BATON_BENCH_WAIT === 'event';
+let arrived: (() => void) | null = null;
+
+/** Every target's data handler calls this: it wakes the key loop when it waits for events. */
+export function dataArrived(): void {
+  const wake = arrived;
+  arrived = null;
+  wake?.();
+}
+
 /** Keys typed in a row into one target before the next takes its turn (see echoPaired). */
 const BLOCK = 10;
 
@@ -64,10 +79,8 @@ export async function echoPaired(targets: EchoTarget[]): Promise<{ times: number
         const mono0 = process.hrtime.bigint();
         pauses[t]!.push(t0 - seenAt[t]!);
         target.type(key);
-        for (;;) {
-          if (target.received() > before && target.text().endsWith(key)) break;
-          await new Promise((r) => setImmediate(r));
-        }
+        while (!(target.received() > before && target.text().endsWith(key)))
+          await new Promise<void>((r) => (WAIT_EVENT ? (arrived = r) : setImmediate(r)));
         seenAt[t] = performance.now();
         times[t]!.push(seenAt[t]! - t0);
         keyLog?.push({ target: t, t0: String(mono0), t1: String(process.hrtime.bigint()) });
@@ -159,6 +172,7 @@ export async function echoTarget(
       onData: (d) => {
         text = (text + Buffer.from(d).toString('latin1')).slice(-64);
         bytes += d.length;
+        dataArrived();
       },
       onReset: () => undefined,
     },

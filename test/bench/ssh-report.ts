@@ -30,6 +30,13 @@ function echoRows(echo: EchoFigures, host: HostDiagnostics): string[][] {
       `≤ 1.2× + 5 ms (≤ ${ms(limit)}): ${p99 <= limit ? 'met' : 'MISSED'}`,
     ],
     ['keystroke echo p50', ms(quantile(echo.remote, 0.5)), ms(quantile(echo.plain, 0.5)), '', ''],
+    [
+      'vs `ssh -tt host cat`',
+      p50p99(echo.tty),
+      '',
+      `${fmt(p99 / quantile(echo.tty, 0.99), 2)}×`,
+      `diagnostic: a raw PTY there (p99 ≤ ${ms(quantile(echo.tty, 0.99) * 1.2 + 5)} by the goal's rule)`,
+    ],
     ...(echo.remoteB
       ? [
           [
