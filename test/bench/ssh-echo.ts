@@ -65,7 +65,7 @@ export async function startBenchRun(chain: SshChain): Promise<BenchRun & { echoI
  */
 function sshCat(chain: SshChain, tty: boolean): { target: EchoTarget; detach(): void } {
   const args = tty
-    ? [...sshArgs('devbox', chain.ssh, ['-tt']), 'stty raw -echo && exec cat']
+    ? [...sshArgs('devbox', chain.ssh, ['-tt', '-q']), 'stty raw -echo && exec cat']
     : [...sshArgs('devbox', chain.ssh), 'cat'];
   const cat = spawn('ssh', args, { stdio: ['pipe', 'pipe', 'inherit'] });
   let text = '';
