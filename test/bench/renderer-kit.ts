@@ -10,11 +10,11 @@ import { openBenchPage, type BenchBrowser, type BenchGlobal, type BenchPage } fr
 import { writeAgentScripts, type AgentScripts } from './renderer-scripts.js';
 import { fmt } from './stats.js';
 
-/** The core's A/B switches (BATON_MIRROR_*, BATON_OUTPUT_*), passed on to the bench's cores: paired runs of one build. */
+/** The core's A/B switches (BATON_MIRROR_*, BATON_OUTPUT_*, BATON_PTY_*), passed on to the bench's cores: paired runs of one build. */
 export function coreTuning(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
-    if (v !== undefined && /^BATON_(MIRROR|OUTPUT)_/.test(k)) out[k] = v;
+    if (v !== undefined && /^BATON_(MIRROR|OUTPUT|PTY)_/.test(k)) out[k] = v;
   return out;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startSshd } from '../helpers/sshd.js';
 import { startServer, testEnv, waitFor } from '../helpers/server.js';
-import { ECHO, type EchoTarget } from './ssh-measures.js';
+import { ECHO, dataArrived, type EchoTarget } from './ssh-measures.js';
 import { shutdownRemoteCore } from './ssh-host-b.js';
 
 export interface BaseChain {
@@ -61,6 +61,7 @@ export async function startBaseChain(base: string, dir: string, env: Record<stri
         onData: (d) => {
           text = (text + Buffer.from(d).toString('latin1')).slice(-64);
           bytes += d.length;
+          dataArrived();
         },
         onReset: () => undefined,
       },

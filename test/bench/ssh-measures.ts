@@ -1,6 +1,7 @@
 // What test/bench/ssh.ts measures, one function a measure: keystroke echo timed in blocks shared between targets,
 // a PTY's throughput with no core, plain ssh's rate, and a pane's throughput through a core (docs/hosts.md).
 import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import pty from 'node-pty';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
@@ -32,6 +33,27 @@ export interface EchoTarget {
   text: () => string;
 }
 
+/**
+ * BATON_BENCH_KEY_LOG=<file>: each key's target (its index in echoPaired's list) and the CLOCK_MONOTONIC nanoseconds
+ * it was typed and its echo seen, one JSON line each, for ssh-hops.ts to lay a scheduler trace over.
+ */
+const KEY_LOG = process.env.BATON_BENCH_KEY_LOG;
+
+/**
+ * How the key loop waits for an echo: by polling on every turn of the event loop (`spin`, as before: this process then
+ * keeps a CPU busy while it waits), or asleep until a target's data arrives (BATON_BENCH_WAIT=event, as a page waits
+ * for its socket). On 2 CPUs a spinning bench takes one from the processes on the path.
+ */
+const WAIT_EVENT = process.env.BATON_BENCH_WAIT === 'event';
+let arrived: (() => void) | null = null;
+
+/** Every target's data handler calls this: it wakes the key loop when it waits for events. */
+export function dataArrived(): void {
+  const wake = arrived;
+  arrived = null;
+  wake?.();
+}
+
 /** Keys typed in a row into one target before the next takes its turn (see echoPaired). */
 const BLOCK = 10;
 
@@ -44,6 +66,7 @@ export async function echoPaired(targets: EchoTarget[]): Promise<{ times: number
   const times = targets.map((): number[] => []);
   const pauses = targets.map((): number[] => []);
   const seenAt = targets.map(() => -Infinity);
+  const keyLog: { target: number; t0: string; t1: string }[] | null = KEY_LOG ? [] : null;
   for (let start = 0; start < KEYS; start += BLOCK) {
     // Each block starts with the next target: none is always typed right after another's block (the A/B's fairness).
     const shift = (start / BLOCK) % targets.length;
@@ -53,18 +76,19 @@ export async function echoPaired(targets: EchoTarget[]): Promise<{ times: number
         const key = LETTERS[i % LETTERS.length]!;
         const before = target.received();
         const t0 = performance.now();
+        const mono0 = process.hrtime.bigint();
         pauses[t]!.push(t0 - seenAt[t]!);
         target.type(key);
-        for (;;) {
-          if (target.received() > before && target.text().endsWith(key)) break;
-          await new Promise((r) => setImmediate(r));
-        }
+        while (!(target.received() > before && target.text().endsWith(key)))
+          await new Promise<void>((r) => (WAIT_EVENT ? (arrived = r) : setImmediate(r)));
         seenAt[t] = performance.now();
         times[t]!.push(seenAt[t]! - t0);
+        keyLog?.push({ target: t, t0: String(mono0), t1: String(process.hrtime.bigint()) });
         await sleep(1 + Math.random() * 3);
       }
     }
   }
+  if (keyLog) appendFileSync(KEY_LOG!, keyLog.map((k) => `${JSON.stringify(k)}\n`).join(''));
   return { times, pauses };
 }
 
@@ -129,11 +153,15 @@ export async function paneThroughput(
   return { rate, resets };
 }
 
-/** Attaches to `agentId`'s echo agent and waits for its READY: a target for echoPaired, and how to let it go. */
+/**
+ * Attaches to `agentId`'s echo agent and waits for its READY (`ready`; else for the replay to settle): a target for
+ * echoPaired, and how to let it go.
+ */
 export async function echoTarget(
   client: RpcClient,
   agentId: string,
   what: string,
+  ready = true,
 ): Promise<{ target: EchoTarget; detach(): void }> {
   let text = '';
   let bytes = 0;
@@ -144,11 +172,14 @@ export async function echoTarget(
       onData: (d) => {
         text = (text + Buffer.from(d).toString('latin1')).slice(-64);
         bytes += d.length;
+        dataArrived();
       },
       onReset: () => undefined,
     },
   );
-  await waitFor(() => text.includes('READY'), what, 60_000);
+  // An agent typed into before has more than its READY in the replay (which the text's last 64 characters miss).
+  if (ready) await waitFor(() => text.includes('READY'), what, 60_000);
+  else await sleep(300);
   return {
     target: { type: (k) => stream.input(k), received: () => bytes, text: () => text },
     detach: () => stream.detach(),

@@ -9,6 +9,7 @@ import { isAlive, readProcess, scanProcesses, type ProcInfo, type ProcessMark } 
 import { signalProcess } from './process-signal.js';
 import { ProcessRecord, terminateTree } from './process-tree.js';
 import { holdSlave } from './slave-handle.js';
+import { ptyInput, type PtyInput } from './pty-writer.js';
 
 export interface SpawnOptions {
   argv: readonly string[];
@@ -56,6 +57,8 @@ export class PtyProcess implements Disposable {
   /** Armed once the leader is gone, and again by each read after it: when it fires, the output has all been read. */
   private drainTimer: NodeJS.Timeout | null = null;
   private stopping: Promise<void> | null = null;
+  /** Typed input, written to the PTY in the task that received it (pty-writer.ts). */
+  private readonly input: PtyInput;
 
   constructor(terminalId: string, options: SpawnOptions, events: ProcessEvents) {
     const [file, ...args] = options.argv;
@@ -73,6 +76,7 @@ export class PtyProcess implements Disposable {
       encoding: null,
     });
     this.pid = this.pty.pid;
+    this.input = this.disposables.add(ptyInput(this.pty));
     // Read at once: the start time is fixed at fork, and the pid cannot be reused before node-pty reaps it.
     const info = readProcess(this.pid);
     this.leader = info ? { pid: info.pid, startTime: info.startTime } : null;
@@ -134,7 +138,7 @@ export class PtyProcess implements Disposable {
 
   write(data: string): void {
     if (this.exitInfo) return;
-    this.pty.write(data);
+    this.input.write(data);
   }
 
   /** Returns whether the size changed (the owner resizes its mirror only then). */
