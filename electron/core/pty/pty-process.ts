@@ -56,6 +56,10 @@ export class PtyProcess implements Disposable {
   private childGone = false;
   /** Armed once the leader is gone, and again by each read after it: when it fires, the output has all been read. */
   private drainTimer: NodeJS.Timeout | null = null;
+  /** The drain's last look, one turn of the loop after its timer (`armDrain`). */
+  private drainCheck: NodeJS.Immediate | null = null;
+  /** Reads of output so far: the drain's last look tells from it whether one came meanwhile. */
+  private reads = 0;
   private stopping: Promise<void> | null = null;
   /** Typed input, written to the PTY in the task that received it (pty-writer.ts). */
   private readonly input: PtyInput;
@@ -86,13 +90,19 @@ export class PtyProcess implements Disposable {
     this.slave = this.disposables.add(holdSlave(this.pty));
     this.disposables.add(
       this.pty.onData((data: string | Buffer) => {
+        this.reads++;
         if (this.drainTimer) this.drainTimer.refresh();
         events.data(typeof data === 'string' ? Buffer.from(data) : data);
       }),
     );
     // node-pty reports the exit once the PTY hangs up, which our slave handle delays until we let go of it.
     if (this.leader) this.disposables.add(onChildEnded(() => this.checkLeader()));
-    this.disposables.add(toDisposable(() => this.drainTimer && clearTimeout(this.drainTimer)));
+    this.disposables.add(
+      toDisposable(() => {
+        if (this.drainTimer) clearTimeout(this.drainTimer);
+        if (this.drainCheck) clearImmediate(this.drainCheck);
+      }),
+    );
     this.disposables.add(
       this.pty.onExit(({ exitCode, signal }) => {
         const exit = { exitCode, signal: signal ? signal : null };
@@ -263,9 +273,23 @@ export class PtyProcess implements Disposable {
     if (this.childGone) return;
     this.childGone = true;
     this.resume();
+    this.armDrain();
+  }
+
+  /**
+   * After `DRAINED_AFTER_MS` without a read, one more turn of the event loop: a loop that ran late (a busy core, a
+   * host short of CPUs) fires this timer before its poll phase has read what was already waiting in the PTY. A read in
+   * that turn arms the wait again; none, and the output has all been read.
+   */
+  private armDrain(): void {
     this.drainTimer = setTimeout(() => {
       this.drainTimer = null;
-      this.slave.dispose();
+      const seen = this.reads;
+      this.drainCheck = setImmediate(() => {
+        this.drainCheck = null;
+        if (this.reads !== seen) this.armDrain();
+        else this.slave.dispose();
+      });
     }, DRAINED_AFTER_MS);
   }
 
