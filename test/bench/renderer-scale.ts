@@ -11,6 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
+import { MIRROR_NICE_VS, reniceMirrors } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
@@ -152,18 +153,25 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const blank: string[] = [];
     const stale: string[] = [];
     let firstTimings: Record<string, number[]> = {};
+    // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n (mirror-nice.ts).
+    const vs = { first: [] as number[], again: [] as number[], reniced: [] as number[] };
     for (const into of [first, again]) {
       if (into === again)
         firstTimings = await page.evaluate(
           (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
           since,
         );
-      for (const run of runs) {
+      for (const [i, run] of runs.entries()) {
+        const niced = MIRROR_NICE_VS !== null && i % 2 === 1;
+        if (MIRROR_NICE_VS !== null)
+          vs.reniced.push(
+            reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
+          );
         const r = await page.evaluate(
           ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
           [run.id, run.agentIds] as const,
         );
-        into.push(...Object.values(r.ms));
+        (niced ? (into === first ? vs.first : vs.again) : into).push(...Object.values(r.ms));
         blank.push(...r.blank);
         stale.push(...r.stale);
         // Where each pane not current stands: its view against its buffer, and the core's screen.
@@ -214,6 +222,15 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length + stale.length === 0)}  blank panes ${blank.length}, stale ${stale.length}  ` +
         `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
     );
+    if (MIRROR_NICE_VS !== null) {
+      const side = (f: number[], a: number[]) =>
+        `p99 ${ms(quantile([...f, ...a], 0.99))}; first visit p50 ${ms(quantile(f, 0.5))} p99 ${ms(quantile(f, 0.99))}; again p50 ${ms(quantile(a, 0.5))} p99 ${ms(quantile(a, 0.99))}; n=${f.length + a.length}`;
+      line('  runs 1, 3, 5…: as the core started', side(first, again));
+      line(
+        `  runs 2, 4, 6…: mirror threads at nice ${MIRROR_NICE_VS}`,
+        `${side(vs.first, vs.again)} (reniced ${vs.reniced.join(' ')})`,
+      );
+    }
     // Where a first visit's time goes, phase by phase (each pane's own; the phases of a run's panes overlap).
     console.log(
       `  first visits by phase (p50 / p99 ms): ${Object.entries(firstTimings)

@@ -1,0 +1,46 @@
+// BENCH_MIRROR_NICE=n: a paired A/B of the core's mirror threads' niceness inside one bench run. Each mirror thread
+// writes its Linux thread id (BATON_MIRROR_TIDS, mirror-worker.mjs); the scene renices them between its blocks, so
+// both sides meet the machine's load of the same minutes (runs minutes apart on a shared 2-core machine moved the
+// echo's p99 by more than the niceness did). Linux only; lowering a niceness again needs root or CAP_SYS_NICE.
+import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** The niceness the "vs" blocks give the mirror threads; null: no A/B asked for. */
+export const MIRROR_NICE_VS: number | null = /^\d+$/.test(process.env.BENCH_MIRROR_NICE ?? '')
+  ? Number(process.env.BENCH_MIRROR_NICE)
+  : null;
+
+// The cores the bench starts pass BATON_MIRROR_* through (renderer-kit.ts, coreTuning), read when a scene starts one.
+if (MIRROR_NICE_VS !== null) process.env.BATON_MIRROR_TIDS ??= join(tmpdir(), `baton-mirror-tids-${process.pid}`);
+
+/** The mirror threads of the core `pid`, as their thread ids. */
+function mirrorThreads(pid: number | undefined): number[] {
+  const file = process.env.BATON_MIRROR_TIDS;
+  if (!file || pid === undefined) return [];
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text
+    .split('\n')
+    .map((l) => /^(\d+)\/task\/(\d+)$/.exec(l.trim()))
+    .filter((m): m is RegExpExecArray => m !== null && Number(m[1]) === pid)
+    .map((m) => Number(m[2]));
+}
+
+/** Gives the core `pid`'s mirror threads niceness `n`; how many it reniced. */
+export function reniceMirrors(pid: number | undefined, n: number): number {
+  let done = 0;
+  for (const tid of mirrorThreads(pid))
+    try {
+      setPriority(tid, n);
+      done++;
+    } catch {
+      // Gone (the core stopped), or not allowed: that side of the A/B is then the shipped one, and the count says so.
+    }
+  return done;
+}
