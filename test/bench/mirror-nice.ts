@@ -2,7 +2,7 @@
 // writes its Linux thread id (BATON_MIRROR_TIDS, mirror-worker.mjs); the scene renices them between its blocks, so
 // both sides meet the machine's load of the same minutes (runs minutes apart on a shared 2-core machine moved the
 // echo's p99 by more than the niceness did). Linux only; lowering a niceness again needs root or CAP_SYS_NICE.
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,4 +43,10 @@ export function reniceMirrors(pid: number | undefined, n: number): number {
       // Gone (the core stopped), or not allowed: that side of the A/B is then the shipped one, and the count says so.
     }
   return done;
+}
+
+/** BENCH_MIRROR_NICE_POOL=<file>: each run appends its raw samples there (one JSON line a side), to be pooled. */
+export function poolSamples(scene: string, side: 'shipped' | 'niced', samples: Record<string, number[]>): void {
+  const file = process.env.BENCH_MIRROR_NICE_POOL;
+  if (file) appendFileSync(file, JSON.stringify({ scene, side, nice: MIRROR_NICE_VS, ...samples }) + '\n');
 }

@@ -17,7 +17,7 @@ import {
 } from './renderer-page.js';
 import type { OutputTuning } from '../../shared/output-tuning.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
-import { MIRROR_NICE_VS, reniceMirrors } from './mirror-nice.js';
+import { MIRROR_NICE_VS, poolSamples, reniceMirrors } from './mirror-nice.js';
 
 /** Keystroke → painted echo p99 against xterm's own local echo p99 (idle) in the same page. */
 const GOAL_IDLE_RATIO = 1.25;
@@ -174,7 +174,11 @@ export async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       into.ms += performance.now() - t0;
     }
     await pacer(true);
-    if (MIRROR_NICE_VS !== null) console.log(`  (mirror threads reniced per block: ${reniced.join(' ')})`);
+    if (MIRROR_NICE_VS !== null) {
+      console.log(`  (mirror threads reniced per block: ${reniced.join(' ')})`);
+      poolSamples('echo', 'shipped', { painted: flood.map((x) => x.painted) });
+      poolSamples('echo', 'niced', { painted: unpaced.map((x) => x.painted) });
+    }
     const floodRate = mbps(took.paced.bytes, took.paced.ms);
     const unpacedRate = mbps(took.unpaced.bytes, took.unpaced.ms);
     const localFlood = await local(ECHO_SAMPLES);

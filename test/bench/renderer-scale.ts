@@ -11,7 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
-import { MIRROR_NICE_VS, reniceMirrors } from './mirror-nice.js';
+import { MIRROR_NICE_VS, poolSamples, reniceMirrors } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
@@ -153,7 +153,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const blank: string[] = [];
     const stale: string[] = [];
     let firstTimings: Record<string, number[]> = {};
-    // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n (mirror-nice.ts).
+    // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n (mirror-nice.ts),
+    // the even ones (BENCH_MIRROR_NICE_FIRST=1: the odd ones; alternate it between bench runs, the first run is slower).
     const vs = { first: [] as number[], again: [] as number[], reniced: [] as number[] };
     for (const into of [first, again]) {
       if (into === again)
@@ -162,15 +163,19 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           since,
         );
       for (const [i, run] of runs.entries()) {
-        const niced = MIRROR_NICE_VS !== null && i % 2 === 1;
+        const niced = MIRROR_NICE_VS !== null && i % 2 === (process.env.BENCH_MIRROR_NICE_FIRST === '1' ? 0 : 1);
         if (MIRROR_NICE_VS !== null)
           vs.reniced.push(
             reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
           );
+        const sideFrom = Date.now();
         const r = await page.evaluate(
           ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
           [run.id, run.agentIds] as const,
         );
+        // Which side of the A/B each switch was, for the trace's split of the page's fetches (mirror-trace.ts).
+        if (mirrorTrace && MIRROR_NICE_VS !== null)
+          appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
         (niced ? (into === first ? vs.first : vs.again) : into).push(...Object.values(r.ms));
         blank.push(...r.blank);
         stale.push(...r.stale);
@@ -196,9 +201,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const switchedAt = Date.now();
     if (mirrorTrace) {
       const fetches = await page.evaluate(() =>
-        performance
-          .getEntriesByName('baton:pane-fetch')
-          .map((e) => ({ k: 'page-fetch', start: performance.timeOrigin + e.startTime, ms: e.duration })),
+        performance.getEntriesByName('baton:pane-fetch').map((e) => ({
+          k: 'page-fetch',
+          start: performance.timeOrigin + e.startTime,
+          ms: e.duration,
+          agentId: (e as PerformanceMeasure).detail as string,
+        })),
       );
       appendFileSync(mirrorTrace, fetches.map((f) => JSON.stringify(f)).join('\n') + '\n');
       await sleep(1500); // each thread writes its trace a second after a line
@@ -225,9 +233,11 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (MIRROR_NICE_VS !== null) {
       const side = (f: number[], a: number[]) =>
         `p99 ${ms(quantile([...f, ...a], 0.99))}; first visit p50 ${ms(quantile(f, 0.5))} p99 ${ms(quantile(f, 0.99))}; again p50 ${ms(quantile(a, 0.5))} p99 ${ms(quantile(a, 0.99))}; n=${f.length + a.length}`;
-      line('  runs 1, 3, 5…: as the core started', side(first, again));
+      line('  every other run: as the core started', side(first, again));
+      poolSamples('scale', 'shipped', { first, again });
+      poolSamples('scale', 'niced', { first: vs.first, again: vs.again });
       line(
-        `  runs 2, 4, 6…: mirror threads at nice ${MIRROR_NICE_VS}`,
+        `  the others: mirror threads at nice ${MIRROR_NICE_VS}`,
         `${side(vs.first, vs.again)} (reniced ${vs.reniced.join(' ')})`,
       );
     }
