@@ -2,7 +2,7 @@
 // writes its Linux thread id (BATON_MIRROR_TIDS, mirror-worker.mjs); the scene renices them between its blocks, so
 // both sides meet the machine's load of the same minutes (runs minutes apart on a shared 2-core machine moved the
 // echo's p99 by more than the niceness did). Linux only; lowering a niceness again needs root or CAP_SYS_NICE.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,4 +49,47 @@ export function reniceMirrors(pid: number | undefined, n: number): number {
 export function poolSamples(scene: string, side: 'shipped' | 'niced', samples: Record<string, number[]>): void {
   const file = process.env.BENCH_MIRROR_NICE_POOL;
   if (file) appendFileSync(file, JSON.stringify({ scene, side, nice: MIRROR_NICE_VS, ...samples }) + '\n');
+}
+
+/** CPU time (ms) the core `pid`'s mirror threads have used so far: utime + stime of each, in clock ticks of 10 ms. */
+export function mirrorCpuMs(pid: number | undefined): number {
+  let ticks = 0;
+  for (const tid of mirrorThreads(pid))
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // Gone.
+    }
+  return ticks * 10;
+}
+
+/**
+ * BENCH_AGENT_GROUP_NICE=n: the same A/B for the agents' scheduling groups. On Linux with autogroups on, every agent is
+ * a session of its own (node-pty starts it with setsid), so the scheduler weighs each agent like the whole session of
+ * the core and the page; this gives the autogroups of the core `pid`'s children niceness n (all of an agent's
+ * processes share its group). How many it set.
+ */
+export const AGENT_GROUP_NICE_VS: number | null = /^\d+$/.test(process.env.BENCH_AGENT_GROUP_NICE ?? '')
+  ? Number(process.env.BENCH_AGENT_GROUP_NICE)
+  : null;
+
+export function niceAgentGroups(pid: number | undefined, n: number): number {
+  if (pid === undefined) return 0;
+  let done = 0;
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    return 0;
+  }
+  for (const child of children)
+    try {
+      writeFileSync(`/proc/${child}/autogroup`, String(n));
+      done++;
+    } catch {
+      // Exited, or not allowed.
+    }
+  return done;
 }

@@ -17,7 +17,7 @@ import {
 } from './renderer-page.js';
 import type { OutputTuning } from '../../shared/output-tuning.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
-import { MIRROR_NICE_VS, poolSamples, reniceMirrors } from './mirror-nice.js';
+import { MIRROR_NICE_VS, mirrorCpuMs, poolSamples, reniceMirrors } from './mirror-nice.js';
 
 /** Keystroke → painted echo p99 against xterm's own local echo p99 (idle) in the same page. */
 const GOAL_IDLE_RATIO = 1.25;
@@ -141,6 +141,8 @@ export async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
     const busyShare = { paced: [] as number[], vs: [] as number[] };
     const frameGaps = { paced: [] as number[], vs: [] as number[] };
     const reniced: number[] = [];
+    const mirrorCpu0 = mirrorCpuMs(server.child.pid);
+    const blocksFrom = performance.now();
     for (let block = 0; block < 2 * ECHO_BLOCKS; block++) {
       const paced = block % 2 === 0;
       await pacer(paced);
@@ -175,7 +177,10 @@ export async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
     }
     await pacer(true);
     if (MIRROR_NICE_VS !== null) {
-      console.log(`  (mirror threads reniced per block: ${reniced.join(' ')})`);
+      const cpu = mirrorCpuMs(server.child.pid) - mirrorCpu0;
+      console.log(
+        `  (mirror threads reniced per block: ${reniced.join(' ')}; their CPU over the flood blocks ${cpu} ms in ${fmt((performance.now() - blocksFrom) / 1000, 1)} s)`,
+      );
       poolSamples('echo', 'shipped', { painted: flood.map((x) => x.painted) });
       poolSamples('echo', 'niced', { painted: unpaced.map((x) => x.painted) });
     }

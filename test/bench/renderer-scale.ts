@@ -11,7 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
-import { MIRROR_NICE_VS, poolSamples, reniceMirrors } from './mirror-nice.js';
+import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, niceAgentGroups, poolSamples, reniceMirrors } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
@@ -163,7 +163,11 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           since,
         );
       for (const [i, run] of runs.entries()) {
-        const niced = MIRROR_NICE_VS !== null && i % 2 === (process.env.BENCH_MIRROR_NICE_FIRST === '1' ? 0 : 1);
+        const niced =
+          (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) &&
+          i % 2 === (process.env.BENCH_MIRROR_NICE_FIRST === '1' ? 0 : 1);
+        if (AGENT_GROUP_NICE_VS !== null)
+          vs.reniced.push(niceAgentGroups(server.child.pid, niced ? AGENT_GROUP_NICE_VS : 0));
         if (MIRROR_NICE_VS !== null)
           vs.reniced.push(
             reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
@@ -174,7 +178,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           [run.id, run.agentIds] as const,
         );
         // Which side of the A/B each switch was, for the trace's split of the page's fetches (mirror-trace.ts).
-        if (mirrorTrace && MIRROR_NICE_VS !== null)
+        if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
           appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
         (niced ? (into === first ? vs.first : vs.again) : into).push(...Object.values(r.ms));
         blank.push(...r.blank);
@@ -230,14 +234,16 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length + stale.length === 0)}  blank panes ${blank.length}, stale ${stale.length}  ` +
         `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
     );
-    if (MIRROR_NICE_VS !== null) {
+    if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {
       const side = (f: number[], a: number[]) =>
         `p99 ${ms(quantile([...f, ...a], 0.99))}; first visit p50 ${ms(quantile(f, 0.5))} p99 ${ms(quantile(f, 0.99))}; again p50 ${ms(quantile(a, 0.5))} p99 ${ms(quantile(a, 0.99))}; n=${f.length + a.length}`;
       line('  every other run: as the core started', side(first, again));
       poolSamples('scale', 'shipped', { first, again });
       poolSamples('scale', 'niced', { first: vs.first, again: vs.again });
       line(
-        `  the others: mirror threads at nice ${MIRROR_NICE_VS}`,
+        MIRROR_NICE_VS !== null
+          ? `  the others: mirror threads at nice ${MIRROR_NICE_VS}`
+          : `  the others: agents' autogroups at nice ${AGENT_GROUP_NICE_VS}`,
         `${side(vs.first, vs.again)} (reniced ${vs.reniced.join(' ')})`,
       );
     }
