@@ -3,7 +3,7 @@
 // Real mirrors on their real thread; the niceness read from /proc, as the kernel schedules it.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Mirror } from '../../electron/core/pty/mirror.js';
 import { tempDir } from '../helpers/server.js';
 
@@ -11,6 +11,10 @@ import { tempDir } from '../helpers/server.js';
 const tids = join(tempDir(), 'mirror-tids');
 process.env.BATON_MIRROR_NICE = '7';
 process.env.BATON_MIRROR_TIDS = tids;
+afterAll(() => {
+  delete process.env.BATON_MIRROR_NICE;
+  delete process.env.BATON_MIRROR_TIDS;
+});
 
 const disposables: { dispose(): void }[] = [];
 afterEach(() => {
