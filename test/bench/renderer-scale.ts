@@ -146,6 +146,20 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       writeFileSync(switchWindow, '');
       await sleep(500); // every thread has seen the marker
     }
+    // BENCH_SCALE_SETTLE=1: first wait, untimed, until the run the page opened on (the newest: the list's first) shows
+    // its panes current. Without it the first timed switch opens its ten panes while the page is still opening that
+    // run's ten (a trace shows no attach before the first switch, then twenty in its window): the cold start and the
+    // switch at once, which held the slowest first visit in 8 of 8 runs (docs/performance.md, switch5).
+    if (process.env.BENCH_SCALE_SETTLE === '1') {
+      const opened = runs[runs.length - 1]!;
+      const settled = await page.evaluate(
+        ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+        [opened.id, opened.agentIds] as const,
+      );
+      console.log(`  (settled: the run the page opened on current in ${ms(Math.max(...Object.values(settled.ms)))})`);
+    }
+    // Which agents are whose, for the trace's per-switch reading (a switch's window may hold other panes' attaches).
+    if (mirrorTrace) appendFileSync(mirrorTrace, JSON.stringify({ k: 'runs', runs }) + '\n');
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
     const first: number[] = [];
