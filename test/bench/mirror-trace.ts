@@ -19,6 +19,9 @@ interface TraceLine {
   queued?: number;
   miss?: string;
   request?: number;
+  agentId?: string;
+  sent?: number;
+  niced?: boolean;
 }
 
 const q = (values: number[]) =>
@@ -75,6 +78,18 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
     console.log(`  resets the thread answered instead: ${[...why].map(([w, n]) => `${w} ${n}`).join(', ')}`);
   const fetches = lines.filter((e) => e.k === 'page-fetch' && within(e.start)).map((e) => e.ms!);
   console.log(`  page fetches p50 / p90 / p99: ${q(fetches)}`);
+  printAttachHops(lines, within, '');
+  // BENCH_MIRROR_NICE: the same for each side of the A/B (renderer-scale.ts logs which switch was which).
+  const sides = lines.filter((e) => e.k === 'side');
+  for (const niced of [false, true]) {
+    const of = sides.filter((e) => e.niced === niced);
+    if (of.length > 0)
+      printAttachHops(
+        lines,
+        (at) => within(at) && of.some((e) => at! >= e.start! && at! <= e.end!),
+        niced ? ' (niced)' : ' (as started)',
+      );
+  }
   const threads = [...new Set(lines.filter((e) => e.thread !== undefined).map((e) => e.thread!))].sort();
   for (const t of threads) {
     const of = (k: string, kind?: (n: number | undefined) => boolean) =>
@@ -88,4 +103,27 @@ export function printMirrorTrace(file: string, from: number, to: number): void {
         `resizes ${stats(of('resize'))}; kept screens taken ${stats(of('keep'))}`,
     );
   }
+}
+
+/**
+ * Each page fetch split at the core (attach-trace.ts): the page asks → the core's main thread takes the request, the
+ * core's handling, the reply sent → the page has it. A fetch is matched with its agent's first attach taken after it
+ * started (the two clocks are the machine's one epoch clock).
+ */
+function printAttachHops(lines: TraceLine[], within: (at: number | undefined) => boolean, label: string): void {
+  const attaches = lines.filter((e) => e.k === 'attach');
+  const hops = { ask: [] as number[], handle: [] as number[], back: [] as number[] };
+  for (const f of lines.filter((e) => e.k === 'page-fetch' && within(e.start))) {
+    const core = attaches
+      .filter((a) => a.agentId === f.agentId && a.recv! >= f.start! - 1 && a.sent! <= f.start! + f.ms! + 1)
+      .sort((a, b) => a.recv! - b.recv!)[0];
+    if (!core) continue;
+    hops.ask.push(Math.max(0, core.recv! - f.start!));
+    hops.handle.push(core.sent! - core.recv!);
+    hops.back.push(Math.max(0, f.start! + f.ms! - core.sent!));
+  }
+  console.log(
+    `  page fetches at the core${label}, p50 / p90 / p99: page asks → core takes it ${q(hops.ask)}; ` +
+      `core's handling ${q(hops.handle)}; reply sent → page has it ${q(hops.back)}`,
+  );
 }

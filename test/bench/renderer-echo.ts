@@ -17,6 +17,7 @@ import {
 } from './renderer-page.js';
 import type { OutputTuning } from '../../shared/output-tuning.js';
 import { fmt, max, mbps, median, ms, quantile } from './stats.js';
+import { MIRROR_NICE_VS, mirrorCpuMs, poolSamples, reniceMirrors } from './mirror-nice.js';
 
 /** Keystroke → painted echo p99 against xterm's own local echo p99 (idle) in the same page. */
 const GOAL_IDLE_RATIO = 1.25;
@@ -37,8 +38,16 @@ const ECHO_IDLE_BLOCKS = 4;
  */
 const ECHO_VS: Partial<OutputTuning> = process.env.BENCH_ECHO_VS
   ? (JSON.parse(process.env.BENCH_ECHO_VS) as Partial<OutputTuning>)
-  : { pacer: false };
-const ECHO_VS_TEXT = process.env.BENCH_ECHO_VS ? `with ${process.env.BENCH_ECHO_VS}` : 'without the write pacer';
+  : MIRROR_NICE_VS !== null
+    ? {}
+    : { pacer: false };
+/** BENCH_MIRROR_NICE=n: the "vs" blocks are the shipped tuning with the core's mirror threads at niceness n. */
+const ECHO_VS_TEXT = process.env.BENCH_ECHO_VS
+  ? `with ${process.env.BENCH_ECHO_VS}`
+  : MIRROR_NICE_VS !== null
+    ? `with the mirror threads at nice ${MIRROR_NICE_VS}`
+    : 'without the write pacer';
+const MIRROR_NICE_SHIPPED = Number(process.env.BATON_MIRROR_NICE ?? 0) || 0;
 
 export interface EchoResult {
   renderer: string;
@@ -131,9 +140,14 @@ export async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
     const took = { paced: { bytes: 0, ms: 0 }, unpaced: { bytes: 0, ms: 0 } };
     const busyShare = { paced: [] as number[], vs: [] as number[] };
     const frameGaps = { paced: [] as number[], vs: [] as number[] };
+    const reniced: number[] = [];
+    const mirrorCpu0 = mirrorCpuMs(server.child.pid);
+    const blocksFrom = performance.now();
     for (let block = 0; block < 2 * ECHO_BLOCKS; block++) {
       const paced = block % 2 === 0;
       await pacer(paced);
+      if (MIRROR_NICE_VS !== null)
+        reniced.push(reniceMirrors(server.child.pid, paced ? MIRROR_NICE_SHIPPED : MIRROR_NICE_VS));
       const b0 = await paneBytes(p, floodId!);
       const t0 = performance.now();
       const m0 = await mainThread(p);
@@ -162,6 +176,14 @@ export async function echo(b: BenchBrowser, scene: Scene): Promise<EchoResult> {
       into.ms += performance.now() - t0;
     }
     await pacer(true);
+    if (MIRROR_NICE_VS !== null) {
+      const cpu = mirrorCpuMs(server.child.pid) - mirrorCpu0;
+      console.log(
+        `  (mirror threads reniced per block: ${reniced.join(' ')}; their CPU over the flood blocks ${cpu} ms in ${fmt((performance.now() - blocksFrom) / 1000, 1)} s)`,
+      );
+      poolSamples('echo', 'shipped', { painted: flood.map((x) => x.painted) });
+      poolSamples('echo', 'niced', { painted: unpaced.map((x) => x.painted) });
+    }
     const floodRate = mbps(took.paced.bytes, took.paced.ms);
     const unpacedRate = mbps(took.unpaced.bytes, took.unpaced.ms);
     const localFlood = await local(ECHO_SAMPLES);

@@ -11,6 +11,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
+import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, niceAgentGroups, poolSamples, reniceMirrors } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
@@ -145,6 +146,20 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       writeFileSync(switchWindow, '');
       await sleep(500); // every thread has seen the marker
     }
+    // BENCH_SCALE_SETTLE=1: first wait, untimed, until the run the page opened on (the newest: the list's first) shows
+    // its panes current. Without it the first timed switch opens its ten panes while the page is still opening that
+    // run's ten (a trace shows no attach before the first switch, then twenty in its window): the cold start and the
+    // switch at once, which held the slowest first visit in 8 of 8 runs (docs/performance.md, switch5).
+    if (process.env.BENCH_SCALE_SETTLE === '1') {
+      const opened = runs[runs.length - 1]!;
+      const settled = await page.evaluate(
+        ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+        [opened.id, opened.agentIds] as const,
+      );
+      console.log(`  (settled: the run the page opened on current in ${ms(Math.max(...Object.values(settled.ms)))})`);
+    }
+    // Which agents are whose, for the trace's per-switch reading (a switch's window may hold other panes' attaches).
+    if (mirrorTrace) appendFileSync(mirrorTrace, JSON.stringify({ k: 'runs', runs }) + '\n');
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
     const first: number[] = [];
@@ -152,18 +167,34 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const blank: string[] = [];
     const stale: string[] = [];
     let firstTimings: Record<string, number[]> = {};
+    // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n (mirror-nice.ts),
+    // the even ones (BENCH_MIRROR_NICE_FIRST=1: the odd ones; alternate it between bench runs, the first run is slower).
+    const vs = { first: [] as number[], again: [] as number[], reniced: [] as number[] };
     for (const into of [first, again]) {
       if (into === again)
         firstTimings = await page.evaluate(
           (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
           since,
         );
-      for (const run of runs) {
+      for (const [i, run] of runs.entries()) {
+        const niced =
+          (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) &&
+          i % 2 === (process.env.BENCH_MIRROR_NICE_FIRST === '1' ? 0 : 1);
+        if (AGENT_GROUP_NICE_VS !== null)
+          vs.reniced.push(niceAgentGroups(server.child.pid, niced ? AGENT_GROUP_NICE_VS : 0));
+        if (MIRROR_NICE_VS !== null)
+          vs.reniced.push(
+            reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
+          );
+        const sideFrom = Date.now();
         const r = await page.evaluate(
           ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
           [run.id, run.agentIds] as const,
         );
-        into.push(...Object.values(r.ms));
+        // Which side of the A/B each switch was, for the trace's split of the page's fetches (mirror-trace.ts).
+        if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
+          appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
+        (niced ? (into === first ? vs.first : vs.again) : into).push(...Object.values(r.ms));
         blank.push(...r.blank);
         stale.push(...r.stale);
         // Where each pane not current stands: its view against its buffer, and the core's screen.
@@ -188,9 +219,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const switchedAt = Date.now();
     if (mirrorTrace) {
       const fetches = await page.evaluate(() =>
-        performance
-          .getEntriesByName('baton:pane-fetch')
-          .map((e) => ({ k: 'page-fetch', start: performance.timeOrigin + e.startTime, ms: e.duration })),
+        performance.getEntriesByName('baton:pane-fetch').map((e) => ({
+          k: 'page-fetch',
+          start: performance.timeOrigin + e.startTime,
+          ms: e.duration,
+          agentId: (e as PerformanceMeasure).detail as string,
+        })),
       );
       appendFileSync(mirrorTrace, fetches.map((f) => JSON.stringify(f)).join('\n') + '\n');
       await sleep(1500); // each thread writes its trace a second after a line
@@ -214,6 +248,19 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length + stale.length === 0)}  blank panes ${blank.length}, stale ${stale.length}  ` +
         `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}`,
     );
+    if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {
+      const side = (f: number[], a: number[]) =>
+        `p99 ${ms(quantile([...f, ...a], 0.99))}; first visit p50 ${ms(quantile(f, 0.5))} p99 ${ms(quantile(f, 0.99))}; again p50 ${ms(quantile(a, 0.5))} p99 ${ms(quantile(a, 0.99))}; n=${f.length + a.length}`;
+      line('  every other run: as the core started', side(first, again));
+      poolSamples('scale', 'shipped', { first, again });
+      poolSamples('scale', 'niced', { first: vs.first, again: vs.again });
+      line(
+        MIRROR_NICE_VS !== null
+          ? `  the others: mirror threads at nice ${MIRROR_NICE_VS}`
+          : `  the others: agents' autogroups at nice ${AGENT_GROUP_NICE_VS}`,
+        `${side(vs.first, vs.again)} (reniced ${vs.reniced.join(' ')})`,
+      );
+    }
     // Where a first visit's time goes, phase by phase (each pane's own; the phases of a run's panes overlap).
     console.log(
       `  first visits by phase (p50 / p99 ms): ${Object.entries(firstTimings)

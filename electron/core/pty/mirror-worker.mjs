@@ -2,7 +2,8 @@
 // thread (parsing inline halved throughput: the PTY waited while xterm parsed). The core runs a few of these, each
 // with its share of the terminals (mirror-thread.ts); each is on its own here.
 // Plain JavaScript so it loads the same from sources, from dist/ and in Electron.
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import xtermHeadless from '@xterm/headless';
@@ -40,6 +41,25 @@ function pollResets() {
   for (let r = receiveMessageOnPort(resets); r; r = receiveMessageOnPort(resets)) takeReset(r.message);
 }
 resets?.on('message', takeReset);
+
+// BATON_MIRROR_NICE=n (1–19): this thread runs at that niceness, below the core's main thread, which answers a shown
+// pane's reset and forwards every pane's output (docs/performance.md, "Switch p99 under load (switch5)"). On Linux
+// setpriority(0) names the calling thread alone. Not allowed (another platform, a sandbox): it stays as it was.
+const nice = Number(process.env.BATON_MIRROR_NICE);
+if (Number.isInteger(nice) && nice > 0 && nice < 20)
+  try {
+    setPriority(nice);
+  } catch {
+    // Left at the process's own niceness.
+  }
+// BATON_MIRROR_TIDS=<file>: the thread appends `<pid>/task/<tid>` there, so a bench can renice it between the blocks of
+// one run (test/bench/mirror-nice.ts: a paired A/B of its niceness on the same load).
+if (process.env.BATON_MIRROR_TIDS)
+  try {
+    appendFileSync(process.env.BATON_MIRROR_TIDS, readlinkSync('/proc/thread-self') + '\n');
+  } catch {
+    // Not Linux: no thread ids to give.
+  }
 
 // BATON_MIRROR_TRACE=<file>: one JSON line per capture, write, resize, /proc scan and stall of this thread's loop, with
 // their times (epoch ms), to see where a first visit's reset waits (docs/performance.md, "Switching: where a first visit's fetch waits").

@@ -23,6 +23,7 @@ import { FLOW } from '../pty/flow.js';
 import type { Subscription } from '../pty/terminal.js';
 import { reportFailure } from '../log.js';
 import { InputAcks, inputSequencesOf } from './input-sequences.js';
+import { attachTraceStart, traceAttach } from './attach-trace.js';
 
 export interface Outbox {
   send(message: ServerMessage): void;
@@ -160,6 +161,7 @@ export class ClientSession {
     const m = method as Method;
     const checked = requests[m].params.safeParse(params ?? {});
     if (!checked.success) return this.reply(id, describeIssue(checked.error));
+    const recv = attachTraceStart();
     try {
       // The params were just checked against the method's own schema: they are that method's.
       const result =
@@ -169,6 +171,7 @@ export class ClientSession {
             ? this.detach((checked.data as Params<'agent.detach'>).agentId)
             : await this.answer(m, checked.data as Params<CoreMethod>);
       this.push({ t: 'res', id, ok: true, result });
+      if (recv > 0 && m === 'agent.attach') traceAttach((checked.data as Params<'agent.attach'>).agentId, recv);
     } catch (err) {
       this.reply(id, toWireError(err, method));
     }
