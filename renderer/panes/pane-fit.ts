@@ -18,7 +18,7 @@ import { cellSize, elementPadding, fitDimensions, scrollbarWidth, type BoxSize, 
 interface Fittable {
   fit: FitAddon;
   term: Terminal;
-  /** The xterm's host: the element whose size the terminal fills. */
+  /** The element the xterm is opened in (moved between a pane's body and the parking lot). */
   element: HTMLElement;
 }
 
@@ -34,8 +34,9 @@ const whenInView = new Set<string>();
 /** The agent of each observed xterm screen, and the screens in view. */
 const screens = new Map<Element, string>();
 const inView = new Set<string>();
-/** The agent of each observed host, the panes in a pane's place (not parked), and their hosts' last sizes. */
+/** The agent of each observed host and back, the panes in a pane's place (not parked), their hosts' last sizes. */
 const hosts = new Map<Element, string>();
+const observedHost = new Map<string, Element>();
 const mounted = new Set<string>();
 const hostSizes = new Map<string, BoxSize>();
 
@@ -60,9 +61,10 @@ const observer =
       )
     : null;
 
-// A host's size as the frame laid it out (its content box: what the fit addon reads as the host's width and height).
-// Every report is kept, so the size held is always the one the observer last reported (it reports again only on a
-// change); a parked pane's report (its host in the parking lot) asks for no fit.
+// A pane's host size as the frame laid it out (the content box of the pane's body: the box its xterm fills, the
+// width and height the fit addon reads). Only the hosts of panes in view are observed, from when a pane is shown to
+// when it is parked, as the panes' own observers did before; a host's first report comes after the frame that lays
+// it out.
 const sizes =
   typeof ResizeObserver === 'function'
     ? new ResizeObserver((entries) => {
@@ -70,7 +72,7 @@ const sizes =
           const agentId = hosts.get(e.target);
           if (agentId === undefined) continue;
           hostSizes.set(agentId, { width: e.contentRect.width, height: e.contentRect.height });
-          if (mounted.has(agentId)) fitSoon(agentId);
+          fitSoon(agentId);
         }
       })
     : null;
@@ -78,10 +80,6 @@ const sizes =
 export function trackFit(agentId: string, entry: Fittable): void {
   if (!padding && entry.term.element) padding = elementPadding(entry.term.element);
   fittable.set(agentId, entry);
-  if (sizes) {
-    hosts.set(entry.element, agentId);
-    sizes.observe(entry.element);
-  }
   // The element xterm itself observes (created by term.open, before this observer sees it).
   const screen = entry.term.element?.querySelector('.xterm-screen');
   if (!observer || !screen) {
@@ -92,15 +90,32 @@ export function trackFit(agentId: string, entry: Fittable): void {
   observer.observe(screen);
 }
 
-/** The pane is in a pane's place now: fitted at the next frame (and again whenever its host's size changes). */
-export function fitShown(agentId: string): void {
+/** The pane is in `host` now: fitted at the next frame, and again whenever the host's size changes. */
+export function fitShown(agentId: string, host: HTMLElement): void {
   mounted.add(agentId);
+  const observed = observedHost.get(agentId);
+  if (sizes && observed !== host) {
+    if (observed) unobserve(agentId, observed);
+    // Another host (a pane shown again, or moved): its size is not known until the observer's first report.
+    hostSizes.delete(agentId);
+    observedHost.set(agentId, host);
+    hosts.set(host, agentId);
+    sizes.observe(host);
+  }
   fitSoon(agentId);
 }
 
 /** The pane went to the parking lot: it is not fitted there. */
 export function fitParked(agentId: string): void {
   mounted.delete(agentId);
+  const observed = observedHost.get(agentId);
+  if (observed) unobserve(agentId, observed);
+}
+
+function unobserve(agentId: string, host: Element): void {
+  sizes?.unobserve(host);
+  hosts.delete(host);
+  observedHost.delete(agentId);
 }
 
 /** Fits the pane at the next frame; the agent's terminal follows through the xterm's resize event. */

@@ -162,7 +162,7 @@ export function mountPane(agentId: string, host: HTMLElement): void {
     return;
   }
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
-  fitShown(agentId);
+  fitShown(agentId, host);
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
