@@ -1,7 +1,8 @@
-// Panes fitted to their grid cells, in Chromium with a real core (renderer/panes/pane-fit.ts): each pane must fill its
-// cell exactly (no row or column cut off, no room left for another), and the agent in it must see that same size: on
-// a first visit, after the window is resized, and on a run shown again after the window changed while it was hidden.
-// A guard for any change to how a fit is measured (docs/performance.md, "Longest task: fits without forced layout").
+// Panes fitted to their grid cells, in Chromium with a real core: the fit is computed from sizes the page measured
+// (a ResizeObserver's report and xterm's cell size, renderer/panes/pane-fit.ts), never from a layout read. Each pane
+// must fill its cell exactly (no row or column cut off, no room left for another), and the agent in it must see that
+// same size: on a first visit, after the window is resized, and on a run shown again after the window changed while
+// it was hidden.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
