@@ -7,7 +7,7 @@ import { WorktreeBadge } from '../components/WorktreeBadge.js';
 import { AgentMuteButton, AgentStateBadge } from '../components/AttentionBadge.js';
 import { useBaton } from '../state/store.js';
 import { idleTicker } from './pane-idle.js';
-import { fitPane, followTerminal, getPane, mountPane, parkPane, quietFor, wholeHistory } from './terminal-registry.js';
+import { followTerminal, getPane, mountPane, parkPane, quietFor, wholeHistory } from './terminal-registry.js';
 
 interface Props {
   runId: string;
@@ -59,13 +59,9 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
   useEffect(() => {
     const host = hostRef.current;
     if (!visible || !host) return;
+    // Fitted to the host now and whenever the host's size changes (pane-fit.ts observes it).
     mountPane(agent.id, host);
-    const observer = new ResizeObserver(() => fitPane(agent.id));
-    observer.observe(host);
-    return () => {
-      observer.disconnect();
-      parkPane(agent.id);
-    };
+    return () => parkPane(agent.id);
   }, [visible, agent.id]);
 
   const act = async (what: () => Promise<void>) => {

@@ -1,29 +1,44 @@
-// Fitting panes to their hosts, batched per frame: every pane shown or resized since the last frame is measured
-// first (one layout of the page), then every terminal resized. Fitting one pane after another would lay the page
-// out again for each, and with a grid of panes that was most of a run switch (docs/performance.md).
+// Fitting panes to their hosts, batched per frame, without reading layout. Every pane shown or resized since the last
+// frame is fitted together from sizes the page already measured: its host's size as a ResizeObserver reported it after
+// the frame's own layout, and the cell size xterm holds (fit-size.ts). Reading the size instead (the fit addon's
+// `proposeDimensions()`) forced a style recalculation and layout of every pane xterm had just redrawn, inside the task
+// where xterm resumes them (docs/performance.md, "Longest task: fits without forced layout").
 //
 // A pane is resized only once xterm knows it is in view. xterm pauses the renderer of a terminal out of view (an
 // IntersectionObserver on its screen), and a paused renderer keeps its old size: resized then, a pane just moved out
 // of the parking lot had its scroll area clamped to the old, taller canvas by every line written before xterm saw it
 // in view, which xterm takes for the user scrolling up. The view then stayed above the bottom while the agent printed
 // (docs/performance.md, "The screen first, the history when wanted"). So a pane not yet seen in view is fitted in the
-// same task as xterm's own observer resumes its renderer: no write can come between.
+// same task as xterm's own observer resumes its renderer: no write can come between. The host's new size is known by
+// then: resize observations are delivered inside the frame, intersection observations in a task after it.
 import type { FitAddon } from '@xterm/addon-fit';
 import type { Terminal } from '@xterm/xterm';
+import { cellSize, elementPadding, fitDimensions, scrollbarWidth, type BoxSize, type Padding } from './fit-size.js';
 
 interface Fittable {
   fit: FitAddon;
   term: Terminal;
+  /** The element the xterm is opened in (moved between a pane's body and the parking lot). */
   element: HTMLElement;
 }
 
 const fittable = new Map<string, Fittable>();
+/**
+ * The xterm element's padding, the same for every pane (one style sheet styles them all): read once, when the first
+ * pane opens. Read for each pane, it forced a style recalculation of the page in every pane opener's task.
+ */
+let padding: Padding | null = null;
 const toFit = new Set<string>();
 /** Panes to fit as soon as they are in view (asked while out of it). */
 const whenInView = new Set<string>();
 /** The agent of each observed xterm screen, and the screens in view. */
 const screens = new Map<Element, string>();
 const inView = new Set<string>();
+/** The agent of each observed host and back, the panes in a pane's place (not parked), their hosts' last sizes. */
+const hosts = new Map<Element, string>();
+const observedHost = new Map<string, Element>();
+const mounted = new Set<string>();
+const hostSizes = new Map<string, BoxSize>();
 
 const observer =
   typeof IntersectionObserver === 'function'
@@ -46,7 +61,24 @@ const observer =
       )
     : null;
 
+// A pane's host size as the frame laid it out (the content box of the pane's body: the box its xterm fills, the
+// width and height the fit addon reads). Only the hosts of panes in view are observed, from when a pane is shown to
+// when it is parked, as the panes' own observers did before; a host's first report comes after the frame that lays
+// it out.
+const sizes =
+  typeof ResizeObserver === 'function'
+    ? new ResizeObserver((entries) => {
+        for (const e of entries) {
+          const agentId = hosts.get(e.target);
+          if (agentId === undefined) continue;
+          hostSizes.set(agentId, { width: e.contentRect.width, height: e.contentRect.height });
+          fitSoon(agentId);
+        }
+      })
+    : null;
+
 export function trackFit(agentId: string, entry: Fittable): void {
+  if (!padding && entry.term.element) padding = elementPadding(entry.term.element);
   fittable.set(agentId, entry);
   // The element xterm itself observes (created by term.open, before this observer sees it).
   const screen = entry.term.element?.querySelector('.xterm-screen');
@@ -58,8 +90,36 @@ export function trackFit(agentId: string, entry: Fittable): void {
   observer.observe(screen);
 }
 
+/** The pane is in `host` now: fitted at the next frame, and again whenever the host's size changes. */
+export function fitShown(agentId: string, host: HTMLElement): void {
+  mounted.add(agentId);
+  const observed = observedHost.get(agentId);
+  if (sizes && observed !== host) {
+    if (observed) unobserve(agentId, observed);
+    // Another host (a pane shown again, or moved): its size is not known until the observer's first report.
+    hostSizes.delete(agentId);
+    observedHost.set(agentId, host);
+    hosts.set(host, agentId);
+    sizes.observe(host);
+  }
+  fitSoon(agentId);
+}
+
+/** The pane went to the parking lot: it is not fitted there. */
+export function fitParked(agentId: string): void {
+  mounted.delete(agentId);
+  const observed = observedHost.get(agentId);
+  if (observed) unobserve(agentId, observed);
+}
+
+function unobserve(agentId: string, host: Element): void {
+  sizes?.unobserve(host);
+  hosts.delete(host);
+  observedHost.delete(agentId);
+}
+
 /** Fits the pane at the next frame; the agent's terminal follows through the xterm's resize event. */
-export function fitSoon(agentId: string): void {
+function fitSoon(agentId: string): void {
   if (toFit.size === 0) requestAnimationFrame(fitAll);
   toFit.add(agentId);
 }
@@ -78,12 +138,23 @@ function fitAll(): void {
 function fit(ids: readonly string[]): void {
   const sizes = ids.map((id) => {
     const entry = fittable.get(id);
-    if (!entry || !entry.element.isConnected || entry.element.clientWidth === 0) return null;
-    return { term: entry.term, dims: entry.fit.proposeDimensions() };
+    return entry && mounted.has(id) ? { term: entry.term, dims: proposed(id, entry) } : null;
   });
   for (const size of sizes) {
     const dims = size?.dims;
     if (!size || !dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) continue;
     if (size.term.cols !== dims.cols || size.term.rows !== dims.rows) size.term.resize(dims.cols, dims.rows);
   }
+}
+
+/** From the measured host and xterm's cell; the addon's way (a layout read) only where either is out of reach. */
+function proposed(id: string, entry: Fittable): { cols: number; rows: number } | undefined {
+  const cell = cellSize(entry.term);
+  if (!sizes || !cell || !padding) {
+    if (!entry.element.isConnected || entry.element.clientWidth === 0) return undefined;
+    return entry.fit.proposeDimensions();
+  }
+  const host = hostSizes.get(id);
+  // Not measured yet: the observer's first report, after this frame's layout, fits it.
+  return host ? fitDimensions(host, cell, padding, scrollbarWidth(entry.term)) : undefined;
 }

@@ -2,7 +2,7 @@
 // straight from the stream (terminal bytes never pass through React or zustand), reattached after reconnects.
 import type { BatonClient } from '../../shared/client.js';
 import { InputLedger } from '../../shared/input-ledger.js';
-import { fitSoon, trackFit } from './pane-fit.js';
+import { fitParked, fitShown, trackFit } from './pane-fit.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
@@ -162,7 +162,7 @@ export function mountPane(agentId: string, host: HTMLElement): void {
     return;
   }
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
-  fitSoon(agentId);
+  fitShown(agentId, host);
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
@@ -175,17 +175,13 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   }
 }
 
-/** Fits the pane to its host at the next frame (pane-fit.ts), with every other pane shown or resized meanwhile. */
-export function fitPane(agentId: string): void {
-  fitSoon(agentId);
-}
-
 /** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
 export function parkPane(agentId: string): void {
   wanted.host.delete(agentId);
   const pane = panes.get(agentId);
   if (!pane) return;
   lot().appendChild(pane.element);
+  fitParked(agentId);
   if (pane.visible) {
     pane.visible = false;
     pane.stream?.setVisible(false);
