@@ -11,7 +11,7 @@ import { startSshd, type TestSshd } from '../helpers/sshd.js';
 import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { coreTuning, load } from './renderer-kit.js';
 import { hostBSwitches, shutdownRemoteCore, startHostB } from './ssh-host-b.js';
-import { BIG_MB, profileEnv } from './ssh-measures.js';
+import { BIG_MB, WAIT_EVENT, profileEnv } from './ssh-measures.js';
 
 export interface SshChain {
   sshd: TestSshd;
@@ -37,7 +37,12 @@ function tunings(): { host: Record<string, string>; local: Record<string, string
   if (!['both', 'host', 'local'].includes(tune)) throw new Error('BATON_BENCH_TUNE is both, host or local');
   const host = tune === 'local' ? {} : tuning;
   const local = tune === 'host' ? {} : tuning;
-  console.log(`switches: host core ${JSON.stringify(host)}, local core ${JSON.stringify(local)}`);
+  console.log(
+    `switches: host core ${JSON.stringify(host)}, local core ${JSON.stringify(local)}; the key loop waits ` +
+      (WAIT_EVENT
+        ? 'for events (BATON_BENCH_WAIT=spin: polling, as before stop 23)'
+        : 'polling (BATON_BENCH_WAIT=spin)'),
+  );
   return { host, local };
 }
 

@@ -40,11 +40,12 @@ export interface EchoTarget {
 const KEY_LOG = process.env.BATON_BENCH_KEY_LOG;
 
 /**
- * How the key loop waits for an echo: by polling on every turn of the event loop (`spin`, as before: this process then
- * keeps a CPU busy while it waits), or asleep until a target's data arrives (BATON_BENCH_WAIT=event, as a page waits
- * for its socket). On 2 CPUs a spinning bench takes one from the processes on the path.
+ * How the key loop waits for an echo: asleep until a target's data arrives (`event`, the default: as a page or a
+ * terminal waits for its socket), or by polling on every turn of the event loop (BATON_BENCH_WAIT=spin, the bench of
+ * stops before 23: this process then keeps a CPU busy while it waits, and on 2 CPUs takes one from the processes on the
+ * path, the remote agent's longer chain the most).
  */
-const WAIT_EVENT = process.env.BATON_BENCH_WAIT === 'event';
+export const WAIT_EVENT = process.env.BATON_BENCH_WAIT !== 'spin';
 let arrived: (() => void) | null = null;
 
 /** Every target's data handler calls this: it wakes the key loop when it waits for events. */
