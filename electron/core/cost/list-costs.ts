@@ -25,6 +25,7 @@ import { SessionIndexes } from '../vendors/session-indexes.js';
 import type { CostService } from './cost-service.js';
 import { DelayedSave } from '../store/delayed-save.js';
 import { costFile, type SavedCost } from './cost-file.js';
+import { settleWithin } from '../settle-within.js';
 
 /** How long run.list waits for its runs' costs. */
 export const RUN_LIST_COST_BUDGET_MS = 300;
@@ -140,12 +141,7 @@ export class ListCosts {
     const answered = { yet: false };
     const pass = this.pass(due, answered, late);
     const summed = behind.length > 0 ? Promise.all([pass, ...behind]) : pass;
-    let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, Math.max(0, budgetMs - (Date.now() - started)));
-    });
-    await Promise.race([summed, budget]);
-    clearTimeout(timer);
+    await settleWithin(summed, budgetMs - (Date.now() - started));
     answered.yet = true;
     // Sums made from now on by any pass are announced when they differ from what this list gives.
     for (const other of this.unanswered) other.yet = true;

@@ -15,6 +15,7 @@ import { reportFailure } from '../log.js';
 import { InputLedger } from '../../../shared/input-ledger.js';
 import { LazyMirror } from './lazy-mirror.js';
 import type { RemoteCore } from './remote-core.js';
+import { settleWithin } from '../settle-within.js';
 
 export const ENDED = new Set(['exited', 'stopped', 'failed']);
 
@@ -169,7 +170,7 @@ export class RemoteTerminal {
     if (this.exited) return;
     const exited = new Promise<void>((r) => this.onExit(() => r()));
     await this.core.call('agent.stop', { agentId: this.remoteAgentId }).catch(() => undefined);
-    await Promise.race([exited, new Promise((r) => setTimeout(r, graceMs + 1000).unref())]);
+    await settleWithin(exited, graceMs + 1000);
   }
 
   dispose(): void {

@@ -24,6 +24,7 @@ import { logFailure, type RunRepository } from './run-repository.js';
 import { checkedDirectory } from './validation.js';
 import { currentSessionId, type Announce } from './views.js';
 import type { AttentionService } from '../attention/attention-service.js';
+import { settleWithin } from '../settle-within.js';
 
 /** A live agent with its run; `settled` resolves once its exit has been recorded; `unwatch` ends its worktree's watch. */
 export type RunningAgent = LiveAgent & { runId: string; settled: Promise<void>; unwatch: () => void };
@@ -213,7 +214,7 @@ export class AgentSupervisor {
     live.unwatch();
     await live.terminal.stop();
     // Let the exit bookkeeping land before the caller reads the manifest.
-    await Promise.race([live.settled, new Promise((r) => setTimeout(r, 3000))]);
+    await settleWithin(live.settled, 3000);
     if (this.running.get(agentId) === live) this.running.delete(agentId);
   }
 

@@ -20,6 +20,7 @@ import type { RunManifest } from '../store/types.js';
 import { HealthBatch } from './health-batch.js';
 import { DelayedSave } from '../store/delayed-save.js';
 import { healthFile, type SavedHealth } from './health-file.js';
+import { settleWithin } from '../settle-within.js';
 
 export type Health = RunSummary['health'];
 /** `batch`: what the runs checked together share (directory answers, vendor store indexes; health-batch.ts). */
@@ -227,14 +228,4 @@ export class RunHealth {
 }
 
 /** Settles when `work` does or at `deadline` (ms since the epoch), whichever is first; `work` goes on either way. */
-async function within(work: Promise<unknown>, deadline: number): Promise<void> {
-  const ms = deadline - Date.now();
-  if (ms === Infinity) return void (await work);
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))));
-  try {
-    await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+const within = (work: Promise<unknown>, deadline: number) => settleWithin(work, deadline - Date.now());

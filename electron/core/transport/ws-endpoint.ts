@@ -10,6 +10,7 @@ import { WS_PROTOCOL } from '../../../shared/client.js';
 import type { CoreHost } from '../host.js';
 import { ClientSession } from './client-session.js';
 import { reportFailure } from '../log.js';
+import { settleWithin } from '../settle-within.js';
 
 const MAX_MESSAGE_BYTES = 4 << 20;
 /** A client that stops reading (a frozen tab, a stuck script) is cut off before its backlog eats the core's memory. */
@@ -52,9 +53,7 @@ export class SocketEndpoint {
       ),
     );
     for (const ws of open) ws.close(1001, 'the Baton core is stopping');
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
-    clearTimeout(timer);
+    await settleWithin(closed, graceMs);
     this.close();
   }
 
