@@ -27,11 +27,14 @@ export interface Switched {
   firstTimings: Record<string, number[]>;
 }
 
-const scale = () => (globalThis as unknown as ScaleGlobal).__batonScale;
+// Functions passed to page.evaluate run in the page: each names the hooks itself (no closure crosses).
 
 /** Selects the run and waits until each of its panes is current (untimed for the bench's figures; the time printed). */
 export async function waitCurrent(page: Page, run: ScaleRun): Promise<number> {
-  const r = await page.evaluate(([id, agents]) => scale().timeSwitch(id, agents), [run.id, run.agentIds] as const);
+  const r = await page.evaluate(
+    ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+    [run.id, run.agentIds] as const,
+  );
   return Math.max(...Object.values(r.ms));
 }
 
@@ -74,7 +77,11 @@ export async function switchThrough(
   const { vs } = out;
   for (let pass = 0; pass < passes; pass++) {
     const into = pass === 0 ? out.first : out.again;
-    if (pass === 1) out.firstTimings = await page.evaluate((t) => scale().paneTimings(t), since);
+    if (pass === 1)
+      out.firstTimings = await page.evaluate(
+        (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
+        since,
+      );
     for (const [i, run] of runs.entries()) {
       // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n
       // (mirror-nice.ts), the even ones (BENCH_MIRROR_NICE_FIRST=1: the odd ones; alternate it between bench runs).
@@ -88,7 +95,10 @@ export async function switchThrough(
           reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
         );
       const sideFrom = Date.now();
-      const r = await page.evaluate(([id, agents]) => scale().timeSwitch(id, agents), [run.id, run.agentIds] as const);
+      const r = await page.evaluate(
+        ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+        [run.id, run.agentIds] as const,
+      );
       // Which side of the A/B each switch was, for the trace's split of the page's fetches (mirror-trace.ts).
       if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
         appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
@@ -99,7 +109,11 @@ export async function switchThrough(
       if (process.env.BENCH_DIAG === '1') await printDiag(client, r.diag);
     }
   }
-  if (passes === 1) out.firstTimings = await page.evaluate((t) => scale().paneTimings(t), since);
+  if (passes === 1)
+    out.firstTimings = await page.evaluate(
+      (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
+      since,
+    );
   return out;
 }
 

@@ -151,7 +151,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       const coldRuns = await switchThrough(p.page, client, server, runs, 1, undefined);
       const coldLongest = await longestSince(p.page, 0);
       line(
-        '  diagnostic: cold page, first visits right after it opens',
+        '  diagnostic: cold page, first visits at once',
         `p50 ${ms(quantile(coldRuns.first, 0.5))} p99 ${ms(quantile(coldRuns.first, 0.99))}  blank ${coldRuns.blank.length}, stale ${coldRuns.stale.length}; longest task ${longText(coldLongest)}; n=${coldRuns.first.length}`,
       );
       console.log(`    by phase (p50 / p99 ms): ${phases(coldRuns.firstTimings, quantile)}`);
@@ -162,11 +162,24 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       const current = await waitCurrent(p.page, opened);
       const ahead = await waitLoadedAhead(p.page, allAgents, AHEAD_TIMEOUT_MS);
       const aheadLongest = await longestSince(p.page, 0);
+      const aheadTimings = await p.page.evaluate(() =>
+        (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(0),
+      );
       line(
-        'all panes loaded ahead after (page opens → every pane attached and parsed)',
+        'all panes loaded ahead (page open → attached, parsed)',
         ahead === null
           ? '  – (this build has no loadedAhead hook)'
           : `${ms(ahead.at).padStart(9)}  ${ahead.loaded}/${allAgents.length} panes${ahead.loaded < allAgents.length ? ` (stopped waiting at ${AHEAD_TIMEOUT_MS / 1000} s)` : ''}; longest task meanwhile ${longText(aheadLongest)}`,
+      );
+      // When the page asked for its first pane's catch-up and when the last one's was parsed: the span the loading took.
+      const span = await p.page.evaluate(() => {
+        const m = performance.getEntriesByType('measure');
+        const fetches = m.filter((e) => e.name === 'baton:pane-fetch').map((e) => e.startTime);
+        const parsed = m.filter((e) => e.name === 'baton:pane-parse').map((e) => e.startTime + e.duration);
+        return { from: Math.min(...fetches), to: Math.max(...parsed) };
+      });
+      console.log(
+        `    loading the panes, by phase (p50 / p99 ms): ${phases(aheadTimings, quantile)}; first fetch at ${ms(span.from)}, last parsed at ${ms(span.to)}`,
       );
       waits = `, after the opened run current (${ms(current)}) and the panes loaded ahead`;
     }
