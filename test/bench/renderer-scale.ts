@@ -159,8 +159,12 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       p = await openBenchPage(b, server);
       // The run the page opened on (the newest: the list's first) current, then every live agent's pane loaded ahead
       // (bounded): what a user who opened the page a moment ago sees when switching.
+      // BENCH_TRACE_AHEAD=1: Chromium's timeline of the page from here until every pane is loaded ahead.
+      const traceAhead = process.env.BENCH_TRACE_AHEAD === '1';
+      if (traceAhead) await startTrace(p);
       const current = await waitCurrent(p.page, opened);
       const ahead = await waitLoadedAhead(p.page, allAgents, AHEAD_TIMEOUT_MS);
+      if (traceAhead) await printTrace(p, 'opening and loading every pane ahead');
       const aheadLongest = await longestSince(p.page, 0);
       const aheadTimings = await p.page.evaluate(() =>
         (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(0),
