@@ -1,7 +1,8 @@
 // The scale part of the renderer bench (run from renderer.ts, DOM renderer; BENCH_SCALE=0 leaves it out): 100 agents
 // in 10 runs, each a shell printing an agent-like burst every second after 5,000 lines of history, next to 10,000
 // stored runs. In the page (renderer/bench-scale-hooks.ts): switching to every run until each pane shows its agent's
-// current output (first visits, then again), the longest main-thread task meanwhile, renderer memory with every pane
+// current output (first visits, then again; on a page that has opened and loaded every pane ahead, with a cold page's
+// first visits before it as a diagnostic), the longest main-thread task meanwhile, renderer memory with every pane
 // filled, typing into the history's search box, and the dashboard's cold start. Outside: core + page CPU with the
 // 100 agents idle. Each figure is printed next to its goal (docs/performance.md).
 import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
