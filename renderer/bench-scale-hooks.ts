@@ -1,7 +1,7 @@
 // Measurement hooks of the scale bench (test/bench/renderer-scale.ts), in the bench build only (bench-main.ts), as
 // `window.__batonScale`: switching runs until every pane shows its agent's current output, the page's long tasks,
 // and typing into the history's search box. Figures are taken inside the page, with no round trip to the bench.
-import { existingPane, getPane, paneRenderer } from './panes/terminal-registry.js';
+import { existingPane, getPane, paneRenderer, settled } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 import { FULL_SCROLLBACK } from './panes/pane-history.js';
 
@@ -78,6 +78,12 @@ export interface BatonScale {
   paneTimings(since: number): Record<string, number[]>;
   /** How many of these agents' panes hold less than the full history now (parked a while: pane-history.ts trims). */
   trimmedPanes(agentIds: string[]): number;
+  /**
+   * Resolves once every one of these agents' panes is attached to its terminal and what the core sent it so far is
+   * parsed (loaded ahead by pane-warmup.ts, or in view), or at the timeout: the page's clock then (ms since it began
+   * loading) and how many were loaded.
+   */
+  loadedAhead(agentIds: string[], timeoutMs: number): Promise<{ at: number; loaded: number }>;
 }
 
 declare global {
@@ -228,7 +234,22 @@ function armTyping(): void {
   });
 }
 
+/** Checked every 50 ms (a finer poll would cut the page's idle periods, in which the panes are loaded ahead). */
+async function loadedAhead(agentIds: string[], timeoutMs: number): Promise<{ at: number; loaded: number }> {
+  const until = performance.now() + timeoutMs;
+  const attached = () => agentIds.filter((id) => existingPane(id)?.stream != null);
+  for (;;) {
+    const loaded = attached();
+    if (loaded.length === agentIds.length || performance.now() > until) {
+      await Promise.all(loaded.map((id) => settled(id)));
+      return { at: performance.now(), loaded: loaded.length };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 window.__batonScale = {
+  loadedAhead,
   timeSwitch,
   longFrames: (since: number) =>
     longFrames

@@ -1,22 +1,32 @@
-// The panes of live runs the user has not opened yet are loaded in the background, one pane at a time when the page
-// is idle, so that switching to such a run later shows its current screens as a revisit does (docs/performance.md,
+// The panes of live runs the user has not opened yet are loaded in the background, a few at a time when the page is
+// idle, so that switching to such a run later shows its current screens as a revisit does (docs/performance.md,
 // "Output path and panes"). Measured with 100 agents with 5,000 lines each: a pane seen for the first time spent
 // hundreds of milliseconds being fetched from the core and parsed; a loaded pane only catches up on what arrived
-// since. One pane at a time, only in idle time: loading a whole run at once competed with the run in view and made
-// its first visits slower. A loaded pane costs what a visited one does (its xterm and its scrollback), no more: the
-// page holds it after one visit anyway; hidden, it gets no output until it is shown.
+// since. A few panes at a time (AT_ONCE), started only in idle time: loading a whole run at once competed with the run
+// in view and made its first visits slower. A loaded pane costs what a visited one does (its xterm and its
+// scrollback), no more: the page holds it after one visit anyway; hidden, it gets no output until it is shown.
 import { followTerminal, hasPane, liveTerminals, settled } from './terminal-registry.js';
 
 const asked = new Set<string>();
 const queue: { agentId: string; terminalId: string }[] = [];
-let busy = false;
+/** Panes loaded ahead whose fetch or parse is not done yet. */
+let inFlight = 0;
+let waitingForIdle = false;
 
 /** How long a pane waits for an idle moment before it is loaded anyway (a busy page is rarely idle). */
 const IDLE_TIMEOUT_MS = 5000;
+/**
+ * Panes loaded ahead at once. Each spends most of its load waiting for the core's answer (a round trip), so one at a
+ * time left the page idle most of the while, and loading 100 panes took seconds (docs/performance.md, switch6). More at
+ * once would queue a pane the user shows behind more of them, at the core and on the socket.
+ */
+const AT_ONCE = 4;
+/** An idle period with less left than this starts no more panes (opening one is a few milliseconds of the page's). */
+const MIN_IDLE_LEFT_MS = 4;
 
-const whenIdle = (run: () => void) => {
+const whenIdle = (run: (deadline: { timeRemaining(): number; didTimeout: boolean }) => void) => {
   if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
-  else setTimeout(run, IDLE_TIMEOUT_MS / 10);
+  else setTimeout(() => run({ timeRemaining: () => 0, didTimeout: true }), IDLE_TIMEOUT_MS / 10);
 };
 
 /** Loads the live agents' panes of these runs in the background (each run once a page; later calls add new ones). */
@@ -36,18 +46,26 @@ export function warmRuns(runIds: readonly string[]): void {
 }
 
 function next(): void {
-  if (busy) return;
-  const pane = queue.shift();
-  if (!pane) return;
-  busy = true;
-  whenIdle(() => {
-    // A pane the user opened meanwhile is the view's; it is not touched here.
-    if (!hasPane(pane.agentId)) followTerminal(pane.agentId, pane.terminalId, true);
-    settled(pane.agentId)
-      .catch(() => undefined)
-      .finally(() => {
-        busy = false;
-        next();
-      });
+  if (waitingForIdle || inFlight >= AT_ONCE || queue.length === 0) return;
+  waitingForIdle = true;
+  whenIdle((deadline) => {
+    waitingForIdle = false;
+    // As many as this idle period allows, up to AT_ONCE loading: starting one only queues its xterm to open in a task
+    // of its own (pane-opener.ts, after any pane the user is shown) and its fetch after that.
+    do {
+      const pane = queue.shift();
+      if (!pane) break;
+      // A pane the user opened meanwhile is the view's; it is not touched here.
+      if (hasPane(pane.agentId)) continue;
+      inFlight++;
+      followTerminal(pane.agentId, pane.terminalId, true);
+      settled(pane.agentId)
+        .catch(() => undefined)
+        .finally(() => {
+          inFlight--;
+          next();
+        });
+    } while (inFlight < AT_ONCE && deadline.timeRemaining() > MIN_IDLE_LEFT_MS);
+    next();
   });
 }

@@ -1,0 +1,137 @@
+// The scale scene's switching (renderer-scale.ts): switching to each run in turn until every pane of it shows its
+// agent's current output, in the page (renderer/bench-scale-hooks.ts), and the waits before it: the run the page opened
+// on current, and every live agent's pane loaded ahead (renderer/panes/pane-warmup.ts).
+import { appendFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import type { RpcClient } from '../../shared/client.js';
+import type { ServerProcess } from '../helpers/server.js';
+import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, niceAgentGroups, reniceMirrors } from './mirror-nice.js';
+import type { ScaleGlobal } from './renderer-scale.js';
+import { ms } from './stats.js';
+
+export interface ScaleRun {
+  id: string;
+  agentIds: string[];
+}
+
+export interface Switched {
+  /** First visits (the first pass), per pane: the switch → its current screen painted (ms). */
+  first: number[];
+  /** Revisits (the second pass). */
+  again: number[];
+  /** The same on the niced side of BENCH_MIRROR_NICE / BENCH_AGENT_GROUP_NICE (empty without). */
+  vs: { first: number[]; again: number[]; reniced: number[] };
+  blank: string[];
+  stale: string[];
+  /** The phases of showing a pane (`baton:pane-*` measures) during the first pass. */
+  firstTimings: Record<string, number[]>;
+}
+
+// Functions passed to page.evaluate run in the page: each names the hooks itself (no closure crosses).
+
+/** Selects the run and waits until each of its panes is current (untimed for the bench's figures; the time printed). */
+export async function waitCurrent(page: Page, run: ScaleRun): Promise<number> {
+  const r = await page.evaluate(
+    ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+    [run.id, run.agentIds] as const,
+  );
+  return Math.max(...Object.values(r.ms));
+}
+
+/**
+ * Waits until every agent's pane in the page is attached and what it was sent is parsed (the page loaded them ahead,
+ * or they are in view), at most `timeoutMs`: the page's clock then (ms since it began loading) and how many were.
+ */
+export async function waitLoadedAhead(
+  page: Page,
+  agentIds: string[],
+  timeoutMs: number,
+): Promise<{ at: number; loaded: number } | null> {
+  return page.evaluate(
+    ([ids, timeout]) => {
+      const s = (globalThis as unknown as ScaleGlobal).__batonScale;
+      return s.loadedAhead ? s.loadedAhead(ids, timeout) : null;
+    },
+    [agentIds, timeoutMs] as const,
+  );
+}
+
+/** `passes` times through every run, in order; the first pass's switches are first visits on a page that never showed them. */
+export async function switchThrough(
+  page: Page,
+  client: RpcClient,
+  server: ServerProcess,
+  runs: ScaleRun[],
+  passes: 1 | 2,
+  mirrorTrace: string | undefined,
+): Promise<Switched> {
+  const since = await page.evaluate(() => performance.now());
+  const out: Switched = {
+    first: [],
+    again: [],
+    vs: { first: [], again: [], reniced: [] },
+    blank: [],
+    stale: [],
+    firstTimings: {},
+  };
+  const { vs } = out;
+  for (let pass = 0; pass < passes; pass++) {
+    const into = pass === 0 ? out.first : out.again;
+    if (pass === 1)
+      out.firstTimings = await page.evaluate(
+        (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
+        since,
+      );
+    for (const [i, run] of runs.entries()) {
+      // BENCH_MIRROR_NICE=n: every other run is switched to with the core's mirror threads at niceness n
+      // (mirror-nice.ts), the even ones (BENCH_MIRROR_NICE_FIRST=1: the odd ones; alternate it between bench runs).
+      const niced =
+        (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) &&
+        i % 2 === (process.env.BENCH_MIRROR_NICE_FIRST === '1' ? 0 : 1);
+      if (AGENT_GROUP_NICE_VS !== null)
+        vs.reniced.push(niceAgentGroups(server.child.pid, niced ? AGENT_GROUP_NICE_VS : 0));
+      if (MIRROR_NICE_VS !== null)
+        vs.reniced.push(
+          reniceMirrors(server.child.pid, niced ? MIRROR_NICE_VS : Number(process.env.BATON_MIRROR_NICE ?? 0) || 0),
+        );
+      const sideFrom = Date.now();
+      const r = await page.evaluate(
+        ([id, agents]) => (globalThis as unknown as ScaleGlobal).__batonScale.timeSwitch(id, agents),
+        [run.id, run.agentIds] as const,
+      );
+      // Which side of the A/B each switch was, for the trace's split of the page's fetches (mirror-trace.ts).
+      if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
+        appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
+      (niced ? (pass === 0 ? vs.first : vs.again) : into).push(...Object.values(r.ms));
+      out.blank.push(...r.blank);
+      out.stale.push(...r.stale);
+      // Where each pane not current stands: its view against its buffer, and the core's screen.
+      if (process.env.BENCH_DIAG === '1') await printDiag(client, r.diag);
+    }
+  }
+  if (passes === 1)
+    out.firstTimings = await page.evaluate(
+      (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
+      since,
+    );
+  return out;
+}
+
+async function printDiag(client: RpcClient, diag: string[]): Promise<void> {
+  for (const d of diag) {
+    console.log(d);
+    const id = d.slice(0, d.indexOf(':'));
+    const screen = await client.call('agent.screen', { agentId: id });
+    const rows = screen.text
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-4);
+    console.log(`    core screen ${screen.cols}x${screen.rows}: ${JSON.stringify(rows)}`);
+  }
+}
+
+/** The phases of a pass's first visits, p50 / p99 each (the phases of a run's panes overlap). */
+export const phases = (timings: Record<string, number[]>, quantile: (v: number[], q: number) => number): string =>
+  Object.entries(timings)
+    .map(([phase, d]) => `${phase} ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} (n=${d.length})`)
+    .join('; ');
