@@ -24,9 +24,11 @@ export const INPUT_READY = Object.freeze({
   echoBoundMs: 2000,
   /**
    * The bound for a resumed agent whose vendor says it restores the session after drawing its prompt: a resumed
-   * Gemini CLI finished its restore up to 7 s after its spawn at load 9 (docs/input-ready.md).
+   * Gemini CLI finished its restore 3.6–8.2 s after its spawn at load 9–11 (docs/input-ready.md). Its notice can
+   * show for as little as 30 ms, between two reads of the screen; a text typed at this bound that is dropped all the
+   * same is typed again (agent-send.ts).
    */
-  restoreBoundMs: 12_000,
+  restoreBoundMs: 8000,
 });
 
 /** The parts of an agent's terminal the wait reads. */
