@@ -86,9 +86,11 @@ export async function untilInputReady(
 ): Promise<void> {
   const promptQuietMs = timings.promptQuietMs ?? INPUT_READY.promptQuietMs;
   // A resumed Gemini CLI draws its prompt box, stays quiet for up to 700 ms (load 9), then restores the session and
-  // drops what it reads meanwhile: neither its first prompt nor that quiet says it takes keys.
-  let restored = !(start.resumed === true && prompt !== undefined && restoring.length > 0);
-  const boundMs = restored ? timings.boundMs : Math.max(timings.boundMs, INPUT_READY.restoreBoundMs);
+  // drops what it reads meanwhile, quiet again under its notice: neither its first prompt nor a quiet screen says it
+  // takes keys until the notice has shown and gone.
+  let restore: 'awaited' | 'shown' | 'done' =
+    start.resumed === true && prompt !== undefined && restoring.length > 0 ? 'awaited' : 'done';
+  const boundMs = restore === 'done' ? timings.boundMs : Math.max(timings.boundMs, INPUT_READY.restoreBoundMs);
   let screenReadAt = -1;
   /** Since when every read of the screen has shown the prompt (null: the last read did not). */
   let promptSince: number | null = null;
@@ -96,16 +98,19 @@ export async function untilInputReady(
     const now = Date.now();
     if (terminal.exited || now - start.at >= boundMs) return;
     const printed = terminal.endOffset > start.offset;
-    if (restored && printed && now - terminal.lastOutputAt >= timings.settleMs) break;
     // The vendor's own prompt needs no quiet screen, only to stay drawn a moment: its screen is read once per change
     // of output, and it counts once every read for `promptQuietMs` has shown it.
     if (printed && prompt && terminal.lastOutputAt !== screenReadAt) {
       screenReadAt = terminal.lastOutputAt;
       const seen = await readPrompt(terminal, prompt, restoring);
-      if (seen === 'restoring') restored = true;
+      if (seen === 'restoring') restore = 'shown';
+      else if (restore === 'shown') restore = 'done';
       promptSince = seen === 'prompt' ? (promptSince ?? Date.now()) : null;
     }
-    if (restored && promptSince !== null && Date.now() - promptSince >= promptQuietMs) break;
+    if (restore === 'done') {
+      if (printed && Date.now() - terminal.lastOutputAt >= timings.settleMs) break;
+      if (promptSince !== null && Date.now() - promptSince >= promptQuietMs) break;
+    }
     await sleep(timings.pollMs);
   }
   ready.add(terminal);
