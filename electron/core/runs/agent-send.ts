@@ -1,13 +1,19 @@
 // `agent.send` (docs/input-ready.md): waits until the agent takes keys, types the text, waits for its echo, then the
 // vendor's pause and Enter. A text the CLI read and dropped (a resumed Gemini CLI restoring its session) is typed once
 // more, only when the screen proves it gone: never drawn, and the vendor's empty-box placeholder drawn after it.
-import type { AgentTerminal } from '../pty/terminal.js';
 import type { VendorAdapter } from '../vendors/adapter.js';
-import { INPUT_READY, shows, untilEchoed, untilInputReady, type InputStart } from './input-ready.js';
+import {
+  INPUT_READY,
+  shows,
+  untilEchoed,
+  untilInputReady,
+  type InputStart,
+  type InputTerminal,
+} from './input-ready.js';
 
 /** What a send needs of a live agent (read again after each wait: the agent may have been restarted meanwhile). */
 export interface SendTarget {
-  readonly terminal: Pick<AgentTerminal, 'lastOutputAt' | 'endOffset' | 'exited' | 'capture' | 'write'>;
+  readonly terminal: InputTerminal & { write(data: string): void };
   readonly adapter: Pick<VendorAdapter, 'submitDelayMs' | 'input' | 'attention'>;
   readonly start: InputStart;
 }
