@@ -2,7 +2,8 @@
 // has started; bytes that arrive before meet the terminal's line discipline, which echoes them and turns the Enter
 // into a line feed, so the prompt is never submitted. `agent.send` therefore waits until the agent is ready, bounded:
 // the vendor's prompt on its screen (its attention patterns: data in its own folder), or else the first quiet screen
-// after some output. Keys a user types into a pane never wait here.
+// after some output; for a resumed agent whose vendor shows a notice while it restores the session, only once that
+// notice has come and gone. Keys a user types into a pane never wait here.
 import { readScreen } from '../attention/screen.js';
 import type { ScreenPatterns } from '../attention/signals.js';
 
