@@ -2,7 +2,8 @@
 // the text in its input box (then Enter again sends it); a CLI that has just started or resumed may show its prompt
 // before its input box takes keys (Gemini resumed under a fresh HOME dropped the whole text in 1 of 4 runs here): then
 // the text is typed again. Which of the two happened is told by the screen: the text shows once more than before it
-// was typed only when it sits in the box.
+// was typed only when it sits in the box. BATON_COMPAT_NO_RETYPE=1 turns every retry off: the product's agent.send
+// alone must deliver the text.
 import type { RpcClient } from '../../shared/client.js';
 
 export interface Sent {
@@ -33,6 +34,7 @@ export async function sendUntilAsked(
   const shownBefore = count(await screen(), text);
   await client.call('agent.send', { agentId, text });
   const sent: Sent = { extraEnters: 0, retyped: 0, stuck: null };
+  if (process.env.BATON_COMPAT_NO_RETYPE === '1') retries = 0;
   let lastTry = Date.now();
   while (!reached() && Date.now() < deadline) {
     if (Date.now() - lastTry > 10_000 && sent.extraEnters + sent.retyped < retries) {

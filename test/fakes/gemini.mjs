@@ -22,6 +22,7 @@ import {
 } from './lib/fsutil.mjs';
 import { answerTurns, think } from './lib/memory.mjs';
 import { chatPrompt, createTui, pressTwiceToExit, printLine, printLines, printTurns } from './lib/tui.mjs';
+import { restoreAfterPrompt, restoreSetting } from './lib/restore.mjs';
 
 const VERSION = '0.61.0';
 const DELAY_MS = envMs('FAKE_GEMINI_DELAY_MS', 50);
@@ -295,9 +296,12 @@ if (opts.prompt !== null) {
 // ---------------------------------------------------------------- screen and input
 const MARKS = { user: '>', reply: '✦' };
 
+// Restoring as the real CLI does (restore.mjs): its READY text is then the empty box's placeholder, as in the real one.
+const restore = restoreSetting(opts.resume !== null);
 const tui = createTui({
   mark: '>',
-  footer: `  ${READY}`,
+  footer: restore ? '  ? for shortcuts' : `  ${READY}`,
+  placeholder: restore ? READY : '',
   onPrompt: chatPrompt({
     marks: MARKS,
     converse,
@@ -314,8 +318,12 @@ const tui = createTui({
 // ---------------------------------------------------------------- main
 tui.listen({ sigint: true });
 
-printLines(`Gemini CLI (fake) v${VERSION}`, cwd, '');
-printTurns(state.turns, MARKS);
+const header = () => {
+  printLines(`Gemini CLI (fake) v${VERSION}`, cwd, '');
+  printTurns(state.turns, MARKS);
+};
+header();
 tui.draw();
+if (restore) restoreAfterPrompt(tui, restore, header);
 const first = opts.interactive ?? (opts.query.length > 0 ? opts.query.join(' ') : null);
 if (first !== null) tui.submit(first);

@@ -99,7 +99,7 @@ export class AgentLauncher {
     const live: LiveAgent = {
       terminal,
       adapter,
-      start: { at: spawnedAt, offset: terminal.endOffset },
+      start: { at: spawnedAt, offset: terminal.endOffset, resumed: plan.outcome === 'resumed' },
       stopRequested: false,
       stopFollowing: adapter.follow({ pid: terminal.pid, cwd, hints: plan.hints ?? {}, spawnedAt }, this.env, (seen) =>
         hooks.onSession(seen),

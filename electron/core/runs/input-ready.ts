@@ -2,7 +2,8 @@
 // has started; bytes that arrive before meet the terminal's line discipline, which echoes them and turns the Enter
 // into a line feed, so the prompt is never submitted. `agent.send` therefore waits until the agent is ready, bounded:
 // the vendor's prompt on its screen (its attention patterns: data in its own folder), or else the first quiet screen
-// after some output. Keys a user types into a pane never wait here.
+// after some output; for a resumed agent whose vendor shows a notice while it restores the session, only once that
+// notice has come and gone. Keys a user types into a pane never wait here.
 import { readScreen } from '../attention/screen.js';
 import type { ScreenPatterns } from '../attention/signals.js';
 
@@ -22,6 +23,13 @@ export const INPUT_READY = Object.freeze({
   promptQuietMs: 150,
   /** After typing, a send waits at most this long for the CLI to echo the text before its pause and Enter. */
   echoBoundMs: 2000,
+  /**
+   * The bound for a resumed agent whose vendor says it restores the session after drawing its prompt: a resumed
+   * Gemini CLI finished its restore 3.6–8.2 s after its spawn at load 9–11 (docs/input-ready.md). Its notice can
+   * show for as little as 30 ms, between two reads of the screen; a text typed at this bound that is dropped all the
+   * same is typed again (agent-send.ts).
+   */
+  restoreBoundMs: 8000,
 });
 
 /** The parts of an agent's terminal the wait reads. */
@@ -37,6 +45,8 @@ export interface InputStart {
   /** ms since epoch */
   readonly at: number;
   readonly offset: number;
+  /** The CLI was started on a session it resumes (a resume, a fork's copy, an import). */
+  readonly resumed?: boolean;
 }
 
 /** Terminals already seen ready: later sends to them never wait. */
@@ -44,41 +54,64 @@ const ready = new WeakSet<InputTerminal>();
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Whether the vendor's patterns show a prompt or a dialog that takes keys now; a screen that cannot be read, no. */
-async function promptShown(terminal: InputTerminal, patterns: ScreenPatterns): Promise<boolean> {
+/**
+ * What the screen shows: a prompt or a dialog that takes keys now (by the vendor's patterns), or its notice that it
+ * restores a session; a screen that cannot be read, neither.
+ */
+async function readPrompt(
+  terminal: InputTerminal,
+  patterns: ScreenPatterns,
+  restoring: readonly RegExp[],
+): Promise<'prompt' | 'restoring' | null> {
   try {
-    const seen = readScreen((await terminal.capture(patterns.lines, 0)).text, patterns);
-    return seen?.state === 'waiting' || seen?.state === 'asking';
+    const text = (await terminal.capture(patterns.lines, 0)).text;
+    if (restoring.some((p) => p.test(text))) return 'restoring';
+    const seen = readScreen(text, patterns);
+    return seen?.state === 'waiting' || seen?.state === 'asking' ? 'prompt' : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
 /**
  * Resolves once `terminal` takes typed input, or once `boundMs` has passed since its start, or it ended. Never rejects.
+ * `restoring`: the vendor's notice that it restores a resumed session (InputScreens); for a resumed start, the prompt
+ * and the quiet screen count only once it has shown and gone (bounded by `restoreBoundMs` instead).
  */
 export async function untilInputReady(
   terminal: InputTerminal,
   start: InputStart,
   prompt: ScreenPatterns | undefined,
   timings: { pollMs: number; settleMs: number; boundMs: number; promptQuietMs?: number } = INPUT_READY,
+  restoring: readonly RegExp[] = [],
 ): Promise<void> {
   const promptQuietMs = timings.promptQuietMs ?? INPUT_READY.promptQuietMs;
+  // A resumed Gemini CLI draws its prompt box, stays quiet for up to 700 ms (load 9), then restores the session and
+  // drops what it reads meanwhile, quiet again under its notice: neither its first prompt nor a quiet screen says it
+  // takes keys until the notice has shown and gone.
+  let restore: 'awaited' | 'shown' | 'done' =
+    start.resumed === true && prompt !== undefined && restoring.length > 0 ? 'awaited' : 'done';
+  const boundMs = restore === 'done' ? timings.boundMs : Math.max(timings.boundMs, INPUT_READY.restoreBoundMs);
   let screenReadAt = -1;
   /** Since when every read of the screen has shown the prompt (null: the last read did not). */
   let promptSince: number | null = null;
   while (!ready.has(terminal)) {
     const now = Date.now();
-    if (terminal.exited || now - start.at >= timings.boundMs) return;
+    if (terminal.exited || now - start.at >= boundMs) return;
     const printed = terminal.endOffset > start.offset;
-    if (printed && now - terminal.lastOutputAt >= timings.settleMs) break;
     // The vendor's own prompt needs no quiet screen, only to stay drawn a moment: its screen is read once per change
     // of output, and it counts once every read for `promptQuietMs` has shown it.
     if (printed && prompt && terminal.lastOutputAt !== screenReadAt) {
       screenReadAt = terminal.lastOutputAt;
-      promptSince = (await promptShown(terminal, prompt)) ? (promptSince ?? Date.now()) : null;
+      const seen = await readPrompt(terminal, prompt, restoring);
+      if (seen === 'restoring') restore = 'shown';
+      else if (restore === 'shown') restore = 'done';
+      promptSince = seen === 'prompt' ? (promptSince ?? Date.now()) : null;
     }
-    if (promptSince !== null && Date.now() - promptSince >= promptQuietMs) break;
+    if (restore === 'done') {
+      if (printed && Date.now() - terminal.lastOutputAt >= timings.settleMs) break;
+      if (promptSince !== null && Date.now() - promptSince >= promptQuietMs) break;
+    }
     await sleep(timings.pollMs);
   }
   ready.add(terminal);
@@ -90,8 +123,9 @@ const LAYOUT = /[\s\u2500-\u257f]/gu;
 const echoMark = (text: string) => text.replace(LAYOUT, '').slice(-16);
 
 /**
- * Resolves once `terminal` shows the end of `text` it was just sent (typed after `offset`): the CLI has read the text
- * and drawn it in its box. Or after `boundMs`, or when it ended; a text with nothing visible waits for any output.
+ * Resolves true once `terminal` shows the end of `text` it was just sent (typed after `offset`): the CLI has read the
+ * text and drawn it in its box. Or false after `boundMs`, or when it ended; a text with nothing visible waits for any
+ * output (true).
  * The vendor's pause before Enter counts from here, not from the write: a CLI that reads the text late (busy, or
  * under load) would otherwise take the Enter in the same burst, as part of a paste, or before its box holds the
  * text (a TUI whose state is not drawn yet submits an empty box, which it ignores). Never rejects.
@@ -101,21 +135,26 @@ export async function untilEchoed(
   offset: number,
   text: string,
   timings: { pollMs: number; echoBoundMs: number } = INPUT_READY,
-): Promise<void> {
+): Promise<boolean> {
   const deadline = Date.now() + timings.echoBoundMs;
   const mark = echoMark(text);
   let readAt = offset;
   while (!terminal.exited && Date.now() < deadline) {
     const end = terminal.endOffset;
     if (end > readAt) {
-      if (mark === '') return;
+      if (mark === '') return true;
       readAt = end;
       try {
-        if ((await terminal.capture()).text.replace(LAYOUT, '').includes(mark)) return;
+        if (shows(await terminal.capture(), text)) return true;
       } catch {
-        return; // no screen to read: the output itself is all there is to go by
+        return true; // no screen to read: the output itself is all there is to go by
       }
     }
     await sleep(timings.pollMs);
   }
+  return false;
 }
+
+/** Whether a captured screen shows the end of `text` (as `untilEchoed` looks for it); a text with none visible, yes. */
+export const shows = (screen: { text: string }, text: string): boolean =>
+  screen.text.replace(LAYOUT, '').includes(echoMark(text));

@@ -19,7 +19,7 @@ import type { AgentSupervisor } from './agent-supervisor.js';
 import type { AgentWorktrees } from './agent-worktrees.js';
 import { conflict, invalid } from './errors.js';
 import { handleOf, resumeCommandsOf } from './handle-export.js';
-import { untilEchoed, untilInputReady } from './input-ready.js';
+import { sendText } from './agent-send.js';
 import { newRunId } from './ids.js';
 import type { ForkMethod } from './run-fork.js';
 import type { ResumePlanner } from './resume-planner.js';
@@ -204,14 +204,7 @@ export class RunService {
     // Types text, then Enter after the vendor's pause from the text's echo: TUIs take a burst ending in Enter as a
     // paste. A CLI just started is first given time to take input (input-ready.ts), or its Enter is lost.
     'agent.send': async ({ agentId, text }) => {
-      const starting = this.liveAgent(agentId);
-      await untilInputReady(starting.terminal, starting.start, starting.adapter.attention?.screen);
-      const live = this.liveAgent(agentId);
-      const typedAt = live.terminal.endOffset;
-      live.terminal.write(text);
-      await untilEchoed(live.terminal, typedAt, text);
-      await new Promise((r) => setTimeout(r, Math.max(live.adapter.submitDelayMs, 50)));
-      live.terminal.write('\r');
+      await sendText(() => this.liveAgent(agentId), text);
       this.attention.input(agentId, '\r');
       return {};
     },

@@ -83,6 +83,17 @@ export interface SessionIndex {
   has(sessionId: string, cwd: string): boolean;
 }
 
+/** Screen patterns (over the mirror's last `attention.screen.lines` lines) that say whether the CLI takes typed keys. */
+export interface InputScreens {
+  /**
+   * Shown while the CLI restores a resumed session, when it drops what it reads. Its prompt box, drawn before the
+   * restore begins, counts for a resumed agent only once this has shown and gone.
+   */
+  readonly restoring: readonly RegExp[];
+  /** Shown only while the input box is empty (a placeholder): a text typed and never drawn under it was dropped. */
+  readonly emptyBox: readonly RegExp[];
+}
+
 export interface VendorAdapter extends BinaryFacts {
   readonly vendor: VendorName;
   readonly displayName: string;
@@ -92,6 +103,8 @@ export interface VendorAdapter extends BinaryFacts {
   readonly submitDelayMs: number;
   /** Texts the CLI prints when asked to resume an id it does not have (it then exits non-zero). */
   readonly resumeErrorTexts: readonly RegExp[];
+  /** What its screen shows of its input box, for `agent.send` (docs/input-ready.md); absent: nothing known. */
+  readonly input?: InputScreens;
   /**
    * Discovery can tell two new sessions in one directory apart (opencode's per-process event stream), so
    * spawns need not wait for each other's id. Default: they wait (docs/architecture.md §9, discovery gate).

@@ -190,6 +190,8 @@ export function createTui({
     get working() {
       return working;
     },
+    /** Set while the fake restores a session (restore.mjs): what it reads then is dropped. */
+    dropInput: false,
     draw,
     redraw,
     clearPrompt,
@@ -334,6 +336,7 @@ export function createTui({
       if (process.stdin.isTTY) process.stdin.setRawMode(true);
       process.stdin.setEncoding('utf8');
       process.stdin.on('data', (data) => {
+        if (tui.dropInput) return; // restoring a session: keys read now are lost, as in the real CLI (restore.mjs)
         busyOnFirstText(data);
         tui.feed(data);
       });

@@ -9,6 +9,7 @@ import { GeminiUsage } from './usage.js';
 import { geminiTranscripts } from './transcripts.js';
 import { GEMINI_SESSION_ID, GEMINI_STORE, type GeminiStore } from './store.js';
 import { geminiSearchText } from './search.js';
+import { GEMINI_INPUT } from './input.js';
 
 /** The vendor facts, as data (docs/vendors.md §0, §3). */
 export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
@@ -37,4 +38,5 @@ export const GEMINI_FACTS: MintedIdFacts<GeminiStore, 'gemini'> = {
 export const gemini = withAttention(
   { ...defineMintedIdVendor(GEMINI_FACTS), searchText: geminiSearchText },
   GEMINI_ATTENTION,
+  GEMINI_INPUT,
 );
