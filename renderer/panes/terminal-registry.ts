@@ -3,7 +3,6 @@
 import type { BatonClient } from '../../shared/client.js';
 import { InputLedger } from '../../shared/input-ledger.js';
 import { fitParked, fitShown, trackFit } from './pane-fit.js';
-import { cancelMoveIn, moveInNow, moveInSoon } from './pane-move-in.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
@@ -154,10 +153,7 @@ function paneLedger(agentId: string): InputLedger {
   });
 }
 
-/**
- * Shows the pane inside `host` and fits it; the agent's terminal is resized to match. A parked pane moves in when a
- * frame has room for it, a few per frame (pane-move-in.ts).
- */
+/** Shows the pane inside `host` and fits it; the agent's terminal is resized to match. */
 export function mountPane(agentId: string, host: HTMLElement): void {
   const pane = panes.get(agentId);
   if (!pane) {
@@ -165,15 +161,6 @@ export function mountPane(agentId: string, host: HTMLElement): void {
     opener.request(agentId, true);
     return;
   }
-  if (pane.element.parentElement === host) showIn(pane, host);
-  else
-    moveInSoon(agentId, () => {
-      if (host.isConnected) showIn(pane, host);
-    });
-}
-
-function showIn(pane: PaneTerminal, host: HTMLElement): void {
-  const agentId = pane.agentId;
   if (pane.element.parentElement !== host) host.appendChild(pane.element);
   fitShown(agentId, host);
   webgl.show(agentId);
@@ -191,7 +178,6 @@ function showIn(pane: PaneTerminal, host: HTMLElement): void {
 /** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
 export function parkPane(agentId: string): void {
   wanted.host.delete(agentId);
-  cancelMoveIn(agentId);
   const pane = panes.get(agentId);
   if (!pane) return;
   lot().appendChild(pane.element);
@@ -290,10 +276,8 @@ export function setClient(next: BatonClient | null): void {
 
 export function focusPane(agentId: string): void {
   const pane = panes.get(agentId);
-  if (pane) {
-    moveInNow(agentId);
-    pane.term.focus();
-  } else if (opener.pending(agentId)) wanted.focus = agentId;
+  if (pane) pane.term.focus();
+  else if (opener.pending(agentId)) wanted.focus = agentId;
 }
 
 /** Milliseconds since the agent last printed anything. */
