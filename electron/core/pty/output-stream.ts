@@ -109,12 +109,12 @@ export class OutputStream implements Disposable {
     if (fromOffset !== undefined && fromRing) {
       const end = this.ended ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
       start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
-      sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback);
+      sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback, consumer === 'core');
     } else {
       const screen = await this.resetScreen(scrollback);
       if (this.disposed) throw closedError();
       start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
-      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback);
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback, consumer === 'core');
     }
     this.subscribers.add(sub);
     // After the caller has answered the attach: live output must follow the catch-up, never precede it.
@@ -182,10 +182,10 @@ export class OutputStream implements Disposable {
       return;
     }
     if (this.waitingBytes() >= FLOW.coalesceBytes) {
-      // A whole frame waits: it goes, and the rest (the end of the read that crossed the threshold) waits for the next
-      // frame or the timer, at most `coalesceMs`. Sent with it, the rest went as a frame of a few KiB after every full
-      // one: half of a flood's frames (~490 per 32 MB instead of ~250), each a wake-up of the client, of every process
-      // of a remote chain, and an ack back (docs/performance.md "Remote pane throughput (tput14)").
+      // A whole frame waits: it goes, and for another core reading the stream the rest (the end of the read that
+      // crossed the threshold) waits for the next frame or the timer, at most `coalesceMs`. Sent with it, the rest went
+      // as a frame of a few KiB after every full one: ~490 frames per 32 MB instead of ~310, each a wake-up of every
+      // process of a remote chain and an ack back (docs/performance.md "Remote pane throughput (tput14)").
       this.pump(!sendWhenArmed);
       if (sendWhenArmed) return;
     }
@@ -211,7 +211,7 @@ export class OutputStream implements Disposable {
     return most;
   }
 
-  /** `fullFrames`: send only whole frames (a flood's), leaving a shorter rest for the next send. */
+  /** `fullFrames`: send only whole frames (a flood's) to a client that takes them so (`wholeFrames`), a rest waiting. */
   private pump(fullFrames = false): void {
     this.lastPumpAt = performance.now();
     for (const sub of this.subscribers) this.pumpOne(sub, fullFrames);
@@ -227,7 +227,7 @@ export class OutputStream implements Disposable {
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
       // A rest shorter than a frame (a budget's end is a full frame) goes with the next frame or the timer.
-      if (fullFrames && this.ring.endOffset - sub.sent < max) return;
+      if (fullFrames && sub.wholeFrames && this.ring.endOffset - sub.sent < max) return;
       const bytes = this.ring.read(sub.sent, max);
       if (bytes === null) {
         this.resetLagging(sub);
