@@ -122,6 +122,8 @@ export async function paneThroughput(
   agentId: string,
   round: string,
   bytes: number,
+  /** The file to `cat` (the pane's own directory's big.txt by default). */
+  file = 'big.txt',
 ): Promise<{ rate: number; resets: number }> {
   let tail = '';
   let done = false;
@@ -150,7 +152,7 @@ export async function paneThroughput(
   await sleep(500);
   sent = true;
   const t0 = performance.now();
-  stream.input(`cat big.txt; echo END-OF-BIG-${round}-$((40+2))\r`);
+  stream.input(`cat ${file}; echo END-OF-BIG-${round}-$((40+2))\r`);
   await waitFor(() => done, 'the pane to show all of big.txt', 300_000);
   const rate = mbps(bytes, doneAt - t0);
   stream.detach();

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { sshArgs } from '../../electron/core/remote/ssh.js';
+import type { BaseChain } from './ssh-base.js';
 import type { SshChain } from './ssh-chain.js';
 import { ROUNDS, paneThroughput, ptyAlone, sleep, sshRate } from './ssh-measures.js';
 
@@ -36,6 +37,8 @@ export async function coresSettled(pids: number[]): Promise<void> {
 
 export interface Round {
   pane: number;
+  /** The base build's remote pane (BATON_BENCH_BASE), in the same round. */
+  basePane?: number;
   onHost: number;
   plain: number;
   tty: number;
@@ -48,6 +51,7 @@ export async function throughputRounds(
   paneAgentId: string,
   direct: RpcClient,
   remotePaneId: string,
+  base: BaseChain | null = null,
 ): Promise<{ rounds: Round[]; resets: number }> {
   const rounds: Round[] = [];
   let resets = 0;
@@ -55,18 +59,32 @@ export async function throughputRounds(
   const hostCore = (
     JSON.parse(readFileSync(join(chain.sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as { pid: number }
   ).pid;
-  const settle = () => coresSettled([hostCore, chain.server.child.pid!]);
+  const settle = () => coresSettled([hostCore, chain.server.child.pid!, ...(base ? [base.hostCorePid()] : [])]);
   for (let r = 0; r < ROUNDS; r++) {
     await settle();
     const pane = await paneThroughput(chain.client, paneAgentId, `L${r}`, chain.bigBytes);
     await settle();
     const onHost = await paneThroughput(direct, remotePaneId, `H${r}`, chain.bigBytes);
     resets += pane.resets;
+    let basePane: number | undefined;
+    if (base) {
+      await settle();
+      // The same file (the base build's host is this machine too): its own bench directory has none.
+      const b = await paneThroughput(
+        base.client,
+        base.paneAgentId,
+        `B${r}`,
+        chain.bigBytes,
+        join(chain.work, 'big.txt'),
+      );
+      basePane = b.rate;
+      resets += b.resets;
+    }
     await settle();
     const plain = await sshRate(catArgs([]), chain.bigBytes, true);
     const tty = await sshRate(catArgs(['-tt']), chain.bigBytes, false);
     const pty = await ptyAlone(join(chain.work, 'big.txt'), chain.bigBytes);
-    rounds.push({ pane: pane.rate, onHost: onHost.rate, plain, tty, pty });
+    rounds.push({ pane: pane.rate, onHost: onHost.rate, plain, tty, pty, ...(basePane ? { basePane } : {}) });
   }
   return { rounds, resets };
 }
