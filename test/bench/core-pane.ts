@@ -1,12 +1,13 @@
 // A pane's throughput through one core read over its socket (the host's core of a remote agent, with no ssh and no
 // local core), against node-pty reading the same `cat` with no core, in rotated rounds: the like-for-like part of
 // issue 14's throughput goal that is Baton's own (docs/performance.md, "Remote pane throughput (tput14)"). Prints the
-// core's CPU per MB by thread, and the client's frames and acks. Needs a build (`npm run build`).
+// core's CPU per MB by thread, the client's frames, and how long the core's main thread and the client waited for a CPU
+// (/proc schedstat). Needs a build (`npm run build`).
 // Run: npx tsx test/bench/core-pane.ts   (MB=32, ROUNDS=5; BATON_OUTPUT_* / BATON_PTY_* switches go to the core;
 // CORE_PANE_B=KEY=VAL,KEY=VAL: a second core with those switches in the same rounds, for an A/B in one run;
 // CORE_PANE_BIN=<another build's bin/baton.js>: the second core runs that build instead).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { connect } from '../../electron/cli/connect.js';
@@ -128,7 +129,6 @@ async function paneRound(core: Core, round: string, bytes: number) {
 async function main(): Promise<void> {
   const dir = tempDir('baton-bench-core-pane-');
   const work = join(dir, 'work');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(work);
   const line = `${'0123456789abcdefghijklmnopqrstuvwxyz'.repeat(2)}\n`;
   const lines = Math.ceil((MBYTES * 1e6) / line.length);
