@@ -7,7 +7,7 @@
 // CORE_PANE_B=KEY=VAL,KEY=VAL: a second core with those switches in the same rounds, for an A/B in one run;
 // CORE_PANE_BIN=<another build's bin/baton.js>: the second core runs that build instead).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { connect } from '../../electron/cli/connect.js';
@@ -202,6 +202,8 @@ async function main(): Promise<void> {
       c.child.kill('SIGTERM');
     }
     await sleep(500);
+    // 32 MB of file and two cores' data each run: a machine running benches in a loop fills its disk otherwise.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
