@@ -3,7 +3,7 @@
 // (`basebox`, its own HOME) and so that build's core installed on the host. Both chains then share the load of the
 // same moments: an A/B of two builds that runs minutes apart on a busy machine cannot give (docs/performance.md,
 // "Remote echo (echo14)").
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { startSshd } from '../helpers/sshd.js';
@@ -13,6 +13,11 @@ import { shutdownRemoteCore } from './ssh-host-b.js';
 
 export interface BaseChain {
   target: EchoTarget;
+  /** That build's client and its remote pane (an idle shell), for the throughput rounds (ssh-throughput.ts). */
+  client: RpcClient;
+  paneAgentId: string;
+  /** Its host core's pid (the test sshd's host is this machine), to wait for its mirror as for this build's. */
+  hostCorePid: () => number;
   stop(): Promise<void>;
 }
 
@@ -67,7 +72,14 @@ export async function startBaseChain(base: string, dir: string, env: Record<stri
       },
     );
     await waitFor(() => text.includes('READY'), "the base build's remote echo agent", 60_000);
-    return { target: { type: (k) => stream.input(k), received: () => bytes, text: () => text }, stop };
+    return {
+      target: { type: (k) => stream.input(k), received: () => bytes, text: () => text },
+      client,
+      paneAgentId: run.agents[1]!.id,
+      hostCorePid: () =>
+        (JSON.parse(readFileSync(join(sshd.remoteHome, '.baton', 'server.json'), 'utf8')) as { pid: number }).pid,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;

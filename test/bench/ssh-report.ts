@@ -104,6 +104,17 @@ function throughputRows(rounds: Round[], resets: number): string[][] {
       'diagnostic: remote pane vs no core at all',
     ],
     ['remote pane / host alone', each((r) => r.pane / r.onHost, 2), '', '', 'diagnostic: what ssh and this core cost'],
+    ...(rounds.every((r) => r.basePane !== undefined)
+      ? [
+          [
+            "base build's remote pane",
+            `${each((r) => r.basePane!, 1)} MB/s`,
+            '',
+            `this / base ${each((r) => r.pane / r.basePane!, 2)}`,
+            'A/B: BATON_BENCH_BASE in the same rounds',
+          ],
+        ]
+      : []),
   ];
 }
 

@@ -24,7 +24,13 @@ async function main(): Promise<void> {
     const run = await startBenchRun(chain);
     const echo = await pairedEcho(chain, run, (b) => (base = b));
     const host = await hostDiagnostics(chain, run.id);
-    const { rounds, resets } = await throughputRounds(chain, run.paneAgentId, host.direct, host.remotePaneId);
+    const { rounds, resets } = await throughputRounds(
+      chain,
+      run.paneAgentId,
+      host.direct,
+      host.remotePaneId,
+      base as BaseChain | null,
+    );
     host.direct.close();
     printReport(echo, host, rounds, resets);
     console.log(`load at end: ${load()}`);

@@ -23,6 +23,12 @@ export interface Subscription extends Disposable {
   close(): void;
 }
 
+/**
+ * BATON_OUTPUT_COALESCE=armed: a flood's frames as before tput14 (see `schedulePump`), for the bench's paired A/B
+ * (docs/performance.md "Remote pane throughput (tput14)").
+ */
+const sendWhenArmed = process.env.BATON_OUTPUT_COALESCE === 'armed';
+
 /** `sent` of a client waiting for its reset: nothing more goes to it until the reset is taken. */
 const AWAITING_RESET = Number.MAX_SAFE_INTEGER;
 
@@ -103,12 +109,12 @@ export class OutputStream implements Disposable {
     if (fromOffset !== undefined && fromRing) {
       const end = this.ended ? fromOffset + fromRing.length : utf8SafeEnd(fromRing, 0, fromRing.length) + fromOffset;
       start = { mode: 'bytes', offset: fromOffset, data: fromRing.subarray(0, end - fromOffset) };
-      sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback);
+      sub = new Subscriber(end, fromOffset, visible, deliver, window, scrollback, consumer === 'core');
     } else {
       const screen = await this.resetScreen(scrollback);
       if (this.disposed) throw closedError();
       start = { mode: 'reset', offset: screen.offset, cols: screen.cols, rows: screen.rows, screen: screen.serialized };
-      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback);
+      sub = new Subscriber(screen.offset, screen.offset, visible, deliver, window, scrollback, consumer === 'core');
     }
     this.subscribers.add(sub);
     // After the caller has answered the attach: live output must follow the catch-up, never precede it.
@@ -168,33 +174,47 @@ export class OutputStream implements Disposable {
     // coalesced.
     const idle =
       this.pumpTimer === null && performance.now() - this.lastPumpAt > FLOW.quietMs && this.nothingInFlight();
-    if (idle || this.echoDue || this.waitingBytes() >= FLOW.coalesceBytes) {
+    if (idle || this.echoDue) {
       this.echoDue = false;
       // A timer already armed is left to fire (it finds little or nothing to send): clearing and arming one per 64 KiB
       // of a flood cost the core more than sending the frames (node's timer lists are rebuilt each time).
       this.pump();
       return;
     }
-    this.pumpTimer ??= setTimeout(() => {
-      this.pumpTimer = null;
-      this.pump();
-    }, FLOW.coalesceMs);
+    if (this.waitingBytes() >= FLOW.coalesceBytes) {
+      // A whole frame waits: it goes, and for another core reading the stream the rest (the end of the read that
+      // crossed the threshold) waits for the next frame or the timer, at most `coalesceMs`. Sent with it, the rest went
+      // as a frame of a few KiB after every full one: ~490 frames per 32 MB instead of ~310, each a wake-up of every
+      // process of a remote chain and an ack back (docs/performance.md "Remote pane throughput (tput14)").
+      this.pump(!sendWhenArmed);
+      if (sendWhenArmed) return;
+    }
+    this.pumpTimer ??= setTimeout(this.coalesced, FLOW.coalesceMs);
   }
+
+  /** The coalescing timer: whatever waits goes, the rest of a flood's last whole frame too. */
+  private readonly coalesced = (): void => {
+    this.pumpTimer = null;
+    this.pump();
+  };
 
   private nothingInFlight(): boolean {
     for (const s of this.subscribers) if (s.inFlight() > 0) return false;
     return true;
   }
 
+  /** The most output waiting for a client that may be sent some now (a hidden one is sent nothing until shown). */
   private waitingBytes(): number {
     let most = 0;
-    for (const s of this.subscribers) most = Math.max(most, this.ring.endOffset - s.sent);
+    for (const s of this.subscribers)
+      if (s.sent !== AWAITING_RESET && this.budget(s) > 0) most = Math.max(most, this.ring.endOffset - s.sent);
     return most;
   }
 
-  private pump(): void {
+  /** `fullFrames`: send only whole frames (a flood's) to a client that takes them so (`wholeFrames`), a rest waiting. */
+  private pump(fullFrames = false): void {
     this.lastPumpAt = performance.now();
-    for (const sub of this.subscribers) this.pumpOne(sub);
+    for (const sub of this.subscribers) this.pumpOne(sub, fullFrames);
     this.onBacklog();
   }
 
@@ -202,10 +222,12 @@ export class OutputStream implements Disposable {
     return !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : sub.window;
   }
 
-  private pumpOne(sub: Subscriber): void {
+  private pumpOne(sub: Subscriber, fullFrames: boolean): void {
     const budget = this.budget(sub);
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
+      // A rest shorter than a frame (a budget's end is a full frame) goes with the next frame or the timer.
+      if (fullFrames && sub.wholeFrames && this.ring.endOffset - sub.sent < max) return;
       const bytes = this.ring.read(sub.sent, max);
       if (bytes === null) {
         this.resetLagging(sub);

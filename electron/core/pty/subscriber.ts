@@ -28,6 +28,12 @@ export class Subscriber implements Disposable {
     readonly window: number = FLOW.visibleBudget,
     /** Lines of history its resets carry at most (a pane's bounded catch-up); all the mirror has when undefined. */
     readonly scrollback?: number,
+    /**
+     * A flood goes to it in whole frames only, a rest waiting for the next frame or the coalescing timer: another core
+     * reading the stream (a remote agent's local side), for which every frame is a wake-up of each process of the chain
+     * and an ack back. A page keeps its frames as they were (its throughput was not measured better either way).
+     */
+    readonly wholeFrames = false,
   ) {}
 
   /**
