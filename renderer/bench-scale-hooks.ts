@@ -4,6 +4,7 @@
 import { existingPane, getPane, paneRenderer, settled } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 import { FULL_SCROLLBACK } from './panes/pane-history.js';
+import { lot } from './panes/pane-terminal.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
@@ -144,7 +145,8 @@ try {
 function newestTick(agentId: string): number {
   if (paneRenderer(agentId) === null) return -1;
   const pane = getPane(agentId);
-  if (!pane.visible) return -1;
+  // Shown means in the page's grid, not only marked visible: a pane still in the parking lot is not on screen.
+  if (!pane.visible || !pane.element.isConnected || lot().contains(pane.element)) return -1;
   const buffer = pane.term.buffer.active;
   let newest = -1;
   for (let y = 0; y < pane.term.rows; y++) {
