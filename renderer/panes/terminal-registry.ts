@@ -3,6 +3,7 @@
 import type { BatonClient } from '../../shared/client.js';
 import { InputLedger } from '../../shared/input-ledger.js';
 import { fitParked, fitShown, trackFit } from './pane-fit.js';
+import { resumeRenderer } from './renderer-resume.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
@@ -161,7 +162,10 @@ export function mountPane(agentId: string, host: HTMLElement): void {
     opener.request(agentId, true);
     return;
   }
-  if (pane.element.parentElement !== host) host.appendChild(pane.element);
+  if (pane.element.parentElement !== host) {
+    host.appendChild(pane.element);
+    if (host.isConnected && !pane.visible) resumeRenderer(pane.term);
+  }
   fitShown(agentId, host);
   webgl.show(agentId);
   if (!pane.visible) {
