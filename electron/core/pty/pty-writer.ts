@@ -2,9 +2,8 @@
 // node-pty 1.1 writes through `fs.write`, i.e. on libuv's thread pool: every key woke a pool thread to write it and
 // then this thread again for the callback, one more process wake-up on the echo's path (on a busy 2-CPU host, a wait
 // for a CPU each). The master fd is non-blocking, so a write here never blocks: what the kernel's buffer does not take
-// now (EAGAIN or a partial write: a long paste into an agent that is not reading) is kept in order and retried on the
-// a few ms later, as node-pty's own queue does. Without a file descriptor (Windows' ConPTY) node-pty
-// writes as before.
+// now (EAGAIN or a partial write: a long paste into an agent that is not reading) is kept in order and retried a few
+// ms later, as node-pty's own queue does. Without a file descriptor (Windows' ConPTY) node-pty writes as before.
 import { fstatSync, writeSync } from 'node:fs';
 
 /** How long a write the kernel refused waits before it is tried again. */
