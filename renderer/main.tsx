@@ -1,36 +1,8 @@
-// The dashboard's entry: one connection to the core, handed to the store, which owns the client and gives it to the
-// panes (their bytes never pass through the store: docs/architecture.md §6) and to the core store.
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Connection, serverSocketUrl } from './api/connection.js';
-import { desktopConnection } from './api/electron-bridge.js';
-import { App } from './components/App.js';
-import { setClient } from './panes/terminal-registry.js';
-import { useCore } from './state/core-store.js';
-import { useSearch } from './state/search-store.js';
-import { connectAttention } from './state/attention-store.js';
-import { provideClientTo, useBaton } from './state/store.js';
-import { restCarets } from './state/caret-rest.js';
-import './styles.css';
+// The dashboard's entry, small on purpose: its first module opens the socket to the core and asks for the newest
+// runs (api/early-socket.ts) while the rest of the page (dashboard.tsx: React, xterm, the contract's schemas, about
+// 1 MB) loads as a chunk of its own, fetched at once (renderer/vite.config.ts preloads it). Between the two, the
+// socket's events can be dispatched: the core's answer is on its way before the dashboard has run
+// (docs/performance.md, "Cold start: the page's share").
+import './api/early-socket.js';
 
-provideClientTo(setClient);
-provideClientTo((client) => useCore.getState().connected(client));
-provideClientTo((client) => useSearch.getState().connected(client));
-provideClientTo(connectAttention);
-
-// The desktop app's preload provides `window.baton` (a MessagePort to the core); a browser uses the WebSocket.
-const connection = window.baton ? desktopConnection(window.baton) : new Connection(serverSocketUrl());
-connection.subscribe((status, client) => useBaton.getState().setConnection(status, client));
-// The app's own version, to tell a background core older than the app (web mode: the page comes from the core).
-window.baton
-  ?.appVersion()
-  .then((version) => useCore.getState().setAppVersion(version))
-  .catch(() => undefined);
-connection.start();
-restCarets(document.documentElement, window);
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void import('./dashboard.js');

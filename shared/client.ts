@@ -61,21 +61,8 @@ export interface BatonClient {
   close(): void;
 }
 
-/**
- * The WebSocket subprotocols a browser offers: `baton.v1`, which the server selects, and the token. A page cannot set
- * headers on a WebSocket, and a token in the URL would reach logs and history; subprotocols are sent only to the
- * server the socket opens to. The token is base64url-encoded so that any BATON_TOKEN is a valid protocol name.
- */
-export const WS_PROTOCOL = 'baton.v1';
-export const WS_TOKEN_PREFIX = 'baton.token.';
-
-export function tokenProtocols(token: string): string[] {
-  const bytes = new TextEncoder().encode(token);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  const encoded = btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-  return [WS_PROTOCOL, `${WS_TOKEN_PREFIX}${encoded}`];
-}
+// The socket's subprotocols live apart from the client (the page opens its socket before the client's code runs).
+export { tokenProtocols, WS_PROTOCOL, WS_TOKEN_PREFIX } from './ws-protocol.js';
 
 /**
  * A bidirectional message channel: a WebSocket, a MessagePort, … Text is a JSON control message; bytes are a binary
@@ -148,6 +135,18 @@ export class RpcClient implements BatonClient {
     return new Promise<Result<M>>((resolve, reject) => {
       this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
       this.wire.send(JSON.stringify({ t: 'req', id, method, params }));
+    });
+  }
+
+  /**
+   * The reply to a request written on this wire before this client took it over (a page's first list, asked while its
+   * script was loading): `id` must be below the ids this client gives. Read and checked as any reply is.
+   */
+  expectReply<M extends Method>(id: number, method: M): Promise<Result<M>> {
+    if (id >= this.nextId || this.pending.has(id))
+      return Promise.reject(new BatonError({ code: 'internal', message: `request id ${id} is this client's` }));
+    return new Promise<Result<M>>((resolve, reject) => {
+      this.pending.set(id, { method, resolve: resolve as (v: unknown) => void, reject });
     });
   }
 

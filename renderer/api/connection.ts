@@ -1,6 +1,9 @@
 // The renderer's one way to the core: a BatonClient over the page's WebSocket, reconnecting when it drops.
 // Components never touch the transport: main.tsx hands each new client and status to the store, which owns it.
-import { RpcClient, tokenProtocols, WS_PROTOCOL, type BatonClient, type Wire } from '../../shared/client.js';
+import { RpcClient, type BatonClient, type Wire } from '../../shared/client.js';
+import type { Result } from '../../shared/contract.js';
+import { EARLY_LIST_ID, type EarlySocket } from './early-socket.js';
+import { pageProtocols } from './page-token.js';
 
 export type ConnectionStatus = 'connecting' | 'connected' | 'reconnecting';
 
@@ -8,18 +11,36 @@ type Listener = (status: ConnectionStatus, client: BatonClient | null) => void;
 
 const RETRY_MS = [250, 500, 1000, 2000, 4000];
 
-/** Text messages are JSON; binary ones are frames, read as ArrayBuffers (no Blob, no copy to a string). */
-function browserWire(ws: WebSocket): Wire {
+type Received = string | ArrayBuffer;
+const read = (data: Received) => (typeof data === 'string' ? data : new Uint8Array(data));
+
+/**
+ * Text messages are JSON; binary ones are frames, read as ArrayBuffers (no Blob, no copy to a string). `replay` hands
+ * the listeners messages that came before they were there (an early socket's), ahead of any that come later.
+ */
+function browserWire(ws: WebSocket): Wire & { replay(messages: readonly Received[]): void } {
   ws.binaryType = 'arraybuffer';
+  const listeners: ((data: string | Uint8Array) => void)[] = [];
   return {
     send: (data) => ws.send(data),
-    onMessage: (listener) =>
-      ws.addEventListener('message', (e: MessageEvent<string | ArrayBuffer>) =>
-        listener(typeof e.data === 'string' ? e.data : new Uint8Array(e.data)),
-      ),
+    onMessage: (listener) => {
+      listeners.push(listener);
+      ws.addEventListener('message', (e: MessageEvent<Received>) => listener(read(e.data)));
+    },
     onClose: (listener) => ws.addEventListener('close', (e) => listener(`closed (${e.code})`)),
     close: () => ws.close(),
+    replay: (messages) => messages.forEach((data) => listeners.forEach((listener) => listener(read(data)))),
   };
+}
+
+/** The first list an early socket asked for, by the client that took the socket over; taken once. */
+const earlyLists = new WeakMap<BatonClient, Promise<Result<'run.list'>>>();
+
+/** The reply to the first list the page asked for before its script had loaded, if this client has one not taken. */
+export function takeEarlyFirstList(client: BatonClient): Promise<Result<'run.list'>> | undefined {
+  const list = earlyLists.get(client);
+  earlyLists.delete(client);
+  return list;
 }
 
 export class Connection {
@@ -28,10 +49,15 @@ export class Connection {
   private readonly listeners = new Set<Listener>();
   private attempt = 0;
 
-  /** `protocols` is read at every (re)connect: a token given later (a new `#token=` link) is used by the next one. */
+  /**
+   * `protocols` is read at every (re)connect: a token given later (a new `#token=` link) is used by the next one.
+   * `first`: a socket the page opened before its script had loaded (early-socket.ts), to `url`, used by the first
+   * connect with whatever it received meanwhile. Reconnects open their own.
+   */
   constructor(
     private readonly url: string,
     private readonly protocols: () => string[] = pageProtocols,
+    private first: EarlySocket | undefined = undefined,
   ) {}
 
   get client(): BatonClient | null {
@@ -46,25 +72,39 @@ export class Connection {
   }
 
   start(): void {
+    const first = this.first;
+    this.first = undefined;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(this.url, this.protocols());
+      ws = first?.socket ?? new WebSocket(this.url, this.protocols());
     } catch {
       return this.lost(); // a malformed address or protocol: retried like any failed connect
     }
+    const before = first?.socket ? first.adopt() : { opened: false, listAsked: false, received: [] };
+    // An early socket that closed before it was taken over has had its close event: retried as any failed connect.
+    if (ws.readyState === WebSocket.CLOSING || ws.readyState === WebSocket.CLOSED) return this.lost();
     let opened = false;
-    ws.addEventListener('open', () => {
+    const onOpen = () => {
       opened = true;
       this.attempt = 0;
-      const client = new RpcClient(browserWire(ws));
+      const wire = browserWire(ws);
+      const client = new RpcClient(wire);
+      if (before.listAsked) {
+        const list = client.expectReply(EARLY_LIST_ID, 'run.list');
+        list.catch(() => undefined); // a connection lost before the list is taken: its taker (if any) sees why
+        earlyLists.set(client, list);
+      }
+      wire.replay(before.received);
       client.onClose(() => this.lost());
       this.current = client;
       this.set('connected');
-    });
+    };
     ws.addEventListener('close', () => {
       // After an open, the client's own close listener reports the loss.
       if (!opened) this.lost();
     });
+    if (before.opened) onOpen();
+    else ws.addEventListener('open', onOpen);
   }
 
   private lost(): void {
@@ -78,64 +118,4 @@ export class Connection {
     this.status = status;
     for (const l of this.listeners) l(status, this.current);
   }
-}
-
-/**
- * The WebSocket address of the server that served this page. Also takes the token from the address: the printed link
- * carries it in the fragment (`#token=…`), which no request sends, so the token reaches only this page's memory and,
- * through the socket's subprotocols, only this server.
- */
-export function serverSocketUrl(): string {
-  takeToken();
-  window.addEventListener('hashchange', takeToken);
-  const url = new URL(window.location.href);
-  return `${url.protocol === 'https:' ? 'wss' : 'ws'}://${url.host}/ws`;
-}
-
-// The token is kept in this tab's sessionStorage so that a reload, whose address no longer has the fragment,
-// connects again. sessionStorage is per tab and per origin (the port included, unlike a cookie, which 127.0.0.1
-// shares with every local server), is never sent over the network, and is gone when the tab closes. Only this
-// page's own scripts run on this origin (the CSP allows no other), so nothing else can read it.
-const TOKEN_KEY = 'baton.token';
-let pageToken: string | null = null;
-
-function pageProtocols(): string[] {
-  return pageToken === null ? [WS_PROTOCOL] : tokenProtocols(pageToken);
-}
-
-function takeToken(): void {
-  const fromAddress = tokenFromFragment();
-  if (fromAddress !== null) {
-    pageToken = fromAddress;
-    try {
-      window.sessionStorage.setItem(TOKEN_KEY, fromAddress);
-    } catch {
-      // Storage disabled: the token still works until the page is reloaded.
-    }
-    return;
-  }
-  if (pageToken !== null) return;
-  try {
-    pageToken = window.sessionStorage.getItem(TOKEN_KEY);
-  } catch {
-    pageToken = null;
-  }
-}
-
-/** `token=` of the fragment, removed from the address bar and history at once; other fragment parts stay. */
-function tokenFromFragment(): string | null {
-  const parts = window.location.hash.replace(/^#/, '').split('&');
-  const index = parts.findIndex((part) => part.startsWith('token='));
-  if (index < 0) return null;
-  let token: string | null;
-  try {
-    token = decodeURIComponent(parts[index]!.slice('token='.length));
-  } catch {
-    token = null;
-  }
-  parts.splice(index, 1);
-  const url = new URL(window.location.href);
-  url.hash = parts.filter((part) => part !== '').join('&');
-  window.history.replaceState(window.history.state, '', url.toString());
-  return token || null;
 }

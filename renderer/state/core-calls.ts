@@ -1,6 +1,7 @@
 // The store's actions that ask the core (docs/architecture.md §12): the only place in the page, beside the panes'
 // byte path (§6) and the core store, that calls the client. Components call these actions, never the client.
 import type { BatonClient } from '../../shared/client.js';
+import { takeEarlyFirstList } from '../api/connection.js';
 import { runListSync } from './run-list-sync.js';
 import type {
   AdoptSession,
@@ -96,6 +97,7 @@ export function coreCalls({ set, get, client: current, copy }: CoreCallDeps): Co
       set({ runs });
       if (get().selectedRunId === null && runs[0]) get().selectRun(runs[0].id);
     },
+    earlyFirstList: takeEarlyFirstList,
   });
 
   return {

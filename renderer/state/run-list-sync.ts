@@ -5,6 +5,7 @@
 // an older answer never overwrites a newer one; asks made meanwhile are merged into the next.
 import type { BatonClient } from '../../shared/client.js';
 import type { RunSummary } from '../../shared/contract.js';
+import { FIRST_SCREEN } from './first-screen.js';
 
 /**
  * Beyond this many runs named at once (the costs of a first list of 10,000 runs, read late), the whole list is asked
@@ -44,7 +45,7 @@ export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string
  * The first list of a page asks for the newest this many runs first and shows them, then for the whole list: with
  * 10,000 stored runs the whole answer takes the core and the page hundreds of milliseconds more to make and read.
  */
-export const FIRST_SCREEN = 150;
+export { FIRST_SCREEN } from './first-screen.js';
 
 /**
  * The whole list is read in pages of this many runs, each after the last run of the one before: 10,000 runs as one
@@ -81,6 +82,8 @@ export interface RunListDeps {
   setRuns(runs: RunSummary[]): void;
   /** The newest runs, shown while the whole list is still to come (it is not `loaded` yet). */
   setFirstRuns(runs: RunSummary[]): void;
+  /** The reply to a first list this client's page asked for before its script had loaded (api/early-socket.ts), once. */
+  earlyFirstList?(client: BatonClient): Promise<RunSummary[]> | undefined;
 }
 
 export interface RunListSync {
@@ -111,7 +114,7 @@ export function runListSync(deps: RunListDeps): RunListSync {
       wanted.clear();
       let newest: RunSummary[] = [];
       if (first) {
-        newest = await c.call('run.list', { limit: FIRST_SCREEN });
+        newest = await (deps.earlyFirstList?.(c) ?? c.call('run.list', { limit: FIRST_SCREEN }));
         if (newest.length < FIRST_SCREEN) return deps.setRuns(newest);
         deps.setFirstRuns(newest);
       }

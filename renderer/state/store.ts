@@ -176,6 +176,9 @@ export const useBaton = create<Store>()((set, get) => {
 
     setConnection(status, c) {
       client = c;
+      // The first screen's run list is asked first: the core answers in the order it is asked, and the page's other
+      // first requests (attention over every run, each vendor CLI's version) take it longer.
+      if (c) void get().refreshRuns();
       for (const use of clientUsers) use(c);
       set({ status });
       if (!c) return;
@@ -201,7 +204,6 @@ export const useBaton = create<Store>()((set, get) => {
       c.on('agent.changes', ({ agentId, files }) => get().noteChanges(agentId, files));
       c.on('cost.changed', ({ runIds }) => void get().refreshRunsOf(runIds));
       void c.call('host.info', {}).then((hostInfo) => set({ hostInfo }));
-      void get().refreshRuns();
       const selected = get().selectedRunId;
       if (selected) void get().loadRun(selected);
     },

@@ -28,11 +28,14 @@ const where = (e: TraceEvent): string =>
     ? `@${e.args.data.lineNumber}:${e.args.data.columnNumber ?? 0}`
     : '';
 
-export async function startTrace(p: BenchPage): Promise<void> {
+export async function startTrace(
+  p: BenchPage,
+  categories = 'devtools.timeline,disabled-by-default-devtools.timeline',
+): Promise<void> {
   events = [];
   p.cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
   await p.cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline',
+    categories,
     transferMode: 'ReportEvents',
   });
 }

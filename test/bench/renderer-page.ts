@@ -114,16 +114,24 @@ async function serveBenchBuild(context: BrowserContext, server: ServerProcess): 
     );
   }
   const origin = new URL(server.url).origin;
+  // The server's headers, fetched once (the same for all its files): fetching every file from the server first made
+  // each wait for a core that may be busy (100 agents printing), which a page served by the core itself does not.
+  let serverHeaders: Promise<Record<string, string>> | null = null;
   await context.route(
     (url) => url.origin === origin && url.pathname !== '/ws',
     async (route) => {
       const path = new URL(route.request().url()).pathname;
       const file = normalize(join(BENCH_RENDERER, path === '/' ? 'index.html' : decodeURIComponent(path.slice(1))));
-      const served = await route.fetch();
-      if (!file.startsWith(BENCH_RENDERER + sep) || !existsSync(file)) return route.fulfill({ response: served });
-      const headers = Object.fromEntries(
-        Object.entries(served.headers()).filter(([name]) => !['content-length', 'content-type'].includes(name)),
-      );
+      if (!file.startsWith(BENCH_RENDERER + sep) || !existsSync(file))
+        return route.fulfill({ response: await route.fetch() });
+      serverHeaders ??= route
+        .fetch()
+        .then((served) =>
+          Object.fromEntries(
+            Object.entries(served.headers()).filter(([name]) => !['content-length', 'content-type'].includes(name)),
+          ),
+        );
+      const headers = await serverHeaders;
       await route.fulfill({
         status: 200,
         headers: { ...headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' },
