@@ -7,17 +7,18 @@
 // file changed in any way is read again, and an index that is missing, damaged or of another format is ignored whole
 // (a damaged one reported once) and written again. The body's SHA-256 in the first line tells damage (a sync tool, a
 // failing disk) from what Baton wrote; what it wrote are manifests the schema had accepted when they were read.
-import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import { writeFileAtomic } from './atomic-file.js';
 import { readBoundedSync } from './safe-read.js';
+import { seal, unseal } from './sealed-text.js';
 import type { RunManifest } from './types.js';
 
 export const INDEX_FILE = 'runs-index.json';
 /** Far above 100,000 runs (about 500 bytes each); a larger file is not one Baton wrote. */
 const INDEX_MAX_BYTES = 512 * 1024 * 1024;
-/** This format; a file of another is ignored (and replaced). */
-const FORMAT = 1;
+/** This format (sealed-text.ts); a file of another is ignored (and replaced). */
+export const INDEX_FORMAT = 1;
+const FORMAT = INDEX_FORMAT;
 /**
  * A file changed this recently when it was read is not put in the index. A change leaves a file's identity as it was
  * only when it lands in the same tick of the file system's clock as the change before it (1–10 ms on Linux, 2 s for
@@ -62,20 +63,11 @@ export function readIndex(path: string, ignored: (reason: string) => void): Map<
 
 /** The entries, or why the text is not an index this code wrote. */
 function parseIndex(text: string): Map<string, IndexEntry> | string {
-  const newline = text.indexOf('\n');
-  if (newline < 0) return 'it has no header';
-  let header: unknown;
+  const unsealed = unseal(text, FORMAT);
+  if (!unsealed.ok) return unsealed.reason;
   let body: unknown;
   try {
-    header = JSON.parse(text.slice(0, newline));
-  } catch {
-    return 'its header is not valid JSON';
-  }
-  if (!isRecord(header) || header.v !== FORMAT) return 'it is of another format';
-  const rest = text.slice(newline + 1);
-  if (header.sha256 !== digest(rest)) return 'it is damaged (its checksum does not match)';
-  try {
-    body = JSON.parse(rest);
+    body = JSON.parse(unsealed.body);
   } catch {
     return 'it is not valid JSON';
   }
@@ -105,10 +97,7 @@ export async function writeIndex(path: string, entries: Iterable<[string, IndexE
     parts.push(`${JSON.stringify(id)}:${JSON.stringify([...identity, manifest])}`);
     if (++n % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  const body = `{${parts.join(',')}}`;
-  await writeFileAtomic(path, `${JSON.stringify({ v: FORMAT, sha256: digest(body) })}\n${body}`);
+  await writeFileAtomic(path, seal(FORMAT, `{${parts.join(',')}}`));
 }
-
-const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
