@@ -49,10 +49,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     protocolVersion: PROTOCOL_VERSION,
   });
   if (!isLoopbackHost(options.host)) process.stderr.write(remoteWarning(options.host, web.port));
+  // Before the address is printed: whoever reads it may stop the core at once (the build's code cache run does).
+  stopOnSignalsAndShutdown(core, () => web.close());
   // The fragment never leaves the browser: the page reads the token from it and no request carries it in its URL.
   process.stdout.write(`Baton is serving ${options.dataDir}\nOpen ${web.url}/#token=${encodeURIComponent(token)}\n`);
-
-  stopOnSignalsAndShutdown(core, () => web.close());
 }
 
 // One line each: the command line prints the first line of an error.

@@ -9,8 +9,8 @@
 // - dist/electron/cli/hook.cjs, which a vendor's hook runs on every turn: tiny, and CommonJS, so Node starts it
 //   without its ES module loader.
 // BATON_BUILD_READABLE=1 leaves the bundles unminified (for reading a CPU profile).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -30,10 +30,8 @@ const inlined = (file) => file.startsWith(cliDir + sep) || file.startsWith(share
 const outside = new Set();
 
 const coreBundle = await buildCore(root);
-/** `baton serve`'s entries, compiled, and their bundle: the command imports the bundle instead. */
-const bundled = new Map(
-  CORE_ENTRIES.map((e) => [join(root, 'dist', 'electron', `${e}.js`), join(coreBundle, `${e}.mjs`)]),
-);
+/** `baton serve`'s entries, compiled, and their bundle: the command loads the bundle instead (bin/baton.js). */
+const bundled = new Map(CORE_ENTRIES.map((e) => [join(root, 'dist', 'electron', `${e}.js`), coreBundle]));
 
 /**
  * `import()` of a core module stays an import of the compiled file itself, its path now relative to the bundle, so
@@ -122,4 +120,64 @@ try {
     throw new Error(`build-cli: the code cache run failed: ${run.stderr}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+await makeCoreCache();
+
+/**
+ * The core bundle's code cache, taken after a run of `baton serve` on a store of one run until it serves and stops:
+ * what a cold start compiles (the core's modules, the store's open, the web server) is in it. V8 matches a cache to
+ * its script by length, not content: buildCore removed the old one with the old bundle.
+ */
+async function makeCoreCache() {
+  const dir = mkdtempSync(join(tmpdir(), 'baton-core-cache-'));
+  try {
+    const dataDir = join(dir, 'data');
+    const runId = 'run_0000000000000001';
+    mkdirSync(join(dataDir, 'runs', runId), { recursive: true, mode: 0o700 });
+    const at = '2025-01-01T00:00:00.000Z';
+    const agent = { id: 'agt_0000000000000001', label: 'a1', vendor: 'shell', cwd: dir, args: [], command: null };
+    const manifest = {
+      v: 1,
+      id: runId,
+      name: 'cache',
+      createdAt: at,
+      updatedAt: at,
+      agents: [{ ...agent, sessionIds: [], status: 'stopped', exitCode: null, warning: null, startedAt: at }],
+      lastSnapshot: null,
+    };
+    writeFileSync(join(dataDir, 'runs', runId, 'run.json'), JSON.stringify(manifest), { mode: 0o600 });
+    const env = { ...process.env, BATON_WRITE_CORE_CACHE: '1', HOME: dir };
+    for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN', 'BATON_PORT']) delete env[name];
+    const core = spawn(
+      process.execPath,
+      [join(root, 'bin', 'baton.js'), 'serve', '--port', '0', '--data-dir', dataDir],
+      {
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    const exited = new Promise((resolve) => core.once('exit', resolve));
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`build-cli: the core cache run did not serve:\n${output}`)),
+        60_000,
+      );
+      const seen = (d) => {
+        output += d.toString();
+        if (!output.includes('Open http')) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      core.stdout.on('data', seen);
+      core.stderr.on('data', seen);
+      core.once('exit', () => reject(new Error(`build-cli: the core cache run ended:\n${output}`)));
+    });
+    core.kill('SIGTERM');
+    const code = await exited;
+    if (code !== 0) throw new Error(`build-cli: the core cache run stopped with ${code}:\n${output}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { skipUnlessChromium } from '../e2e/browser.js';
 import { coreTuning } from './renderer-kit.js';
-import { startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
+import { BATON_BIN, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
 import { countMessages, countsText } from './idle-window.js';
@@ -41,6 +41,8 @@ const AGENTS_PER_RUN = 10;
 const STORED_RUNS = 10_000;
 const IDLE_SECONDS = 10;
 const GOAL = { idleCpu: 0.02, coldStartMs: 1000 };
+/** BENCH_CORE_BIN: another build's bin/baton.js for the core (an A/B of the core's share with this page). */
+const CORE_BIN = process.env.BENCH_CORE_BIN ?? BATON_BIN;
 /** The core's periodic snapshot (electron/core/runs/snapshots.ts) comes within a minute of the agents' output. */
 const SNAPSHOT_WAIT_MS = 90_000;
 
@@ -155,7 +157,7 @@ async function coldStartsAgain(b: BenchBrowser, first: ServerProcess, dataDir: s
     first.child.kill('SIGTERM');
     await first.exited;
     const t0 = performance.now();
-    first = await startServer(dataDir, env);
+    first = await startServer(dataDir, env, [], CORE_BIN);
     const coreUp = performance.now() - t0;
     const cpuUp = cpuSeconds(first.child.pid!);
     const opened = await openUntilInteractive(b, first);
@@ -194,7 +196,7 @@ async function main(): Promise<void> {
   console.log(`Baton idle and start bench (Chromium ${b.version}, node ${process.version}, load ${load()})`);
   if (process.env.BENCH_ONLY === 'typing') {
     try {
-      server = await startServer(dataDir, env);
+      server = await startServer(dataDir, env, [], CORE_BIN);
       p = (await openUntilInteractive(b, server)).p;
       await sleep(2000);
       printTyping(await typing(p, profiling), (text) => text.padEnd(LABEL));
@@ -211,7 +213,7 @@ async function main(): Promise<void> {
   try {
     // 1. From launching the core on a store of 10,000 runs.
     const t0 = performance.now();
-    server = await startServer(dataDir, env);
+    server = await startServer(dataDir, env, [], CORE_BIN);
     const coreUp = performance.now() - t0;
     const coreCpuUp = cpuSeconds(server.child.pid!);
     const fromLaunch = await openUntilInteractive(b, server);

@@ -50,9 +50,9 @@ describe('the packed package', () => {
       expect(files).toContain(f);
     expect(files).toContain('dist/electron/cli/hook.cjs');
     expect(files).toContain('dist/electron/serve-socket.js');
-    // `baton serve` loads the core's bundle (scripts/build-core.mjs); the test below serves from it.
-    expect(files).toContain('dist/electron/core-bundle/serve-socket.mjs');
-    expect(files).toContain('dist/electron/core-bundle/serve.mjs');
+    // `baton serve` loads the core's bundle with its code cache (scripts/build-core.mjs); the test below serves from it.
+    expect(files).toContain('dist/electron/core-bundle/core.cjs');
+    expect(files).toContain('dist/electron/core-bundle/core.cjs.cache');
     expect(files.filter((f) => f.startsWith('test/') || f.endsWith('.ts') || f.endsWith('.tsx'))).toEqual([]);
   });
 

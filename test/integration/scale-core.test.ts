@@ -12,6 +12,7 @@ import { killWithEnv, listProcs, markOf, waitAllGone, isAlive, type ProcMark } f
 import { screenText, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { writeManyRuns } from '../bench/many-runs.js';
 import type { RunManifest } from '../../electron/core/store/types.js';
+import { healthFile as healthFileOf } from '../../electron/core/runs/health-file.js';
 
 const TAG = 'BATON_TEST_SCALE_TAG';
 let root: string;
@@ -188,14 +189,9 @@ describe('the core at scale', () => {
           : 'stale';
     expect(relisted.map((r) => [r.id, r.name, r.health])).toEqual(after.map((r) => [r.id, r.name, truth(r.id)]));
     expect(next.output()).toMatch(/ignoring .*run-health\.json/);
-    await waitFor(() => {
-      try {
-        const saved = JSON.parse(readFileSync(healthFile, 'utf8')) as { runs: Record<string, { health: string }> };
-        const ids = Object.keys(saved.runs);
-        return ids.length === 299 && ids.every((id) => saved.runs[id]?.health === truth(id));
-      } catch {
-        return false;
-      }
+    await waitFor(async () => {
+      const saved = await healthFileOf.read(healthFile);
+      return saved.size === 299 && [...saved].every(([id, s]) => s.health === truth(id));
     }, 'the health answers to be written again');
     again.close();
   }, 120_000);

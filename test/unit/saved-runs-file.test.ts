@@ -46,6 +46,21 @@ describe('savedRunsFile', () => {
     expect(stderr).toEqual([]);
   });
 
+  it('still reads a file of the first format, checking each entry', async () => {
+    await writeFile(path, `{"v":1,"runs":{"${RUN_A}":{"updatedAt":"x","n":1}}}`);
+    expect(await cache.read(path)).toEqual(new Map([[RUN_A, { updatedAt: 'x', n: 1 }]]));
+    expect(stderr).toEqual([]);
+  });
+
+  it('ignores a file damaged after it was written, reported once', async () => {
+    await cache.write(path, new Map([[RUN_A, { updatedAt: '2026-11-25T21:47:05.000Z', n: 1 }]]));
+    await writeFile(path, (await readFile(path, 'utf8')).replace('"n":1', '"n":7'));
+    expect((await cache.read(path)).size).toBe(0);
+    expect(stderr).toEqual([
+      `baton: ignoring ${path} (it is damaged (its checksum does not match)); it will be written again\n`,
+    ]);
+  });
+
   it('a missing file is empty and not reported', async () => {
     expect((await cache.read(path)).size).toBe(0);
     expect(stderr).toEqual([]);

@@ -8,13 +8,13 @@ import { z } from 'zod';
 import { costTotalSchema } from '../../../shared/contract.js';
 import { savedRunsFile } from '../store/saved-runs-file.js';
 
-const savedSchema = z.strictObject({
+export const savedCostSchema = z.strictObject({
   updatedAt: z.string().max(64),
   /** null: the run has no cost to show (shells only, say). */
   total: costTotalSchema.nullable(),
 });
 
-export type SavedCost = z.infer<typeof savedSchema>;
+export type SavedCost = z.infer<typeof savedCostSchema>;
 
-export const costFile = savedRunsFile(savedSchema, 'run-costs.json');
+export const costFile = savedRunsFile(savedCostSchema, 'run-costs.json');
 export const COST_FILE = costFile.name;

@@ -5,13 +5,13 @@
 import { z } from 'zod';
 import { savedRunsFile } from '../store/saved-runs-file.js';
 
-const savedSchema = z.strictObject({
+export const savedHealthSchema = z.strictObject({
   updatedAt: z.string().max(64),
   health: z.enum(['resumable', 'stale', 'missing']),
   checkedAt: z.number().int().nonnegative(),
 });
 
-export type SavedHealth = z.infer<typeof savedSchema>;
+export type SavedHealth = z.infer<typeof savedHealthSchema>;
 
-export const healthFile = savedRunsFile(savedSchema, 'run-health.json');
+export const healthFile = savedRunsFile(savedHealthSchema, 'run-health.json');
 export const HEALTH_FILE = healthFile.name;

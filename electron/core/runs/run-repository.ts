@@ -165,12 +165,13 @@ export class RunRepository {
   }
 
   /**
-   * At quit: lets every queued change land, writes what the disk refused earlier if it now can, and closes the
-   * store. Returns the names of the runs whose latest changes still could not be saved.
+   * At quit: lets every queued change land, writes what the disk refused earlier if it now can, brings the summary
+   * index up to date (store/summary-index.ts), and closes the store. Returns the names of the runs whose latest changes still could not be saved.
    */
   async close(): Promise<string[]> {
     await this.queues.idle();
     await this.store.flush();
+    await this.store.saveIndex();
     this.store.close();
     return this.store.unsaved().map((runId) => this.store.get(runId)?.name ?? runId);
   }

@@ -1,12 +1,13 @@
 // The run directories on disk: finding the runs at open (skipping what cannot be read), sweeping what a crash left
 // once open, and making a new run's directory.
 import type { Dirent } from 'node:fs';
-import { readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BatonError } from '../../../shared/contract.js';
 import { RUN_ID } from '../../../shared/words.js';
 import { isErrno, isTempName, writeDirAtomic, writeFileAtomic } from './atomic-file.js';
+import { identityOf, sameIdentity, settled, type IndexEntry } from './manifest-index.js';
 import { MANIFEST, manifestText, readManifestSync } from './manifest.js';
 import { directoryState } from './safe-read.js';
 import type { RunManifest } from './types.js';
@@ -17,15 +18,35 @@ export const SCREENS = 'screens';
 /** Run directories swept at once after open: a few, so the first requests are not queued behind the sweep. */
 const SWEEP_CONCURRENCY = 4;
 
+/** What the open found: the runs, and for the summary index, each run whose manifest is known with its file's identity. */
+export interface LoadedRuns {
+  runs: RunManifest[];
+  /** The index's entries still true and the manifests read now that may be indexed (manifest-index.ts `settled`). */
+  indexable: Map<string, IndexEntry>;
+  /** How many of `runs` were taken from the index. */
+  fromIndex: number;
+  /** Whether the index on disk is not every run's (a run read from its manifest, one gone): write it again. */
+  stale: boolean;
+}
+
 /**
  * Every run under `runsDir` whose manifest reads well. Anything else is passed to `skip` with the reason and left
  * where it is. Read synchronously: the core serves nothing before its runs are known, and 10,000 manifests read
  * through libuv's pool (four trips per file) took several times as long as plain system calls.
+ * A run whose run.json has the identity `index` holds for it is taken from there (one `lstat`, no read, no parse);
+ * any other is read, the file's identity taken just before the read (a change after it gives another identity).
  * The temp files and directories a crash mid-write leaves are not looked for here (a `readdir` of every run
  * directory doubled the open): `sweepLeftovers` removes them after open.
  */
-export function loadRuns(runsDir: string, skip: (path: string, reason: string) => void): RunManifest[] {
+export function loadRuns(
+  runsDir: string,
+  skip: (path: string, reason: string) => void,
+  index: ReadonlyMap<string, IndexEntry> = new Map(),
+): LoadedRuns {
+  const readAt = Date.now();
   const runs: RunManifest[] = [];
+  const indexable = new Map<string, IndexEntry>();
+  let fromIndex = 0;
   for (const entry of readdirSync(runsDir, { withFileTypes: true })) {
     const name = entry.name;
     const path = join(runsDir, name);
@@ -34,12 +55,26 @@ export function loadRuns(runsDir: string, skip: (path: string, reason: string) =
     else if (!entry.isDirectory())
       skip(path, entry.isSymbolicLink() ? 'is a symbolic link, not a directory' : 'is not a directory');
     else {
-      const read = readManifestSync(join(path, MANIFEST), name);
-      if (read.ok) runs.push(read.value);
-      else skip(join(path, MANIFEST), read.reason);
+      const file = join(path, MANIFEST);
+      const info = lstatSync(file, { throwIfNoEntry: false });
+      const identity = info?.isFile() ? identityOf(info) : null;
+      const known = index.get(name);
+      if (identity && known && sameIdentity(known.identity, identity)) {
+        runs.push(known.manifest);
+        indexable.set(name, known);
+        fromIndex++;
+        continue;
+      }
+      const read = readManifestSync(file, name);
+      if (!read.ok) {
+        skip(file, read.reason);
+        continue;
+      }
+      runs.push(read.value);
+      if (identity && settled(identity, readAt)) indexable.set(name, { identity, manifest: read.value });
     }
   }
-  return runs;
+  return { runs, indexable, fromIndex, stale: fromIndex !== index.size || fromIndex !== runs.length };
 }
 
 /**

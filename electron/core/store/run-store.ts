@@ -10,9 +10,11 @@ import { checkDataDir } from './data-dir.js';
 import { appendJsonLines, readJsonLines } from './jsonl.js';
 import { MANIFEST, manifestText, runManifestSchema, sortedNewestFirst } from './manifest.js';
 import { PendingWrites, type WriteProblem } from './pending-writes.js';
+import { INDEX_FILE } from './manifest-index.js';
 import { loadRuns, SCREENS, sweepLeftovers, writeNewRun } from './run-dirs.js';
 import { directoryState, errnoCode } from './safe-read.js';
 import { SerialQueues } from './serial-queues.js';
+import { SummaryIndex } from './summary-index.js';
 import { pruneSnapshots, readSnapshotDir, snapshotFiles } from './snapshot-files.js';
 import type { RunEvent, RunManifest, SnapshotView, StoredScreen } from './types.js';
 import { isFileSystemError, saveFailure } from './write-errors.js';
@@ -28,6 +30,8 @@ const EVENTS_MAX_BYTES = 16 * 1024 * 1024;
 export const RETRY_WRITES_MS = 5000;
 /** How long after open the store is swept of what interrupted writes left: after the first page's requests. */
 const SWEEP_AFTER_MS = 3000;
+/** How long after an open that found the summary index out of date it is written again: after the page's start. */
+const INDEX_AFTER_MS = 5000;
 
 export interface Unreadable {
   path: string;
@@ -49,25 +53,38 @@ export class RunStore {
   /** Files already warned about, so a damaged file read on every request is logged once. */
   private readonly warned = new Set<string>();
 
-  private constructor(private readonly runsDir: string) {}
+  private constructor(
+    private readonly runsDir: string,
+    private readonly summary: SummaryIndex,
+  ) {}
 
   /** What interrupted writes left, removed after open (run-dirs.ts `sweepLeftovers`). */
   private sweep: Promise<void> = Promise.resolve();
+  private opened = { index: 0, manifests: 0 };
 
   /**
    * Opens the store of `dataDir`, which must be the user's own (see checkDataDir). What a crash left is swept
-   * `sweepAfterMs` later, behind the first requests.
+   * `sweepAfterMs` later, behind the first requests; the summary index is written `indexAfterMs` later when the open
+   * found it out of date.
    */
-  static async open(dataDir: string, sweepAfterMs = SWEEP_AFTER_MS): Promise<RunStore> {
+  static async open(dataDir: string, sweepAfterMs = SWEEP_AFTER_MS, indexAfterMs = INDEX_AFTER_MS): Promise<RunStore> {
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     checkDataDir(dataDir);
     const runsDir = join(dataDir, 'runs');
     await mkdir(runsDir, { recursive: true, mode: 0o700 });
     const state = await directoryState(runsDir);
     if (state !== 'ok') throw new Error(`cannot open the run store: ${runsDir} ${state}`);
-    const store = new RunStore(runsDir);
-    for (const m of loadRuns(runsDir, (path, reason) => store.skip(path, reason))) store.index.set(m.id, m);
+    const indexPath = join(dataDir, INDEX_FILE);
+    const store = new RunStore(runsDir, new SummaryIndex(indexPath, runsDir));
+    const saved = store.summary.read((reason) =>
+      process.stderr.write(`baton: ignoring ${indexPath} (${reason}); it will be written again\n`),
+    );
+    const loaded = loadRuns(runsDir, (path, reason) => store.skip(path, reason), saved);
+    for (const m of loaded.runs) store.index.set(m.id, m);
     store.sorted = null;
+    store.opened = { index: loaded.fromIndex, manifests: loaded.runs.length - loaded.fromIndex };
+    store.summary.took(loaded.indexable);
+    if (loaded.stale) store.summary.saveLater(() => store.index, indexAfterMs);
     store.sweep = new Promise<void>((resolve) => setTimeout(resolve, sweepAfterMs).unref())
       // Only what was there before this process started: a temp file of a write it makes now is not a left-over.
       .then(() => sweepLeftovers(runsDir, performance.timeOrigin))
@@ -80,6 +97,16 @@ export class RunStore {
   /** Resolves once the sweep after open is done (tests). */
   swept(): Promise<void> {
     return this.sweep;
+  }
+
+  /** How the open found its runs: taken from the summary index, or read from their manifests. */
+  openedFrom(): { index: number; manifests: number } {
+    return { ...this.opened };
+  }
+
+  /** Resolves once the summary index the open found out of date is written again (tests). */
+  indexSaved(): Promise<void> {
+    return this.summary.saved();
   }
 
   /** Called once per run and outage with a message for the user; the store has already logged it. */
@@ -244,9 +271,15 @@ export class RunStore {
     }
   }
 
+  /** Writes the summary index if it is out of date (at close: the next open then reads only what changes later). */
+  async saveIndex(): Promise<void> {
+    await this.summary.flush(this.index);
+  }
+
   /** Stops retrying; call after a last `flush`. */
   close(): void {
     this.pending.close();
+    this.summary.close();
   }
 
   /** Runs whose latest state or history is only in memory (the disk refused it), for the quit to report. */
