@@ -42,6 +42,7 @@ function SearchDialogBody() {
   const openDialog = useBaton((s) => s.openDialog);
   const status = useSearch((s) => s.status);
   const query = useSearch((s) => s.query);
+  const lookAtIndex = useSearch((s) => s.lookAtIndex);
   const id = useId();
   const [text, setText] = useState('');
   const [vendor, setVendor] = useState<VendorName | 'all'>('all');
@@ -52,6 +53,11 @@ function SearchDialogBody() {
   const [opened, setOpened] = useState<Opened | null>(null);
   // Results follow the index: a progress event while indexing asks again.
   const indexed = status?.files ?? 0;
+
+  // The index's progress from the core (starting its worker if no search has yet): at open and at each reconnect.
+  useEffect(() => {
+    if (connected) lookAtIndex();
+  }, [connected, lookAtIndex]);
 
   useEffect(() => {
     const words = text.trim();

@@ -13,6 +13,12 @@ export interface SearchState {
 
 export interface SearchActions {
   connected(client: BatonClient | null): void;
+  /**
+   * Asks the core how far its index is: this starts the index's worker if it has not started (the search dialog
+   * opened). Not at connect: a page's first seconds are its cold start, and the worker's start (sql.js, a pass over
+   * every transcript store) would take a core from it (docs/performance.md, "Cold start: the search index waits").
+   */
+  lookAtIndex(): void;
   query(params: Params<'search.query'>): Promise<Result<'search.query'>>;
   transcript(params: Params<'search.transcript'>): Promise<Result<'search.transcript'>>;
   /** Resumes a found conversation in a new run or an existing one; that run is then selected, with its outcomes. */
@@ -32,9 +38,12 @@ export const useSearch = create<SearchState & SearchActions>()((set) => {
       current = c;
       if (!c) return;
       c.on('search.progress', (status) => set({ status }));
-      c.call('search.status', {}).then(
+    },
+
+    lookAtIndex() {
+      current?.call('search.status', {}).then(
         (status) => set({ status }),
-        () => undefined, // an older core without search: the dialog says so when it is opened
+        () => undefined, // an older core without search: the dialog's query says so
       );
     },
 

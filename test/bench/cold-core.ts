@@ -2,7 +2,7 @@
 // mode, issue 13's "cold start until interactive ≤ 1 s"), without a browser: `baton serve` launched on 10,000 stored
 // runs (test/helpers/stored-runs.ts, as test/bench/idle.ts stores them) until it prints its address, then what a page
 // does once its script has run: the page's files fetched, its WebSocket opened, its first requests sent at once
-// (renderer/state: core.info, search.status, attention.list, host.info, the newest screenful of runs, recovery.get,
+// (renderer/state: core.info, attention.list, host.info, the newest screenful of runs, recovery.get,
 // settings.get) and the newest run's `run.get`. Each start is timed from the launch, with the core's CPU time (all
 // its threads, /proc, 10 ms ticks) at each step: the CPU is what a loaded 2-core machine stretches least, and the
 // core's CPU is taken from the page's while both start.
@@ -88,7 +88,6 @@ async function oneStart(bin: string, dataDir: string, env: Record<string, string
       const [runs] = await Promise.all([
         at('run.list', client.call('run.list', { limit: FIRST_SCREEN })),
         at('core.info', client.call('core.info', {})),
-        at('search.status', client.call('search.status', {})),
         at('attention.list', client.call('attention.list', {})),
         at('host.info', client.call('host.info', {})),
         at('recovery.get', client.call('recovery.get', {})),

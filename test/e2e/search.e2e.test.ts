@@ -77,13 +77,24 @@ describe.skipIf(skipReason !== null)(`search journey in Chromium${skipReason ? `
   });
 
   it('type words → results → open one at the match → resume it in a new run that remembers', async () => {
+    // Opening the dashboard does not start the index (its worker would take a core from the page's first seconds): the
+    // index tells its progress to every client once it starts, and says nothing until the search is opened.
+    const watcher = await server!.connect();
+    const progress: string[] = [];
+    watcher.on('search.progress', (s) => progress.push(s.state));
     await page.goto(`${server!.url}/#token=${server!.token}`);
     await page.getByRole('region', { name: 'Welcome to Baton' }).waitFor();
+    await page.waitForTimeout(1500);
+    expect(progress).toEqual([]);
 
-    // The shortcut opens the search; the words find the conversation, outside Baton, the number highlighted.
+    // The shortcut opens the search, which starts the index and says how far it is before a word is typed; the
+    // words find the conversation, outside Baton, the number highlighted.
     await page.keyboard.press('Alt+Shift+G');
     const search = dialog('Search every conversation');
     await search.waitFor();
+    await search.getByRole('status').filter({ hasText: '1 conversation indexed' }).waitFor();
+    expect(progress).toContain('ready');
+    watcher.close();
     await search.getByLabel('Words').fill(`number ${number}`);
     const result = search.getByRole('listitem').filter({ hasText: 'outside Baton' });
     await result.waitFor();
