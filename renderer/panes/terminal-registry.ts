@@ -171,15 +171,16 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   if (!pane.visible) {
     pane.visible = true;
     history.shown(pane);
-    // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
-    // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    // The core kept this pane current at a low rate while it was hidden, and sent none of a flood: it catches up
+    // from its offset (or from the mirror's screen when far behind) on the same stream, and the old screen stays
+    // until the new one is written.
     // An attach under way (a pane loaded ahead, pane-warmup.ts) tells the core once it is done (doAttach).
     if (pane.stream) pane.stream.setVisible(true);
     else if (pane.terminalId && !attachPending(agentId)) void attach(pane, pane.terminalId);
   }
 }
 
-/** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
+/** Hidden, not destroyed: the xterm keeps its buffer; the core sends it output at a low rate until it is shown again. */
 export function parkPane(agentId: string): void {
   wanted.host.delete(agentId);
   const pane = panes.get(agentId);

@@ -37,7 +37,14 @@ export interface ScaleGlobal {
       runId: string,
       agentIds: string[],
       timeoutMs?: number,
-    ): Promise<{ ms: Record<string, number>; blank: string[]; stale: string[]; diag: string[] }>;
+    ): Promise<{
+      ms: Record<string, number>;
+      blank: string[];
+      stale: string[];
+      diag: string[];
+      detail?: Record<string, SwitchDetail>;
+      frames?: { start: number; ran: number }[];
+    }>;
     longestTask(since: number): number;
     longFrames(since: number): string[];
     armTyping(): void;
@@ -46,6 +53,18 @@ export interface ScaleGlobal {
     loadedAhead?(agentIds: string[], timeoutMs: number): Promise<{ at: number; loaded: number }>;
   };
   __coldStart?: number;
+}
+
+/** Where one pane's switch went (renderer/bench-scale-hooks.ts's PaneSwitchDetail; older builds have none). */
+export interface SwitchDetail {
+  index: number;
+  offsetAt0: number;
+  firstParsed: number | null;
+  currentParsed: number | null;
+  offsetCurrent: number | null;
+  inGridFrame: number | null;
+  tickAt0: number;
+  current: number;
 }
 
 /** Records, from the first script on, when the dashboard first shows its run list and its New run button. */
