@@ -8,12 +8,14 @@ import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
+import { quietSelectionRedraws } from './selection-redraw.js';
 import { pacer, typedInto } from './pane-output.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
 import { PaneOpener } from './pane-opener.js';
 import { replaceScreen, writeAt } from './pane-writes.js';
+import { parseHeld } from './parked-output.js';
 import {
   copyPasteKeys,
   lot,
@@ -74,6 +76,7 @@ function openPane(agentId: string): PaneTerminal {
   lot().appendChild(element);
   term.open(element);
   tuneXterm(term);
+  quietSelectionRedraws(term);
   const blink = cursorBlink(term);
   term.textarea?.addEventListener('focus', () => blink.focused());
   term.textarea?.addEventListener('blur', () => blink.blurred());
@@ -170,6 +173,8 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
+    // What came while parked is parsed now, before the switch's frame (behind anything the pacer holds for it).
+    parseHeld(pane, pacer.heldBytes(agentId) > 0 ? (bytes) => pacer.write(agentId, pane.term, bytes) : null);
     history.shown(pane);
     // The core kept this pane current at a low rate while it was hidden, and sent none of a flood: it catches up
     // from its offset (or from the mirror's screen when far behind) on the same stream, and the old screen stays

@@ -67,6 +67,21 @@ export interface SwitchDetail {
   current: number;
 }
 
+/** Counts the page's elements by region and one grid pane's by class (a string: evaluated as it is in the page). */
+const DOM_COUNT = `(() => {
+  const count = (sel) => [...document.querySelectorAll(sel)].reduce((n, e) => n + e.querySelectorAll('*').length + 1, 0);
+  const pane = document.querySelector('.bt-grid .xterm');
+  const kinds = new Map();
+  for (const e of pane ? pane.querySelectorAll('*') : []) {
+    const k = e.className.toString().split(' ')[0] || e.tagName;
+    kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  }
+  const body = document.querySelector('.bt-grid .bt-pane-body')?.getBoundingClientRect();
+  return 'DOM: all ' + document.querySelectorAll('*').length + ', sidebar ' + count('.bt-sidebar') + ', grid ' + count('.bt-grid') +
+    ', body children ' + [...document.body.children].map((c) => c.tagName + '.' + c.className + ':' + c.querySelectorAll('*').length).join(' ') +
+    '; one pane: ' + [...kinds].map(([k, n]) => k + '×' + n).join(' ') + '; its body ' + body?.width + 'x' + body?.height;
+})()`;
+
 /** Records, from the first script on, when the dashboard first shows its run list and its New run button. */
 const COLD_START_PROBE = `(() => {
   const seen = () => document.querySelector('[aria-label="Runs"]') && [...document.querySelectorAll('button')].some((b) => b.textContent === 'New run');
@@ -252,6 +267,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (profiling) await printProfile(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');
     const longest = await longestSince(page, since);
+    // BENCH_DOM_COUNT=1: where the page's elements are (the sidebar, the grid, the parking lot) and one pane's.
+    if (process.env.BENCH_DOM_COUNT === '1') console.log(await page.evaluate(DOM_COUNT));
     if (process.env.BENCH_DIAG === '1')
       for (const f of await page.evaluate(
         (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longFrames(t),
