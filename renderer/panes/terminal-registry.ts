@@ -216,6 +216,8 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
     const next = pane.terminalId !== null;
+    // The old terminal's output held while parked first (parked-output.ts), then the divider.
+    if (next) parseHeld(pane, (bytes) => pacer.write(agentId, pane.term, bytes));
     if (next) pacer.write(agentId, pane.term, NEW_TERMINAL);
     // A new terminal continues below the old one's output, from its first byte; a pane with nothing yet starts from
     // the core's screen and a few screens of history, the rest loaded when scrolled to (pane-history.ts).
