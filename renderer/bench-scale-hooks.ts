@@ -15,6 +15,28 @@ export interface SwitchResult {
   stale: string[];
   /** For each pane not current, where its view stands (the bench prints it with BENCH_DIAG=1). */
   diag: string[];
+  /** Per agent, where its switch's time went (BENCH_SWITCH_DETAIL=1 prints it; renderer-scale-switch.ts). */
+  detail: Record<string, PaneSwitchDetail>;
+  /** The animation frames after the switch: each one's start (its rAF time stamp) and when its callback ran (ms from the switch). */
+  frames: { start: number; ran: number }[];
+}
+
+/** When, from the switch (ms), a pane's output came into its buffer and it into the grid. */
+export interface PaneSwitchDetail {
+  /** The pane's place in its run (0 first). */
+  index: number;
+  /** The pane's offset (bytes it had from the core) at the switch, and the first parse after it. */
+  offsetAt0: number;
+  /** Its first write parsed after the switch (any), and the first that left a current tick on its screen. */
+  firstParsed: number | null;
+  currentParsed: number | null;
+  /** Bytes it had by then. */
+  offsetCurrent: number | null;
+  /** The first frame callback that found it in the grid (index, 0 first). */
+  inGridFrame: number | null;
+  /** Its buffer's newest tick at the switch, against the switch's `current`. */
+  tickAt0: number;
+  current: number;
 }
 
 /** A pane's view against its buffer: the view's rows and newest tick, and where the buffer's newest tick is. */
@@ -156,22 +178,73 @@ function newestTick(agentId: string): number {
   return newest;
 }
 
+/** The newest `tick N` in the pane's viewport rows whether or not it is in the grid (-1 without a pane). */
+function bufferTick(agentId: string): number {
+  const pane = existingPane(agentId);
+  if (!pane) return -1;
+  const buffer = pane.term.buffer.active;
+  let newest = -1;
+  for (let y = 0; y < pane.term.rows; y++) {
+    const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+    for (const m of text.matchAll(/tick (\d{10})/g)) newest = Math.max(newest, Number(m[1]));
+  }
+  return newest;
+}
+
 function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Promise<SwitchResult> {
   // The agents print every second: the last line before the switch is at most that old (and a second of slack).
   const current = Math.floor(Date.now() / 1000) - 2;
   const t0 = performance.now();
+  const detail: Record<string, PaneSwitchDetail> = {};
+  const frames: { start: number; ran: number }[] = [];
+  const listeners: { dispose(): void }[] = [];
+  for (const [index, id] of agentIds.entries()) {
+    const pane = existingPane(id);
+    const d: PaneSwitchDetail = {
+      index,
+      offsetAt0: pane?.offset ?? -1,
+      firstParsed: null,
+      currentParsed: null,
+      offsetCurrent: null,
+      inGridFrame: null,
+      tickAt0: bufferTick(id),
+      current,
+    };
+    detail[id] = d;
+    if (pane)
+      listeners.push(
+        pane.term.onWriteParsed(() => {
+          const at = performance.now() - t0;
+          d.firstParsed ??= at;
+          if (d.currentParsed === null && bufferTick(id) >= current) {
+            d.currentParsed = at;
+            d.offsetCurrent = existingPane(id)?.offset ?? -1;
+          }
+        }),
+      );
+  }
   useBaton.getState().selectRun(runId);
   const ms: Record<string, number> = {};
   return new Promise((resolve) => {
     const frame = (now: number) => {
+      frames.push({ start: now - t0, ran: performance.now() - t0 });
+      for (const id of agentIds) {
+        const pane = existingPane(id);
+        const d = detail[id];
+        if (d && d.inGridFrame === null && pane?.element.isConnected && !lot().contains(pane.element))
+          d.inGridFrame = frames.length - 1;
+      }
       for (const id of agentIds) if (!(id in ms) && newestTick(id) >= current) ms[id] = now - t0;
       if (Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs) {
         const late = agentIds.filter((id) => !(id in ms));
+        for (const l of listeners) l.dispose();
         return resolve({
           ms,
           blank: late.filter((id) => newestTick(id) < 0),
           stale: late.filter((id) => newestTick(id) >= 0),
           diag: late.map(diagnose),
+          detail,
+          frames,
         });
       }
       requestAnimationFrame(frame);

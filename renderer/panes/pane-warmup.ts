@@ -4,7 +4,8 @@
 // hundreds of milliseconds being fetched from the core and parsed; a loaded pane only catches up on what arrived
 // since. A few panes at a time (AT_ONCE), started only in idle time: loading a whole run at once competed with the run
 // in view and made its first visits slower. A loaded pane costs what a visited one does (its xterm and its
-// scrollback), no more: the page holds it after one visit anyway; hidden, it gets no output until it is shown.
+// scrollback), no more: the page holds it after one visit anyway; hidden, the core keeps it current at a low rate and
+// sends none of a flood (electron/core/pty/flow.ts, hiddenBudget).
 import { followTerminal, hasPane, liveTerminals, settled } from './terminal-registry.js';
 
 const asked = new Set<string>();

@@ -1,6 +1,7 @@
 // What a pane's stream hands it, written into its xterm: a reset's screen (in pieces, so the page is never held)
 // and bytes at their offsets (never twice, never with a gap).
 import { discardOutput, writeOutput } from './pane-output.js';
+import { dropHeld, holdParked, takeHeld } from './parked-output.js';
 import type { PaneHistory } from './pane-history.js';
 import type { PaneTerminal } from './pane-terminal.js';
 import { scrollSafeScreen } from './reset-screen.js';
@@ -19,6 +20,7 @@ export function replaceScreen(
   // In pieces: xterm yields to the page between writes, not within one, and a screen with 5,000 lines of history
   // parsed in one task would hold the page (every other pane, every keystroke) for hundreds of milliseconds.
   discardOutput(pane);
+  dropHeld(pane);
   let text = `\x1bc${scrollSafeScreen(screen)}`;
   while (text.length > SCREEN_PIECE) {
     let cut = SCREEN_PIECE;
@@ -61,5 +63,9 @@ export function writeAt(
   }
   pane.offset = end;
   pane.lastDataAt = performance.now();
+  // Parked: kept for its show (parked-output.ts), acknowledged now so the core keeps it current.
+  if (holdParked(pane, bytes)) return void pane.stream?.ack(end);
+  const earlier = takeHeld(pane);
+  if (earlier) writeOutput(pane, earlier, start);
   writeOutput(pane, bytes, end);
 }

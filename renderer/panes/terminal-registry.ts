@@ -8,12 +8,14 @@ import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
+import { quietSelectionRedraws } from './selection-redraw.js';
 import { pacer, typedInto } from './pane-output.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
 import { PaneOpener } from './pane-opener.js';
 import { replaceScreen, writeAt } from './pane-writes.js';
+import { parseHeld } from './parked-output.js';
 import {
   copyPasteKeys,
   lot,
@@ -74,6 +76,7 @@ function openPane(agentId: string): PaneTerminal {
   lot().appendChild(element);
   term.open(element);
   tuneXterm(term);
+  quietSelectionRedraws(term);
   const blink = cursorBlink(term);
   term.textarea?.addEventListener('focus', () => blink.focused());
   term.textarea?.addEventListener('blur', () => blink.blurred());
@@ -170,16 +173,19 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   webgl.show(agentId);
   if (!pane.visible) {
     pane.visible = true;
+    // What came while parked is parsed now, before the switch's frame (behind anything the pacer holds for it).
+    parseHeld(pane, pacer.heldBytes(agentId) > 0 ? (bytes) => pacer.write(agentId, pane.term, bytes) : null);
     history.shown(pane);
-    // The core sent this pane nothing while it was hidden: it catches up from its offset (or from the mirror's
-    // screen when far behind) on the same stream, and the old screen stays until the new one is written.
+    // The core kept this pane current at a low rate while it was hidden, and sent none of a flood: it catches up
+    // from its offset (or from the mirror's screen when far behind) on the same stream, and the old screen stays
+    // until the new one is written.
     // An attach under way (a pane loaded ahead, pane-warmup.ts) tells the core once it is done (doAttach).
     if (pane.stream) pane.stream.setVisible(true);
     else if (pane.terminalId && !attachPending(agentId)) void attach(pane, pane.terminalId);
   }
 }
 
-/** Hidden, not destroyed: the xterm keeps its buffer; the core holds its output back until it is shown again. */
+/** Hidden, not destroyed: the xterm keeps its buffer; the core sends it output at a low rate until it is shown again. */
 export function parkPane(agentId: string): void {
   wanted.host.delete(agentId);
   const pane = panes.get(agentId);
@@ -210,6 +216,8 @@ export function followTerminal(agentId: string, terminalId: string | null, runni
   if (pane.terminalId !== terminalId) {
     // Behind any output of the old terminal still held for this pane (write-pacer.ts).
     const next = pane.terminalId !== null;
+    // The old terminal's output held while parked first (parked-output.ts), then the divider.
+    if (next) parseHeld(pane, (bytes) => pacer.write(agentId, pane.term, bytes));
     if (next) pacer.write(agentId, pane.term, NEW_TERMINAL);
     // A new terminal continues below the old one's output, from its first byte; a pane with nothing yet starts from
     // the core's screen and a few screens of history, the rest loaded when scrolled to (pane-history.ts).

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import type { RpcClient } from '../../shared/client.js';
 import type { ServerProcess } from '../helpers/server.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, niceAgentGroups, reniceMirrors } from './mirror-nice.js';
-import type { ScaleGlobal } from './renderer-scale.js';
+import type { ScaleGlobal, SwitchDetail } from './renderer-scale.js';
 import { ms } from './stats.js';
 
 export interface ScaleRun {
@@ -103,6 +103,7 @@ export async function switchThrough(
       if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
         appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
       (niced ? (pass === 0 ? vs.first : vs.again) : into).push(...Object.values(r.ms));
+      if (process.env.BENCH_SWITCH_DETAIL === '1') printDetail(pass, i, r.ms, r.detail, r.frames);
       out.blank.push(...r.blank);
       out.stale.push(...r.stale);
       // Where each pane not current stands: its view against its buffer, and the core's screen.
@@ -115,6 +116,36 @@ export async function switchThrough(
       since,
     );
   return out;
+}
+
+/**
+ * BENCH_SWITCH_DETAIL=1: per switch, its first frames (start / callback ran, ms from the switch) and each pane's
+ * current frame, when its catch-up was parsed and the bytes it caught up ("late" panes: not current in frame 0).
+ */
+function printDetail(
+  pass: number,
+  run: number,
+  ms: Record<string, number>,
+  detail: Record<string, SwitchDetail> | undefined,
+  frames: { start: number; ran: number }[] | undefined,
+): void {
+  if (!detail || !frames) return;
+  const f = (v: number | null) => (v === null ? '-' : v.toFixed(0));
+  const frameOf = (t: number) => frames.findIndex((x) => Math.abs(x.start - t) < 0.01);
+  const panes = Object.entries(detail).map(([id, d]) => ({ id, d, at: ms[id] ?? NaN, frame: frameOf(ms[id] ?? NaN) }));
+  const late = panes.filter((p) => p.frame !== 0);
+  console.log(
+    `  detail pass ${pass} run ${run}: frames ${frames
+      .slice(0, 5)
+      .map((x) => `${f(x.start)}/${f(x.ran)}`)
+      .join(' ')}; late ${late.length}/${panes.length}; parsed current at ${panes
+      .map((p) => f(p.d.currentParsed))
+      .join(',')}`,
+  );
+  for (const p of late)
+    console.log(
+      `    late pane #${p.d.index}: ${p.at.toFixed(1)} ms (frame ${p.frame}); in grid at frame ${p.d.inGridFrame}; first parse ${f(p.d.firstParsed)}, current parse ${f(p.d.currentParsed)} ms; caught up ${p.d.offsetCurrent === null ? '-' : p.d.offsetCurrent - p.d.offsetAt0} B; tick at switch ${p.d.tickAt0 - p.d.current} s vs current`,
+    );
 }
 
 async function printDiag(client: RpcClient, diag: string[]): Promise<void> {

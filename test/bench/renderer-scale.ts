@@ -37,7 +37,14 @@ export interface ScaleGlobal {
       runId: string,
       agentIds: string[],
       timeoutMs?: number,
-    ): Promise<{ ms: Record<string, number>; blank: string[]; stale: string[]; diag: string[] }>;
+    ): Promise<{
+      ms: Record<string, number>;
+      blank: string[];
+      stale: string[];
+      diag: string[];
+      detail?: Record<string, SwitchDetail>;
+      frames?: { start: number; ran: number }[];
+    }>;
     longestTask(since: number): number;
     longFrames(since: number): string[];
     armTyping(): void;
@@ -47,6 +54,33 @@ export interface ScaleGlobal {
   };
   __coldStart?: number;
 }
+
+/** Where one pane's switch went (renderer/bench-scale-hooks.ts's PaneSwitchDetail; older builds have none). */
+export interface SwitchDetail {
+  index: number;
+  offsetAt0: number;
+  firstParsed: number | null;
+  currentParsed: number | null;
+  offsetCurrent: number | null;
+  inGridFrame: number | null;
+  tickAt0: number;
+  current: number;
+}
+
+/** Counts the page's elements by region and one grid pane's by class (a string: evaluated as it is in the page). */
+const DOM_COUNT = `(() => {
+  const count = (sel) => [...document.querySelectorAll(sel)].reduce((n, e) => n + e.querySelectorAll('*').length + 1, 0);
+  const pane = document.querySelector('.bt-grid .xterm');
+  const kinds = new Map();
+  for (const e of pane ? pane.querySelectorAll('*') : []) {
+    const k = e.className.toString().split(' ')[0] || e.tagName;
+    kinds.set(k, (kinds.get(k) ?? 0) + 1);
+  }
+  const body = document.querySelector('.bt-grid .bt-pane-body')?.getBoundingClientRect();
+  return 'DOM: all ' + document.querySelectorAll('*').length + ', sidebar ' + count('.bt-sidebar') + ', grid ' + count('.bt-grid') +
+    ', body children ' + [...document.body.children].map((c) => c.tagName + '.' + c.className + ':' + c.querySelectorAll('*').length).join(' ') +
+    '; one pane: ' + [...kinds].map(([k, n]) => k + '×' + n).join(' ') + '; its body ' + body?.width + 'x' + body?.height;
+})()`;
 
 /** Records, from the first script on, when the dashboard first shows its run list and its New run button. */
 const COLD_START_PROBE = `(() => {
@@ -233,6 +267,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (profiling) await printProfile(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');
     const longest = await longestSince(page, since);
+    // BENCH_DOM_COUNT=1: where the page's elements are (the sidebar, the grid, the parking lot) and one pane's.
+    if (process.env.BENCH_DOM_COUNT === '1') console.log(await page.evaluate(DOM_COUNT));
     if (process.env.BENCH_DIAG === '1')
       for (const f of await page.evaluate(
         (t) => (globalThis as unknown as ScaleGlobal).__batonScale.longFrames(t),

@@ -34,14 +34,22 @@ export const FLOW = {
   /** Largest message sent to a client. */
   maxChunkBytes: FRAME_BYTES,
   /**
-   * Unacknowledged bytes a client may have in flight. A hidden pane gets nothing: the page parses only what is in
-   * view, and a pane coming into view catches up from its offset, or from the mirror's screen when it is more than
-   * `catchUpBytes` behind (parsing the screen is faster than parsing that much output; docs/performance.md).
-   * A visible pane's window is about 30 ms of xterm's own parse rate: with 256 KiB the page sat idle a third of a
-   * flood, waiting for the next bytes while its ack crossed a busy machine (docs/performance.md).
+   * Unacknowledged bytes a client may have in flight. A visible pane's window is about 30 ms of xterm's own parse
+   * rate: with 256 KiB the page sat idle a third of a flood, waiting for the next bytes while its ack crossed a busy
+   * machine (docs/performance.md).
    */
   visibleBudget: WINDOW_BYTES,
-  hiddenBudget: 0,
+  /**
+   * A hidden pane is kept nearly current at a low rate: at most `hiddenBudget` in flight, sent at most once every
+   * `hiddenEveryMs` (output after a quiet spell goes at once), and nothing once it is more than `catchUpBytes` behind
+   * (a flood: the page parses what is in view, and the pane is given the mirror's screen when shown, parsing the
+   * screen being faster than parsing that much output). Given nothing while hidden, every pane shown asked the core
+   * for the output since it was parked, and on a loaded 2-core machine that round trip often missed the switch's first
+   * frame and waited for the next, after the layout of the whole run's panes (docs/performance.md, switch7).
+   * BATON_OUTPUT_HIDDEN=0: nothing while hidden, as before (the bench's A/B).
+   */
+  hiddenBudget: process.env.BATON_OUTPUT_HIDDEN === '0' ? 0 : 16 * 1024,
+  hiddenEveryMs: 500,
   /**
    * The window of a stream read by another core (a remote agent's local side, docs/hosts.md), which acks on receipt:
    * over ssh the round trip, not a page's drawing, bounds it. Its excess over `visibleBudget` is added to the PTY's

@@ -38,6 +38,8 @@ export class OutputStream implements Disposable {
   // Plain handles rather than disposables: they are set and cleared for nearly every chunk. `dispose` clears both.
   private pumpTimer: NodeJS.Timeout | null = null;
   private pumpSoon: NodeJS.Immediate | null = null;
+  /** Armed while a hidden client waits for its next send (FLOW.hiddenEveryMs). */
+  private hiddenTimer: NodeJS.Timeout | null = null;
   private lastPumpAt = 0;
   /**
    * Input went to the process since its last output: what comes next is most likely its echo, and goes at once. The
@@ -163,6 +165,8 @@ export class OutputStream implements Disposable {
     this.disposed = true;
     if (this.pumpTimer) clearTimeout(this.pumpTimer);
     if (this.pumpSoon) clearImmediate(this.pumpSoon);
+    if (this.hiddenTimer) clearTimeout(this.hiddenTimer);
+    this.hiddenTimer = null;
     this.pumpTimer = null;
     this.pumpSoon = null;
     for (const sub of this.subscribers) sub.dispose();
@@ -199,11 +203,11 @@ export class OutputStream implements Disposable {
   };
 
   private nothingInFlight(): boolean {
-    for (const s of this.subscribers) if (s.inFlight() > 0) return false;
+    for (const s of this.subscribers) if (s.visible && s.inFlight() > 0) return false;
     return true;
   }
 
-  /** The most output waiting for a client that may be sent some now (a hidden one is sent nothing until shown). */
+  /** The most output waiting for a client that may be sent some now (a hidden one waits for its own cadence). */
   private waitingBytes(): number {
     let most = 0;
     for (const s of this.subscribers)
@@ -214,23 +218,50 @@ export class OutputStream implements Disposable {
   /** `fullFrames`: send only whole frames (a flood's) to a client that takes them so (`wholeFrames`), a rest waiting. */
   private pump(fullFrames = false): void {
     this.lastPumpAt = performance.now();
-    for (const sub of this.subscribers) this.pumpOne(sub, fullFrames);
+    for (const sub of this.subscribers) {
+      if (sub.visible) this.pumpOne(sub, fullFrames);
+      else this.pumpHidden(sub);
+    }
     this.onBacklog();
   }
 
+  /** What a client may have in flight at once now; a hidden one's is 0 outside its cadence (`pumpHidden`). */
   private budget(sub: Subscriber): number {
-    return !sub.visible ? FLOW.hiddenBudget : sub.paced ? FLOW.pacedBudget : sub.window;
+    return !sub.visible ? 0 : sub.paced ? FLOW.pacedBudget : sub.window;
   }
 
-  private pumpOne(sub: Subscriber, fullFrames: boolean): void {
-    const budget = this.budget(sub);
+  /**
+   * A hidden client is kept nearly current: what waits goes at most once every `hiddenEveryMs` (the first output
+   * after a quiet spell at once), at most `hiddenBudget` in flight, and nothing once it is more than `catchUpBytes`
+   * behind: its show then gives it the mirror's screen (setVisible).
+   */
+  private pumpHidden(sub: Subscriber): void {
+    const end = this.ring.endOffset;
+    if (FLOW.hiddenBudget === 0 || sub.sent === AWAITING_RESET || sub.sent >= end || end - sub.sent > FLOW.catchUpBytes)
+      return;
+    const now = performance.now();
+    const wait = sub.hiddenSentAt + FLOW.hiddenEveryMs - now;
+    if (wait > 0) {
+      this.hiddenTimer ??= setTimeout(() => {
+        this.hiddenTimer = null;
+        this.pump();
+      }, wait);
+      return;
+    }
+    const before = sub.sent;
+    this.pumpOne(sub, false, FLOW.hiddenBudget);
+    if (sub.sent !== before) sub.hiddenSentAt = now;
+  }
+
+  private pumpOne(sub: Subscriber, fullFrames: boolean, budget = this.budget(sub)): void {
     while (sub.sent < this.ring.endOffset && sub.inFlight() < budget) {
       const max = Math.min(FLOW.maxChunkBytes, budget - sub.inFlight());
       // A rest shorter than a frame (a budget's end is a full frame) goes with the next frame or the timer.
       if (fullFrames && sub.wholeFrames && this.ring.endOffset - sub.sent < max) return;
       const bytes = this.ring.read(sub.sent, max);
       if (bytes === null) {
-        this.resetLagging(sub);
+        // A hidden client is given the screen when shown (setVisible), not parsed while out of view.
+        if (sub.visible) this.resetLagging(sub);
         return;
       }
       // Hold back a split UTF-8 sequence until its end arrives, unless the terminal has ended.

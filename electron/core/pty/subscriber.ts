@@ -44,6 +44,9 @@ export class Subscriber implements Disposable {
     return endOffset - this.acked - (this.window - FLOW.visibleBudget);
   }
 
+  /** When it was last sent output while hidden (FLOW.hiddenEveryMs). */
+  hiddenSentAt = -Infinity;
+
   /** Held to a small budget while the user types elsewhere (FLOW.pacedBudget). */
   paced = false;
 
