@@ -30,7 +30,9 @@ const where = (e: TraceEvent): string =>
 
 export async function startTrace(
   p: BenchPage,
-  categories = 'devtools.timeline,disabled-by-default-devtools.timeline',
+  // BENCH_TRACE_STACKS=1 adds the JS stack that forced each layout (Layout events' beginData.stackTrace).
+  categories = 'devtools.timeline,disabled-by-default-devtools.timeline' +
+    (process.env.BENCH_TRACE_STACKS === '1' ? ',disabled-by-default-devtools.timeline.stack' : ''),
 ): Promise<void> {
   events = [];
   p.cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
