@@ -4,7 +4,7 @@
 import { existingPane, getPane, paneRenderer, settled } from './panes/terminal-registry.js';
 import { useBaton } from './state/store.js';
 import { FULL_SCROLLBACK } from './panes/pane-history.js';
-import { lot } from './panes/pane-terminal.js';
+import { lot, type PaneTerminal } from './panes/pane-terminal.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
@@ -169,22 +169,20 @@ function newestTick(agentId: string): number {
   const pane = getPane(agentId);
   // Shown means in the page's grid, not only marked visible: a pane still in the parking lot is not on screen.
   if (!pane.visible || !pane.element.isConnected || lot().contains(pane.element)) return -1;
-  const buffer = pane.term.buffer.active;
-  let newest = -1;
-  for (let y = 0; y < pane.term.rows; y++) {
-    const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
-    for (const m of text.matchAll(/tick (\d{10})/g)) newest = Math.max(newest, Number(m[1]));
-  }
-  return newest;
+  return viewportTick(pane.term);
 }
 
 /** The newest `tick N` in the pane's viewport rows whether or not it is in the grid (-1 without a pane). */
 function bufferTick(agentId: string): number {
   const pane = existingPane(agentId);
-  if (!pane) return -1;
-  const buffer = pane.term.buffer.active;
+  return pane ? viewportTick(pane.term) : -1;
+}
+
+/** The newest `tick N` in a terminal's viewport rows, or -1. */
+function viewportTick(term: PaneTerminal['term']): number {
+  const buffer = term.buffer.active;
   let newest = -1;
-  for (let y = 0; y < pane.term.rows; y++) {
+  for (let y = 0; y < term.rows; y++) {
     const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
     for (const m of text.matchAll(/tick (\d{10})/g)) newest = Math.max(newest, Number(m[1]));
   }

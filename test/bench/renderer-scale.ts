@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import type { RpcClient } from '../../shared/client.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
+import type { PaneSwitchDetail } from '../../renderer/bench-scale-hooks.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, poolSamples } from './mirror-nice.js';
@@ -55,17 +56,8 @@ export interface ScaleGlobal {
   __coldStart?: number;
 }
 
-/** Where one pane's switch went (renderer/bench-scale-hooks.ts's PaneSwitchDetail; older builds have none). */
-export interface SwitchDetail {
-  index: number;
-  offsetAt0: number;
-  firstParsed: number | null;
-  currentParsed: number | null;
-  offsetCurrent: number | null;
-  inGridFrame: number | null;
-  tickAt0: number;
-  current: number;
-}
+/** Where one pane's switch went (older builds have none). */
+export type SwitchDetail = PaneSwitchDetail;
 
 /** Counts the page's elements by region and one grid pane's by class (a string: evaluated as it is in the page). */
 const DOM_COUNT = `(() => {
