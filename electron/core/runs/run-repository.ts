@@ -166,7 +166,8 @@ export class RunRepository {
 
   /**
    * At quit: lets every queued change land, writes what the disk refused earlier if it now can, brings the summary
-   * index up to date (store/summary-index.ts), and closes the store. Returns the names of the runs whose latest changes still could not be saved.
+   * index up to date (store/summary-index.ts), and closes the store. Returns the names of the runs whose latest
+   * changes still could not be saved.
    */
   async close(): Promise<string[]> {
     await this.queues.idle();

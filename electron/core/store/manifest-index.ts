@@ -18,7 +18,6 @@ export const INDEX_FILE = 'runs-index.json';
 const INDEX_MAX_BYTES = 512 * 1024 * 1024;
 /** This format (sealed-text.ts); a file of another is ignored (and replaced). */
 export const INDEX_FORMAT = 1;
-const FORMAT = INDEX_FORMAT;
 /**
  * A file changed this recently when it was read is not put in the index. A change leaves a file's identity as it was
  * only when it lands in the same tick of the file system's clock as the change before it (1–10 ms on Linux, 2 s for
@@ -63,7 +62,7 @@ export function readIndex(path: string, ignored: (reason: string) => void): Map<
 
 /** The entries, or why the text is not an index this code wrote. */
 function parseIndex(text: string): Map<string, IndexEntry> | string {
-  const unsealed = unseal(text, FORMAT);
+  const unsealed = unseal(text, INDEX_FORMAT);
   if (!unsealed.ok) return unsealed.reason;
   let body: unknown;
   try {
@@ -97,7 +96,7 @@ export async function writeIndex(path: string, entries: Iterable<[string, IndexE
     parts.push(`${JSON.stringify(id)}:${JSON.stringify([...identity, manifest])}`);
     if (++n % 500 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  await writeFileAtomic(path, seal(FORMAT, `{${parts.join(',')}}`));
+  await writeFileAtomic(path, seal(INDEX_FORMAT, `{${parts.join(',')}}`));
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
