@@ -107,6 +107,8 @@ async function machine(
   return { cwd, env, client, server } satisfies Machine;
 }
 
+/** How long a transcript must stay unchanged before it is taken as written. */
+const STILL_MS = 1000;
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function screen(client: RpcClient, agentId: string): Promise<string> {
@@ -165,18 +167,25 @@ async function confirmedAgent(client: RpcClient, run: string): Promise<AgentView
 }
 
 /**
- * Until the vendor's transcript holds `text`: a CLI may show an answer seconds before it writes it (Qwen writes the
- * turn at its end), and a fork or an export copies what is written.
+ * Until the vendor's transcript holds `text` and has then been still for a second: a CLI may show an answer seconds
+ * before it writes it (Qwen writes the turn at its end), and a fork or an export copies what is written. Qwen also
+ * writes the answer's text in a telemetry record some milliseconds before the conversation's own record; a copy made
+ * between the two held the question without its answer (a compat run here failed so), hence the stillness.
  */
 async function written(vendor: CompatVendor, m: Machine, agent: AgentView, text: string): Promise<void> {
   const files = createVendors().get(vendor)?.transcripts;
   if (!files) return;
+  let last = { size: -1, since: 0 };
   await waitFor(
     async () => {
       const path = await files.locate(agent.sessionId!, agent.cwd, m.env);
-      return path !== null && readFileSync(path, 'utf8').includes(text);
+      if (path === null) return false;
+      const body = readFileSync(path, 'utf8');
+      if (!body.includes(text)) return false;
+      if (body.length !== last.size) last = { size: body.length, since: Date.now() };
+      return Date.now() - last.since >= STILL_MS;
     },
-    `the ${vendor} transcript to hold '${text}'`,
+    `the ${vendor} transcript to hold '${text}' and be still`,
     30_000,
   );
 }
