@@ -1,7 +1,7 @@
 // Copies of a transcript for a new id and directory, per vendor (docs/bundles.md §2): the copy lands where that
 // vendor's own store reader finds it for the new directory, with the id and the directory moved in every line, cut at
 // a whole line; and the directory map of an import.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,6 +95,34 @@ describe.each(['claude', 'qwen', 'gemini', 'codex'] as const)('%s transcript cop
     const newId = await copyTranscript(files, env, { sessionId: id, cwd: from, cutBytes: twoLines + 3 }, from);
     const copy = readFileSync((await files.locate(newId!, from, env))!, 'utf8');
     expect(copy.trim().split('\n')).toHaveLength(2);
+  });
+});
+
+describe('a transcript still being written', () => {
+  it("waits for the turn's last record: a fork made as the answer shows holds the answer", async () => {
+    const files = vendors.get('qwen')!.transcripts!;
+    const id = files.newId();
+    const source = await files.placeFor(id, from, env);
+    mkdirSync(dirname(source), { recursive: true });
+    const record = (l: object) => JSON.stringify({ sessionId: id, cwd: from, ...l }) + '\n';
+    // As Qwen writes a turn: the answer's text in a telemetry record, the conversation's record a moment later.
+    writeFileSync(source, record({ type: 'user', message: { content: 'remember the number 42' } }));
+    appendFileSync(source, record({ type: 'system', subtype: 'ui_telemetry', response_text: 'OK, 42.' }));
+    const late = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        appendFileSync(source, record({ type: 'assistant', message: { content: 'OK, 42.' } }));
+        resolve();
+      }, 120),
+    );
+    const newId = await copyTranscript(files, env, { sessionId: id, cwd: from }, to);
+    await late;
+    const copy = readFileSync((await files.locate(newId!, to, env))!, 'utf8');
+    expect(
+      copy
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { type: string }).type),
+    ).toEqual(['user', 'system', 'assistant']);
   });
 });
 

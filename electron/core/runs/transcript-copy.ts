@@ -11,7 +11,31 @@ import { rewriteTranscript, wholeLinesUpTo } from '../vendors/kit/transcript-rew
 /** A transcript larger than this is not copied (a fork then starts from the vendor's own fork, or fresh). */
 export const TRANSCRIPT_MAX_BYTES = 256 * 1024 * 1024;
 
-/** The whole lines of a session's transcript, up to `cutBytes` when given; null when the store holds none. */
+/**
+ * A CLI writes one turn as several records over some milliseconds, and may show the answer before its own record is
+ * written: Qwen writes the answer's text in a telemetry record first, then the conversation's record, 10 ms to a few
+ * hundred later, after the answer is on screen. A copy taken in between holds the question without its answer, so a
+ * transcript written to within `STILL_MS` is read once it has been still that long, waiting `SETTLE_MAX_MS` at most
+ * (a CLI that never stops writing is copied as it is then). One written to earlier is read at once.
+ */
+const STILL_MS = 300;
+const SETTLE_MAX_MS = 2000;
+
+async function settled(path: string): Promise<void> {
+  const deadline = Date.now() + SETTLE_MAX_MS;
+  let s = await stat(path);
+  for (;;) {
+    const quietFor = Date.now() - s.mtimeMs;
+    if (quietFor >= STILL_MS || Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(STILL_MS - quietFor, deadline - Date.now()) + 5));
+    s = await stat(path);
+  }
+}
+
+/**
+ * The whole lines of a session's transcript, up to `cutBytes` when given (a snapshot's length: written long ago), or
+ * as it is once still; null when the store holds none.
+ */
 export async function readTranscript(
   files: TranscriptFiles,
   sessionId: string,
@@ -21,6 +45,7 @@ export async function readTranscript(
 ): Promise<Uint8Array | null> {
   const path = await files.locate(sessionId, cwd, env);
   if (path === null) return null;
+  if (cutBytes === undefined) await settled(path);
   if ((await stat(path)).size > TRANSCRIPT_MAX_BYTES) throw new Error('the transcript is too large to copy');
   return wholeLinesUpTo(await readFile(path), cutBytes);
 }
