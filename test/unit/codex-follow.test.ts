@@ -1,9 +1,9 @@
 // Codex's follower (docs/vendors.md §2, §11): the thread id read from the writer lock the native process holds in
 // /proc, its confirmation, /new, and snapshot-and-claim when /proc shows nothing; the fake's TUI behaviour too.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionObservation, VendorAdapter } from '../../electron/core/vendors/adapter.js';
 import { CODEX_NO_DAEMON_ARGS } from '../../electron/core/vendors/codex/index.js';
@@ -204,10 +204,15 @@ describe('codex adapter: follow', () => {
     });
 
     it('waits while two new rollouts of this cwd fit', async () => {
+      // Both land in the store together (written aside, then renamed one after the other with no await between): a
+      // poll between two slow writes on a loaded machine would rightly claim the one it saw.
+      const aside = join(tmp, 'aside');
+      const files = [await writeRolloutIn(aside, env, uuid7(), cwd), await writeRolloutIn(aside, env, uuid7(), cwd)];
+      const into = (file: string) => join(store, relative(aside, file));
+      await mkdir(dirname(into(files[0]!)), { recursive: true });
       const f = follow();
       try {
-        await writeRollout(uuid7(), cwd);
-        await writeRollout(uuid7(), cwd);
+        for (const file of files) renameSync(file, into(file));
         await sleep(800);
         expect(f.seen).toEqual([]);
       } finally {
