@@ -4,8 +4,8 @@
 // incremental and cached per file, so asking again (run.list with many runs) costs a stat per transcript.
 import type { AgentCost, CostFigures, CostTotal, RunCost } from '../../../shared/contract.js';
 import { shortId } from '../vendors/kit/ids.js';
-import type { VendorEnv } from '../vendors/adapter.js';
-import type { UsageEntry, UsageSource } from '../vendors/kit/usage.js';
+import type { VendorAdapter, VendorEnv } from '../vendors/adapter.js';
+import type { UsageEntry, UsageSource, VendorUsage } from '../vendors/kit/usage.js';
 import type { Vendors } from '../vendors/registry.js';
 import type { SessionIndexes } from '../vendors/session-indexes.js';
 import type { AgentRecord, RunManifest } from '../store/types.js';
@@ -75,14 +75,72 @@ export class CostService {
       // A transcript two session ids lead to (a resume under the same file) counts once.
       for (const source of reading.sources) if (!sources.has(source.source)) sources.set(source.source, source);
     }
+    return { figures: this.figuresFrom(agent, [...sources.values()], gone, table, usage), sessions: ids.length };
+  }
+
+  /** An agent's figures from its transcripts read and the sessions found gone: the last ones if nothing changed. */
+  private figuresFrom(
+    agent: AgentRecord,
+    sources: readonly UsageSource[],
+    gone: readonly string[],
+    table: PriceTable,
+    usage: VendorUsage,
+  ): CostFigures {
     // Nothing new since the last sum (same transcripts, same lengths, same prices): the last figures stand.
-    const signature = [...sources.values()].map((s) => `${s.source}:${s.stamp}`).join('|');
+    const signature = sources.map((s) => `${s.source}:${s.stamp}`).join('|');
     const memo = this.sums.get(agent.id);
     if (memo && memo.table === table && memo.signature === signature && memo.gone === gone.join(','))
-      return { figures: memo.figures, sessions: ids.length };
-    const figures = sumSources([...sources.values()], gone, table, usage.costUnknownBecause);
+      return memo.figures;
+    const figures = sumSources(sources, gone, table, usage.costUnknownBecause);
     this.sums.set(agent.id, { table, signature, gone: gone.join(','), figures });
-    return { figures, sessions: ids.length };
+    return figures;
+  }
+
+  /**
+   * The sums of the runs among `runs` that need no transcript read, made together after one wait for the price table
+   * and the vendors' store indexes: runs whose agents are all stopped and local, each with every session missing from
+   * its vendor's store (gone, or never written: a long history whose transcripts the vendor has cleaned up) or
+   * without a model. The same figures `totals` makes, without its chain of awaits per agent: summing 10,000 such runs
+   * one promise chain each was most of a first list's wait (docs/performance.md "First list after open"). The other
+   * runs are left out; the caller sums them with `totalsOnce`.
+   */
+  async stoppedTotals(runs: readonly RunManifest[], indexes: SessionIndexes): Promise<Map<string, RunTotals>> {
+    const table = await this.priceTable();
+    const stores = new Set<VendorAdapter>();
+    for (const run of runs)
+      for (const a of run.agents) {
+        const adapter = this.vendors.get(a.vendor);
+        if (adapter?.usage && adapter.indexSessions) stores.add(adapter);
+      }
+    await Promise.all([...stores].map((adapter) => indexes.load(adapter, this.env)));
+    const out = new Map<string, RunTotals>();
+    for (const run of runs) {
+      const totals = this.totalsNow(run, table, indexes);
+      if (totals) out.set(run.id, totals);
+    }
+    return out;
+  }
+
+  /** `totals` of a run that needs no read, from the indexes as they are; undefined for any other run. */
+  private totalsNow(run: RunManifest, table: PriceTable, indexes: SessionIndexes): RunTotals | undefined {
+    const agents = new Map<string, CostTotal>();
+    const parts: CostFigures[] = [];
+    for (const a of run.agents) {
+      const adapter = this.vendors.get(a.vendor);
+      const usage = adapter?.usage;
+      if (!adapter || !usage) continue; // no model: no figures (figuresIn's null)
+      if ((a.host && this.remote) || a.status === 'running' || a.status === 'starting') return undefined;
+      const index = indexes.peek(adapter);
+      if (!index) return undefined;
+      const ids = [...new Set(a.sessionIds.map((s) => s.id))];
+      if (ids.some((id) => index.has(id, a.cwd))) return undefined;
+      // Never confirmed: nothing was said in it, so it cost nothing. Confirmed and now missing: its figures are lost.
+      const gone = ids.filter((id) => a.sessionIds.some((s) => s.id === id && s.confirmed)).map(shortId);
+      const figures = this.figuresFrom(a, [], gone, table, usage);
+      agents.set(a.id, totalOf(figures));
+      parts.push(figures);
+    }
+    return { total: totalOf(sumFigures(parts)), agents };
   }
 
   /** An agent's figures in its run: a remote agent's from its host, whose core reads its transcripts there. */

@@ -81,8 +81,10 @@ export class RunHealth {
     const old: RunManifest[] = [];
     /** Answers of this list's runs being checked now (by the warm-up, say): waited for as its own checks are. */
     const inFlight: Promise<Health>[] = [];
-    for (const run of runs) {
-      if (run.agents.some((a) => isLive(a.id))) continue;
+    // Asked once per run, not again for the answer below: a whole list asks it of 40,000 agents.
+    const live = runs.map((run) => run.agents.some((a) => isLive(a.id)));
+    for (const [i, run] of runs.entries()) {
+      if (live[i]) continue;
       const known = this.known.get(run.id);
       // A long list leaves it to the warm-up still running, which will reach it: not checked twice. A list without
       // a budget checks it now (the warm-up then shares that answer).
@@ -95,8 +97,8 @@ export class RunHealth {
     // While background checks run (the warm-up's, say), they will reach these too.
     if (old.length > 0 && !this.background) this.inBackground(old).catch(() => undefined);
     // The answers in, read as they are: 10,000 awaited promises were a whole list's slowest part once checked.
-    return runs.map((run) => {
-      if (run.agents.some((a) => isLive(a.id))) return 'live';
+    return runs.map((run, i) => {
+      if (live[i]) return 'live';
       const health = this.known.get(run.id)?.health;
       if (health !== undefined) return health;
       this.owed.add(run.id);

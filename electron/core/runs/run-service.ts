@@ -91,11 +91,7 @@ export class RunService {
       // A long list waits for health checks within a budget: a late answer follows as `run.changed` (runs/list-wait.ts).
       const health = await this.health.of(runs, isLive, listWaitMs(runs.length));
       const cost = await costs;
-      return runs.map((r, i) => {
-        const summary = runSummary(r, isLive, health[i]!, this.attentionOf);
-        const c = cost.get(r.id);
-        return c ? { ...summary, cost: c } : summary;
-      });
+      return runs.map((r, i) => runSummary(r, isLive, health[i]!, this.attentionOf, cost.get(r.id)));
     },
     'run.cost': async ({ run }) => this.cost.runCost(this.runs.find(run)),
     'run.get': async ({ run }) => this.view(run),

@@ -11,6 +11,8 @@ export const INDEX_MAX_AGE_MS = 60_000;
 interface ReadIndex {
   at: number;
   index: Promise<SessionIndex | null>;
+  /** The index once read (null: the store could not be read whole); undefined while it is being read. */
+  value?: SessionIndex | null;
 }
 
 export class SessionIndexes {
@@ -30,13 +32,34 @@ export class SessionIndexes {
     return index !== null && !index.has(sessionId, cwd);
   }
 
+  /**
+   * The store's index if it is read and not too old, without waiting: a pass over many stopped agents answers the
+   * ones it can from it in one go, not each through its own chain of awaits (cost/cost-service.ts `stoppedTotals`).
+   * Undefined: not read yet (or too old), being read, or the vendor gives none; `load` it first.
+   */
+  peek(adapter: VendorAdapter): SessionIndex | undefined {
+    const known = this.read.get(adapter);
+    if (!known || this.now() - known.at > INDEX_MAX_AGE_MS) return undefined;
+    return known.value ?? undefined;
+  }
+
+  /** Reads the store's index if it is not read (or too old), and waits for it. */
+  async load(adapter: VendorAdapter, env: VendorEnv): Promise<void> {
+    await this.of(adapter, env);
+  }
+
   private of(adapter: VendorAdapter, env: VendorEnv): Promise<SessionIndex | null> {
     if (!adapter.indexSessions) return Promise.resolve(null);
     const known = this.read.get(adapter);
     if (known && this.now() - known.at <= INDEX_MAX_AGE_MS) return known.index;
     // A store that cannot be read whole is asked per session, as before.
     const index = adapter.indexSessions(env).catch(() => null);
-    this.read.set(adapter, { at: this.now(), index });
+    const entry: ReadIndex = { at: this.now(), index };
+    index.then(
+      (value) => (entry.value = value),
+      () => undefined, // never: a failed read is null above
+    );
+    this.read.set(adapter, entry);
     return index;
   }
 }
