@@ -9,7 +9,6 @@ import { NeedYouCount } from './AttentionBadge.js';
 import { relativeTime } from './format.js';
 import { RunList, type RunListHandle } from './RunList.js';
 import { createHistoryFilter } from '../state/history-filter.js';
-import { typedOutsidePanes } from '../panes/pane-output.js';
 import './components.css';
 
 export const HEALTH_TITLES: Record<RunSummary['health'], string> = {
@@ -70,13 +69,8 @@ export function Sidebar() {
         value={query}
         ref={searchBox}
         onChange={(e) => setQuery(e.target.value)}
-        onFocus={() => {
-          filterRuns.warm(runs);
-          // The user is about to type: the panes' output is paced from now (write-pacer.ts), not from the second key.
-          typedOutsidePanes();
-        }}
+        onFocus={() => filterRuns.warm(runs)}
         onKeyDown={(e) => {
-          typedOutsidePanes();
           // Down from the search box: into the runs it found.
           if (e.key !== 'ArrowDown' || !list.current) return;
           e.preventDefault();

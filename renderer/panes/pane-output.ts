@@ -81,14 +81,6 @@ export function typedInto(pane: PaneTerminal): void {
   if (tuning.pacer) pacer.typed(pane.agentId);
 }
 
-/**
- * A key went to the page outside the panes (the history's search box): the panes' output is paced, as while the
- * user types into a pane, so that the keys do not wait behind the panes' parsing and drawing.
- */
-export function typedOutsidePanes(): void {
-  if (tuning.pacer) pacer.typedElsewhere();
-}
-
 /** Bytes ending at `end` go to the pane's xterm, in order; the core hears of them once parsed. */
 export function writeOutput(pane: PaneTerminal, bytes: Uint8Array, end: number): void {
   throttleOf(pane)?.wrote(bytes.length);

@@ -6,7 +6,6 @@ import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import '@xterm/xterm/css/xterm.css';
-import './pane-scrollbar.css';
 import type { TerminalStream } from '../../shared/client.js';
 import type { InputLedger } from '../../shared/input-ledger.js';
 import type { CursorBlink } from './cursor-blink.js';

@@ -95,23 +95,6 @@ export class WritePacer {
     this.echoDueUntil = now + ECHO_WAIT_MS;
   }
 
-  /**
-   * A key went somewhere other than a pane (the history's search box): every pane's output is paced until the user
-   * pauses, as for a key typed into a pane, and no pane draws until the key's own frame has been drawn (what the key
-   * changed is in the page already: React renders a key's update inside its event). The key's task and the frame
-   * after it then meet fewer of the panes' parses and draws (docs/performance.md, "Typing in the history: the panes
-   * paced while the user types in it (history9)").
-   */
-  typedElsewhere(): void {
-    const now = this.clock.now();
-    this.typingPane = null;
-    this.typingUntil = now + TYPING_MS;
-    this.echoDueUntil = now + ECHO_WAIT_MS;
-    this.clock.frame(() => {
-      this.echoDueUntil = -Infinity;
-    });
-  }
-
   /** Writes `data` for `pane` now, or after the output held for it, in order; `parsed` once xterm has parsed it. */
   write(pane: string, target: PacedTarget, data: Uint8Array, parsed?: () => void): void {
     if (pane === this.typingPane && !this.held.has(pane)) {

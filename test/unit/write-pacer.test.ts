@@ -1,7 +1,6 @@
 // While the user types into one pane, another pane's flood waits for the echo and then gets a slice of each frame:
 // every byte still reaches its xterm, in order; the pane being typed into is never held; without typing nothing is
-// held at all; a key typed outside the panes (the history's search box) paces every pane the same way
-// (renderer/panes/write-pacer.ts).
+// held at all (renderer/panes/write-pacer.ts).
 import { describe, expect, it } from 'vitest';
 import {
   ECHO_WAIT_MS,
@@ -158,33 +157,6 @@ describe('write pacer', () => {
     p.frame();
     p.frame();
     expect(a.got).toEqual([...bytes(15)]);
-  });
-
-  it('paces every pane after a key typed outside the panes, keeps the next frame clear, and loses nothing', () => {
-    const p = page(2);
-    const a = p.term();
-    const b = p.term();
-    p.pacer.typedElsewhere();
-    expect(p.pacer.pacing()).toBe(true);
-    expect(p.pacer.echoPending()).toBe(true);
-    p.pacer.write('a', a, bytes(PIECE_BYTES * 20));
-    p.pacer.write('b', b, bytes(100, 3));
-    p.settle();
-    // No pane is typed into: both are held, and nothing goes before the key's frame has been drawn.
-    expect(a.got.length + b.got.length).toBe(0);
-    p.frame();
-    expect(p.pacer.echoPending()).toBe(false);
-    expect(a.got.length + b.got.length).toBe(0);
-    // Then a slice per FEED_EVERY_MS, not everything at once.
-    p.wait(FEED_EVERY_MS);
-    expect(a.got.length + b.got.length).toBeGreaterThan(0);
-    expect(a.got.length).toBeLessThan(PIECE_BYTES * 20);
-    // The user pauses: the rest goes, in order.
-    p.advance(TYPING_MS);
-    p.wait(FEED_EVERY_MS * 2);
-    expect(p.pacer.pacing()).toBe(false);
-    expect(a.got).toEqual([...bytes(PIECE_BYTES * 20)]);
-    expect(b.got).toEqual([...bytes(100, 3)]);
   });
 
   it('switched off while it holds output, hands all of it to xterm at once, in order, and holds nothing after', () => {
