@@ -42,16 +42,21 @@ export async function startTrace(
   });
 }
 
-/** Stops the trace and prints the main thread's time by kind of work, and its ten longest tasks. */
-export async function printTrace(p: BenchPage, title: string): Promise<void> {
+/** Stops the trace: its events (and, with BENCH_TRACE_FILE=<file>, the raw events written there). */
+export async function stopTrace(p: BenchPage): Promise<TraceEvent[]> {
   const done = new Promise<void>((resolve) => p.cdp.once('Tracing.tracingComplete', () => resolve()));
   await p.cdp.send('Tracing.end');
   await done;
-  // BENCH_TRACE_FILE=<file>: the raw events too (Chromium's trace format; `tdur` is each event's CPU time on its
-  // thread, which a loaded machine does not stretch as it does the wall time `dur`).
+  // Chromium's trace format; `tdur` is each event's CPU time on its thread, which a loaded machine does not stretch
+  // as it does the wall time `dur`.
   const file = process.env.BENCH_TRACE_FILE;
   if (file) writeFileSync(file, JSON.stringify(events));
-  printTraceEvents(events, title);
+  return events;
+}
+
+/** Stops the trace and prints the main thread's time by kind of work, and its ten longest tasks. */
+export async function printTrace(p: BenchPage, title: string): Promise<void> {
+  printTraceEvents(await stopTrace(p), title);
 }
 
 /** The main thread's time by kind of work and its longest tasks, from a trace's events (a file's, for one). */

@@ -11,6 +11,8 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
 import { max, ms, quantile } from './stats.js';
+import { tracingTyping, typingTrace } from './typing-trace.js';
+import { printProfile, startProfile } from './page-profile.js';
 
 const STORED_RUNS = 10_000;
 const GOAL_MS = 16;
@@ -70,6 +72,19 @@ export function printTyping(keys: TypingKey[], label: (text: string) => string):
   if (missed > 0) console.log(`  ${missed} of ${keys.length} keys never showed their filtered rows within a second`);
 }
 
+/** Types into the history and prints the figures (BENCH_TRACE_TYPING=1: and what each slow key waited behind). */
+export async function typeAndPrint(p: BenchPage, labelWidth: number): Promise<void> {
+  const trace = tracingTyping() ? typingTrace(p) : null;
+  // BENCH_PROFILE_TYPING=1: the page's CPU profile over the typing instead (where the keys' script time goes).
+  const profile =
+    process.env.BENCH_PROFILE_TYPING === '1'
+      ? { during: () => startProfile(p), after: () => printProfile(p, 'typing into the history', 30) }
+      : null;
+  const keys = await typeIntoHistory(p.page, trace ?? profile ?? {});
+  printTyping(keys, (text) => text.padEnd(labelWidth));
+  trace?.report(keys);
+}
+
 /** The scene alone in `root` (a temporary directory the caller removes): no agents, the stored runs only. */
 export async function historyBench(b: BenchBrowser, root: string): Promise<boolean> {
   const work = join(root, 'history-work');
@@ -86,7 +101,7 @@ export async function historyBench(b: BenchBrowser, root: string): Promise<boole
       STORED_RUNS,
     );
     await sleep(2000);
-    printTyping(await typeIntoHistory(p.page), (text) => text.padEnd(52));
+    await typeAndPrint(p, 52);
     if (p.errors.length > 0) console.log(`  page errors: ${p.errors.join(' | ')}`);
     return true;
   } catch (err) {

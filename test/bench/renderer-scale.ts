@@ -16,7 +16,7 @@ import { printProfile, startProfile } from './page-profile.js';
 import { printMirrorTrace } from './mirror-trace.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, poolSamples } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
-import { printTyping, typeIntoHistory } from './renderer-history.js';
+import { typeAndPrint } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
 import { idleWindow, snapshotsAfter } from './renderer-scale-idle.js';
 import { coreTuning } from './renderer-kit.js';
@@ -304,7 +304,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       `${fmt(rssMb).padStart(6)} MB RSS  (goal ≤ ${GOAL.memoryMb} MB) ${mark(rssMb <= GOAL.memoryMb)}  JS + DOM + buffers ${fmt(pageMb)} MB, DOM nodes ${fmt(m.nodes)}`,
     );
 
-    printTyping(await typeIntoHistory(page), (text) => text.padEnd(LABEL));
+    await typeAndPrint(p, LABEL);
 
     writeFileSync(quiet, '');
     const quietAt = Date.now();
