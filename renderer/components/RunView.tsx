@@ -4,6 +4,7 @@ import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane } from '../panes/terminal-registry.js';
 import { showStoredScreens } from '../panes/pane-screens.js';
+import { paneShape } from '../panes/pane-shape.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { NextNeedingButton, NotificationSettings } from './AttentionControls.js';
@@ -86,10 +87,16 @@ export function RunView({ run }: { run: Run }) {
           ))}
         </div>
       )}
-      <div className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}>
+      <div
+        className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}
+        data-pane-shape={paneShape(layout, run.agents.length)}
+      >
+        {/* Keyed by place, not by agent: a switch to a run of as many panes updates the ten panes' headers in place
+            instead of unmounting ten and mounting ten (the switch's frame, docs/performance.md longtask8); each
+            pane's xterm still moves by agent (TerminalPane's effects). */}
         {run.agents.map((agent, i) => (
           <TerminalPane
-            key={agent.id}
+            key={i}
             runId={run.id}
             agent={agent}
             index={i}
