@@ -91,12 +91,9 @@ export function RunView({ run }: { run: Run }) {
         className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}
         data-pane-shape={paneShape(layout, run.agents.length)}
       >
-        {/* Keyed by place, not by agent: a switch to a run of as many panes updates the ten panes' headers in place
-            instead of unmounting ten and mounting ten (the switch's frame, docs/performance.md longtask8); each
-            pane's xterm still moves by agent (TerminalPane's effects). */}
         {run.agents.map((agent, i) => (
           <TerminalPane
-            key={i}
+            key={agent.id}
             runId={run.id}
             agent={agent}
             index={i}

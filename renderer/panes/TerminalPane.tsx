@@ -42,16 +42,12 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
   const restartAgent = useBaton((s) => s.restartAgent);
   const resumeAgent = useBaton((s) => s.resumeAgent);
   const toast = useBaton((s) => s.toast);
-  // Per agent: a pane's place in the grid shows another run's agent after a switch (RunView.tsx keys panes by place).
-  const [busyFor, setBusyFor] = useState<string | null>(null);
-  const busy = busyFor === agent.id;
-  const [idleFor, setIdleFor] = useState<string | null>(null);
-  const idle = idleFor === agent.id;
+  const [busy, setBusy] = useState(false);
+  const [idle, setIdle] = useState(false);
 
   useEffect(() => {
     if (!running) return;
-    const id = agent.id;
-    return idleTicker.subscribe(() => setIdleFor(quietFor(id) > IDLE_AFTER_MS ? id : null));
+    return idleTicker.subscribe(() => setIdle(quietFor(agent.id) > IDLE_AFTER_MS));
   }, [running, agent.id]);
 
   // A pane not open yet opens in a task of its own, panes in view first (pane-opener.ts): a run's ten new xterms
@@ -69,13 +65,13 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
   }, [visible, agent.id]);
 
   const act = async (what: () => Promise<void>) => {
-    setBusyFor(agent.id);
+    setBusy(true);
     try {
       await what();
     } catch (err) {
       toast('error', (err as Error).message);
     } finally {
-      setBusyFor(null);
+      setBusy(false);
     }
   };
 
@@ -107,15 +103,10 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
         </span>
         <WorktreeBadge agent={agent} />
         <AgentCostBadge runId={runId} agentId={agent.id} />
-        {/* Live regions are the agent's own (keyed): another agent's status in the same place is not announced. */}
-        <span
-          key={`status-${agent.id}`}
-          className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`}
-          aria-live="polite"
-        >
+        <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
           {statusText(agent, running && idle)}
         </span>
-        <AgentStateBadge key={`state-${agent.id}`} agent={agent} />
+        <AgentStateBadge agent={agent} />
         <AgentMuteButton runId={runId} agent={agent} />
         <CopyHandleMenu runId={runId} agentLabel={agent.label} />
       </header>
@@ -124,7 +115,7 @@ export function TerminalPane({ runId, agent, visible, index, searchOpen, onClose
           ⚠ {agent.warning}
         </p>
       )}
-      {searchOpen && <PaneSearch key={agent.id} agentId={agent.id} onClose={onCloseSearch} />}
+      {searchOpen && <PaneSearch agentId={agent.id} onClose={onCloseSearch} />}
       <div className="bt-pane-body" ref={hostRef} />
       {!running && agent.status !== 'starting' && (
         <div className="bt-pane-ended" role="status">
