@@ -7,7 +7,7 @@
 // scrollback), no more: the page holds it after one visit anyway; hidden, the core keeps it current at a low rate and
 // sends none of a flood (electron/core/pty/flow.ts, hiddenBudget).
 import { paneShape } from './pane-shape.js';
-import { followTerminal, hasPane, liveTerminals, settled, sizeAhead } from './terminal-registry.js';
+import { followTerminal, hasPane, paneClient, settled, sizeAhead } from './terminal-registry.js';
 
 const asked = new Set<string>();
 /** `shape`: the run's grid, whose cell the pane is sized to while it waits (pane-shape.ts). */
@@ -50,6 +50,19 @@ export function warmRuns(runIds: readonly string[], layoutOf: (runId: string) =>
       () => undefined,
     );
   }
+}
+
+/** The running agents of a run and their terminals, as the core has them now, and how many panes the run shows. */
+async function liveTerminals(
+  runId: string,
+): Promise<{ panes: number; terminals: { agentId: string; terminalId: string }[] }> {
+  const c = paneClient();
+  if (!c) return { panes: 0, terminals: [] };
+  const run = await c.call('run.get', { run: runId });
+  const terminals = run.agents.flatMap((a) =>
+    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
+  );
+  return { panes: run.agents.length, terminals };
 }
 
 function next(): void {

@@ -255,22 +255,6 @@ export async function settled(agentId: string): Promise<void> {
   if (pane) await new Promise<void>((resolve) => pane.term.write('', resolve));
 }
 
-/**
- * The running agents of a run and their terminals, as the core has them now, and how many panes the run shows (for
- * loading their panes ahead).
- */
-export async function liveTerminals(
-  runId: string,
-): Promise<{ panes: number; terminals: { agentId: string; terminalId: string }[] }> {
-  const c = client;
-  if (!c) return { panes: 0, terminals: [] };
-  const run = await c.call('run.get', { run: runId });
-  const terminals = run.agents.flatMap((a) =>
-    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
-  );
-  return { panes: run.agents.length, terminals };
-}
-
 /** Whether the registry has a pane for the agent (or one on its way: pane-opener.ts). */
 export const hasPane = (agentId: string): boolean => panes.has(agentId) || opener.pending(agentId);
 
