@@ -42,8 +42,8 @@ const observedHost = new Map<string, Element>();
 const mounted = new Set<string>();
 const hostSizes = new Map<string, BoxSize>();
 /**
- * The shape (pane-shape.ts) of each shown pane's grid, of each parked pane's grid (the one it was last shown in, or the
- * one it will be shown in: `fitAhead`), and the size last fitted in a grid of each shape.
+ * The shape (pane-shape.ts) of each shown pane's grid, of the grid each pane loaded ahead will be shown in (`fitAhead`,
+ * until it is shown), and the size last fitted in a grid of each shape.
  */
 const shownShape = new Map<string, string>();
 const parkedShape = new Map<string, string>();
@@ -122,8 +122,6 @@ export function fitShown(agentId: string, host: HTMLElement): void {
 /** The pane went to the parking lot: it is not fitted there. */
 export function fitParked(agentId: string): void {
   mounted.delete(agentId);
-  const shape = shownShape.get(agentId);
-  if (shape) parkedShape.set(agentId, shape);
   shownShape.delete(agentId);
   const observed = observedHost.get(agentId);
   if (observed) unobserve(agentId, observed);
@@ -168,7 +166,7 @@ function fit(ids: readonly string[]): void {
 
 /**
  * A parked pane sized to the cell a grid of `shape` gave the last pane fitted in one: now if that size is known, else
- * as soon as a pane is fitted in such a grid. The resize (the buffer's reflow and the renderer's rows) happens in the
+ * as soon as a first pane is fitted in such a grid. The resize (the buffer's reflow and the renderer's rows) happens in the
  * lot instead of in the frame that shows the pane. The agent's terminal follows through the xterm's resize event, as
  * for any fit; the fit on show corrects a guess the pane's own cell does not match (a warning line above it).
  */
@@ -180,11 +178,11 @@ export function fitAhead(agentId: string, shape: string): void {
 
 function learnShape(shape: string, dims: { cols: number; rows: number }): void {
   const known = shapeSizes.get(shape);
-  if (known && known.cols === dims.cols && known.rows === dims.rows) return;
   shapeSizes.set(shape, { cols: dims.cols, rows: dims.rows });
-  // The parked panes of that shape (loaded ahead before it was known, or shown before the window changed) follow in
-  // idle time, a few at a time.
-  sizeParkedWhenIdle();
+  // The parked panes loaded ahead before the shape's size was known follow in idle time, a few at a time. Only then:
+  // a grid's cells can differ by a column (fractions of a pixel), and a size changed at every fit would resize every
+  // parked pane of the shape, and its agent's terminal, back and forth. A pane shown before is fitted when shown.
+  if (!known) sizeParkedWhenIdle();
 }
 
 let idleSizing = false;
