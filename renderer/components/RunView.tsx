@@ -4,6 +4,7 @@ import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane } from '../panes/terminal-registry.js';
 import { showStoredScreens } from '../panes/pane-screens.js';
+import { paneShape } from '../panes/pane-shape.js';
 import { useBaton } from '../state/store.js';
 import { CommandButton } from './CommandButton.js';
 import { NextNeedingButton, NotificationSettings } from './AttentionControls.js';
@@ -86,7 +87,10 @@ export function RunView({ run }: { run: Run }) {
           ))}
         </div>
       )}
-      <div className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}>
+      <div
+        className={layout === 'grid' ? `bt-grid bt-grid-${gridClass(run.agents.length)}` : 'bt-tabpanel'}
+        data-pane-shape={paneShape(layout, run.agents.length)}
+      >
         {run.agents.map((agent, i) => (
           <TerminalPane
             key={agent.id}

@@ -23,7 +23,7 @@ export function useRunsAhead(runId: string, connected: boolean): void {
   useEffect(() => {
     if (!connected || ahead === '') return;
     const ids = ahead.split(' ');
-    warmRuns(ids);
+    warmRuns(ids, (id) => useBaton.getState().layouts[id] ?? 'grid');
     let gone = false;
     const { loadRun } = useBaton.getState();
     void loadDetailsAhead(

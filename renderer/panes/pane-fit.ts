@@ -14,6 +14,8 @@
 import type { FitAddon } from '@xterm/addon-fit';
 import type { Terminal } from '@xterm/xterm';
 import { cellSize, elementPadding, fitDimensions, scrollbarWidth, type BoxSize, type Padding } from './fit-size.js';
+import { SHAPE_ATTRIBUTE } from './pane-shape.js';
+import { resizeRendererNow } from './renderer-resume.js';
 
 interface Fittable {
   fit: FitAddon;
@@ -39,6 +41,13 @@ const hosts = new Map<Element, string>();
 const observedHost = new Map<string, Element>();
 const mounted = new Set<string>();
 const hostSizes = new Map<string, BoxSize>();
+/**
+ * The shape (pane-shape.ts) of each shown pane's grid, of the grid each pane loaded ahead will be shown in (`fitAhead`,
+ * until it is shown), and the size last fitted in a grid of each shape.
+ */
+const shownShape = new Map<string, string>();
+const parkedShape = new Map<string, string>();
+const shapeSizes = new Map<string, { cols: number; rows: number }>();
 
 const observer =
   typeof IntersectionObserver === 'function'
@@ -93,6 +102,11 @@ export function trackFit(agentId: string, entry: Fittable): void {
 /** The pane is in `host` now: fitted at the next frame, and again whenever the host's size changes. */
 export function fitShown(agentId: string, host: HTMLElement): void {
   mounted.add(agentId);
+  // An ancestor's attribute: a walk up the tree, no style or layout read.
+  const shape = host.closest(`[${SHAPE_ATTRIBUTE}]`)?.getAttribute(SHAPE_ATTRIBUTE);
+  parkedShape.delete(agentId);
+  if (shape) shownShape.set(agentId, shape);
+  else shownShape.delete(agentId);
   const observed = observedHost.get(agentId);
   if (sizes && observed !== host) {
     if (observed) unobserve(agentId, observed);
@@ -108,6 +122,7 @@ export function fitShown(agentId: string, host: HTMLElement): void {
 /** The pane went to the parking lot: it is not fitted there. */
 export function fitParked(agentId: string): void {
   mounted.delete(agentId);
+  shownShape.delete(agentId);
   const observed = observedHost.get(agentId);
   if (observed) unobserve(agentId, observed);
 }
@@ -138,13 +153,68 @@ function fitAll(): void {
 function fit(ids: readonly string[]): void {
   const sizes = ids.map((id) => {
     const entry = fittable.get(id);
-    return entry && mounted.has(id) ? { term: entry.term, dims: proposed(id, entry) } : null;
+    return entry && mounted.has(id) ? { id, term: entry.term, dims: proposed(id, entry) } : null;
   });
   for (const size of sizes) {
     const dims = size?.dims;
     if (!size || !dims || !Number.isFinite(dims.cols) || !Number.isFinite(dims.rows)) continue;
+    const shape = shownShape.get(size.id);
+    if (shape) learnShape(shape, dims);
     if (size.term.cols !== dims.cols || size.term.rows !== dims.rows) size.term.resize(dims.cols, dims.rows);
   }
+}
+
+/**
+ * A parked pane sized to the cell a grid of `shape` gave the last pane fitted in one: now if that size is known, else
+ * as soon as a first pane is fitted in such a grid. The resize (the buffer's reflow and the renderer's rows) happens in the
+ * lot instead of in the frame that shows the pane. The agent's terminal follows through the xterm's resize event, as
+ * for any fit; the fit on show corrects a guess the pane's own cell does not match (a warning line above it).
+ */
+export function fitAhead(agentId: string, shape: string): void {
+  if (mounted.has(agentId)) return;
+  parkedShape.set(agentId, shape);
+  sizeParked(agentId);
+}
+
+function learnShape(shape: string, dims: { cols: number; rows: number }): void {
+  const known = shapeSizes.get(shape);
+  shapeSizes.set(shape, { cols: dims.cols, rows: dims.rows });
+  // The parked panes loaded ahead before the shape's size was known follow in idle time, a few at a time. Only then:
+  // a grid's cells can differ by a column (fractions of a pixel), and a size changed at every fit would resize every
+  // parked pane of the shape, and its agent's terminal, back and forth. A pane shown before is fitted when shown.
+  if (!known) sizeParkedWhenIdle();
+}
+
+let idleSizing = false;
+function sizeParkedWhenIdle(): void {
+  if (idleSizing) return;
+  idleSizing = true;
+  whenIdle((timeLeft) => {
+    idleSizing = false;
+    for (const agentId of parkedShape.keys()) {
+      if (timeLeft() < MIN_IDLE_LEFT_MS) return sizeParkedWhenIdle();
+      sizeParked(agentId);
+    }
+  });
+}
+
+/** A pane resized in the idle callback takes a few milliseconds; less left than this waits for the next one. */
+const MIN_IDLE_LEFT_MS = 8;
+const whenIdle = (run: (timeLeft: () => number) => void) => {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback((d) => run(() => d.timeRemaining()));
+  else setTimeout(() => run(() => MIN_IDLE_LEFT_MS), 50);
+};
+
+function sizeParked(agentId: string): void {
+  const entry = fittable.get(agentId);
+  const shape = parkedShape.get(agentId);
+  const dims = shape === undefined ? undefined : shapeSizes.get(shape);
+  if (!entry || !dims || mounted.has(agentId)) return;
+  if (entry.term.cols === dims.cols && entry.term.rows === dims.rows) return;
+  entry.term.resize(dims.cols, dims.rows);
+  // xterm defers a paused renderer's resize to an idle task: done now, so that nothing written before the pane is
+  // shown meets a renderer of the old size (the view clamping described at the top of this file).
+  resizeRendererNow(entry.term);
 }
 
 /** From the measured host and xterm's cell; the addon's way (a layout read) only where either is out of reach. */

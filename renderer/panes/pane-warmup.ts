@@ -6,10 +6,12 @@
 // in view and made its first visits slower. A loaded pane costs what a visited one does (its xterm and its
 // scrollback), no more: the page holds it after one visit anyway; hidden, the core keeps it current at a low rate and
 // sends none of a flood (electron/core/pty/flow.ts, hiddenBudget).
-import { followTerminal, hasPane, liveTerminals, settled } from './terminal-registry.js';
+import { paneShape } from './pane-shape.js';
+import { followTerminal, hasPane, paneClient, settled, sizeAhead } from './terminal-registry.js';
 
 const asked = new Set<string>();
-const queue: { agentId: string; terminalId: string }[] = [];
+/** `shape`: the run's grid, whose cell the pane is sized to while it waits (pane-shape.ts). */
+const queue: { agentId: string; terminalId: string; shape: string }[] = [];
 /** Panes loaded ahead whose fetch or parse is not done yet. */
 let inFlight = 0;
 let waitingForIdle = false;
@@ -30,20 +32,37 @@ const whenIdle = (run: (deadline: { timeRemaining(): number; didTimeout: boolean
   else setTimeout(() => run({ timeRemaining: () => 0, didTimeout: true }), IDLE_TIMEOUT_MS / 10);
 };
 
-/** Loads the live agents' panes of these runs in the background (each run once a page; later calls add new ones). */
-export function warmRuns(runIds: readonly string[]): void {
+/**
+ * Loads the live agents' panes of these runs in the background (each run once a page; later calls add new ones),
+ * each sized to the cell its run's grid will give it (`layoutOf`: how the user shows the run).
+ */
+export function warmRuns(runIds: readonly string[], layoutOf: (runId: string) => 'grid' | 'tabs'): void {
   for (const runId of runIds) {
     if (asked.has(runId)) continue;
     asked.add(runId);
     liveTerminals(runId).then(
-      (terminals) => {
-        queue.push(...terminals);
+      ({ panes, terminals }) => {
+        const shape = paneShape(layoutOf(runId), panes);
+        queue.push(...terminals.map((t) => ({ ...t, shape })));
         next();
       },
       // A run that ended meanwhile has nothing to load ahead: it is loaded when opened, as before.
       () => undefined,
     );
   }
+}
+
+/** The running agents of a run and their terminals, as the core has them now, and how many panes the run shows. */
+async function liveTerminals(
+  runId: string,
+): Promise<{ panes: number; terminals: { agentId: string; terminalId: string }[] }> {
+  const c = paneClient();
+  if (!c) return { panes: 0, terminals: [] };
+  const run = await c.call('run.get', { run: runId });
+  const terminals = run.agents.flatMap((a) =>
+    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
+  );
+  return { panes: run.agents.length, terminals };
 }
 
 function next(): void {
@@ -60,6 +79,7 @@ function next(): void {
       if (hasPane(pane.agentId)) continue;
       inFlight++;
       followTerminal(pane.agentId, pane.terminalId, true);
+      sizeAhead(pane.agentId, pane.shape);
       settled(pane.agentId)
         .catch(() => undefined)
         .finally(() => {

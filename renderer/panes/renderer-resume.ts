@@ -20,6 +20,19 @@ export function resumeRenderer(term: Terminal): void {
   });
 }
 
+/**
+ * Applies a resize xterm deferred for its paused renderer now (xterm 6: RenderService._pausedResizeTask, an idle task
+ * xterm otherwise runs when the page is idle, or when the terminal is seen in view). Used for a pane sized while
+ * parked (pane-fit.ts `fitAhead`): its renderer then has the new size before anything more is written to it.
+ */
+export function resizeRendererNow(term: Terminal): void {
+  const core: unknown = (term as unknown as Record<string, unknown>)['_core'];
+  const service = isObject(core) ? core['_renderService'] : undefined;
+  const task = isObject(service) ? service['_pausedResizeTask'] : undefined;
+  const flush = isObject(task) ? task['flush'] : undefined;
+  if (typeof flush === 'function') (flush as () => void).call(task);
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
 }

@@ -2,7 +2,7 @@
 // straight from the stream (terminal bytes never pass through React or zustand), reattached after reconnects.
 import type { BatonClient } from '../../shared/client.js';
 import { InputLedger } from '../../shared/input-ledger.js';
-import { fitParked, fitShown, trackFit } from './pane-fit.js';
+import { fitAhead, fitParked, fitShown, trackFit } from './pane-fit.js';
 import { resumeRenderer } from './renderer-resume.js';
 import { loadWebgl, MAX_WEBGL_PANES } from './pane-webgl.js';
 import { WebglPool } from './webgl-pool.js';
@@ -44,9 +44,14 @@ export function getPane(agentId: string): PaneTerminal {
   // What was asked of it while it waited: its terminal, its place in view, the focus.
   const follow = wanted.follow.get(agentId);
   const host = wanted.host.get(agentId);
+  const shape = wanted.shape.get(agentId);
   wanted.follow.delete(agentId);
   wanted.host.delete(agentId);
+  wanted.shape.delete(agentId);
   if (follow) followTerminal(agentId, follow.terminalId, follow.running);
+  // After following (the agent is told the new size) and before its attach is sent (a microtask later): the core's
+  // screen then comes at the size the pane will be shown at.
+  if (shape !== undefined && !host) fitAhead(agentId, shape);
   if (host?.isConnected) mountPane(agentId, host);
   if (wanted.focus === agentId) {
     wanted.focus = null;
@@ -65,8 +70,15 @@ const opener = new PaneOpener((agentId) => void getPane(agentId));
 const wanted = {
   follow: new Map<string, { terminalId: string | null; running: boolean }>(),
   host: new Map<string, HTMLElement>(),
+  shape: new Map<string, string>(),
   focus: null as string | null,
 };
+
+/** A pane loaded ahead is sized to the cell a run of this shape (pane-shape.ts) gives it, once it is open. */
+export function sizeAhead(agentId: string, shape: string): void {
+  if (panes.has(agentId)) fitAhead(agentId, shape);
+  else wanted.shape.set(agentId, shape);
+}
 
 function openPane(agentId: string): PaneTerminal {
   const openedAt = performance.now();
@@ -241,16 +253,6 @@ export async function settled(agentId: string): Promise<void> {
   await attaching.get(agentId);
   const pane = panes.get(agentId);
   if (pane) await new Promise<void>((resolve) => pane.term.write('', resolve));
-}
-
-/** The running agents of a run and their terminals, as the core has them now (for loading their panes ahead). */
-export async function liveTerminals(runId: string): Promise<{ agentId: string; terminalId: string }[]> {
-  const c = client;
-  if (!c) return [];
-  const run = await c.call('run.get', { run: runId });
-  return run.agents.flatMap((a) =>
-    a.status === 'running' && a.terminalId !== null ? [{ agentId: a.id, terminalId: a.terminalId }] : [],
-  );
 }
 
 /** Whether the registry has a pane for the agent (or one on its way: pane-opener.ts). */

@@ -166,3 +166,33 @@ export const phases = (timings: Record<string, number[]>, quantile: (v: number[]
   Object.entries(timings)
     .map(([phase, d]) => `${phase} ${ms(quantile(d, 0.5))} / ${ms(quantile(d, 0.99))} (n=${d.length})`)
     .join('; ');
+
+/**
+ * Every long task (> 50 ms, the Long Tasks API) from now until the returned function is called: how many, their
+ * median and the longest few. The page's own hook keeps only the longest; one task of a noisy minute decides that
+ * figure, while the count and median show whether the switches' frames as a whole got shorter. Observed from the
+ * bench, so an older build's page (BENCH_RENDERER_DIR) is read the same way.
+ */
+export async function watchLongTasks(page: Page): Promise<() => Promise<string>> {
+  await page.evaluate(() => {
+    const g = globalThis as unknown as { __benchLongTasks?: number[] };
+    const seen: number[] = (g.__benchLongTasks = []);
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) seen.push(e.duration);
+    }).observe({ type: 'longtask' });
+  });
+  return async () => {
+    const seen = await page.evaluate(
+      () => (globalThis as unknown as { __benchLongTasks?: number[] }).__benchLongTasks ?? [],
+    );
+    const sorted = [...seen].sort((a, b) => a - b);
+    const mid = sorted.length === 0 ? 0 : sorted[Math.floor((sorted.length - 1) / 2)]!;
+    return `${sorted.length} tasks > 50 ms, median ${mid.toFixed(0)} ms, longest ${
+      sorted
+        .slice(-3)
+        .reverse()
+        .map((d) => d.toFixed(0))
+        .join(', ') || '–'
+    } ms`;
+  };
+}

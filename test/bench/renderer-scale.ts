@@ -20,7 +20,7 @@ import { typeAndPrint } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
 import { idleWindow, snapshotsAfter } from './renderer-scale-idle.js';
 import { coreTuning } from './renderer-kit.js';
-import { phases, switchThrough, waitCurrent, waitLoadedAhead } from './renderer-scale-switch.js';
+import { phases, switchThrough, waitCurrent, waitLoadedAhead, watchLongTasks } from './renderer-scale-switch.js';
 import { fmt, max, ms, quantile } from './stats.js';
 
 const RUNS = 10;
@@ -230,6 +230,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     }
     // Which agents are whose, for the trace's per-switch reading (a switch's window may hold other panes' attaches).
     if (mirrorTrace) appendFileSync(mirrorTrace, JSON.stringify({ k: 'runs', runs }) + '\n');
+    const longTasks = await watchLongTasks(page);
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
     const { first, again, vs, blank, stale, firstTimings } = await switchThrough(
@@ -259,6 +260,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (profiling) await printProfile(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');
     const longest = await longestSince(page, since);
+    const longTaskText = await longTasks();
     // BENCH_DOM_COUNT=1: where the page's elements are (the sidebar, the grid, the parking lot) and one pane's.
     if (process.env.BENCH_DOM_COUNT === '1') console.log(await page.evaluate(DOM_COUNT));
     if (process.env.BENCH_DIAG === '1')
@@ -293,6 +295,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       '100 agents printing: longest main-thread task',
       `${longest === 0 ? '  none > 50 ms' : ms(longest).padStart(9)}  (goal ≤ ${GOAL.longTaskMs} ms) ${mark(longest <= GOAL.longTaskMs)}  (Long Tasks API, while switching through every run twice)`,
     );
+    console.log(`    (while switching: ${longTaskText})`);
     // BENCH_SCALE_SWITCH_ONLY=1: the switching figures only (paired runs of the longest task and the switch p99).
     if (process.env.BENCH_SCALE_SWITCH_ONLY === '1') return true;
 

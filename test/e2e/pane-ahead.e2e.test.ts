@@ -2,7 +2,8 @@
 // (renderer/panes/pane-warmup.ts, docs/performance.md "Switch p99: loading ahead (switch6)"). The page loads every live
 // agent's pane in the background, a few at a time, while the user works: a run the user opens meanwhile keeps its panes
 // in view and current while the others load, and every run never opened then shows each pane's screen the moment it is
-// switched to (already in the page, not fetched then) and follows its agent.
+// switched to (already in the page, not fetched then) and follows its agent. A pane loaded ahead has the size its cell
+// will give it, and its agent knows that size, before the pane is shown.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
@@ -73,6 +74,17 @@ describe.skipIf(skipReason !== null)(`panes loaded ahead${skipReason ? ` — ${s
       agents,
     );
   const xterms = () => page.locator('.bt-xterm-host').count();
+  /** The agent's terminal size as the core has it (its PTY's, which its mirror follows). */
+  const ptySize = async (agentId: string) => {
+    const { cols, rows } = await client.call('agent.screen', { agentId });
+    return `${cols}x${rows}`;
+  };
+  /** The rows the pane draws in its place in the grid. */
+  const drawnRows = (agentId: string) =>
+    page.evaluate(
+      (id) => document.querySelector(`[data-agent-id="${id}"] .bt-pane-body .xterm-rows`)?.childElementCount ?? 0,
+      agentId,
+    );
 
   it('keeps the opened run in view while the others load, then shows each never-opened run current at once', async () => {
     await page.goto(`${server.url}/#token=${server.token}`);
@@ -93,6 +105,16 @@ describe.skipIf(skipReason !== null)(`panes loaded ahead${skipReason ? ` — ${s
     await (
       await current(opened!.agents)
     )();
+    // The opened run's panes are fitted to their cells, and their agents told that size.
+    const cell = await ptySize(opened!.agents[0]!);
+    for (const id of opened!.agents) expect(await ptySize(id)).toBe(cell);
+    expect(Number(cell.split('x')[1])).toBe(await drawnRows(opened!.agents[0]!));
+
+    // A pane loaded ahead is given the cell its run's grid will give it (the same shape as the opened run's), and its
+    // agent is told that size, before the pane is ever shown: the switch then resizes nothing.
+    for (const run of others)
+      for (const id of run.agents)
+        await waitFor(async () => (await ptySize(id)) === cell, `${id}: sized ahead to ${cell}`, 10_000);
 
     // Each run never opened: its panes are in the page already; switched to, each shows its screen and then its
     // agent's newest output.
@@ -105,6 +127,10 @@ describe.skipIf(skipReason !== null)(`panes loaded ahead${skipReason ? ` — ${s
         10_000,
       );
       await follows();
+      for (const id of run.agents) {
+        expect(await ptySize(id)).toBe(cell);
+        expect(await drawnRows(id)).toBe(Number(cell.split('x')[1]));
+      }
       // Switching opened no pane: every one was there (one xterm per agent for the life of the page).
       expect(await xterms()).toBe(RUNS * AGENTS);
     }

@@ -60,6 +60,14 @@ describe.skipIf(skipReason !== null)(`switching runs${skipReason ? ` — ${skipR
         .map((p) => p.dataset.agentId ?? ''),
     );
 
+  /** Each pane in view: its agent, the name it is labelled with and the label its header shows. */
+  const headers = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.bt-pane:not([hidden])')].map(
+        (p) => `${p.dataset.agentId} ${p.getAttribute('aria-label')} ${p.querySelector('.bt-pane-label')?.textContent}`,
+      ),
+    );
+
   it('shows every pane of the run switched to current, again and again, and types into the focused one', async () => {
     await page.goto(`${server.url}/#token=${server.token}`);
     for (let s = 0; s < SWITCHES; s++) {
@@ -77,6 +85,8 @@ describe.skipIf(skipReason !== null)(`switching runs${skipReason ? ` — ${skipR
         );
       }
       expect((await mountedInView()).sort()).toEqual([...run.agents].sort());
+      // Each pane's header is its own agent's, in the run's order.
+      expect(await headers()).toEqual(run.agents.map((id, k) => `${id} ${run.name}${k + 1} ${run.name}${k + 1}`));
     }
 
     // A key typed into a pane right after its run is shown reaches that agent (its pane may still be moving in).
