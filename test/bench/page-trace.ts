@@ -112,8 +112,35 @@ export function printTraceEvents(events: readonly TraceEvent[], title: string): 
   printByCpu(mine, tasks);
 }
 
-const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
-const cpu = (e: TraceEvent) => e.tdur ?? e.dur ?? 0;
+export const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
+export const cpu = (e: TraceEvent) => e.tdur ?? e.dur ?? 0;
+
+/**
+ * Each task's parts by CPU self time (an event's CPU less its children's: a forced layout inside a script counts as
+ * layout), each part named by `name`; `withTasks`: the task's own event is a part too (what ran in it outside any
+ * child event). `sorted`: one thread's complete events by start, the longer first at one start.
+ */
+export function selfTimes(
+  sorted: readonly TraceEvent[],
+  name: (e: TraceEvent) => string,
+  withTasks: boolean,
+): Map<TraceEvent, Map<string, number>> {
+  const self = new Map<TraceEvent, Map<string, number>>();
+  const stack: { e: TraceEvent; task: TraceEvent }[] = [];
+  for (const e of sorted) {
+    while (stack.length > 0 && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= e.ts) stack.pop();
+    const parent = stack.at(-1);
+    const task = isTask(e) && !parent ? e : parent?.task;
+    if (!task) continue;
+    const parts = self.get(task) ?? new Map<string, number>();
+    self.set(task, parts);
+    if (withTasks || !isTask(e)) parts.set(name(e), (parts.get(name(e)) ?? 0) + cpu(e));
+    if (parent && (withTasks || !isTask(parent.e)))
+      parts.set(name(parent.e), (parts.get(name(parent.e)) ?? 0) - cpu(e));
+    stack.push({ e, task });
+  }
+  return self;
+}
 const kindOf = (e: TraceEvent) =>
   e.name === 'FunctionCall' ? `script ${e.args?.data?.functionName || '?'}${where(e)}` : e.name;
 
@@ -124,19 +151,7 @@ const kindOf = (e: TraceEvent) =>
  */
 function printByCpu(mine: TraceEvent[], tasks: TraceEvent[]): void {
   const sorted = [...mine].sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const self = new Map<TraceEvent, Map<string, number>>();
-  const stack: { e: TraceEvent; task: TraceEvent }[] = [];
-  for (const e of sorted) {
-    while (stack.length > 0 && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= e.ts) stack.pop();
-    const parent = stack.at(-1);
-    const task = isTask(e) && !parent ? e : parent?.task;
-    if (!task) continue;
-    const parts = self.get(task) ?? new Map<string, number>();
-    self.set(task, parts);
-    parts.set(kindOf(e), (parts.get(kindOf(e)) ?? 0) + cpu(e));
-    if (parent && parent.e !== e) parts.set(kindOf(parent.e), (parts.get(kindOf(parent.e)) ?? 0) - cpu(e));
-    stack.push({ e, task });
-  }
+  const self = selfTimes(sorted, kindOf, true);
   const longest = [...tasks].sort((a, b) => cpu(b) - cpu(a)).slice(0, 8);
   const total = tasks.reduce((a, t) => a + cpu(t), 0);
   console.log(`  the same by CPU time: main-thread tasks ${(total / 1000).toFixed(0)} ms; the longest, by self time:`);

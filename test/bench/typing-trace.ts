@@ -5,15 +5,12 @@
 // timeline by the `input` events in order (one per key the hook timed: renderer/bench-scale-hooks.ts) and the
 // `keydown` dispatched before it; its timestamp is that dispatch less the key's measured wait.
 import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
-import { startTrace, stopTrace, type TraceEvent } from './page-trace.js';
+import { cpu, isTask, selfTimes, startTrace, stopTrace, type TraceEvent } from './page-trace.js';
 import type { BenchPage } from './renderer-page.js';
 
 const GOAL_MS = 16;
 
 export const tracingTyping = () => process.env.BENCH_TRACE_TYPING === '1';
-
-const isTask = (e: TraceEvent) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask';
-const cpu = (e: TraceEvent) => e.tdur ?? e.dur ?? 0;
 
 function label(e: TraceEvent): string {
   const d = e.args?.data;
@@ -37,31 +34,13 @@ function mainThread(events: readonly TraceEvent[]): TraceEvent[] {
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
 }
 
-/** Each task's parts by CPU self time (an event's CPU less its children's). */
-function partsOf(mine: readonly TraceEvent[]): Map<TraceEvent, Map<string, number>> {
-  const self = new Map<TraceEvent, Map<string, number>>();
-  const stack: { e: TraceEvent; task: TraceEvent }[] = [];
-  for (const e of mine) {
-    while (stack.length > 0 && stack.at(-1)!.e.ts + stack.at(-1)!.e.dur! <= e.ts) stack.pop();
-    const parent = stack.at(-1);
-    const task = isTask(e) && !parent ? e : parent?.task;
-    if (!task) continue;
-    const parts = self.get(task) ?? new Map<string, number>();
-    self.set(task, parts);
-    if (!isTask(e)) parts.set(label(e), (parts.get(label(e)) ?? 0) + cpu(e));
-    if (parent && !isTask(parent.e)) parts.set(label(parent.e), (parts.get(label(parent.e)) ?? 0) - cpu(e));
-    stack.push({ e, task });
-  }
-  return self;
-}
-
 /** Prints, for every key over the goal, the tasks it waited behind and its own. */
 export function printSlowKeys(events: readonly TraceEvent[], keys: readonly TypingKey[]): void {
   const mine = mainThread(events);
   const inputs = mine.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'input');
   const keydowns = mine.filter((e) => e.name === 'EventDispatch' && e.args?.data?.type === 'keydown');
   const tasks = mine.filter(isTask);
-  const parts = partsOf(mine);
+  const parts = selfTimes(mine, label, false);
   if (inputs.length !== keys.length)
     console.log(`  typing trace: ${inputs.length} input events for ${keys.length} keys; keys matched in order anyway`);
   keys.forEach((k, i) => {

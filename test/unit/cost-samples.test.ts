@@ -1,18 +1,16 @@
 // Cost per vendor against the samples of every vendor's format (docs/cost.md): exact token totals read from each
 // vendor's own transcript through its adapter, and "unknown" (null), never 0, where a transcript records no usage.
-import { appendFile, cp, mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { appendFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSampleHome } from '../helpers/sample-home.js';
 import type { VendorName } from '../../shared/words.js';
 import { CostService } from '../../electron/core/cost/cost-service.js';
 import { listCosts } from '../../electron/core/cost/list-costs.js';
 import type { AgentRecord, RunManifest } from '../../electron/core/store/types.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 
-const SAMPLES = fileURLToPath(new URL('../fixtures/vendor-samples', import.meta.url));
 const CWD = '/home/u/proj';
 const IDS: Record<Exclude<VendorName, 'shell'>, string> = {
   claude: '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b',
@@ -26,22 +24,7 @@ const IDS: Record<Exclude<VendorName, 'shell'>, string> = {
 const CODEX_FILE = `.codex/sessions/2026/11/25/rollout-2026-11-25T21-47-05-${IDS.codex}.jsonl`;
 const COPILOT_FILE = `.copilot/session-state/${IDS.copilot}/events.jsonl`;
 
-let home: string;
-let dataDir: string;
-let env: Record<string, string>;
-
-beforeEach(async () => {
-  const tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-cost-')));
-  home = join(tmp, 'home');
-  dataDir = join(tmp, 'data');
-  await mkdir(dataDir);
-  for (const v of Object.keys(IDS)) await cp(join(SAMPLES, v), home, { recursive: true });
-  env = { HOME: home, PATH: '/usr/bin:/bin' };
-});
-
-afterEach(async () => {
-  await rm(join(home, '..'), { recursive: true, force: true });
-});
+const sample = useSampleHome(Object.keys(IDS), 'baton-cost-');
 
 function agent(vendor: VendorName, ids: readonly string[], confirmed = true): AgentRecord {
   return {
@@ -73,7 +56,7 @@ function run(agents: AgentRecord[]): RunManifest {
 }
 
 async function costOf(vendor: VendorName, ids: readonly string[] = [IDS[vendor as keyof typeof IDS]]) {
-  const service = new CostService(createVendors(), env, dataDir);
+  const service = new CostService(createVendors(), sample.env, sample.dataDir);
   const cost = await service.runCost(run([agent(vendor, ids)]));
   return cost.agents[0]!;
 }
@@ -118,7 +101,7 @@ describe('cost from each vendor sample', () => {
     expect(c).toMatchObject({ usdFrom: 'priced', unpricedModels: [] });
     // With the model in the user's prices, the same calls are priced by those.
     await writeFile(
-      join(dataDir, 'prices.json'),
+      join(sample.dataDir, 'prices.json'),
       JSON.stringify({ asOf: '2026-11-01', families: [{ models: ['claude-sonnet-5'], input: 3, output: 15 }] }),
     );
     const priced = await costOf('opencode');
@@ -154,7 +137,7 @@ describe('cost from each vendor sample', () => {
     const second = usage(12153, 8000, 100, 5);
     const total2 = usage(24219, 8000, 100, 9);
     await appendFile(
-      join(home, CODEX_FILE),
+      join(sample.home, CODEX_FILE),
       [count(first, first), count(first, first), count(second, total2), ''].join('\n'),
     );
     const c = await costOf('codex');
@@ -182,7 +165,7 @@ describe('cost from each vendor sample', () => {
         parentId: null,
       });
     await appendFile(
-      join(home, COPILOT_FILE),
+      join(sample.home, COPILOT_FILE),
       [record('u1', 14, 0, 0, 6), record('u2', 40, 10, 2, 2), record('u2', 40, 10, 2, 2), ''].join('\n'),
     );
     const c = await costOf('copilot');
@@ -199,7 +182,7 @@ describe('cost from each vendor sample', () => {
   });
 
   it('a shell agent has no cost; the run total of known and unknown agents is a marked lower bound', async () => {
-    const service = new CostService(createVendors(), env, dataDir);
+    const service = new CostService(createVendors(), sample.env, sample.dataDir);
     const cost = await service.runCost(
       run([agent('shell', []), agent('qwen', [IDS.qwen]), agent('cursor', [IDS.cursor])]),
     );
@@ -210,7 +193,7 @@ describe('cost from each vendor sample', () => {
   });
 
   it('a session never confirmed cost nothing (0 tokens); a confirmed one whose transcript is gone is unknown', async () => {
-    const service = new CostService(createVendors(), env, dataDir);
+    const service = new CostService(createVendors(), sample.env, sample.dataDir);
     const neverSaid = await service.agentCost(
       agent('claude', ['11111111-2222-4333-8444-555555555555'], false),
       await service.priceTable(),
@@ -230,7 +213,7 @@ describe('cost from each vendor sample', () => {
       run([agent('qwen', [IDS.qwen])]),
       { ...run([agent('gemini', [IDS.gemini])]), id: 'run_1123456789abcdef' },
     ];
-    const costs = new CostService(createVendors(), env, dataDir);
+    const costs = new CostService(createVendors(), sample.env, sample.dataDir);
     // Each sum takes a moment, so that none can beat a budget of 0 however the machine schedules the two.
     const service = { totalsOnce: (r: RunManifest) => sleep(50).then(() => costs.totalsOnce(r)) };
     let told: string[] | null = null;

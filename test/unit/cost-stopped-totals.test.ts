@@ -2,11 +2,8 @@
 // from their vendors' stores needs no read, and is summed from the store indexes without a chain of awaits per agent.
 // What it gives must be what `totals` gives for the same run; any run that needs a read (a session found, an agent
 // live) is left to `totalsOnce`, and a whole list summed this way gives every run the sum it gave before.
-import { cp, mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSampleHome } from '../helpers/sample-home.js';
 import type { VendorName } from '../../shared/words.js';
 import { CostService } from '../../electron/core/cost/cost-service.js';
 import { listCosts } from '../../electron/core/cost/list-costs.js';
@@ -14,28 +11,12 @@ import type { AgentRecord, RunManifest } from '../../electron/core/store/types.j
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import { SessionIndexes } from '../../electron/core/vendors/session-indexes.js';
 
-const SAMPLES = fileURLToPath(new URL('../fixtures/vendor-samples', import.meta.url));
 const CWD = '/home/u/proj';
 /** Sessions the samples' stores hold. */
 const FOUND = { claude: '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b', codex: '019abcde-1234-7def-8abc-0123456789ab' };
 const GONE = ['11111111-2222-4333-8444-555555555555', '22222222-3333-4444-8555-666666666666'];
 
-let home: string;
-let dataDir: string;
-let env: Record<string, string>;
-
-beforeEach(async () => {
-  const tmp = await realpath(await mkdtemp(join(tmpdir(), 'baton-cost-quick-')));
-  home = join(tmp, 'home');
-  dataDir = join(tmp, 'data');
-  await mkdir(dataDir);
-  for (const v of Object.keys(FOUND)) await cp(join(SAMPLES, v), home, { recursive: true });
-  env = { HOME: home, PATH: '/usr/bin:/bin' };
-});
-
-afterEach(async () => {
-  await rm(join(home, '..'), { recursive: true, force: true });
-});
+const sample = useSampleHome(Object.keys(FOUND), 'baton-cost-quick-');
 
 let nextAgent = 0;
 function agent(vendor: VendorName, ids: readonly string[], confirmed = true, status = 'stopped'): AgentRecord {
@@ -86,10 +67,10 @@ function history(): { quick: RunManifest[]; read: RunManifest[] } {
 describe('sums made together for stopped runs that need no read', () => {
   it('gives what totals gives, and leaves out every run that needs a read', async () => {
     const { quick, read } = history();
-    const service = new CostService(createVendors(), env, dataDir);
+    const service = new CostService(createVendors(), sample.env, sample.dataDir);
     const made = await service.stoppedTotals([...quick, ...read], new SessionIndexes());
     expect([...made.keys()].sort()).toEqual(quick.map((r) => r.id).sort());
-    const reference = new CostService(createVendors(), env, dataDir);
+    const reference = new CostService(createVendors(), sample.env, sample.dataDir);
     for (const r of quick) {
       const expected = await reference.totals(r, new SessionIndexes());
       expect(made.get(r.id)).toEqual(expected);
@@ -102,8 +83,13 @@ describe('sums made together for stopped runs that need no read', () => {
   it('a whole list gives every run the sum the one-by-one path gives', async () => {
     const { quick, read } = history();
     const runs = [...read, ...quick];
-    const together = await listCosts(new CostService(createVendors(), env, dataDir), runs, () => undefined, 60_000);
-    const oneByOne = new CostService(createVendors(), env, dataDir);
+    const together = await listCosts(
+      new CostService(createVendors(), sample.env, sample.dataDir),
+      runs,
+      () => undefined,
+      60_000,
+    );
+    const oneByOne = new CostService(createVendors(), sample.env, sample.dataDir);
     const alone = await listCosts({ totalsOnce: (r) => oneByOne.totalsOnce(r) }, runs, () => undefined, 60_000);
     expect(together).toEqual(alone);
     expect(together.get(read[0]!.id)?.tokens).toBeGreaterThan(0);
