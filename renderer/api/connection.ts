@@ -94,10 +94,12 @@ export class Connection {
         list.catch(() => undefined); // a connection lost before the list is taken: its taker (if any) sees why
         earlyLists.set(client, list);
       }
-      wire.replay(before.received);
       client.onClose(() => this.lost());
       this.current = client;
       this.set('connected');
+      // Replayed once the page's listeners have the client: an event that came before the takeover (a run started
+      // while the page's script was loading) would otherwise reach no listener, and the history never show that run.
+      wire.replay(before.received);
     };
     ws.addEventListener('close', () => {
       // After an open, the client's own close listener reports the loss.

@@ -95,6 +95,23 @@ describe('the early socket', () => {
     await expect(info).resolves.toEqual([]);
   });
 
+  it('an event that came before the takeover reaches the listeners the page sets up once connected', async () => {
+    const page = await loadPage();
+    const socket = FakeSocket.made[0]!;
+    socket.opened();
+    socket.reply({ t: 'res', id: 0, ok: true, result: [] });
+    // A run started while the page's script was still loading.
+    socket.reply({ t: 'evt', name: 'run.changed', payload: { runId: 'run_0123456789abcdef' } });
+    const connection = new page.Connection(page.early.url, page.pageProtocols, page.early);
+    const changed: string[] = [];
+    connection.subscribe((status, client) => {
+      if (status === 'connected') client!.on('run.changed', (e) => changed.push(e.runId));
+    });
+    connection.start();
+    expect(changed).toEqual(['run_0123456789abcdef']);
+    await expect(page.takeEarlyFirstList(connection.client!)).resolves.toEqual([]);
+  });
+
   it('a malformed early reply is refused as any reply is', async () => {
     const page = await loadPage();
     const socket = FakeSocket.made[0]!;
