@@ -4,14 +4,13 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useSampleHome } from '../helpers/sample-home.js';
+import { sampleAgent, sampleRun, useSampleHome } from '../helpers/sample-home.js';
 import type { VendorName } from '../../shared/words.js';
 import { CostService } from '../../electron/core/cost/cost-service.js';
 import { listCosts } from '../../electron/core/cost/list-costs.js';
 import type { AgentRecord, RunManifest } from '../../electron/core/store/types.js';
 import { createVendors } from '../../electron/core/vendors/registry.js';
 
-const CWD = '/home/u/proj';
 const IDS: Record<Exclude<VendorName, 'shell'>, string> = {
   claude: '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b',
   codex: '019abcde-1234-7def-8abc-0123456789ab',
@@ -26,34 +25,9 @@ const COPILOT_FILE = `.copilot/session-state/${IDS.copilot}/events.jsonl`;
 
 const sample = useSampleHome(Object.keys(IDS), 'baton-cost-');
 
-function agent(vendor: VendorName, ids: readonly string[], confirmed = true): AgentRecord {
-  return {
-    id: `agt_${vendor.padEnd(16, 'x')}`,
-    label: vendor,
-    vendor,
-    cwd: CWD,
-    args: [],
-    command: null,
-    sessionIds: ids.map((id) => ({ id, chosenBy: 'baton', seenAt: '2026-11-25T21:47:05.000Z', confirmed })),
-    status: 'stopped',
-    exitCode: null,
-    warning: null,
-    startedAt: null,
-  };
-}
-
-function run(agents: AgentRecord[]): RunManifest {
-  const at = '2026-11-25T21:47:05.000Z';
-  return {
-    v: 1,
-    id: 'run_0123456789abcdef',
-    name: 'samples',
-    createdAt: at,
-    updatedAt: at,
-    agents,
-    lastSnapshot: null,
-  };
-}
+const agent = (vendor: VendorName, ids: readonly string[], confirmed = true) =>
+  sampleAgent(`agt_${vendor.padEnd(16, 'x')}`, vendor, ids, { confirmed });
+const run = (agents: AgentRecord[]): RunManifest => sampleRun('run_0123456789abcdef', 'samples', agents);
 
 async function costOf(vendor: VendorName, ids: readonly string[] = [IDS[vendor as keyof typeof IDS]]) {
   const service = new CostService(createVendors(), sample.env, sample.dataDir);

@@ -3,7 +3,7 @@
 // What it gives must be what `totals` gives for the same run; any run that needs a read (a session found, an agent
 // live) is left to `totalsOnce`, and a whole list summed this way gives every run the sum it gave before.
 import { describe, expect, it } from 'vitest';
-import { useSampleHome } from '../helpers/sample-home.js';
+import { sampleAgent, sampleRun, useSampleHome } from '../helpers/sample-home.js';
 import type { VendorName } from '../../shared/words.js';
 import { CostService } from '../../electron/core/cost/cost-service.js';
 import { listCosts } from '../../electron/core/cost/list-costs.js';
@@ -11,7 +11,6 @@ import type { AgentRecord, RunManifest } from '../../electron/core/store/types.j
 import { createVendors } from '../../electron/core/vendors/registry.js';
 import { SessionIndexes } from '../../electron/core/vendors/session-indexes.js';
 
-const CWD = '/home/u/proj';
 /** Sessions the samples' stores hold. */
 const FOUND = { claude: '7f3c2a1e-5b4d-4e6f-9a8b-0c1d2e3f4a5b', codex: '019abcde-1234-7def-8abc-0123456789ab' };
 const GONE = ['11111111-2222-4333-8444-555555555555', '22222222-3333-4444-8555-666666666666'];
@@ -19,34 +18,17 @@ const GONE = ['11111111-2222-4333-8444-555555555555', '22222222-3333-4444-8555-6
 const sample = useSampleHome(Object.keys(FOUND), 'baton-cost-quick-');
 
 let nextAgent = 0;
-function agent(vendor: VendorName, ids: readonly string[], confirmed = true, status = 'stopped'): AgentRecord {
-  return {
-    id: `agt_${String(nextAgent++).padStart(16, '0')}`,
-    label: vendor,
-    vendor,
-    cwd: CWD,
-    args: [],
-    command: null,
-    sessionIds: ids.map((id) => ({ id, chosenBy: 'baton', seenAt: '2026-11-25T21:47:05.000Z', confirmed })),
-    status: status as AgentRecord['status'],
-    exitCode: null,
-    warning: null,
-    startedAt: null,
-  };
+function agent(
+  vendor: VendorName,
+  ids: readonly string[],
+  confirmed = true,
+  status: AgentRecord['status'] = 'stopped',
+) {
+  return sampleAgent(`agt_${String(nextAgent++).padStart(16, '0')}`, vendor, ids, { confirmed, status });
 }
 
-function run(n: number, agents: AgentRecord[]): RunManifest {
-  const at = '2026-11-25T21:47:05.000Z';
-  return {
-    v: 1,
-    id: `run_${String(n).padStart(16, '0')}`,
-    name: `r${n}`,
-    createdAt: at,
-    updatedAt: at,
-    agents,
-    lastSnapshot: null,
-  };
-}
+const run = (n: number, agents: AgentRecord[]): RunManifest =>
+  sampleRun(`run_${String(n).padStart(16, '0')}`, `r${n}`, agents);
 
 /** Runs of every kind a history holds. */
 function history(): { quick: RunManifest[]; read: RunManifest[] } {
