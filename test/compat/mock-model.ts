@@ -116,6 +116,9 @@ export async function startMockModel(opts: { verbose?: boolean } = {}): Promise<
     const lastUser = [roleMessages(body.messages), responsesUserTexts(body.input), geminiUserTexts(body.contents)]
       .find((users) => users.length > 0)
       ?.at(-1);
+    // Logged on arrival: a test waiting for its text to reach the model must see it during a slow turn's wait, or it
+    // presses Enter again in the middle of the running turn.
+    entry.lastUser = lastUser ?? '';
     if (lastUser !== undefined && TAKE_TIME.test(lastUser)) await new Promise((r) => setTimeout(r, TAKE_TIME_MS));
     const converse = (api: Api, users: string[], sys: string) => {
       // Title generators (opencode, Claude) get a short title, not the conversation's answer.
