@@ -14,7 +14,8 @@ import { newSnapshotId } from './ids.js';
 import { logFailure, now, type RunRepository, type RunWriter } from './run-repository.js';
 import { currentSessionId, worktreeView, type Announce } from './views.js';
 
-const PERIODIC_SNAPSHOT_MS = 60_000;
+/** How often the runs whose agents printed since their last snapshot are snapshotted. */
+export const PERIODIC_SNAPSHOT_MS = 60_000;
 
 /** What snapshots read of the agents' terminals (the supervisor's). */
 export interface AgentTerminals {
