@@ -16,3 +16,4 @@ export * from './contract/host-worktrees.js';
 export * from './contract/portable.js';
 export * from './contract/frames.js';
 export * from './contract/input-seq.js';
+export * from './contract/quick-checks.js';

@@ -4,7 +4,7 @@
 // come before the page takes the socket over (api/connection.ts) are kept for it, in order. The request is written
 // by hand (the client and the contract's schemas are in the part that is still loading); its reply is read and
 // checked by the client like any other (docs/performance.md, "Cold start: the page's share").
-import { FIRST_SCREEN } from '../state/first-screen.js';
+import { FIRST_SCREEN, HISTORY_ROWS } from '../state/first-screen.js';
 import { pageProtocols, serverSocketUrl } from './page-token.js';
 
 /** The early request's id: the client numbers its own requests from 1. */
@@ -34,7 +34,8 @@ function openEarly(): EarlySocket | null {
   const received: (string | ArrayBuffer)[] = [];
   const onOpen = () => {
     opened = true;
-    socket.send(JSON.stringify({ t: 'req', id: EARLY_LIST_ID, method: 'run.list', params: { limit: FIRST_SCREEN } }));
+    const params = { limit: FIRST_SCREEN, ...HISTORY_ROWS };
+    socket.send(JSON.stringify({ t: 'req', id: EARLY_LIST_ID, method: 'run.list', params }));
     listAsked = true;
   };
   const onMessage = (e: MessageEvent<string | ArrayBuffer>) => received.push(e.data);

@@ -5,7 +5,7 @@
 // an older answer never overwrites a newer one; asks made meanwhile are merged into the next.
 import type { BatonClient } from '../../shared/client.js';
 import type { RunSummary } from '../../shared/contract.js';
-import { FIRST_SCREEN } from './first-screen.js';
+import { FIRST_SCREEN, HISTORY_ROWS } from './first-screen.js';
 
 /**
  * Beyond this many runs named at once (the costs of a first list of 10,000 runs, read late), the whole list is asked
@@ -45,7 +45,7 @@ export function mergeRuns(runs: readonly RunSummary[], asked: ReadonlySet<string
  * The first list of a page asks for the newest this many runs first and shows them, then for the whole list: with
  * 10,000 stored runs the whole answer takes the core and the page hundreds of milliseconds more to make and read.
  */
-export { FIRST_SCREEN } from './first-screen.js';
+export { FIRST_SCREEN, HISTORY_ROWS } from './first-screen.js';
 
 /**
  * The whole list is read in pages of this many runs, each after the last run of the one before: 10,000 runs as one
@@ -63,6 +63,7 @@ async function wholeList(c: BatonClient, from: readonly RunSummary[]): Promise<R
   let last = all.at(-1);
   for (;;) {
     const page = await c.call('run.list', {
+      ...HISTORY_ROWS,
       limit: PAGE,
       ...(last ? { after: { updatedAt: last.updatedAt, id: last.id } } : {}),
     });
@@ -114,7 +115,7 @@ export function runListSync(deps: RunListDeps): RunListSync {
       wanted.clear();
       let newest: RunSummary[] = [];
       if (first) {
-        newest = await (deps.earlyFirstList?.(c) ?? c.call('run.list', { limit: FIRST_SCREEN }));
+        newest = await (deps.earlyFirstList?.(c) ?? c.call('run.list', { limit: FIRST_SCREEN, ...HISTORY_ROWS }));
         if (newest.length < FIRST_SCREEN) return deps.setRuns(newest);
         deps.setFirstRuns(newest);
       }
@@ -128,7 +129,7 @@ export function runListSync(deps: RunListDeps): RunListSync {
     }
     const asked = new Set(wanted);
     wanted.clear();
-    const got = await c.call('run.list', { runs: [...asked] });
+    const got = await c.call('run.list', { runs: [...asked], ...HISTORY_ROWS });
     deps.setRuns(mergeRuns(deps.runs().runs, asked, got));
   };
 

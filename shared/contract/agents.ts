@@ -113,8 +113,11 @@ export const runSummarySchema = z.strictObject({
   cost: costTotalSchema.optional(),
   /** How many of its agents wait for the user (waiting or asking; docs/attention.md). */
   needYou: z.number().int(),
-  /** Each agent's attention state, in the run's order. */
-  states: z.array(z.strictObject({ agentId, label: z.string(), state: agentStateSchema })),
+  /**
+   * Each agent's attention state, in the run's order; left out when the list was asked with `states: false` (the
+   * history's rows show `needYou` only: these are about half of a summary's bytes).
+   */
+  states: z.array(z.strictObject({ agentId, label: z.string(), state: agentStateSchema })).optional(),
 });
 export type RunSummary = z.infer<typeof runSummarySchema>;
 

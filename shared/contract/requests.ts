@@ -50,6 +50,11 @@ export const requests = {
       limit: z.number().int().min(1).max(100_000).optional(),
       /** Only the runs after this one in the list's order (newest first): the next page of a list read in pages. */
       after: z.strictObject({ updatedAt: z.string().max(64), id: runId }).optional(),
+      /**
+       * `false`: the summaries leave out each agent's state (`states`), about half of their bytes, which a history of
+       * 10,000 runs otherwise makes, sends and checks for nothing it shows. Left out: they carry them.
+       */
+      states: z.boolean().optional(),
     }),
     result: z.array(runSummarySchema),
   },

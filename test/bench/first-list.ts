@@ -4,8 +4,10 @@
 // (its first screen, then the whole list in pages: renderer/state/run-list-sync.ts) and, on the next fresh core, the
 // whole list in one answer (the scale bench's row), each with the core's CPU spent on it, then a steady whole list.
 // BENCH_BEFORE=<a tree with an older build> alternates that tree's core with this one in every round (paired runs on
-// one store, in one process): ratios per round, then their median. BENCH_ROUNDS rounds (3 unless given). Nothing here
-// asserts a time.
+// one store, in one process): ratios per round, then their median. Each side is read by its own client (its build's
+// dist/: the contract's check of the answers is part of the figure) and asks what its own page asks (the history's
+// rows without the agents' states where its contract has `states`). BENCH_ROUNDS rounds (3 unless given). Nothing
+// here asserts a time.
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -13,9 +15,9 @@ import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import type { RunSummary } from '../../shared/contract.js';
 import { connect } from '../../electron/cli/connect.js';
-import { FIRST_SCREEN, PAGE } from '../../renderer/state/run-list-sync.js';
+import { FIRST_SCREEN, HISTORY_ROWS, PAGE } from '../../renderer/state/run-list-sync.js';
 import { readServerJson } from '../helpers/core.js';
-import { BATON_BIN, tempDir, testEnv, waitFor } from '../helpers/server.js';
+import { ROOT, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { writeManyRuns } from './many-runs.js';
 import { cpuMs, medianOf, timed } from './scale-measure.js';
 import { fmt, median } from './stats.js';
@@ -44,9 +46,27 @@ interface Figures {
 
 const load = () => loadavg()[0]!.toFixed(1);
 
+/** One tree's way to read a core: its core, its client (with its contract) and what its page adds to each list. */
+interface Side {
+  name: string;
+  bin: string;
+  connect: typeof connect;
+  rows: Partial<typeof HISTORY_ROWS>;
+}
+
+/** The tree at `root` (a build's bin/ and dist/): its own client, and the history's rows if its contract has them. */
+async function sideOf(name: string, root: string): Promise<Side> {
+  const cli = (await import(join(root, 'dist', 'electron', 'cli', 'connect.js'))) as { connect: typeof connect };
+  const contract = (await import(join(root, 'dist', 'shared', 'contract.js'))) as {
+    requests: { 'run.list': { params: { shape: Record<string, unknown> } } };
+  };
+  const rows = 'states' in contract.requests['run.list'].params.shape ? HISTORY_ROWS : {};
+  return { name, bin: join(root, 'bin', 'baton.js'), connect: cli.connect, rows };
+}
+
 /** A core of the tree at `root` on `dataDir`, with nothing saved; `use` runs against it, then it is stopped. */
 async function withCore<T>(
-  bin: string,
+  { bin, connect }: Side,
   dataDir: string,
   env: Record<string, string>,
   use: (c: RpcClient, pid: number) => Promise<T>,
@@ -72,33 +92,35 @@ async function withCore<T>(
 }
 
 /** The rest of the list after `from` (the first screen), in pages of 1,000 as the page reads it; how many runs in all. */
-async function paged(client: RpcClient, from: readonly RunSummary[]): Promise<number> {
+async function paged(client: RpcClient, from: readonly RunSummary[], rows: Side['rows']): Promise<number> {
   let all = from.length;
   let last = from.at(-1);
   while (last) {
-    const page = await client.call('run.list', { limit: PAGE, after: { updatedAt: last.updatedAt, id: last.id } });
+    const after = { updatedAt: last.updatedAt, id: last.id };
+    const page = await client.call('run.list', { ...rows, limit: PAGE, after });
     all += page.length;
     last = page.length < PAGE ? undefined : page.at(-1);
   }
   return all;
 }
 
-async function measure(bin: string, dataDir: string, env: Record<string, string>): Promise<Figures> {
-  const page = await withCore(bin, dataDir, env, async (client, pid) => {
+async function measure(side: Side, dataDir: string, env: Record<string, string>): Promise<Figures> {
+  const { rows } = side;
+  const page = await withCore(side, dataDir, env, async (client, pid) => {
     const cpu0 = cpuMs(pid);
     const t0 = performance.now();
-    const screen = await timed(() => client.call('run.list', { limit: FIRST_SCREEN }));
-    const count = await paged(client, screen.value);
+    const screen = await timed(() => client.call('run.list', { ...rows, limit: FIRST_SCREEN }));
+    const count = await paged(client, screen.value, rows);
     const pagedMs = performance.now() - t0;
     if (count !== RUNS) throw new Error(`the pages gave ${count} runs`);
     return { screenMs: screen.ms, pagedMs, pagedCpuMs: cpuMs(pid) - cpu0 };
   });
-  const whole = await withCore(bin, dataDir, env, async (client, pid) => {
+  const whole = await withCore(side, dataDir, env, async (client, pid) => {
     const cpu0 = cpuMs(pid);
-    const first = await timed(() => client.call('run.list', {}));
+    const first = await timed(() => client.call('run.list', rows));
     const wholeCpuMs = cpuMs(pid) - cpu0;
     if (first.value.length !== RUNS) throw new Error(`run.list gave ${first.value.length} runs`);
-    const steadyMs = await medianOf(3, () => client.call('run.list', {}));
+    const steadyMs = await medianOf(3, () => client.call('run.list', rows));
     return { wholeMs: first.ms, wholeCpuMs, steadyMs };
   });
   return { ...page, ...whole };
@@ -120,12 +142,15 @@ async function main(): Promise<void> {
     const dataDir = join(root, 'data');
     await writeManyRuns(dataDir, RUNS, dirs);
     const env = testEnv(join(root, 'home'));
-    const sides: [string, string][] = [['this build', BATON_BIN]];
-    if (before) sides.unshift(['BENCH_BEFORE', join(before, 'bin', 'baton.js')]);
-    const all = new Map<string, Figures[]>(sides.map(([name]) => [name, []]));
+    const sides = [await sideOf('this build', ROOT)];
+    if (before) sides.unshift(await sideOf('BENCH_BEFORE', before));
+    for (const side of sides)
+      console.log(`  ${side.name}: ${side.bin} asks ${JSON.stringify({ ...side.rows, limit: FIRST_SCREEN })} first`);
+    const all = new Map<string, Figures[]>(sides.map(({ name }) => [name, []]));
     for (let r = 1; r <= ROUNDS; r++) {
-      for (const [name, bin] of sides) {
-        const f = await measure(bin, dataDir, env);
+      for (const side of sides) {
+        const { name } = side;
+        const f = await measure(side, dataDir, env);
         all.get(name)!.push(f);
         console.log(
           `  round ${r} ${name.padEnd(12)} load ${load()}: screen ${fmt(f.screenMs)} ms, paged whole ${fmt(f.pagedMs)} ms ` +

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FLOW } from '../../electron/core/pty/flow.js';
 import { PERIODIC_SNAPSHOT_MS } from '../../electron/core/runs/snapshots.js';
 import { SEARCH_IDLE_START_MS } from '../../electron/core/search/search-service.js';
-import { FIRST_SCREEN } from '../../renderer/state/run-list-sync.js';
+import { FIRST_SCREEN, HISTORY_ROWS } from '../../renderer/state/run-list-sync.js';
 import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
 import { coreTuning } from './renderer-kit.js';
 import { tempDir, testEnv } from '../helpers/server.js';
@@ -201,10 +201,11 @@ async function manyRuns(root: string, env: Record<string, string>): Promise<void
       `${fmt(opened.ms / emptyOpen.ms, 2)} × an empty store (${s(emptyOpen.ms)})`,
       '–',
     );
-    // What a page asks first (renderer/state/run-list-sync.ts): its first screen, then the whole list.
-    const screen = await timed(() => client.call('run.list', { limit: FIRST_SCREEN }));
+    // What a page asks first (renderer/state/run-list-sync.ts): its first screen, then the whole list, each without
+    // the agents' states (its history shows none); `baton ls --json`'s list, with them, has a row of its own.
+    const screen = await timed(() => client.call('run.list', { ...HISTORY_ROWS, limit: FIRST_SCREEN }));
     if (screen.value.length !== FIRST_SCREEN) throw new Error(`run.list gave ${screen.value.length} runs`);
-    const first = await timed(() => client.call('run.list', {}));
+    const first = await timed(() => client.call('run.list', HISTORY_ROWS));
     if (first.value.length !== HISTORY_RUNS) throw new Error(`run.list gave ${first.value.length} runs`);
     const info = await medianOf(10, () => client.call('core.info', {}));
     row(
@@ -219,14 +220,21 @@ async function manyRuns(root: string, env: Record<string, string>): Promise<void
       `${fmt(first.ms / info, 0)} × core.info (${s(info)})`,
       `goal ≤ 300 ms ${verdict(first.ms <= 300)}`,
     );
-    const list = await medianOf(5, () => client.call('run.list', {}));
+    const list = await medianOf(5, () => client.call('run.list', HISTORY_ROWS));
     row(
       'run.list (median of 5)',
       s(list),
       `${fmt(list / info, 0)} × core.info`,
       `goal ≤ 300 ms ${verdict(list <= 300)}`,
     );
-    const query = await medianOf(5, () => client.call('run.list', { query: 'history 0999' }));
+    const withStates = await medianOf(5, () => client.call('run.list', {}));
+    row(
+      "run.list with each agent's state (`baton ls --json`)",
+      s(withStates),
+      `${fmt(withStates / list, 2)} × without`,
+      '–',
+    );
+    const query = await medianOf(5, () => client.call('run.list', { ...HISTORY_ROWS, query: 'history 0999' }));
     row('run.list filtered (`history 0999`)', s(query), `${fmt(query / info, 1)} × core.info`, '–');
     client.close();
   } finally {
@@ -236,7 +244,7 @@ async function manyRuns(root: string, env: Record<string, string>): Promise<void
   const reopened = await timed(() => startCore(join(root, 'history'), env));
   try {
     const client = await reopened.value.connect();
-    const first = await timed(() => client.call('run.list', {}));
+    const first = await timed(() => client.call('run.list', HISTORY_ROWS));
     const info = await medianOf(10, () => client.call('core.info', {}));
     row(
       'reopened: first run.list (saved health answers)',

@@ -84,6 +84,10 @@ describe('agent state from the vendors’ signals', () => {
     const asking = await stateIs(c, 'attn', agent.id, 'asking');
     expect(asking).toMatchObject({ inferred: false, episode: 2, asks: 'Claude needs your permission to use Bash' });
     expect((await c.call('run.list', {}))[0]).toMatchObject({ needYou: 1 });
+    // The history's rows (asked without each agent's state) still count the agent that needs the user.
+    const [row] = await c.call('run.list', { states: false });
+    expect(row).toMatchObject({ name: 'attn', needYou: 1, liveAgents: 1, agentCount: 1, vendors: ['claude'] });
+    expect(row).not.toHaveProperty('states');
     // The command line says so too: `baton ls` and `baton ls --json`.
     const ls = (...args: string[]) =>
       execFileSync(process.execPath, [BATON_BIN, 'ls', ...args, '--data-dir', server!.dataDir], {

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RpcClient } from '../../shared/client.js';
+import type { RunSummary } from '../../shared/contract.js';
 import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
 import { killWithEnv, listProcs, markOf, waitAllGone, isAlive, type ProcMark } from '../helpers/processes.js';
 import { screenText, tempDir, testEnv, waitFor } from '../helpers/server.js';
@@ -161,6 +162,10 @@ describe('the core at scale', () => {
     // The Claude and Codex sessions were confirmed once and, but for those two runs', no vendor store here has them: a
     // resume would start fresh.
     expect(listed.map((r) => r.health)).toEqual(expected.map((r) => (resumable.has(r.id) ? 'resumable' : 'stale')));
+    // The history's own list (the page asks it without the agents' states) holds the same runs with every other field.
+    expect(listed.every((r) => r.states?.length === 4)).toBe(true);
+    const rows = await client.call('run.list', { states: false });
+    expect(rows).toEqual(listed.map((r) => withoutStates(r)));
 
     // A directory removed outside Baton: a run that changes since is checked again at its new version.
     rmSync(dirs[2]!, { recursive: true });
@@ -224,4 +229,11 @@ async function listSettled(client: RpcClient) {
   } finally {
     off();
   }
+}
+
+/** A summary as a list asked with `states: false` gives it. */
+function withoutStates(run: RunSummary): RunSummary {
+  const rest: RunSummary = { ...run };
+  delete rest.states;
+  return rest;
 }

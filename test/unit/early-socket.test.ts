@@ -74,7 +74,9 @@ describe('the early socket', () => {
     expect(socket.url).toBe('ws://127.0.0.1:4321/ws');
     expect(socket.protocols).toEqual(page.pageProtocols());
     socket.opened();
-    expect(socket.sent).toEqual([{ t: 'req', id: 0, method: 'run.list', params: { limit: page.FIRST_SCREEN } }]);
+    expect(socket.sent).toEqual([
+      { t: 'req', id: 0, method: 'run.list', params: { limit: page.FIRST_SCREEN, states: false } },
+    ]);
     // The reply comes before the dashboard has loaded: kept for it.
     socket.reply({ t: 'res', id: 0, ok: true, result: [] });
 

@@ -93,4 +93,22 @@ describe('run.list costs at a first start', () => {
     expect((await lists.of(runs, late, 0)).get('old')).toEqual(total(3));
     expect([...s.summed.values()]).toEqual([1, 1, 1, 1]);
   });
+
+  it('a first history read in pages while the sums are made: nothing announced that a page gave', async () => {
+    const runs = Array.from({ length: 640 }, (_, i) => run(`r${i}`));
+    const s = service(new Map(runs.map((r, i) => [r.id, total(i + 1)])));
+    const lists = new ListCosts(s, noFile());
+    const announced: string[] = [];
+    const late = (ids: string[]) => announced.push(...ids);
+    lists.warm(runs, late);
+    // The page's way (renderer/state/run-list-sync.ts): its first screen, then the rest in pages, each answered with
+    // its runs' sums while the older runs are still being summed.
+    const pages = [runs.slice(0, 10)];
+    for (let i = 10; i < runs.length; i += 100) pages.push(runs.slice(i, i + 100));
+    for (const page of pages) expect((await lists.of(page, late, 60_000)).size).toBe(page.length);
+    await lists.settled();
+    // Every run was given its sum by a page: an announcement would only have made the page list them all again.
+    expect(announced).toEqual([]);
+    expect([...s.summed.values()].every((n) => n === 1)).toBe(true);
+  });
 });

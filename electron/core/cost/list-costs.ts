@@ -82,6 +82,13 @@ export class ListCosts {
    * does not sum them twice, and waits (within its budget) for those it gives, not for the whole pass.
    */
   private readonly queued = new Map<string, Queued>();
+  /**
+   * Per run, the sum the last list gave it (null: none). A late sum is announced only when it differs from this: a
+   * run no list gave yet is no client's to update. (Announcing every sum made after any list had answered named
+   * 9,000 runs after a first history read in pages, whose later pages had given those very sums, and the page then
+   * read its whole history a second time.)
+   */
+  private readonly shown = new Map<string, CostTotal | null>();
   private warming: Promise<void> | null = null;
   private readonly saves = new DelayedSave(() => this.save(), SAVE_AFTER_MS, "the runs' costs");
   private passes = new Set<Promise<void>>();
@@ -121,6 +128,7 @@ export class ListCosts {
   /** A deleted run's sum is dropped. */
   forget(runId: string): void {
     this.given.delete(runId);
+    this.shown.delete(runId);
   }
 
   /**
@@ -171,6 +179,7 @@ export class ListCosts {
     for (const run of runs) {
       const total = this.given.get(run.id)?.total;
       if (total) out.set(run.id, total);
+      this.shown.set(run.id, total ?? null);
     }
     return out;
   }
@@ -182,7 +191,7 @@ export class ListCosts {
 
   /**
    * Sums `runs` in slices, newest first as the list has them; `answered.yet` once the list has answered: from then on
-   * the runs whose sum changed are collected and told to `late` when the pass ends.
+   * the runs whose sum differs from what a list gave them are collected and told to `late` when the pass ends.
    */
   private pass(runs: readonly RunManifest[], answered: { yet: boolean }, late: (runIds: string[]) => void) {
     if (runs.length === 0) return Promise.resolve();
@@ -202,9 +211,9 @@ export class ListCosts {
     // Every vendor store is read once for this pass's sums (vendors/session-indexes.ts), not once per session.
     const indexes = new SessionIndexes();
     const given = (run: RunManifest, total: CostTotal | null) => {
-      const before = this.given.get(run.id)?.total;
       this.given.set(run.id, { total, updatedAt: run.updatedAt, at: Date.now(), stopped: !isLive(run) });
-      if (answered.yet && !same(total, before)) changed.push(run.id);
+      const shown = this.shown.get(run.id);
+      if (answered.yet && shown !== undefined && !same(total, shown)) changed.push(run.id);
     };
     const sumOne = async (run: RunManifest) => {
       // A cost that cannot be read is left out: the list never fails for it.

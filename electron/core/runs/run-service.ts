@@ -78,7 +78,7 @@ export class RunService {
 
   /** Every run request, by its name in the contract: the transport dispatches here as is. */
   readonly requests: RequestTable<RunMethod> = {
-    'run.list': async ({ query, runs: named, limit, after }) => {
+    'run.list': async ({ query, runs: named, limit, after, states }) => {
       const isLive = (agentId: string) => this.agents.isLive(agentId);
       // `runs`: the page asks for the runs an event named, not all 10,000 (docs/performance.md "Idle and start");
       // `limit`: its first screen, newest first as the store keeps them, before the whole list.
@@ -91,7 +91,8 @@ export class RunService {
       // A long list waits for health checks within a budget: a late answer follows as `run.changed` (runs/list-wait.ts).
       const health = await this.health.of(runs, isLive, listWaitMs(runs.length));
       const cost = await costs;
-      return runs.map((r, i) => runSummary(r, isLive, health[i]!, this.attentionOf, cost.get(r.id)));
+      const withStates = states !== false;
+      return runs.map((r, i) => runSummary(r, isLive, health[i]!, this.attentionOf, cost.get(r.id), withStates));
     },
     'run.cost': async ({ run }) => this.cost.runCost(this.runs.find(run)),
     'run.get': async ({ run }) => this.view(run),

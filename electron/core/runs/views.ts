@@ -83,22 +83,33 @@ export function runSummary(
   health: RunSummary['health'],
   attentionOf: AttentionOf,
   cost?: RunSummary['cost'],
+  withStates = true,
 ): RunSummary {
-  const states = run.agents.map((a) => ({ agentId: a.id, label: a.label, state: attentionOf(a).state }));
+  let needYou = 0;
+  let liveAgents = 0;
+  const vendors: VendorName[] = [];
+  const states: NonNullable<RunSummary['states']> = [];
+  for (const a of run.agents) {
+    const state = attentionOf(a).state;
+    if (needsUser(state)) needYou++;
+    if (isLive(a.id)) liveAgents++;
+    if (!vendors.includes(a.vendor)) vendors.push(a.vendor);
+    if (withStates) states.push({ agentId: a.id, label: a.label, state });
+  }
   const summary: RunSummary = {
-    needYou: states.filter((s) => needsUser(s.state)).length,
-    states,
+    needYou,
     health,
     id: run.id,
     name: run.name,
     createdAt: run.createdAt,
     updatedAt: run.updatedAt,
     agentCount: run.agents.length,
-    liveAgents: run.agents.filter((a) => isLive(a.id)).length,
-    vendors: [...new Set<VendorName>(run.agents.map((a) => a.vendor))],
+    liveAgents,
+    vendors,
     lastSnapshotAt: run.lastSnapshot?.at ?? null,
   };
   // Set on the summary made, not spread into a copy of it: 10,000 copies were a tenth of a whole list's making.
+  if (withStates) summary.states = states;
   if (cost) summary.cost = cost;
   return summary;
 }
