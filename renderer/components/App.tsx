@@ -1,7 +1,7 @@
 // The window: history on the left, the selected run's panes on the right, dialogs and toasts above.
 import { useEffect } from 'react';
 import { listenForCommandKeys } from '../commands/keys.js';
-import { useBaton } from '../state/store.js';
+import { selectedRun, useBaton } from '../state/store.js';
 import { ChangesDialog } from './ChangesDialog.js';
 import { CommandButton } from './CommandButton.js';
 import { CoreBanners, CoreIndicator } from './CoreBanners.js';
@@ -13,7 +13,7 @@ import { DeleteDialog, RenameDialog } from './RunDialogs.js';
 import { ExportDialog } from './ExportDialog.js';
 import { ForkDialog } from './ForkDialog.js';
 import { ImportDialog } from './ImportDialog.js';
-import { RunViews } from './RunViews.js';
+import { RunView } from './RunView.js';
 import { SessionsFound } from './SessionsFound.js';
 import { Sidebar } from './Sidebar.js';
 import { Toasts } from './Toasts.js';
@@ -25,6 +25,7 @@ export function App() {
   const status = useBaton((s) => s.status);
   const runs = useBaton((s) => s.runs);
   const runsLoaded = useBaton((s) => s.runsLoaded);
+  const selected = useBaton(selectedRun);
   const dialog = useBaton((s) => s.dialog);
   usePasteToResume();
   // The keys of every command (commands/keys.ts): one listener for the page's life.
@@ -55,15 +56,13 @@ export function App() {
           <CommandButton command="help.open" symbol="?" />
         </div>
         <CoreBanners />
-        <RunViews
-          fallback={
-            runsLoaded && runs.length === 0 ? (
-              <FirstLaunch />
-            ) : (
-              <p className="bt-empty bt-muted">{runsLoaded ? 'Select a run in the history.' : 'Loading…'}</p>
-            )
-          }
-        />
+        {selected ? (
+          <RunView run={selected} />
+        ) : runsLoaded && runs.length === 0 ? (
+          <FirstLaunch />
+        ) : (
+          <p className="bt-empty bt-muted">{runsLoaded ? 'Select a run in the history.' : 'Loading…'}</p>
+        )}
       </main>
       {dialog?.kind === 'new-run' && <NewRunDialog />}
       {dialog?.kind === 'resume' && <ResumeDialog />}

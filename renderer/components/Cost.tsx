@@ -33,19 +33,18 @@ function details(f: CostFigures, prices: RunCost['prices'], sessions?: number): 
 }
 
 /** Keeps the run's cost current: read when shown, then every few seconds while any agent runs. */
-export function useRunCost(runId: string, live: boolean, shown = true): void {
+export function useRunCost(runId: string, live: boolean): void {
   const refreshCost = useBaton((s) => s.refreshCost);
   const connected = useBaton((s) => s.status === 'connected');
   useEffect(() => {
-    // A run kept mounted but hidden (RunViews.tsx) asks nothing until it is shown again.
-    if (!connected || !shown) return;
+    if (!connected) return;
     void refreshCost(runId);
     if (!live) return;
     const timer = setInterval(() => {
       if (document.visibilityState === 'visible') void refreshCost(runId);
     }, LIVE_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [runId, live, connected, shown, refreshCost]);
+  }, [runId, live, connected, refreshCost]);
 }
 
 /** The pane header's figure for one agent ("12.3k tok · $0.04"); nothing for an agent without a model. */

@@ -1,6 +1,5 @@
-// A run: its toolbar and its panes, in a grid or as tabs (the user's choice, kept per run). Shown when selected; kept
-// mounted but hidden while another run is (RunViews.tsx), its panes parked.
-import { memo, useCallback, useEffect } from 'react';
+// The selected run: its toolbar and its panes, in a grid or as tabs (the user's choice, kept per run).
+import { useEffect } from 'react';
 import type { RunView as Run } from '../../shared/contract.js';
 import { TerminalPane } from '../panes/TerminalPane.js';
 import { focusPane } from '../panes/terminal-registry.js';
@@ -14,7 +13,7 @@ import { CopyHandleMenu } from './CopyHandleMenu.js';
 import { RunCostTotal, useRunCost } from './Cost.js';
 import { useRunsAhead } from './RunViewAhead.js';
 
-export const RunView = memo(function RunView({ run, shown }: { run: Run; shown: boolean }) {
+export function RunView({ run }: { run: Run }) {
   const layout = useBaton((s) => s.layouts[run.id] ?? 'grid');
   const setLayout = useBaton((s) => s.setLayout);
   const active = useBaton((s) => s.activeAgent[run.id] ?? run.agents[0]?.id);
@@ -24,29 +23,20 @@ export const RunView = memo(function RunView({ run, shown }: { run: Run; shown: 
   const outcomes = useBaton((s) => s.lastOutcomes[run.id]);
   const connected = useBaton((s) => s.status === 'connected');
   const live = run.agents.filter((a) => a.terminalId !== null && a.status === 'running').length;
-  useRunCost(run.id, live > 0, shown);
+  useRunCost(run.id, live > 0);
 
   // The other live runs' panes and details load in the background, so switching to one shows its screens at once.
-  useRunsAhead(run.id, connected && shown);
+  useRunsAhead(run.id, connected);
 
   // Again after a reconnect: the panes' registry draws the recorded screens with the client the store gave it
   // (docs/architecture.md §6).
   useEffect(() => {
-    if (shown && connected && run.agents.some((a) => a.terminalId === null))
+    if (connected && run.agents.some((a) => a.terminalId === null))
       void showStoredScreens(run.id).catch(() => undefined);
-  }, [shown, connected, run.id, run.agents]);
-
-  // One function for every pane: a pane's props stay equal across switches, so only its visibility renders it again.
-  const closeSearch = useCallback(
-    (agentId: string) => {
-      setSearchAgent(null);
-      focusPane(agentId);
-    },
-    [setSearchAgent],
-  );
+  }, [connected, run.id, run.agents]);
 
   return (
-    <div className="bt-run" hidden={!shown} inert={!shown}>
+    <div className="bt-run">
       <div className="bt-toolbar" role="toolbar" aria-label="Run actions">
         <h1 className="bt-run-title">{run.name}</h1>
         <span className="bt-muted">
@@ -107,15 +97,18 @@ export const RunView = memo(function RunView({ run, shown }: { run: Run; shown: 
             runId={run.id}
             agent={agent}
             index={i}
-            visible={shown && (layout === 'grid' || agent.id === active)}
+            visible={layout === 'grid' || agent.id === active}
             searchOpen={searchAgent === agent.id}
-            onCloseSearch={closeSearch}
+            onCloseSearch={() => {
+              setSearchAgent(null);
+              focusPane(agent.id);
+            }}
           />
         ))}
       </div>
     </div>
   );
-});
+}
 
 /** Up to 4 panes in two columns; more in a square-ish grid (3 columns up to 9, then 4: 16 panes are a 4×4 grid). */
 const gridClass = (panes: number) => (panes <= 4 ? String(panes) : panes <= 9 ? 'wide-3' : 'wide-4');

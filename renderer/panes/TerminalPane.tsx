@@ -1,5 +1,5 @@
 // A pane: header (label, vendor, cwd, short session id, worktree branch and changes, status) above the agent's one xterm.
-import { memo, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AgentView } from '../../shared/contract.js';
 import { AgentCostBadge } from '../components/Cost.js';
 import { CopyHandleMenu } from '../components/CopyHandleMenu.js';
@@ -15,7 +15,7 @@ interface Props {
   visible: boolean;
   index: number;
   searchOpen: boolean;
-  onCloseSearch(agentId: string): void;
+  onCloseSearch(): void;
 }
 
 /** A running agent quiet this long is shown as idle (waiting for you, most likely). */
@@ -36,18 +36,7 @@ function statusText(agent: AgentView, idle = false): string {
   }
 }
 
-/**
- * Its props stay equal across switches but for `visible` (RunView.tsx), and the header is memoized apart: showing or
- * hiding a kept pane renders the pane's shell again, not its header's badges and menus.
- */
-export const TerminalPane = memo(function TerminalPane({
-  runId,
-  agent,
-  visible,
-  index,
-  searchOpen,
-  onCloseSearch,
-}: Props) {
+export function TerminalPane({ runId, agent, visible, index, searchOpen, onCloseSearch }: Props) {
   const hostRef = useRef<HTMLDivElement>(null);
   const running = agent.status === 'running' && agent.terminalId !== null;
   const restartAgent = useBaton((s) => s.restartAgent);
@@ -86,6 +75,7 @@ export const TerminalPane = memo(function TerminalPane({
     }
   };
 
+  const shortId = agent.sessionId ? `${agent.sessionId.slice(0, 8)}…` : '—';
   return (
     <section
       className={`bt-pane bt-status-${agent.status}`}
@@ -94,13 +84,38 @@ export const TerminalPane = memo(function TerminalPane({
       data-agent-id={agent.id}
       hidden={!visible}
     >
-      <PaneHeader runId={runId} agent={agent} index={index} running={running} idle={idle} />
+      <header className="bt-pane-header">
+        <span className="bt-pane-index" aria-hidden="true">
+          {index + 1}
+        </span>
+        <strong className="bt-pane-label">{agent.label}</strong>
+        <span className="bt-chip">{agent.vendor}</span>
+        {agent.host ? (
+          <span className="bt-chip bt-pane-host" title={`runs on ${agent.host}`}>
+            {agent.host}
+          </span>
+        ) : null}
+        <span className="bt-pane-cwd" title={agent.cwd}>
+          <bdi>{agent.cwd}</bdi>
+        </span>
+        <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">
+          {shortId}
+        </span>
+        <WorktreeBadge agent={agent} />
+        <AgentCostBadge runId={runId} agentId={agent.id} />
+        <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
+          {statusText(agent, running && idle)}
+        </span>
+        <AgentStateBadge agent={agent} />
+        <AgentMuteButton runId={runId} agent={agent} />
+        <CopyHandleMenu runId={runId} agentLabel={agent.label} />
+      </header>
       {agent.warning && (
         <p className="bt-pane-warning" role="note">
           ⚠ {agent.warning}
         </p>
       )}
-      {searchOpen && <PaneSearch agentId={agent.id} onClose={() => onCloseSearch(agent.id)} />}
+      {searchOpen && <PaneSearch agentId={agent.id} onClose={onCloseSearch} />}
       <div className="bt-pane-body" ref={hostRef} />
       {!running && agent.status !== 'starting' && (
         <div className="bt-pane-ended" role="status">
@@ -125,52 +140,7 @@ export const TerminalPane = memo(function TerminalPane({
       )}
     </section>
   );
-});
-
-/** The pane's header: rendered again when its agent changes, not when the pane is shown or hidden. */
-const PaneHeader = memo(function PaneHeader({
-  runId,
-  agent,
-  index,
-  running,
-  idle,
-}: {
-  runId: string;
-  agent: AgentView;
-  index: number;
-  running: boolean;
-  idle: boolean;
-}) {
-  const shortId = agent.sessionId ? `${agent.sessionId.slice(0, 8)}…` : '—';
-  return (
-    <header className="bt-pane-header">
-      <span className="bt-pane-index" aria-hidden="true">
-        {index + 1}
-      </span>
-      <strong className="bt-pane-label">{agent.label}</strong>
-      <span className="bt-chip">{agent.vendor}</span>
-      {agent.host ? (
-        <span className="bt-chip bt-pane-host" title={`runs on ${agent.host}`}>
-          {agent.host}
-        </span>
-      ) : null}
-      <span className="bt-pane-cwd" title={agent.cwd}>
-        <bdi>{agent.cwd}</bdi>
-      </span>
-      <span className="bt-pane-session" title="vendor session id (shortened: it is a secret)">
-        {shortId}
-      </span>
-      <WorktreeBadge agent={agent} />
-      <AgentCostBadge runId={runId} agentId={agent.id} />
-      <span className={`bt-pane-status bt-pane-status-${running && idle ? 'idle' : agent.status}`} aria-live="polite">
-        {statusText(agent, running && idle)}
-      </span>
-      <AgentStateBadge agent={agent} />
-      <AgentMuteButton runId={runId} agent={agent} />
-      <CopyHandleMenu runId={runId} agentLabel={agent.label} />
-    </header>
-  );
-});
+}
 
 function PaneSearch({ agentId, onClose }: { agentId: string; onClose(): void }) {
   const [query, setQuery] = useState('');
