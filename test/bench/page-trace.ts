@@ -32,7 +32,11 @@ export async function startTrace(
   p: BenchPage,
   // BENCH_TRACE_STACKS=1 adds the JS stack that forced each layout (Layout events' beginData.stackTrace).
   categories = 'devtools.timeline,disabled-by-default-devtools.timeline' +
-    (process.env.BENCH_TRACE_STACKS === '1' ? ',disabled-by-default-devtools.timeline.stack' : ''),
+    (process.env.BENCH_TRACE_STACKS === '1' ? ',disabled-by-default-devtools.timeline.stack' : '') +
+    // BENCH_TRACE_INVALIDATIONS=1: which node's change made each style recalculation and layout (and the JS stack).
+    (process.env.BENCH_TRACE_INVALIDATIONS === '1'
+      ? ',disabled-by-default-devtools.timeline.invalidationTracking'
+      : ''),
 ): Promise<void> {
   events = [];
   p.cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
