@@ -32,7 +32,11 @@ export async function startTrace(
   p: BenchPage,
   // BENCH_TRACE_STACKS=1 adds the JS stack that forced each layout (Layout events' beginData.stackTrace).
   categories = 'devtools.timeline,disabled-by-default-devtools.timeline' +
-    (process.env.BENCH_TRACE_STACKS === '1' ? ',disabled-by-default-devtools.timeline.stack' : ''),
+    (process.env.BENCH_TRACE_STACKS === '1' ? ',disabled-by-default-devtools.timeline.stack' : '') +
+    // BENCH_TRACE_INVALIDATIONS=1: which node's change made each style recalculation and layout (and the JS stack).
+    (process.env.BENCH_TRACE_INVALIDATIONS === '1'
+      ? ',disabled-by-default-devtools.timeline.invalidationTracking'
+      : ''),
 ): Promise<void> {
   events = [];
   p.cdp.on('Tracing.dataCollected', (e: { value: object[] }) => events.push(...(e.value as TraceEvent[])));
@@ -164,4 +168,17 @@ function printByCpu(mine: TraceEvent[], tasks: TraceEvent[]): void {
       .join(', ');
     console.log(`    task cpu ${(cpu(t) / 1000).toFixed(0)} ms (wall ${(t.dur! / 1000).toFixed(0)}): ${what}`);
   }
+  // How many tasks come near the goal's 50 ms on CPU alone, and the longest of those mostly script (a click's task,
+  // React's rendering) apart from the frames' style and layout.
+  const over = (ms: number) => tasks.filter((t) => cpu(t) > ms * 1000).length;
+  const scriptOf = (t: TraceEvent) =>
+    [...(self.get(t) ?? [])].reduce((a, [k, us]) => (k.startsWith('script') ? a + us : a), 0);
+  const scripted = tasks
+    .filter((t) => scriptOf(t) > cpu(t) / 2)
+    .sort((a, b) => cpu(b) - cpu(a))
+    .slice(0, 3)
+    .map((t) => `${(cpu(t) / 1000).toFixed(0)} (script ${(scriptOf(t) / 1000).toFixed(0)})`);
+  console.log(
+    `    tasks over 30 / 40 / 50 ms of CPU: ${over(30)} / ${over(40)} / ${over(50)}; the longest mostly script: ${scripted.join(', ')} ms`,
+  );
 }
