@@ -9,6 +9,7 @@ import { pageProtocols } from './api/page-token.js';
 import { desktopConnection } from './api/electron-bridge.js';
 import { App } from './components/App.js';
 import { setClient } from './panes/terminal-registry.js';
+import { watchPageTyping } from './panes/page-typing.js';
 import { useCore } from './state/core-store.js';
 import { useSearch } from './state/search-store.js';
 import { connectAttention } from './state/attention-store.js';
@@ -33,6 +34,7 @@ window.baton
   .catch(() => undefined);
 connection.start();
 restCarets(document.documentElement, window);
+watchPageTyping();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -75,6 +75,11 @@ export function setOutputTuning(next: Partial<OutputTuning>): OutputTuning {
   return { ...tuning };
 }
 
+/** A key went to the page outside the panes (or a text field there took focus): the panes' output is paced. */
+export function typedElsewhere(): void {
+  if (tuning.pacer) pacer.typedElsewhere();
+}
+
 /** A key went to `pane`: its echo comes first, and is drawn at the next frame. */
 export function typedInto(pane: PaneTerminal): void {
   throttleOf(pane)?.typed();

@@ -95,6 +95,23 @@ export class WritePacer {
     this.echoDueUntil = now + ECHO_WAIT_MS;
   }
 
+  /**
+   * A key went to the page outside every pane (the history's search box, a dialog's field): every pane's output is
+   * paced as while typing into one, and the frame showing the key's result is kept clear of their drawing. With a
+   * hundred agents printing, a key in the history's search box waited up to 28 ms behind the panes' parsing and
+   * drawing (docs/performance.md, "Typing in the history").
+   */
+  typedElsewhere(): void {
+    const now = this.clock.now();
+    this.typingPane = null;
+    this.typingUntil = now + TYPING_MS;
+    this.echoDueUntil = now + ECHO_WAIT_MS;
+    // No echo to parse: the key's own work (the page's re-render) is done by the next frame, which shows it.
+    this.clock.frame(() => {
+      this.echoDueUntil = -Infinity;
+    });
+  }
+
   /** Writes `data` for `pane` now, or after the output held for it, in order; `parsed` once xterm has parsed it. */
   write(pane: string, target: PacedTarget, data: Uint8Array, parsed?: () => void): void {
     if (pane === this.typingPane && !this.held.has(pane)) {

@@ -308,6 +308,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     );
 
     await typeAndPrint(p, LABEL);
+    // BENCH_SCALE_TYPING_ONLY=1: up to the history's typing among the printing agents (paired runs of that figure).
+    if (process.env.BENCH_SCALE_TYPING_ONLY === '1') return true;
 
     writeFileSync(quiet, '');
     const quietAt = Date.now();

@@ -173,3 +173,30 @@ describe('write pacer', () => {
     expect(flood.got).toEqual([...bytes(PIECE_BYTES * 3 + 10)]);
   });
 });
+
+describe('write pacer: typing outside the panes', () => {
+  it('paces every pane while the user types in the page, keeps the frame after the key clear, loses no byte', () => {
+    const p = page(2);
+    const a = p.term();
+    const b = p.term();
+    p.pacer.typedElsewhere();
+    const sent = { a: bytes(200_000), b: bytes(120_000, 3) };
+    p.pacer.write('a', a, sent.a);
+    p.pacer.write('b', b, sent.b);
+    p.settle();
+    // No pane is the one typed into: both are held, and the frame that shows the key's result has none of them.
+    expect(a.got.length + b.got.length).toBe(0);
+    p.frame();
+    expect(a.got.length + b.got.length).toBe(0);
+    // Then a slice at a time, not all at once.
+    p.wait(FEED_EVERY_MS);
+    const fed = a.got.length + b.got.length;
+    expect(fed).toBeGreaterThan(0);
+    expect(fed).toBeLessThan(sent.a.length + sent.b.length);
+    // The user stops typing: the rest goes, each pane's bytes in order.
+    p.advance(TYPING_MS);
+    p.wait(FEED_EVERY_MS * 2);
+    expect(a.got).toEqual([...sent.a]);
+    expect(b.got).toEqual([...sent.b]);
+  });
+});
