@@ -89,10 +89,7 @@ export class WritePacer {
 
   /** A key went to `pane`: its echo comes first, the other panes are paced until the user pauses. */
   typed(pane: string): void {
-    const now = this.clock.now();
-    this.typingPane = pane;
-    this.typingUntil = now + TYPING_MS;
-    this.echoDueUntil = now + ECHO_WAIT_MS;
+    this.startTyping(pane);
   }
 
   /**
@@ -102,10 +99,7 @@ export class WritePacer {
    * drawing (docs/performance.md, "Typing in the history").
    */
   typedElsewhere(): void {
-    const now = this.clock.now();
-    this.typingPane = null;
-    this.typingUntil = now + TYPING_MS;
-    this.echoDueUntil = now + ECHO_WAIT_MS;
+    this.startTyping(null);
     // No echo to parse: the key's own work (the page's re-render) is done by the next frame, which shows it.
     this.clock.frame(() => {
       this.echoDueUntil = -Infinity;
@@ -160,6 +154,14 @@ export class WritePacer {
     this.typingUntil = -Infinity;
     this.echoDueUntil = -Infinity;
     if (!this.feeding) this.flush();
+  }
+
+  /** Paces every pane but `pane` (null: every pane) until the user pauses, and holds them while an echo is due. */
+  private startTyping(pane: string | null): void {
+    const now = this.clock.now();
+    this.typingPane = pane;
+    this.typingUntil = now + TYPING_MS;
+    this.echoDueUntil = now + ECHO_WAIT_MS;
   }
 
   private echoDue(): boolean {
