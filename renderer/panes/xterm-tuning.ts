@@ -1,4 +1,4 @@
-// Three costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
+// Four costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
 // (docs/performance.md, "Output path and panes"). Profiled while switching through 100 panes:
 // - Each DOM renderer keeps its own WidthCache and measures every new character with a span's offsetWidth: a forced
 //   layout of the page per character per pane (and four more whenever it recomputes its letter spacing). 19% of the
@@ -6,6 +6,11 @@
 // - The scrollbar's fade-out timer is cancelled and set again (clearTimeout + setTimeout) for every line that
 //   scrolls: 9% of the main thread while a pane took its 5,000 lines of history. One timer per pane that re-arms
 //   itself once when it fires late does the same with a clock read per line.
+// - Output that grows the buffer scrolls a pane that follows it, and xterm shows its scrollbar for every such scroll,
+//   then fades it out: a pane printing in bursts flashed its scrollbar after each one, and with ten panes in view a
+//   fade was nearly always running (frames with style recalculation and transition events, while the user types in
+//   the history too). The scrollbar now shows when the pointer is over the pane or the view is scrolled (a wheel, a
+//   key, a drag), as overlay scrollbars do, and not because output arrived.
 // - Each DOM renderer writes two style sheets of its own (its theme and its rows' dimensions) into its screen: with a
 //   hundred panes, two hundred sheets that differ only in the terminal's number, every element matched against a
 //   hundred copies of each rule, and every pane moved in or out of the grid changing the page's sheets. The panes
@@ -14,6 +19,17 @@
 // is (slower, never broken).
 
 import { shareStyle, SharedSheets } from './shared-styles.js';
+
+/** xterm's Viewport and its ScrollableElement (from VS Code): what the quiet scrollbar needs of them. */
+export interface ViewportLike {
+  /** True while the viewport follows the buffer (output, a resize), not while the user scrolls it. */
+  _isSyncing: boolean;
+  _scrollableElement: ScrollableLike;
+}
+interface ScrollableLike {
+  _onDidScroll(e: unknown): void;
+  _revealOnScroll: boolean;
+}
 
 /** What the tuning needs of xterm's internals (xterm 6: Terminal._core…). */
 interface WidthCacheLike {
@@ -43,6 +59,7 @@ const shared = new Map<string, Widths>();
 const sheets = new SharedSheets();
 const tunedCaches = new WeakSet<object>();
 const tunedTimers = new WeakSet<object>();
+const quietViewports = new WeakSet<object>();
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
@@ -150,6 +167,35 @@ export function lazyTimer(timer: TimerLike, now: () => number = () => performanc
   };
 }
 
+function isViewport(v: unknown): v is ViewportLike {
+  if (!isObject(v) || typeof v._isSyncing !== 'boolean') return false;
+  const scrollable = v._scrollableElement;
+  return (
+    isObject(scrollable) &&
+    typeof scrollable._onDidScroll === 'function' &&
+    typeof scrollable._revealOnScroll === 'boolean'
+  );
+}
+
+/**
+ * A scroll made while the viewport follows the buffer (output arrived, the pane was resized) does not reveal the
+ * scrollbar; one the user made (a wheel, a key, a drag) does, as before, and so does the pointer over the pane
+ * (xterm's own mouse-over).
+ */
+export function quietScrollbar(viewport: ViewportLike): void {
+  const scrollable = viewport._scrollableElement;
+  const onDidScroll = scrollable._onDidScroll.bind(scrollable);
+  scrollable._onDidScroll = (e) => {
+    if (!viewport._isSyncing || !scrollable._revealOnScroll) return onDidScroll(e);
+    scrollable._revealOnScroll = false;
+    try {
+      onDidScroll(e);
+    } finally {
+      scrollable._revealOnScroll = true;
+    }
+  };
+}
+
 /**
  * Applies all of them to `term` (an opened xterm). Idempotent; call it again after the renderer changes (the DOM renderer
  * that takes over from WebGL has a new WidthCache).
@@ -170,6 +216,11 @@ export function tuneXterm(term: object): void {
     tunedTimers.add(timer);
     lazyTimer(timer);
   }
+  const viewport = field(core, '_viewport');
+  if (isViewport(viewport) && !quietViewports.has(viewport)) {
+    quietViewports.add(viewport);
+    quietScrollbar(viewport);
+  }
 }
 
 /** Whether `term` has both (for tests: an xterm upgrade that renames a field should be noticed, not silently slow). */
@@ -177,5 +228,13 @@ export function isTuned(term: object): boolean {
   const core = field(term, '_core');
   const cache = field(core, '_renderService', '_renderer', 'value', '_widthCache');
   const timer = field(core, '_viewport', '_scrollableElement', '_hideTimeout');
-  return isObject(cache) && tunedCaches.has(cache) && isObject(timer) && tunedTimers.has(timer);
+  const viewport = field(core, '_viewport');
+  return (
+    isObject(cache) &&
+    tunedCaches.has(cache) &&
+    isObject(timer) &&
+    tunedTimers.has(timer) &&
+    isObject(viewport) &&
+    quietViewports.has(viewport)
+  );
 }

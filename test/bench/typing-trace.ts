@@ -34,6 +34,18 @@ function mainThread(events: readonly TraceEvent[]): TraceEvent[] {
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
 }
 
+const inside = (t: TraceEvent, e: TraceEvent) => e !== t && e.ts >= t.ts && e.ts < t.ts + t.dur!;
+
+function printLifecycle(e: TraceEvent): void {
+  if (e.name !== 'Layout' && e.name !== 'UpdateLayoutTree') return;
+  const b = e.args?.beginData;
+  const size =
+    e.name === 'Layout'
+      ? `${b?.dirtyObjects ?? '?'} of ${b?.totalObjects ?? '?'} objects dirty`
+      : `${e.args?.elementCount ?? '?'} elements`;
+  console.log(`      ${e.name} ${(cpu(e) / 1000).toFixed(1)} ms cpu: ${size}`);
+}
+
 /** Prints, for every key over the goal, the tasks it waited behind and its own. */
 export function printSlowKeys(events: readonly TraceEvent[], keys: readonly TypingKey[]): void {
   const mine = mainThread(events);
@@ -65,6 +77,8 @@ export function printSlowKeys(events: readonly TraceEvent[], keys: readonly Typi
       console.log(
         `    at ${((t.ts - from) / 1000).toFixed(1).padStart(6)} ms: wall ${(t.dur! / 1000).toFixed(1)} cpu ${(cpu(t) / 1000).toFixed(1)}${own}${inp}  ${what}`,
       );
+      // In the key's own task: how much of the page each style recalculation and layout covered.
+      if (own || inp) for (const e of mine) if (inside(t, e)) printLifecycle(e);
     }
   });
 }

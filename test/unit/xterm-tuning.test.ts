@@ -39,7 +39,10 @@ function fakeTerm(font = 'mono', fontSize = 13) {
   const term = {
     _core: {
       _renderService: { _renderer: { value: { _widthCache: cache } } },
-      _viewport: { _scrollableElement: { _hideTimeout: timer } },
+      _viewport: {
+        _isSyncing: false,
+        _scrollableElement: { _hideTimeout: timer, _revealOnScroll: true, _onDidScroll: () => undefined },
+      },
     },
   };
   return { term, cache, measured: () => measured };
