@@ -21,7 +21,7 @@
 import { shareStyle, SharedSheets } from './shared-styles.js';
 
 /** xterm's Viewport and its ScrollableElement (from VS Code): what the quiet scrollbar needs of them. */
-export interface ViewportLike {
+interface ViewportLike {
   /** True while the viewport follows the buffer (output, a resize), not while the user scrolls it. */
   _isSyncing: boolean;
   _scrollableElement: ScrollableLike;
@@ -182,7 +182,7 @@ function isViewport(v: unknown): v is ViewportLike {
  * scrollbar; one the user made (a wheel, a key, a drag) does, as before, and so does the pointer over the pane
  * (xterm's own mouse-over).
  */
-export function quietScrollbar(viewport: ViewportLike): void {
+function quietScrollbar(viewport: ViewportLike): void {
   const scrollable = viewport._scrollableElement;
   const onDidScroll = scrollable._onDidScroll.bind(scrollable);
   scrollable._onDidScroll = (e) => {
