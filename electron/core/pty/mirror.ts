@@ -56,11 +56,15 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private readonly id: number;
   /** The index of the mirror thread its xterm lives on, for life. */
   readonly thread: number;
-  /** Full batches not yet posted, and the one being filled (`fill` bytes of it used). */
-  private held: ArrayBuffer[] = [];
-  private batch: Uint8Array | null = null;
-  private fill = 0;
-  /** Bytes in `held` and `batch`, not yet posted. */
+  /**
+   * Output not yet posted, as the chunks it came in (`held[heldFirst]` onwards): kept, not copied, until it is posted.
+   * Copied into a fresh batch as it came, a burst's 16 MiB were 64 new 256 KiB buffers during the burst, and V8 counts
+   * every new buffer as external memory: the core's heap was marked and scavenged twice as often as raw node-pty's
+   * while it read (docs/performance.md, "where PtyHost's extra CPU per MiB goes").
+   */
+  private held: Uint8Array[] = [];
+  private heldFirst = 0;
+  /** Bytes in `held`, not yet posted. */
   private heldBytes = 0;
   /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
   private sinceTick = 0;
@@ -125,10 +129,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
   }
 
   /**
-   * Takes a copy of `chunk`. While output floods, the copies wait (up to `FLOW.mirrorLagBytes`) instead of being
-   * posted: on two cores the thread's parse took the CPU the PTY's reader and writer needed, and halved a burst's rate.
-   * Once the flood stops (a tick with little output), or more than the allowance waits, they are posted; a capture or a
-   * resize posts them first, so every screen still shows every byte.
+   * Keeps `chunk` until it is posted (copied into a batch then): the caller must never change its bytes afterwards
+   * (node-pty's reads and the notices are fresh buffers). While output floods, the chunks wait (up to
+   * `FLOW.mirrorLagBytes`) instead of being posted: on two cores the thread's parse took the CPU the PTY's reader and
+   * writer needed, and halved a burst's rate. Once the flood stops (a tick with little output), or more than the
+   * allowance waits, they are posted; a capture or a resize posts them first, so every screen still shows every byte.
    */
   write(chunk: Uint8Array): void {
     if (this.disposed || chunk.length === 0) return;
@@ -146,20 +151,8 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.heldBytes += chunk.length;
     this.sinceTick += chunk.length;
     heldTotal += chunk.length;
-    let at = 0;
-    while (at < chunk.length) {
-      this.batch ??= new Uint8Array(takeBatch());
-      const n = Math.min(chunk.length - at, BATCH_BYTES - this.fill);
-      this.batch.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), this.fill);
-      this.fill += n;
-      at += n;
-      if (this.fill === BATCH_BYTES) {
-        this.held.push(this.batch.buffer as ArrayBuffer);
-        this.batch = null;
-        this.fill = 0;
-        if (this.streaming) this.post();
-      }
-    }
+    this.held.push(chunk);
+    if (this.streaming && this.heldBytes >= BATCH_BYTES) this.post();
     if (this.heldBytes > FLOW.mirrorLagBytes || heldTotal > FLOW.mirrorLagTotalBytes) {
       this.streaming = true;
       this.post();
@@ -305,42 +298,54 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.sinceTick = 0;
   };
 
-  /** Posts the full batches held, in order, a message each (moved, not copied). */
+  /** Posts the held output in whole batches, in order, a message each (the batch moved, not copied); a rest waits. */
   private post(): void {
-    if (this.held.length === 0) return;
-    const w = this.worker();
-    let end = this.queued - this.heldBytes;
-    for (const data of this.held) {
-      end += data.byteLength;
-      w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
-      this.postedEnds.push(end);
-    }
-    heldTotal -= end - (this.queued - this.heldBytes);
-    this.heldBytes = this.queued - end;
-    this.held = [];
+    while (this.heldBytes >= BATCH_BYTES) this.postBatch(BATCH_BYTES);
+    this.compactHeld();
   }
 
-  /** Posts every held byte to the thread, the batch being filled too. */
+  /** Posts every held byte to the thread, the rest after the whole batches too. */
   private flush(): void {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = null;
-    this.post();
-    if (this.heldBytes === 0) return;
-    const w = this.worker();
-    let end = this.queued - this.heldBytes;
-    if (this.batch && this.fill > 0) {
-      // A trickle (an echo, a prompt) goes as a small copy, and the batch is kept for what follows.
-      const small = this.fill < BATCH_BYTES / 4;
-      const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
-      end += this.fill;
-      w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
-      this.postedEnds.push(end);
-      if (!small) this.batch = null;
+    while (this.heldBytes > 0) this.postBatch(Math.min(this.heldBytes, BATCH_BYTES));
+    this.compactHeld();
+  }
+
+  /**
+   * Copies the first `length` held bytes into a batch and posts it. A rest of less than a quarter batch (a trickle: an
+   * echo, a prompt) goes as a copy of its own size; a larger one in a pooled batch, which the thread gives back.
+   */
+  private postBatch(length: number): void {
+    const reuse = length > BATCH_BYTES / 4;
+    const data = reuse ? takeBatch() : new ArrayBuffer(length);
+    const into = new Uint8Array(data, 0, length);
+    const held = this.held;
+    let at = 0;
+    while (at < length) {
+      const chunk = held[this.heldFirst]!;
+      const n = Math.min(chunk.length, length - at);
+      if (n === chunk.length) {
+        into.set(chunk, at);
+        held[this.heldFirst++] = EMPTY;
+      } else {
+        into.set(chunk.subarray(0, n), at);
+        held[this.heldFirst] = chunk.subarray(n);
+      }
+      at += n;
     }
-    heldTotal -= this.heldBytes;
-    this.held = [];
-    this.fill = 0;
-    this.heldBytes = 0;
+    this.heldBytes -= length;
+    heldTotal -= length;
+    const end = this.queued - this.heldBytes;
+    this.worker().postMessage({ t: 'write', id: this.id, data, length, end, reuse }, [data]);
+    this.postedEnds.push(end);
+  }
+
+  /** Drops the posted chunks' slots (once per post, not per batch: a flood's rest is a few chunks). */
+  private compactHeld(): void {
+    if (this.heldFirst === 0) return;
+    this.held = this.heldFirst === this.held.length ? [] : this.held.slice(this.heldFirst);
+    this.heldFirst = 0;
   }
 
   private dropHeld(): void {
@@ -348,10 +353,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.tickTimer = null;
     heldTotal -= this.heldBytes;
     this.held = [];
-    this.batch = null;
-    this.fill = 0;
+    this.heldFirst = 0;
     this.heldBytes = 0;
   }
 }
+
+const EMPTY = new Uint8Array(0);
 
 const closedError = () => new Error('the terminal was closed: its screen is no longer kept');
