@@ -26,11 +26,18 @@ let nextRequest = 1;
 
 /**
  * While output floods, the mirror lags: its batches wait here instead of being parsed (see `write`). A tick every
- * `TICK_MS` posts them when no output came since the last tick (the flood is over), or when they have waited
+ * `TICK_MS` posts them once `QUIET_TICKS` ticks in a row saw no output (the flood is over), or when they have waited
  * `TRICKLE_AFTER_MS` and came slower than `FLOOD_BYTES_PER_MS` (steady output, not a flood). Gaps of a few ms within one
- * flood are common on a busy machine (the reader is descheduled), so a tick's silence is the only quiet counted.
+ * flood are common on a busy machine (the reader is descheduled), so only ticks' silence is counted as quiet.
  */
 const TICK_MS = 16;
+/**
+ * Quiet ticks in a row before held output is posted, and a tick that fired a tick or more late does not count: its
+ * loop ran late (the reader descheduled), and the reads waiting for it come in the poll phase after the timers. One
+ * quiet tick handed part of a burst to the thread, to be parsed beside the reads, in 4 of 36 bursts at a load of 12
+ * (docs/performance.md, "where PtyHost's extra CPU per MiB goes").
+ */
+const QUIET_TICKS = 2;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
 /** BATON_MIRROR_HOLD_PAUSED=0: a tick with the PTY paused counts as quiet, as before (the A/B, docs/performance.md). */
@@ -66,7 +73,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private heldFirst = 0;
   /** Bytes in `held`, not yet posted. */
   private heldBytes = 0;
-  /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
+  /** Bytes written since the last tick: a flood holds the batches back, quiet ticks post them. */
   private sinceTick = 0;
   /** Ticks in a row that found the source paused and no output (they back off). */
   private pausedTicks = 0;
@@ -78,6 +85,9 @@ export class Mirror implements Disposable, MirrorEndpoint {
    */
   private streaming = false;
   private tickTimer: NodeJS.Timeout | null = null;
+  /** When the armed tick is due (performance.now()), and the quiet ticks in a row so far. */
+  private tickDueAt = 0;
+  private quietTicks = 0;
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
@@ -157,7 +167,12 @@ export class Mirror implements Disposable, MirrorEndpoint {
       this.streaming = true;
       this.post();
     }
-    this.tickTimer ??= setTimeout(this.tick, TICK_MS);
+    if (!this.tickTimer) this.armTick(TICK_MS);
+  }
+
+  private armTick(ms: number): void {
+    this.tickDueAt = performance.now() + ms;
+    this.tickTimer = setTimeout(this.tick, ms);
   }
 
   resize(cols: number, rows: number): void {
@@ -286,15 +301,19 @@ export class Mirror implements Disposable, MirrorEndpoint {
       // Checked again later, backing off to once a second for a stalled reader (a hundred stalled panes must not wake
       // the core 60 times a second each); a capture or a resize still posts everything held at once.
       this.pausedTicks++;
-      this.tickTimer = setTimeout(this.tick, Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
+      this.quietTicks = 0;
+      this.armTick(Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
       return;
     }
     this.pausedTicks = 0;
-    const held = performance.now() - this.heldSince;
-    // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
+    const now = performance.now();
+    if (this.sinceTick > 0) this.quietTicks = 0;
+    else if (now - this.tickDueAt < TICK_MS) this.quietTicks++;
+    const held = now - this.heldSince;
+    // (A flood being streamed ends only with quiet ticks: its held bytes are just the batch being filled.)
     const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
-    if (this.sinceTick === 0 || trickle) this.flush();
-    else this.tickTimer = setTimeout(this.tick, TICK_MS);
+    if (this.quietTicks >= QUIET_TICKS || trickle) this.flush();
+    else this.armTick(TICK_MS);
     this.sinceTick = 0;
   };
 
@@ -308,6 +327,7 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private flush(): void {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = null;
+    this.quietTicks = 0;
     while (this.heldBytes > 0) this.postBatch(Math.min(this.heldBytes, BATCH_BYTES));
     this.compactHeld();
   }
