@@ -76,6 +76,23 @@ describe('the process tracker at scale', () => {
     expect(await waitEnvGone(TAG, tag, 1000)).toEqual([]);
   }, 40_000);
 
+  it('a terminal that floods from its start still has what it started recorded, its first pass only held back', async () => {
+    // The first pass waits while its terminal starts or floods (a /proc read beside a burst slowed it), not forever.
+    const { host } = newHost();
+    const t = spawnShell(host, 'setsid sleep 60 & while :; do printf "%0512d\\n" 0; done');
+    const child = await waitFor(
+      () => listProcs().find((p) => p.ppid === t.pid && p.comm === 'sleep'),
+      'the child that calls setsid',
+    );
+    await waitFor(
+      () => t.recordedProcesses().some((m) => m.pid === child.pid && m.startTime === child.startTime),
+      'the first pass to record the child while its terminal floods',
+    );
+    expect(t.endOffset).toBeGreaterThan(0);
+    await t.stop(1000);
+    expect(await waitEnvGone(TAG, tag, 1000)).toEqual([]);
+  }, 40_000);
+
   it('25 terminals spawned at once share their passes, and the ledger names every one with its job', async () => {
     const { host, ledger } = newHost();
     const terminals = Array.from({ length: 25 }, () =>

@@ -88,6 +88,39 @@ describe('the mirror during a flood', () => {
     expect((await mirror.capture(3)).text).toContain('line 3999 ');
   });
 
+  it('keeps a flood held through one quiet tick, and through a tick that fired late, and posts it after two', () => {
+    // A writer descheduled for a tick, or a reader whose loop ran late (its reads come after the timers), is not the
+    // end of a burst: posting there had the thread parse beside the reads (docs/performance.md, "burst11").
+    let now = 1000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const step = (ms: number, late = 0) => {
+      now += ms + late;
+      vi.advanceTimersByTime(ms);
+    };
+    try {
+      const mirror = open();
+      let bytes = flood(mirror, 0, 20_000); // ≈ 1.4 MB a read burst: a flood, not a trickle
+      step(16);
+      step(16); // one tick without output: the writer's pause
+      bytes += flood(mirror, 20_000, 20_000);
+      step(16); // output came: the count starts over
+      step(16); // one quiet tick again
+      step(16, 40); // fired 40 ms late: not counted
+      expect(mirror.parsing).toBe(0);
+      bytes += flood(mirror, 40_000, 20_000); // what the late loop read after its timers
+      step(16);
+      step(16);
+      expect(mirror.parsing).toBe(0);
+      expect(mirror.backlog).toBe(bytes);
+      step(16); // the second quiet tick in a row
+      expect(mirror.parsing).toBe(bytes);
+    } finally {
+      vi.useRealTimers();
+      clock.mockRestore();
+    }
+  });
+
   it('checks a PTY paused for a stalled pane less and less often, and still posts once it runs', async () => {
     let checks = 0;
     let paused = true;

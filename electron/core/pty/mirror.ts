@@ -26,11 +26,18 @@ let nextRequest = 1;
 
 /**
  * While output floods, the mirror lags: its batches wait here instead of being parsed (see `write`). A tick every
- * `TICK_MS` posts them when no output came since the last tick (the flood is over), or when they have waited
+ * `TICK_MS` posts them once `QUIET_TICKS` ticks in a row saw no output (the flood is over), or when they have waited
  * `TRICKLE_AFTER_MS` and came slower than `FLOOD_BYTES_PER_MS` (steady output, not a flood). Gaps of a few ms within one
- * flood are common on a busy machine (the reader is descheduled), so a tick's silence is the only quiet counted.
+ * flood are common on a busy machine (the reader is descheduled), so only ticks' silence is counted as quiet.
  */
 const TICK_MS = 16;
+/**
+ * Quiet ticks in a row before held output is posted, and a tick that fired a tick or more late does not count: its
+ * loop ran late (the reader descheduled), and the reads waiting for it come in the poll phase after the timers. One
+ * quiet tick handed part of a burst to the thread, to be parsed beside the reads, in 4 of 36 bursts at a load of 12
+ * (docs/performance.md, "where PtyHost's extra CPU per MiB goes").
+ */
+const QUIET_TICKS = 2;
 const TRICKLE_AFTER_MS = 100;
 const FLOOD_BYTES_PER_MS = 4096;
 /** BATON_MIRROR_HOLD_PAUSED=0: a tick with the PTY paused counts as quiet, as before (the A/B, docs/performance.md). */
@@ -56,13 +63,17 @@ export class Mirror implements Disposable, MirrorEndpoint {
   private readonly id: number;
   /** The index of the mirror thread its xterm lives on, for life. */
   readonly thread: number;
-  /** Full batches not yet posted, and the one being filled (`fill` bytes of it used). */
-  private held: ArrayBuffer[] = [];
-  private batch: Uint8Array | null = null;
-  private fill = 0;
-  /** Bytes in `held` and `batch`, not yet posted. */
+  /**
+   * Output not yet posted, as the chunks it came in (`held[heldFirst]` onwards): kept, not copied, until it is posted.
+   * Copied into a fresh batch as it came, a burst's 16 MiB were 64 new 256 KiB buffers during the burst, and V8 counts
+   * every new buffer as external memory: the core's heap was marked and scavenged twice as often as raw node-pty's
+   * while it read (docs/performance.md, "where PtyHost's extra CPU per MiB goes").
+   */
+  private held: Uint8Array[] = [];
+  private heldFirst = 0;
+  /** Bytes in `held`, not yet posted. */
   private heldBytes = 0;
-  /** Bytes written since the last tick: a flood holds the batches back, a quiet tick posts them. */
+  /** Bytes written since the last tick: a flood holds the batches back, quiet ticks post them. */
   private sinceTick = 0;
   /** Ticks in a row that found the source paused and no output (they back off). */
   private pausedTicks = 0;
@@ -74,6 +85,9 @@ export class Mirror implements Disposable, MirrorEndpoint {
    */
   private streaming = false;
   private tickTimer: NodeJS.Timeout | null = null;
+  /** When the armed tick is due (performance.now()), and the quiet ticks in a row so far. */
+  private tickDueAt = 0;
+  private quietTicks = 0;
   private queued = 0;
   private applied = 0;
   private readonly captures = new Map<number, PendingCapture>();
@@ -125,10 +139,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
   }
 
   /**
-   * Takes a copy of `chunk`. While output floods, the copies wait (up to `FLOW.mirrorLagBytes`) instead of being
-   * posted: on two cores the thread's parse took the CPU the PTY's reader and writer needed, and halved a burst's rate.
-   * Once the flood stops (a tick with little output), or more than the allowance waits, they are posted; a capture or a
-   * resize posts them first, so every screen still shows every byte.
+   * Keeps `chunk` until it is posted (copied into a batch then): the caller must never change its bytes afterwards
+   * (node-pty's reads and the notices are fresh buffers). While output floods, the chunks wait (up to
+   * `FLOW.mirrorLagBytes`) instead of being posted: on two cores the thread's parse took the CPU the PTY's reader and
+   * writer needed, and halved a burst's rate. Once the flood stops (a tick with little output), or more than the
+   * allowance waits, they are posted; a capture or a resize posts them first, so every screen still shows every byte.
    */
   write(chunk: Uint8Array): void {
     if (this.disposed || chunk.length === 0) return;
@@ -146,25 +161,18 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.heldBytes += chunk.length;
     this.sinceTick += chunk.length;
     heldTotal += chunk.length;
-    let at = 0;
-    while (at < chunk.length) {
-      this.batch ??= new Uint8Array(takeBatch());
-      const n = Math.min(chunk.length - at, BATCH_BYTES - this.fill);
-      this.batch.set(at === 0 && n === chunk.length ? chunk : chunk.subarray(at, at + n), this.fill);
-      this.fill += n;
-      at += n;
-      if (this.fill === BATCH_BYTES) {
-        this.held.push(this.batch.buffer as ArrayBuffer);
-        this.batch = null;
-        this.fill = 0;
-        if (this.streaming) this.post();
-      }
-    }
+    this.held.push(chunk);
+    if (this.streaming && this.heldBytes >= BATCH_BYTES) this.post();
     if (this.heldBytes > FLOW.mirrorLagBytes || heldTotal > FLOW.mirrorLagTotalBytes) {
       this.streaming = true;
       this.post();
     }
-    this.tickTimer ??= setTimeout(this.tick, TICK_MS);
+    if (!this.tickTimer) this.armTick(TICK_MS);
+  }
+
+  private armTick(ms: number): void {
+    this.tickDueAt = performance.now() + ms;
+    this.tickTimer = setTimeout(this.tick, ms);
   }
 
   resize(cols: number, rows: number): void {
@@ -293,54 +301,71 @@ export class Mirror implements Disposable, MirrorEndpoint {
       // Checked again later, backing off to once a second for a stalled reader (a hundred stalled panes must not wake
       // the core 60 times a second each); a capture or a resize still posts everything held at once.
       this.pausedTicks++;
-      this.tickTimer = setTimeout(this.tick, Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
+      this.quietTicks = 0;
+      this.armTick(Math.min(TICK_MS << Math.min(this.pausedTicks, 6), PAUSED_TICK_MAX_MS));
       return;
     }
     this.pausedTicks = 0;
-    const held = performance.now() - this.heldSince;
-    // (A flood being streamed ends only with a quiet tick: its held bytes are just the batch being filled.)
+    const now = performance.now();
+    if (this.sinceTick > 0) this.quietTicks = 0;
+    else if (now - this.tickDueAt < TICK_MS) this.quietTicks++;
+    const held = now - this.heldSince;
+    // (A flood being streamed ends only with quiet ticks: its held bytes are just the batch being filled.)
     const trickle = !this.streaming && held > TRICKLE_AFTER_MS && this.heldBytes < held * FLOOD_BYTES_PER_MS;
-    if (this.sinceTick === 0 || trickle) this.flush();
-    else this.tickTimer = setTimeout(this.tick, TICK_MS);
+    if (this.quietTicks >= QUIET_TICKS || trickle) this.flush();
+    else this.armTick(TICK_MS);
     this.sinceTick = 0;
   };
 
-  /** Posts the full batches held, in order, a message each (moved, not copied). */
+  /** Posts the held output in whole batches, in order, a message each (the batch moved, not copied); a rest waits. */
   private post(): void {
-    if (this.held.length === 0) return;
-    const w = this.worker();
-    let end = this.queued - this.heldBytes;
-    for (const data of this.held) {
-      end += data.byteLength;
-      w.postMessage({ t: 'write', id: this.id, data, length: data.byteLength, end, reuse: true }, [data]);
-      this.postedEnds.push(end);
-    }
-    heldTotal -= end - (this.queued - this.heldBytes);
-    this.heldBytes = this.queued - end;
-    this.held = [];
+    while (this.heldBytes >= BATCH_BYTES) this.postBatch(BATCH_BYTES);
+    this.compactHeld();
   }
 
-  /** Posts every held byte to the thread, the batch being filled too. */
+  /** Posts every held byte to the thread, the rest after the whole batches too. */
   private flush(): void {
     if (this.tickTimer) clearTimeout(this.tickTimer);
     this.tickTimer = null;
-    this.post();
-    if (this.heldBytes === 0) return;
-    const w = this.worker();
-    let end = this.queued - this.heldBytes;
-    if (this.batch && this.fill > 0) {
-      // A trickle (an echo, a prompt) goes as a small copy, and the batch is kept for what follows.
-      const small = this.fill < BATCH_BYTES / 4;
-      const data = small ? this.batch.slice(0, this.fill).buffer : (this.batch.buffer as ArrayBuffer);
-      end += this.fill;
-      w.postMessage({ t: 'write', id: this.id, data, length: this.fill, end, reuse: !small }, [data]);
-      this.postedEnds.push(end);
-      if (!small) this.batch = null;
+    this.quietTicks = 0;
+    while (this.heldBytes > 0) this.postBatch(Math.min(this.heldBytes, BATCH_BYTES));
+    this.compactHeld();
+  }
+
+  /**
+   * Copies the first `length` held bytes into a batch and posts it. A rest of less than a quarter batch (a trickle: an
+   * echo, a prompt) goes as a copy of its own size; a larger one in a pooled batch, which the thread gives back.
+   */
+  private postBatch(length: number): void {
+    const reuse = length > BATCH_BYTES / 4;
+    const data = reuse ? takeBatch() : new ArrayBuffer(length);
+    const into = new Uint8Array(data, 0, length);
+    const held = this.held;
+    let at = 0;
+    while (at < length) {
+      const chunk = held[this.heldFirst]!;
+      const n = Math.min(chunk.length, length - at);
+      if (n === chunk.length) {
+        into.set(chunk, at);
+        held[this.heldFirst++] = EMPTY;
+      } else {
+        into.set(chunk.subarray(0, n), at);
+        held[this.heldFirst] = chunk.subarray(n);
+      }
+      at += n;
     }
-    heldTotal -= this.heldBytes;
-    this.held = [];
-    this.fill = 0;
-    this.heldBytes = 0;
+    this.heldBytes -= length;
+    heldTotal -= length;
+    const end = this.queued - this.heldBytes;
+    this.worker().postMessage({ t: 'write', id: this.id, data, length, end, reuse }, [data]);
+    this.postedEnds.push(end);
+  }
+
+  /** Drops the posted chunks' slots (once per post, not per batch: a flood's rest is a few chunks). */
+  private compactHeld(): void {
+    if (this.heldFirst === 0) return;
+    this.held = this.heldFirst === this.held.length ? [] : this.held.slice(this.heldFirst);
+    this.heldFirst = 0;
   }
 
   private dropHeld(): void {
@@ -348,10 +373,11 @@ export class Mirror implements Disposable, MirrorEndpoint {
     this.tickTimer = null;
     heldTotal -= this.heldBytes;
     this.held = [];
-    this.batch = null;
-    this.fill = 0;
+    this.heldFirst = 0;
     this.heldBytes = 0;
   }
 }
+
+const EMPTY = new Uint8Array(0);
 
 const closedError = () => new Error('the terminal was closed: its screen is no longer kept');

@@ -22,6 +22,8 @@ export const markOf = (p: ProcInfo): ProcessMark => ({ pid: p.pid, startTime: p.
 export const sameProcess = (a: ProcessMark, b: ProcessMark) => a.pid === b.pid && a.startTime === b.startTime;
 
 const DIGITS = /^\d+$/;
+/** Field 22 of a stat line, the start time, counted from the state (field 3) as 0. */
+const STARTTIME_INDEX = 19;
 
 /**
  * Parses one /proc/<pid>/stat line. The command name (field 2) sits in parentheses and may itself hold spaces
@@ -32,10 +34,23 @@ export function parseStat(stat: string): ProcInfo | null {
   const open = stat.indexOf(' (');
   if (close < 0 || open < 0 || open > close) return null;
   const pidText = stat.slice(0, open);
-  const fields = stat.slice(close + 2).split(' ');
-  // fields[0] is field 3, so field N is fields[N - 3]: ppid 4, session 6, starttime 22.
-  const [state, ppid, , sid] = fields;
-  const startTime = fields[19];
+  // Field 3 (the state) is the first after the command, so field N is index N - 3: ppid 4, session 6, starttime 22.
+  // Found by walking the spaces: splitting the whole line made ~50 strings of each of a scan's hundreds of lines, and
+  // the tracker scans every second while a terminal prints.
+  let state: string | undefined;
+  let ppid: string | undefined;
+  let sid: string | undefined;
+  let startTime: string | undefined;
+  for (let at = close + 2, index = 0; index <= STARTTIME_INDEX; index++) {
+    const space = stat.indexOf(' ', at);
+    const end = space < 0 ? stat.length : space;
+    if (index === 0) state = stat.slice(at, end);
+    else if (index === 1) ppid = stat.slice(at, end);
+    else if (index === 3) sid = stat.slice(at, end);
+    else if (index === STARTTIME_INDEX) startTime = stat.slice(at, end);
+    if (space < 0) break;
+    at = space + 1;
+  }
   if (state === undefined || ppid === undefined || sid === undefined || startTime === undefined) return null;
   if (!DIGITS.test(pidText) || !DIGITS.test(ppid) || !DIGITS.test(sid) || !DIGITS.test(startTime)) return null;
   return {

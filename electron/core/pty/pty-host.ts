@@ -32,8 +32,14 @@ export class PtyHost implements Disposable {
   /** Bumped by every spawn, exit and release: a pass that sees it move has a changed ledger to write. */
   private generation = 0;
   private passedGeneration = -1;
-  /** The one pass a burst of spawns shares, `TRACKING_PACE.spawnSettleMs` after the first of them. */
+  /**
+   * The one pass a burst of spawns shares, `TRACKING_PACE.spawnSettleMs` after the first of them, or later while one of
+   * them still starts or floods (`newcomersBusy`); the 1 s tick leaves a new terminal's pass to it.
+   */
   private settling: Disposable | null = null;
+  private settlingSince = 0;
+  /** Terminals spawned since the last settle pass. */
+  private newcomers: Terminal[] = [];
   /** The ledger write in flight, and whether another is wanted after it (`saveLedger`). */
   private ledgerWriting: Promise<void> | null = null;
   private ledgerDirty = false;
@@ -60,13 +66,11 @@ export class PtyHost implements Disposable {
     // In the ledger at once, with its leader and mark: a core killed a moment later still has it swept.
     this.saveLedger().catch(() => undefined);
     // Its leader is already known by pid and start time (PtyProcess); the pass adds what it starts.
-    this.settling ??= this.disposables.add(
-      disposableTimeout(TRACKING_PACE.spawnSettleMs, () => {
-        if (this.settling) this.disposables.delete(this.settling);
-        this.settling = null;
-        this.trackSoon();
-      }),
-    );
+    this.newcomers.push(terminal);
+    if (!this.settling) {
+      this.settlingSince = Date.now();
+      this.settleAfter(TRACKING_PACE.spawnSettleMs);
+    }
     // One last look once the leader is gone records what it left behind, and ends the rescans.
     terminal.onExit(() => {
       this.generation++;
@@ -96,6 +100,7 @@ export class PtyHost implements Disposable {
     if (!terminal) return;
     this.terminals.delete(terminalId);
     this.tracked.delete(terminal);
+    this.newcomers = this.newcomers.filter((t) => t !== terminal);
     this.retired = [...this.retired, ...terminal.recordedProcesses()].filter(isAlive);
     this.retiredMarks = [...this.retiredMarks, terminal.mark].slice(-MAX_RETIRED_MARKS);
     terminal.dispose();
@@ -147,8 +152,37 @@ export class PtyHost implements Disposable {
     return pass;
   }
 
+  private settleAfter(ms: number): void {
+    this.settling = this.disposables.add(
+      disposableTimeout(ms, () => {
+        if (this.settling) this.disposables.delete(this.settling);
+        const now = Date.now();
+        if (this.newcomersBusy(now) && now - this.settlingSince < TRACKING_PACE.spawnMaxWaitMs) {
+          this.settleAfter(TRACKING_PACE.spawnSettleMs);
+          return;
+        }
+        this.settling = null;
+        this.newcomers = [];
+        this.trackSoon();
+      }),
+    );
+  }
+
+  /**
+   * A terminal spawned since the last pass has printed nothing yet (its program starts) or printed within the last
+   * `spawnSettleMs` (a flood). A pass then read /proc beside a starting program or a burst on two cores: a new
+   * terminal's first byte came 20–80 ms later than raw node-pty's, and a 16 MiB burst slower (docs/performance.md,
+   * "where PtyHost's extra CPU per MiB goes").
+   */
+  private newcomersBusy(now: number): boolean {
+    return this.newcomers.some(
+      (t) => !t.exited && (t.lastOutputAt === 0 || now - t.lastOutputAt < TRACKING_PACE.spawnSettleMs),
+    );
+  }
+
   /** The 1 s tick: a pass when one is due (tracking-schedule.ts), nothing otherwise. */
   private tick(): void {
+    if (this.settling) return;
     if (this.tracked.size === 0 && this.generation === this.passedGeneration) return;
     let lastOutputAt = 0;
     for (const terminal of this.tracked) lastOutputAt = Math.max(lastOutputAt, terminal.lastOutputAt);

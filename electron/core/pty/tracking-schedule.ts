@@ -13,6 +13,8 @@ export const TRACKING_PACE = {
   quietMaxMs: 8000,
   /** Spawns within this long share one pass (and one ledger write): a 25-agent run does not scan 25 times. */
   spawnSettleMs: 100,
+  /** A new terminal's first pass waits while it starts or floods (pty-host.ts), at most this long after its spawn. */
+  spawnMaxWaitMs: 2000,
 } as const;
 
 export class TrackingSchedule {
