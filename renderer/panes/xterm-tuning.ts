@@ -10,9 +10,12 @@
 //   hundred panes, two hundred sheets that differ only in the terminal's number, every element matched against a
 //   hundred copies of each rule, and every pane moved in or out of the grid changing the page's sheets. The panes
 //   share one copy instead (shared-styles.ts); a write of the text already held changes nothing.
+// - A pane parked out of layout (pane-terminal.ts) measures every width as 0: such a width is measured aside
+//   (hidden-measure.ts), so the shared widths and the renderer's letter spacing are right wherever the pane is.
 // All reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
 // is (slower, never broken).
 
+import { measureAside } from './hidden-measure.js';
 import { shareStyle, SharedSheets } from './shared-styles.js';
 
 /** What the tuning needs of xterm's internals (xterm 6: Terminal._core…). */
@@ -120,6 +123,39 @@ function shareFromConstruction(cache: WidthCacheLike): void {
 const patchedSetFont = new WeakSet<object>();
 
 /**
+ * Every WidthCache's measure (its class's `_measure(c, variant)`) falls back to a measure outside the pane when the
+ * pane's own measuring element reads 0: out of layout (parked), it reads 0 for every character.
+ */
+function measureHiddenAside(cache: WidthCacheLike): void {
+  const proto: unknown = Object.getPrototypeOf(cache);
+  if (!isObject(proto) || proto === Object.prototype || !Object.prototype.hasOwnProperty.call(proto, '_measure'))
+    return;
+  const measure = proto._measure;
+  if (typeof measure !== 'function' || patchedMeasure.has(measure)) return;
+  const aside = function (this: unknown, c: unknown, variant: unknown): unknown {
+    const width: unknown = Reflect.apply(measure, this, [c, variant]);
+    if (width !== 0 || !isWidthCache(this) || typeof c !== 'string' || typeof variant !== 'number') return width;
+    return measureAside(this, c, variant);
+  };
+  patchedMeasure.add(aside);
+  proto._measure = aside;
+}
+const patchedMeasure = new WeakSet<object>();
+
+/** xterm's 'W', the character whose width against the cell's gives a DOM renderer its letter spacing. */
+const W = 'W'.charCodeAt(0);
+
+/**
+ * A renderer built before its cache's measure was patched (the first pane, opened in the lot) reckoned its letter
+ * spacing from a 'W' that read 0 (kept out of the cache): reckoned again now, measured aside.
+ */
+function respaceIfUnmeasured(renderer: unknown, cache: WidthCacheLike): void {
+  if (cache._flat[W] !== FLAT_UNSET || !isObject(renderer)) return;
+  const respace = renderer._setDefaultSpacing;
+  if (typeof respace === 'function') (respace as () => void).call(renderer);
+}
+
+/**
  * The same contract as xterm's TimeoutTimer.cancelAndSet (the runner runs `timeout` ms after the last call, once),
  * with one browser timer that is re-armed only when it fires before the newest deadline.
  */
@@ -161,6 +197,8 @@ export function tuneXterm(term: object): void {
     tunedCaches.add(cache);
     shareWidths(cache);
     shareFromConstruction(cache);
+    measureHiddenAside(cache);
+    respaceIfUnmeasured(field(core, '_renderService', '_renderer', 'value'), cache);
   }
   const renderer = field(core, '_renderService', '_renderer', 'value');
   for (const style of [field(renderer, '_dimensionsStyleElement'), field(renderer, '_themeStyleElement')])
