@@ -2,9 +2,10 @@
 // so a width its DOM renderer measures there (a span's offsetWidth in the pane's own measuring element) reads 0. xterm
 // keeps no 0 in its width cache, but it reckons from it all the same: the renderer's letter spacing (the cell's width
 // against a 'W'), and the spacing of every span of the rows it draws; a row drawn in the lot with a 0 would be drawn
-// wrongly spaced when shown. So a width that reads 0 is measured again in one small element of the page's own, laid out
-// off-screen and contained, with the cache's font: the same width a pane in view measures, wherever the pane is
-// (docs/performance.md, "Longest task: the parking lot out of layout"). A real zero-width character reads 0 there too.
+// wrongly spaced when shown. So widths are measured in one small element of the page's own, laid out off-screen and
+// contained, with the cache's font: the same width a pane in view measures, wherever the pane is, and the panes' own
+// measuring elements can leave the DOM (xterm-tuning.ts; docs/performance.md, "Longest task: the parking lot out of
+// layout").
 
 /** What the measure needs of xterm's WidthCache (xterm 6: its font fields; see xterm-tuning.ts). */
 export interface MeasuredFont {

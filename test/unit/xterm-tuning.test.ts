@@ -114,7 +114,7 @@ describe('xterm tuning', () => {
     vi.unstubAllGlobals();
   });
 
-  it('measures a width aside when the pane is out of layout, so no pane reckons its spacing from a 0', () => {
+  it("measures widths aside, out of the pane's own elements, so no pane out of layout reckons from a 0", () => {
     vi.stubGlobal('devicePixelRatio', 1);
     // The page's own measuring element: a run of the character, 7.5 px each in this font (a pane in view reads the same).
     const element = () => ({
@@ -136,6 +136,7 @@ describe('xterm tuning', () => {
       _fontSize = 13;
       _weight: unknown = 'normal';
       _weightBold: unknown = 'bold';
+      _container = { inPane: true, remove: () => (this._container.inPane = false) };
       clear(): void {
         this._flat.fill(-9999);
         this._holey = new Map();
@@ -164,6 +165,8 @@ describe('xterm tuning', () => {
     tuneXterm({ _core: { _renderService: { _renderer: { value: renderer } } } });
     expect(renderer.spacing).toBe(0);
     expect(cache.get('m')).toBe(7.5);
+    // Its own measuring elements leave the pane (fewer elements moved with it at every switch).
+    expect(cache._container.inPane).toBe(false);
     // Every later cache of the class measures aside too.
     expect(new WidthCache().get('x')).toBe(7.5);
     vi.unstubAllGlobals();
