@@ -63,11 +63,14 @@ export function lot(): HTMLDivElement {
   if (!parkingLot) {
     parkingLot = document.createElement('div');
     parkingLot.setAttribute('aria-hidden', 'true');
-    // Off-screen and out of the page's layout: with a hundred parked xterms (their rows, their measuring elements)
-    // every forced layout elsewhere (a fit, a char measure) would lay them all out again. Contained and skipped, a
-    // parked xterm keeps its buffer and size; it is laid out once it is in a pane again (docs/performance.md).
-    parkingLot.style.cssText =
-      'position:fixed;left:-20000px;top:0;width:800px;height:600px;overflow:hidden;contain:strict;content-visibility:hidden;';
+    // Out of the page's style and layout altogether: a pane parked here costs no style or layout when it comes (a
+    // switch's ten panes), and no layout of the page can reach the parked xterms (their rows, their measuring
+    // elements). Skipped with `content-visibility: hidden` instead, the lot was still laid out with the switch's panes
+    // and in layouts of its own (docs/performance.md, "Longest task: the parking lot out of layout"). A parked xterm
+    // keeps its buffer and size; nothing in it is measured here: its char size comes from a canvas (xterm's
+    // TextMetrics), its widths are measured aside (hidden-measure.ts), its renderer is paused (nothing intersects),
+    // and it is sized ahead from its grid's last fitted size (pane-fit.ts), never from a layout.
+    parkingLot.style.display = 'none';
     document.body.appendChild(parkingLot);
   }
   return parkingLot;

@@ -15,9 +15,13 @@
 //   hundred panes, two hundred sheets that differ only in the terminal's number, every element matched against a
 //   hundred copies of each rule, and every pane moved in or out of the grid changing the page's sheets. The panes
 //   share one copy instead (shared-styles.ts); a write of the text already held changes nothing.
+// - A pane parked out of layout (pane-terminal.ts) would measure every width as 0: widths are measured aside, in one
+//   element of the page's (hidden-measure.ts), so the shared widths and the renderer's letter spacing are right
+//   wherever the pane is, and each pane's own measuring elements (five) leave the DOM: fewer elements moved per switch.
 // All reach into xterm's private fields, checked at run time: a field that is missing or changed leaves xterm as it
 // is (slower, never broken).
 
+import { measureAside } from './hidden-measure.js';
 import { shareStyle, SharedSheets } from './shared-styles.js';
 
 /** xterm's Viewport and its ScrollableElement (from VS Code): what the quiet scrollbar needs of them. */
@@ -128,6 +132,7 @@ function shareFromConstruction(cache: WidthCacheLike): void {
     if (isWidthCache(this) && !tunedCaches.has(this)) {
       tunedCaches.add(this);
       shareWidths(this);
+      dropContainer(this);
     }
     return result;
   };
@@ -135,6 +140,49 @@ function shareFromConstruction(cache: WidthCacheLike): void {
   proto.setFont = shared;
 }
 const patchedSetFont = new WeakSet<object>();
+
+/**
+ * Every WidthCache measures (its class's `_measure(c, variant)`) outside the panes, in the page's one measuring element:
+ * a parked pane, out of layout, would read 0 for every character in its own.
+ */
+function measureHiddenAside(cache: WidthCacheLike): void {
+  const proto: unknown = Object.getPrototypeOf(cache);
+  if (!isObject(proto) || proto === Object.prototype || !Object.prototype.hasOwnProperty.call(proto, '_measure'))
+    return;
+  const measure = proto._measure;
+  if (typeof measure !== 'function' || patchedMeasure.has(measure)) return;
+  const aside = function (this: unknown, c: unknown, variant: unknown): unknown {
+    if (isWidthCache(this) && typeof c === 'string' && typeof variant === 'number')
+      return measureAside(this, c, variant);
+    return Reflect.apply(measure, this, [c, variant]) as unknown;
+  };
+  patchedMeasure.add(aside);
+  proto._measure = aside;
+}
+const patchedMeasure = new WeakSet<object>();
+
+/**
+ * The cache's own measuring elements (a container and four spans, xterm 6: WidthCache._container) leave the pane: every
+ * width is measured aside, and a switch moves ten panes' hosts in and out of the grid with all they hold (restyled and
+ * laid out each time). xterm still sets their font, and removes the container on dispose; both work on a detached node.
+ */
+function dropContainer(cache: WidthCacheLike): void {
+  const container = (cache as unknown as Record<string, unknown>)['_container'];
+  if (isObject(container) && typeof container.remove === 'function') (container.remove as () => void).call(container);
+}
+
+/** xterm's 'W', the character whose width against the cell's gives a DOM renderer its letter spacing. */
+const W = 'W'.charCodeAt(0);
+
+/**
+ * A renderer built before its cache's measure was patched (the first pane, opened in the lot) reckoned its letter
+ * spacing from a 'W' that read 0 (kept out of the cache): reckoned again now, measured aside.
+ */
+function respaceIfUnmeasured(renderer: unknown, cache: WidthCacheLike): void {
+  if (cache._flat[W] !== FLAT_UNSET || !isObject(renderer)) return;
+  const respace = renderer._setDefaultSpacing;
+  if (typeof respace === 'function') (respace as () => void).call(renderer);
+}
 
 /**
  * The same contract as xterm's TimeoutTimer.cancelAndSet (the runner runs `timeout` ms after the last call, once),
@@ -207,6 +255,9 @@ export function tuneXterm(term: object): void {
     tunedCaches.add(cache);
     shareWidths(cache);
     shareFromConstruction(cache);
+    measureHiddenAside(cache);
+    dropContainer(cache);
+    respaceIfUnmeasured(field(core, '_renderService', '_renderer', 'value'), cache);
   }
   const renderer = field(core, '_renderService', '_renderer', 'value');
   for (const style of [field(renderer, '_dimensionsStyleElement'), field(renderer, '_themeStyleElement')])

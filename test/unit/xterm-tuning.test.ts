@@ -117,6 +117,64 @@ describe('xterm tuning', () => {
     vi.unstubAllGlobals();
   });
 
+  it("measures widths aside, out of the pane's own elements, so no pane out of layout reckons from a 0", () => {
+    vi.stubGlobal('devicePixelRatio', 1);
+    // The page's own measuring element: a run of the character, 7.5 px each in this font (a pane in view reads the same).
+    const element = () => ({
+      style: {} as Record<string, string>,
+      textContent: '',
+      isConnected: true,
+      setAttribute: () => undefined,
+      appendChild: () => undefined,
+      get offsetWidth() {
+        return this.textContent.length * 7.5;
+      },
+    });
+    vi.stubGlobal('document', { createElement: element, body: { appendChild: () => undefined } });
+    // xterm's WidthCache as a parked pane's renderer has it: its own measuring element reads 0 (display: none).
+    class WidthCache {
+      _flat = new Float32Array(256).fill(-9999);
+      _holey: Map<string, number> | undefined = new Map();
+      _font = 'aside-mono';
+      _fontSize = 13;
+      _weight: unknown = 'normal';
+      _weightBold: unknown = 'bold';
+      _container = { inPane: true, remove: () => (this._container.inPane = false) };
+      clear(): void {
+        this._flat.fill(-9999);
+        this._holey = new Map();
+      }
+      get(c: string): number {
+        const cp = c.charCodeAt(0);
+        if (this._flat[cp] !== -9999) return this._flat[cp]!;
+        const width = this._measure(c, 0);
+        if (width > 0) this._flat[cp] = width;
+        return width;
+      }
+      _measure(_c: string, _variant: number): number {
+        return 0;
+      }
+    }
+    // The first pane's renderer reckoned its spacing (cell 7.5 − 'W') before the tuning could reach its cache.
+    const cache = new WidthCache();
+    const renderer = {
+      _widthCache: cache,
+      spacing: 7.5 - cache.get('W'),
+      _setDefaultSpacing() {
+        this.spacing = 7.5 - cache.get('W');
+      },
+    };
+    expect(renderer.spacing).toBe(7.5);
+    tuneXterm({ _core: { _renderService: { _renderer: { value: renderer } } } });
+    expect(renderer.spacing).toBe(0);
+    expect(cache.get('m')).toBe(7.5);
+    // Its own measuring elements leave the pane (fewer elements moved with it at every switch).
+    expect(cache._container.inPane).toBe(false);
+    // Every later cache of the class measures aside too.
+    expect(new WidthCache().get('x')).toBe(7.5);
+    vi.unstubAllGlobals();
+  });
+
   it('runs the hide timer once, its timeout after the last call, with one browser timer armed at a time', () => {
     vi.useFakeTimers();
     const timer = { cancel: () => undefined, cancelAndSet: (_run: () => void, _ms: number) => undefined };
@@ -153,8 +211,12 @@ describe('xterm tuning', () => {
       '_weightBold',
       'public clear()',
       'public setFont(',
+      'protected _measure(c: string, variant: FontVariant): number',
     ])
       expect(width).toContain(f);
+    expect(src('browser/renderer/dom/DomRenderer.ts')).toContain('private _setDefaultSpacing(): void');
+    // A parked pane's char size never comes from layout: xterm measures it on a canvas where it can.
+    expect(src('browser/services/CharSizeService.ts')).toContain('new TextMetricsMeasureStrategy(');
     expect(src('browser/renderer/dom/DomRenderer.ts')).toContain('this._widthCache = new WidthCache(');
     expect(src('browser/services/RenderService.ts')).toContain('private _renderer: MutableDisposable<IRenderer>');
     expect(src('browser/CoreBrowserTerminal.ts')).toContain('this._viewport = this._register(');
@@ -174,6 +236,8 @@ describe('xterm tuning', () => {
       '_hideTimeout',
       '_dimensionsStyleElement',
       '_themeStyleElement',
+      '_measure(',
+      '_setDefaultSpacing()',
     ])
       expect(lib).toContain(f);
   });
