@@ -1,4 +1,4 @@
-// Four costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
+// Five costs of xterm's DOM renderer that grow with the number of panes, trimmed from outside xterm
 // (docs/performance.md, "Output path and panes"). Profiled while switching through 100 panes:
 // - Each DOM renderer keeps its own WidthCache and measures every new character with a span's offsetWidth: a forced
 //   layout of the page per character per pane (and four more whenever it recomputes its letter spacing). 19% of the
