@@ -48,6 +48,20 @@ function fakeTerm(font = 'mono', fontSize = 13) {
   return { term, cache, measured: () => measured };
 }
 
+/** The fields of xterm's WidthCache that the tuning reads, empty (no width measured). */
+class WidthCacheFields {
+  _flat = new Float32Array(256).fill(-9999);
+  _holey: Map<string, number> | undefined = new Map();
+  _font = '';
+  _fontSize = 0;
+  _weight: unknown = 'normal';
+  _weightBold: unknown = 'bold';
+  clear(): void {
+    this._flat.fill(-9999);
+    this._holey = new Map();
+  }
+}
+
 afterEach(() => vi.useRealTimers());
 
 describe('xterm tuning', () => {
@@ -77,22 +91,12 @@ describe('xterm tuning', () => {
     vi.stubGlobal('devicePixelRatio', 1);
     let measured = 0;
     // xterm's WidthCache as its DOM renderer uses it: built, given the font, then asked for 'W' (its spacing).
-    class WidthCache {
-      _flat = new Float32Array(256).fill(-9999);
-      _holey: Map<string, number> | undefined = new Map();
-      _font = '';
-      _fontSize = 0;
-      _weight: unknown = 'normal';
-      _weightBold: unknown = 'bold';
+    class WidthCache extends WidthCacheFields {
       setFont(font: string, size: number): void {
         if (font === this._font && size === this._fontSize) return;
         this._font = font;
         this._fontSize = size;
         this.clear();
-      }
-      clear(): void {
-        this._flat.fill(-9999);
-        this._holey = new Map();
       }
       get(c: string): number {
         const cp = c.charCodeAt(0);
@@ -132,18 +136,10 @@ describe('xterm tuning', () => {
     });
     vi.stubGlobal('document', { createElement: element, body: { appendChild: () => undefined } });
     // xterm's WidthCache as a parked pane's renderer has it: its own measuring element reads 0 (display: none).
-    class WidthCache {
-      _flat = new Float32Array(256).fill(-9999);
-      _holey: Map<string, number> | undefined = new Map();
-      _font = 'aside-mono';
-      _fontSize = 13;
-      _weight: unknown = 'normal';
-      _weightBold: unknown = 'bold';
+    class WidthCache extends WidthCacheFields {
+      override _font = 'aside-mono';
+      override _fontSize = 13;
       _container = { inPane: true, remove: () => (this._container.inPane = false) };
-      clear(): void {
-        this._flat.fill(-9999);
-        this._holey = new Map();
-      }
       get(c: string): number {
         const cp = c.charCodeAt(0);
         if (this._flat[cp] !== -9999) return this._flat[cp]!;
