@@ -1,5 +1,5 @@
 // A pane's scrollbar shows when the user wants it, not whenever the agent prints (renderer/panes/xterm-tuning.ts
-// `quietScrollbar`), in Chromium with a real core: an agent printing a line every 150 ms leaves its pane's scrollbar
+// `quietScrollbar`), in Chromium with a real core: an agent printing a line every 50 ms leaves its pane's scrollbar
 // hidden; the pointer over the pane shows it; a scroll by the user (Shift+PageUp) shows it too. xterm showed it after
 // every line and faded it out after each pause, a fade nearly always running in a grid of printing panes.
 import type { Page } from 'playwright-core';
@@ -40,7 +40,7 @@ describe.skipIf(skipReason !== null)(`pane scrollbar${skipReason ? ` — ${skipR
           vendor: 'shell' as const,
           label: 'printer',
           cwd: web.machine.work,
-          command: ['sh', '-c', 'i=0; while :; do i=$((i+1)); echo "line-$i"; sleep 0.15; done'],
+          command: ['sh', '-c', 'i=0; while :; do i=$((i+1)); echo "line-$i"; sleep 0.05; done'],
         },
       ],
     });
@@ -61,7 +61,7 @@ describe.skipIf(skipReason !== null)(`pane scrollbar${skipReason ? ` — ${skipR
       30_000,
     );
 
-    // Two seconds of output, about a dozen scrolls: the scrollbar never shows.
+    // Two seconds of output, about forty scrolls: the scrollbar never shows.
     const seen: string[] = [];
     for (let k = 0; k < 20; k++) {
       seen.push(await scrollbar());
