@@ -5,10 +5,16 @@ import { existingPane, getPane, paneRenderer, settled } from './panes/terminal-r
 import { useBaton } from './state/store.js';
 import { FULL_SCROLLBACK } from './panes/pane-history.js';
 import { lot, type PaneTerminal } from './panes/pane-terminal.js';
+import { urgentTask } from './panes/show-slices.js';
 
 export interface SwitchResult {
   /** Per agent: the run was selected → the first frame in which its pane showed output at least as new as the switch. */
   ms: Record<string, number>;
+  /**
+   * Per agent: the run was selected → that frame painted (a task queued from its animation frame callback runs once
+   * the frame's style, layout, paint and commit are done). `ms` is the frame's start, before that frame's work.
+   */
+  painted?: Record<string, number>;
   /** Agents whose pane showed no output within the time allowed. */
   blank: string[];
   /** Agents whose pane showed only output older than the switch within the time allowed. */
@@ -223,6 +229,7 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
   }
   useBaton.getState().selectRun(runId);
   const ms: Record<string, number> = {};
+  const painted: Record<string, number> = {};
   return new Promise((resolve) => {
     const frame = (now: number) => {
       frames.push({ start: now - t0, ran: performance.now() - t0 });
@@ -232,20 +239,28 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
         if (d && d.inGridFrame === null && pane?.element.isConnected && !lot().contains(pane.element))
           d.inGridFrame = frames.length - 1;
       }
-      for (const id of agentIds) if (!(id in ms) && newestTick(id) >= current) ms[id] = now - t0;
-      if (Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs) {
+      const nowCurrent = agentIds.filter((id) => !(id in ms) && newestTick(id) >= current);
+      for (const id of nowCurrent) ms[id] = now - t0;
+      const done = Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs;
+      // This frame's end: a task queued now runs after its style, layout, paint and commit; at the highest priority a
+      // page can ask for, so that it does not also wait behind the output tasks queued meanwhile.
+      urgentTask(() => {
+        const at = performance.now() - t0;
+        for (const id of nowCurrent) painted[id] = at;
+        if (!done) return;
         const late = agentIds.filter((id) => !(id in ms));
         for (const l of listeners) l.dispose();
-        return resolve({
+        resolve({
           ms,
+          painted,
           blank: late.filter((id) => newestTick(id) < 0),
           stale: late.filter((id) => newestTick(id) >= 0),
           diag: late.map(diagnose),
           detail,
           frames,
         });
-      }
-      requestAnimationFrame(frame);
+      });
+      if (!done) requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });

@@ -100,6 +100,11 @@ export function discardOutput(pane: PaneTerminal): void {
   pacer.discard(pane.agentId);
 }
 
+/** Draws the pane's rows that wait now, in this task (a pane just shown: show-slices.ts). */
+export function drawNow(pane: PaneTerminal): void {
+  throttleOf(pane)?.drawNow();
+}
+
 /** Times the pane has drawn since its output began (for the bench; null if its drawing is not throttled). */
 export function drawsOf(pane: PaneTerminal): number | null {
   return throttles.get(pane)?.draws ?? null;

@@ -32,6 +32,8 @@ interface DebouncerLike {
   _innerRefresh(): void;
   dispose(): void;
   _animationFrame: number | undefined;
+  /** Set while rows wait to be drawn (xterm leaves it unset, or undefined, when none do). */
+  _rowStart?: number | undefined;
 }
 
 export interface RenderThrottle {
@@ -60,6 +62,11 @@ export interface RenderThrottle {
   lazyClock: boolean;
   /** Runs just before each draw, in the draw's frame (flood-quiet.ts does what it held). */
   beforeDraw: (() => void) | null;
+  /**
+   * Draws the rows waiting to be drawn now, in this task, held or not (a pane just shown: show-slices.ts); false if
+   * none wait. The frame xterm may have asked for finds nothing left to draw.
+   */
+  drawNow(): boolean;
 }
 
 export interface FrameClock {
@@ -139,8 +146,28 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
         ? throttle.enabled && bytes + previous > FLOOD_BYTES && !(maybeTyped() && typedInto(clock.now()))
         : throttle.enabled && !typedInto(clock.now()) && bytes + previous > FLOOD_BYTES,
     beforeDraw: null,
+    drawNow: () => {
+      if (debouncer._rowStart === undefined) return false;
+      cancelWait?.();
+      cancelWait = null;
+      drawn(clock.now());
+      return true;
+    },
   };
+  /** Draws what waits (xterm's own draw), after the throttle's books: the bytes since, the time, the count. */
+  function drawn(now: number): number {
+    const lastTwo = previous + bytes;
+    previous = bytes;
+    bytes = 0;
+    drawnAt = now;
+    draws++;
+    throttle.beforeDraw?.();
+    draw();
+    return lastTwo;
+  }
   debouncer._innerRefresh = () => {
+    // Nothing to draw (drawn already by drawNow): xterm's own call only runs its callbacks; the books are left alone.
+    if (debouncer._rowStart === undefined) return draw();
     const now = clock.now();
     const typed = typedInto(now);
     // The bytes since the last draw, and those of the draw before: xterm parses behind what it is given, so rows keep
@@ -157,13 +184,7 @@ export function throttleRendering(term: object, clock: FrameClock = browserFrame
       waitToDraw(held ? HOLD_POLL_MS : Math.max(1, throttle.floodFrameMs() - (now - drawnAt)));
       return;
     }
-    const lastTwo = previous + bytes;
-    previous = bytes;
-    bytes = 0;
-    drawnAt = now;
-    draws++;
-    throttle.beforeDraw?.();
-    draw();
+    const lastTwo = drawn(now);
     // Still flooding: the next draw cannot come before `floodFrameMs`. Wait for it on a timer, not by asking for
     // frames (xterm asks for one with every parse); then one frame draws whatever changed meanwhile.
     if (throttle.enabled && throttle.timers && !typed && lastTwo > FLOOD_BYTES) waitToDraw(throttle.floodFrameMs());

@@ -9,7 +9,8 @@ import { WebglPool } from './webgl-pool.js';
 import { cursorBlink } from './cursor-blink.js';
 import { tuneXterm } from './xterm-tuning.js';
 import { quietSelectionRedraws } from './selection-redraw.js';
-import { pacer, typedInto } from './pane-output.js';
+import { drawNow, pacer, typedInto } from './pane-output.js';
+import { ShowSlices } from './show-slices.js';
 import { timed } from './pane-timing.js';
 import { PaneHistory } from './pane-history.js';
 import { showHistoryNotice } from './pane-history-notice.js';
@@ -29,6 +30,8 @@ export type { PaneTerminal } from './pane-terminal.js';
 export { terminalTheme } from './pane-terminal.js';
 
 const panes = new Map<string, PaneTerminal>();
+/** A switch's panes drawn and laid out a few per task before its frame (show-slices.ts). */
+const slices = new ShowSlices<PaneTerminal>(drawNow);
 let client: BatonClient | null = null;
 
 onColorSchemeChange(() => {
@@ -179,7 +182,10 @@ export function mountPane(agentId: string, host: HTMLElement): void {
   }
   if (pane.element.parentElement !== host) {
     host.appendChild(pane.element);
-    if (host.isConnected && !pane.visible) resumeRenderer(pane.term);
+    if (host.isConnected && !pane.visible) {
+      resumeRenderer(pane.term);
+      slices.moved(pane);
+    }
   }
   fitShown(agentId, host);
   webgl.show(agentId);
@@ -202,6 +208,7 @@ export function parkPane(agentId: string): void {
   wanted.host.delete(agentId);
   const pane = panes.get(agentId);
   if (!pane) return;
+  slices.now(pane);
   lot().appendChild(pane.element);
   fitParked(agentId);
   if (pane.visible) {
@@ -290,8 +297,10 @@ export function setClient(next: BatonClient | null): void {
 
 export function focusPane(agentId: string): void {
   const pane = panes.get(agentId);
-  if (pane) pane.term.focus();
-  else if (opener.pending(agentId)) wanted.focus = agentId;
+  if (pane) {
+    slices.now(pane);
+    pane.term.focus();
+  } else if (opener.pending(agentId)) wanted.focus = agentId;
 }
 
 /** Milliseconds since the agent last printed anything. */

@@ -19,6 +19,8 @@ export interface Switched {
   first: number[];
   /** Revisits (the second pass). */
   again: number[];
+  /** The same to the end of that frame: its style, layout, paint and commit done (empty from an older build). */
+  painted: { first: number[]; again: number[] };
   /** The same on the niced side of BENCH_MIRROR_NICE / BENCH_AGENT_GROUP_NICE (empty without). */
   vs: { first: number[]; again: number[]; reniced: number[] };
   blank: string[];
@@ -69,6 +71,7 @@ export async function switchThrough(
   const out: Switched = {
     first: [],
     again: [],
+    painted: { first: [], again: [] },
     vs: { first: [], again: [], reniced: [] },
     blank: [],
     stale: [],
@@ -103,6 +106,7 @@ export async function switchThrough(
       if (mirrorTrace && (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null))
         appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
       (niced ? (pass === 0 ? vs.first : vs.again) : into).push(...Object.values(r.ms));
+      if (!niced) (pass === 0 ? out.painted.first : out.painted.again).push(...Object.values(r.painted ?? {}));
       if (process.env.BENCH_SWITCH_DETAIL === '1') printDetail(pass, i, r.ms, r.detail, r.frames);
       out.blank.push(...r.blank);
       out.stale.push(...r.stale);

@@ -40,6 +40,7 @@ export interface ScaleGlobal {
       timeoutMs?: number,
     ): Promise<{
       ms: Record<string, number>;
+      painted?: Record<string, number>;
       blank: string[];
       stale: string[];
       diag: string[];
@@ -233,7 +234,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const longTasks = await watchLongTasks(page);
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
-    const { first, again, vs, blank, stale, firstTimings } = await switchThrough(
+    const { first, again, painted, vs, blank, stale, firstTimings } = await switchThrough(
       page,
       client,
       server,
@@ -269,12 +270,21 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
         since,
       ))
         console.log(`  long frame ${f}`);
-    const p99 = quantile([...first, ...again], 0.99);
+    // The goal row is the frame that shows every pane current, painted (its end); an older bench build gives only its
+    // start, which leaves out that frame's own style, layout and paint.
+    const byPaint = painted.first.length + painted.again.length > 0;
+    const [f, a] = byPaint ? [painted.first, painted.again] : [first, again];
+    const p99 = quantile([...f, ...a], 0.99);
     line(
       'switch to a run → every pane current, p99',
       `${ms(p99).padStart(9)}  (goal ≤ ${GOAL.switchP99Ms} ms) ${mark(p99 <= GOAL.switchP99Ms && blank.length + stale.length === 0)}  blank panes ${blank.length}, stale ${stale.length}  ` +
-        `first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}; n=${first.length + again.length}${settle ? ' (settled page)' : ' (cold page)'}`,
+        `first visit p50 ${ms(quantile(f, 0.5))} p99 ${ms(quantile(f, 0.99))}; again p50 ${ms(quantile(a, 0.5))} p99 ${ms(quantile(a, 0.99))}; n=${f.length + a.length}${settle ? ' (settled page)' : ' (cold page)'}` +
+        (byPaint ? ", to that frame's end (painted)" : ", to that frame's start (an older bench build)"),
     );
+    if (byPaint)
+      console.log(
+        `    to that frame's start: p99 ${ms(quantile([...first, ...again], 0.99))}; first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}`,
+      );
     if (waits) console.log(`    (switching through every run twice${waits})`);
     if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {
       const side = (f: number[], a: number[]) =>

@@ -85,6 +85,8 @@ describe.skipIf(skipReason !== null)(`switching runs${skipReason ? ` — ${skipR
         );
       }
       expect((await mountedInView()).sort()).toEqual([...run.agents].sort());
+      // Drawn and laid out in slices before the frame (renderer/panes/show-slices.ts): none is left skipped.
+      expect(await page.locator('.bt-xterm-host.bt-xterm-later').count()).toBe(0);
       // Each pane's header is its own agent's, in the run's order.
       expect(await headers()).toEqual(run.agents.map((id, k) => `${id} ${run.name}${k + 1} ${run.name}${k + 1}`));
     }

@@ -110,6 +110,25 @@ describe('render throttle', () => {
     expect(p.pending()).toBe(0);
   });
 
+  it('draws the rows waiting now when asked (a pane just shown), held by a flood or not, and its frame finds none left', () => {
+    const p = pane();
+    expect(p.throttle.drawNow()).toBe(false); // nothing waits
+    p.output(1000);
+    p.frame();
+    p.output(FLOOD_BYTES * 2, 0, 39); // a flood: its next draw is held for FLOOD_FRAME_MS
+    p.frame();
+    expect(p.draws).toHaveLength(1);
+    p.output(100, 3, 5);
+    expect(p.throttle.drawNow()).toBe(true);
+    expect(p.draws).toHaveLength(2);
+    expect(p.draws[1]).toMatchObject({ start: 0, end: 39 });
+    // The wait and the frame xterm asked for draw nothing more, and nothing is left asked for.
+    for (let i = 0; i < 5; i++) p.frame();
+    expect(p.draws).toHaveLength(2);
+    expect(p.pending()).toBe(0);
+    expect(p.throttle.draws).toBe(2);
+  });
+
   it('keeps a flooding pane throttled while xterm parses behind (rows change in frames with no new bytes)', () => {
     const p = pane();
     p.output(FLOOD_BYTES * 4);
