@@ -19,12 +19,23 @@ export interface WebglPoolOptions<L extends WebglLease> {
   changed(id: string, renderer: 'webgl' | 'dom'): void;
   /** A pane that lost its context this many times keeps the DOM renderer. */
   maxLosses?: number;
+  /** The clock for `REFUSED_RETRY_MS` (performance.now unless told). */
+  now?: () => number;
 }
+
+/**
+ * After the GPU refused a context, no pane asks again for this long. A page without WebGL (no GPU, a blocklisted
+ * driver, WebGL switched off) refuses every time, and each try built and threw away a renderer in the switch's task
+ * (0.1–1 ms a pane shown, ten panes a switch); a refusal that passes (the GPU process restarting) is tried again later.
+ */
+export const REFUSED_RETRY_MS = 60_000;
 
 export class WebglPool<L extends WebglLease = WebglLease> {
   /** Held leases, least recently shown first (a Map keeps insertion order). */
   private readonly held = new Map<string, L>();
   private readonly losses = new Map<string, number>();
+  /** When the GPU last refused a context (-Infinity: never). */
+  private refusedAt = -Infinity;
 
   constructor(private readonly options: WebglPoolOptions<L>) {}
 
@@ -45,6 +56,8 @@ export class WebglPool<L extends WebglLease = WebglLease> {
       return;
     }
     if ((this.losses.get(id) ?? 0) >= (this.options.maxLosses ?? 2)) return;
+    const now = this.options.now ?? (() => performance.now());
+    if (now() - this.refusedAt < REFUSED_RETRY_MS) return;
     while (this.held.size >= this.options.max) {
       const oldest = this.held.keys().next().value;
       if (oldest === undefined) break;
@@ -56,7 +69,10 @@ export class WebglPool<L extends WebglLease = WebglLease> {
     } catch {
       acquired = null;
     }
-    if (!acquired) return;
+    if (!acquired) {
+      this.refusedAt = now();
+      return;
+    }
     this.held.set(id, acquired);
     this.options.changed(id, 'webgl');
   }

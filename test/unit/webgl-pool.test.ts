@@ -1,16 +1,19 @@
 // The WebGL pool's rules, with leases standing in for WebGL contexts: never more than 8 live, the least recently
 // shown pane gives its context back, and a lost context hands the pane to the DOM renderer at once.
 import { describe, expect, it } from 'vitest';
-import { WebglPool } from '../../renderer/panes/webgl-pool.js';
+import { REFUSED_RETRY_MS, WebglPool } from '../../renderer/panes/webgl-pool.js';
 
 function scene(refuse: (id: string) => boolean = () => false) {
   let live = 0;
+  let asked = 0;
+  const clock = { now: 0 };
   let most = 0;
   const renderer = new Map<string, 'webgl' | 'dom'>();
   const lose = new Map<string, () => void>();
   const pool = new WebglPool({
     max: 8,
     acquire: (id, lost) => {
+      asked++;
       if (refuse(id)) return null;
       live++;
       most = Math.max(most, live);
@@ -18,8 +21,9 @@ function scene(refuse: (id: string) => boolean = () => false) {
       return { dispose: () => void live-- };
     },
     changed: (id, r) => renderer.set(id, r),
+    now: () => clock.now,
   });
-  return { pool, renderer, lose, live: () => live, most: () => most };
+  return { pool, renderer, lose, clock, live: () => live, most: () => most, asked: () => asked };
 }
 
 describe('the WebGL pool', () => {
@@ -60,5 +64,21 @@ describe('the WebGL pool', () => {
     s.pool.show('x');
     expect(s.pool.holds('x')).toBe(false);
     expect(s.live()).toBe(0);
+  });
+
+  it('asks a GPU that refused no more for a while, for any pane, then tries again', () => {
+    let gpu = false;
+    const s = scene(() => !gpu);
+    s.pool.show('a');
+    for (let i = 0; i < 20; i++) s.pool.show(`b${i}`);
+    // A page without WebGL: one try, not one per pane shown.
+    expect(s.asked()).toBe(1);
+    expect(s.renderer.size).toBe(0);
+    // The GPU is back (its process restarted): a pane shown after the wait gets a context.
+    gpu = true;
+    s.clock.now += REFUSED_RETRY_MS;
+    s.pool.show('c');
+    expect(s.pool.holds('c')).toBe(true);
+    expect(s.renderer.get('c')).toBe('webgl');
   });
 });
