@@ -3,7 +3,7 @@
 // would do and every assertion is what they would check: accessible names, the text on screen, the clipboard.
 // The journeys build on each other (one data directory, in order): first launch → a three-vendor run → snapshot
 // and copy handle → server restart and resume from the handle → reload during output → bad handles.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor, type ServerProcess } from '../helpers/server.js';
@@ -35,6 +35,8 @@ import {
 
 let server: ServerProcess;
 let handle = '';
+/** Tries of journey 5 so far (CI runs a failed test once more). */
+let reloadTries = 0;
 
 describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason ? ` — ${skipReason}` : ''}`, () => {
   useJourneyScene();
@@ -194,18 +196,23 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
   });
 
   it('5. a reload while an agent prints loses and duplicates no line', async () => {
+    // Its own run name and no stop flag left behind, so that CI's retry of this journey starts as the first try did
+    // (run names are unique, and a flag left by a failed try would end the loop at once).
+    const name = `reload-${++reloadTries}`;
     const cwd = join(root, 'work-counter');
     mkdirSync(cwd, { recursive: true });
+    rmSync(join(cwd, 'stop-flag'), { force: true });
+    if ((await page.getByRole('dialog').count()) > 0) await page.keyboard.press('Escape');
     await topbar().getByRole('button', { name: 'New run', exact: true }).click();
     const form = dialog('New run');
-    await form.getByLabel('Run name').fill('reload');
+    await form.getByLabel('Run name').fill(name);
     const row = form.getByRole('group', { name: 'Agent 1' });
     await row.getByLabel('Vendor').selectOption('shell');
     await row.getByLabel('Working directory').fill(cwd);
     await row.getByLabel('Label').fill('counter');
     await form.getByRole('button', { name: 'Start', exact: true }).click();
     await form.waitFor({ state: 'detached' });
-    await expect.poll(() => toolbar().getByRole('heading').innerText()).toBe('reload');
+    await expect.poll(() => toolbar().getByRole('heading').innerText()).toBe(name);
     await waitForPaneText('counter', /[$#]$/m, 'the shell prompt');
 
     // The loop prints a numbered line every ~50 ms until the test creates `stop-flag`: the reload is mid-output by
@@ -214,7 +221,7 @@ describe.skipIf(skipReason !== null)(`dashboard journeys in Chromium${skipReason
     await typeInto('counter', 'i=0; while [ ! -e stop-flag ]; do i=$((i+1)); echo line $i; sleep 0.05; done; echo END');
     await waitForPaneText('counter', /^line 2\d$/m, 'twenty lines of output before the reload');
     await page.reload();
-    await history().getByRole('button', { name: 'reload', exact: true }).click();
+    await history().getByRole('button', { name, exact: true }).click();
     // The first lines the reloaded page shows were replayed by the core from its ring; keep going until a few more
     // arrived live, so the replay → live boundary is on screen when the output ends.
     const replayedUpTo = await waitFor(
