@@ -15,6 +15,11 @@ export interface SwitchResult {
    * the frame's style, layout, paint and commit are done). `ms` is the frame's start, before that frame's work.
    */
   painted?: Record<string, number>;
+  /**
+   * The switch's own task (ms): the run selected → React's render, commit and effects done (they run in a microtask
+   * queued by the selection, so a microtask queued after it runs once they are done).
+   */
+  ownTask?: number;
   /** Agents whose pane showed no output within the time allowed. */
   blank: string[];
   /** Agents whose pane showed only output older than the switch within the time allowed. */
@@ -227,7 +232,10 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
         }),
       );
   }
+  const selectedAt = performance.now();
   useBaton.getState().selectRun(runId);
+  let ownTask = 0;
+  queueMicrotask(() => (ownTask = performance.now() - selectedAt));
   const ms: Record<string, number> = {};
   const painted: Record<string, number> = {};
   return new Promise((resolve) => {
@@ -253,6 +261,7 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
         resolve({
           ms,
           painted,
+          ownTask,
           blank: late.filter((id) => newestTick(id) < 0),
           stale: late.filter((id) => newestTick(id) >= 0),
           diag: late.map(diagnose),

@@ -16,6 +16,7 @@ import {
   type ServerMessage,
 } from './contract.js';
 import { inputPieces, type InputLedger, type InputSender } from './input-ledger.js';
+import { FlowBatch } from './flow-batch.js';
 
 /** Live output of one agent's terminal, from an attach. */
 export interface TerminalStreamHandlers {
@@ -107,8 +108,11 @@ export class RpcClient implements BatonClient {
   private readonly byId = new Map<number, StreamState>();
   private nextStream = 1;
   /** Acks waiting for the end of this task: one message per stream per task, however many writes it parsed. */
-  private readonly acks = new Map<StreamState, number>();
-  private acksQueued = false;
+  /** Acks and visibility changes, sent at the end of the task (one message to a core speaking protocol 9). */
+  private readonly flow = new FlowBatch<StreamState>(
+    (s) => (this.streams.get(s.agentId) === s && this.closedReason === null ? s : null),
+    (text) => this.wire.send(text),
+  );
   private readonly encoder = new TextEncoder();
   private closedReason: string | null = null;
 
@@ -216,7 +220,7 @@ export class RpcClient implements BatonClient {
         for (const piece of inputPieces(data)) this.wire.send(inputFrame(id, this.encoder.encode(piece)));
       },
       setVisible: (visible) => {
-        if (live()) this.wire.send(JSON.stringify({ t: 'visibility', agentId, terminalId: state.terminalId, visible }));
+        if (live()) this.flow.view(state, visible);
       },
       detach: () => {
         if (this.streams.get(agentId) !== state) return;
@@ -283,25 +287,13 @@ export class RpcClient implements BatonClient {
   }
 
   private queueAck(state: StreamState, offset: number): void {
-    if (offset <= (this.acks.get(state) ?? -1)) return;
-    this.acks.set(state, offset);
-    if (this.acksQueued) return;
-    this.acksQueued = true;
-    queueMicrotask(() => {
-      this.acksQueued = false;
-      for (const [s, at] of this.acks) {
-        if (this.streams.get(s.agentId) === s && this.closedReason === null)
-          this.wire.send(JSON.stringify({ t: 'ack', agentId: s.agentId, terminalId: s.terminalId, offset: at }));
-      }
-      this.acks.clear();
-    });
+    this.flow.ack(state, offset);
   }
 
   private forget(state: StreamState | undefined): void {
     if (!state) return;
     if (this.streams.get(state.agentId) === state) this.streams.delete(state.agentId);
     if (this.byId.get(state.id) === state) this.byId.delete(state.id);
-    this.acks.delete(state);
     if (state.sendInput) state.ledger?.unbind(state.sendInput);
   }
 
@@ -310,6 +302,11 @@ export class RpcClient implements BatonClient {
     if (!pending) return;
     this.pending.delete(message.id);
     if (!message.ok) return pending.reject(new BatonError(message.error));
+    // Whoever asks the core's version (the page does after every connect) tells this client which messages it reads.
+    if (pending.method === 'core.info') {
+      const info = requests['core.info'].result.safeParse(message.result);
+      if (info.success) this.flow.peerSpeaks(info.data.protocolVersion);
+    }
     // A long history's answer is checked by its quick check first (contract/quick-checks.ts); zod decides otherwise.
     if (quickResultChecks[pending.method]?.(message.result)) return pending.resolve(message.result);
     const result = requests[pending.method].result.safeParse(message.result);

@@ -37,9 +37,10 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  * worktree state `unknown` (its host cannot be reached), and leftover worktrees on hosts (`host` in
  * `worktrees.orphans` and `worktrees.cleanup`). 8: acknowledged input (`agent.attach` takes an `inputChannel` and
  * answers `inputWritten`; numbered input frames, kind 3; `inputAck` messages): a core speaking 7 refuses an attach
- * that names a channel.
+ * that names a channel. 9: `flow` messages, a task's visibility changes and acks in one (shared/flow-batch.ts); a
+ * client sends them only to a core whose `core.info` says 9 or more.
  */
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 export const coreInfoSchema = z.strictObject({
   version: z.string(),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { agentId, offset, terminalId } from './fields.js';
 import { inputAckMessageSchema } from './input-seq.js';
+import { FLOW_BATCH_MAX } from '../flow-batch.js';
 
 export const errorCodeSchema = z.enum(['invalid', 'not-found', 'conflict', 'failed', 'unauthorized', 'internal']);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
@@ -24,6 +25,15 @@ export const clientMessageSchema = z.discriminatedUnion('t', [
    * PTY when it falls behind; a hidden one gets nothing until it is shown again, then catches up (frames.ts).
    */
   z.strictObject({ t: z.literal('visibility'), agentId, terminalId, visible: z.boolean() }),
+  /**
+   * Protocol 9: a task's visibility changes and acks in one message (shared/flow-batch.ts), read as the messages above
+   * would be, the visibility changes first.
+   */
+  z.strictObject({
+    t: z.literal('flow'),
+    views: z.array(z.strictObject({ agentId, terminalId, visible: z.boolean() })).max(FLOW_BATCH_MAX),
+    acks: z.array(z.strictObject({ agentId, terminalId, offset })).max(FLOW_BATCH_MAX),
+  }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 

@@ -1,6 +1,9 @@
 // Where the page's main thread spends its time: a CPU profile (CDP Profiler) of a stretch of the bench, summed by
 // function (self time), the top few printed. BENCH_PROFILE=1 turns it on for the renderer bench's scale scenes;
-// BENCH_PROFILE_DEPTH=n names n callers of each (2 unless told).
+// BENCH_PROFILE_DEPTH=n names n callers of each (2 unless told); BENCH_PROFILE_FILE=<file> keeps the profile there
+// (a .cpuprofile: DevTools opens it, and `npx tsx test/bench/profile-under.ts <file> <function>` splits a function's
+// time among what it called).
+import { writeFileSync } from 'node:fs';
 import type { BenchPage } from './renderer-page.js';
 
 /** What the profile says (DevTools Profiler.Profile), as far as read here. */
@@ -29,6 +32,7 @@ export async function startProfile(p: ProfiledPage): Promise<void> {
 /** Stops the profile and prints the `top` functions by self time, as a share of the profiled time. */
 export async function printProfile(p: ProfiledPage, title: string, top = 15): Promise<void> {
   const { profile } = (await send(p, 'Profiler.stop')) as { profile: Profile };
+  if (process.env.BENCH_PROFILE_FILE) writeFileSync(process.env.BENCH_PROFILE_FILE, JSON.stringify(profile));
   const self = new Map<number, number>();
   const deltas = profile.timeDeltas ?? [];
   (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (deltas[i] ?? 0)));

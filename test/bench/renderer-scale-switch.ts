@@ -21,6 +21,8 @@ export interface Switched {
   again: number[];
   /** The same to the end of that frame: its style, layout, paint and commit done (empty from an older build). */
   painted: { first: number[]; again: number[] };
+  /** Per switch: the switch's own task, React's render, commit and effects (ms; a bench build from stop 30 on). */
+  ownTask: { first: number[]; again: number[] };
   /** The same on the niced side of BENCH_MIRROR_NICE / BENCH_AGENT_GROUP_NICE (empty without). */
   vs: { first: number[]; again: number[]; reniced: number[] };
   blank: string[];
@@ -72,6 +74,7 @@ export async function switchThrough(
     first: [],
     again: [],
     painted: { first: [], again: [] },
+    ownTask: { first: [], again: [] },
     vs: { first: [], again: [], reniced: [] },
     blank: [],
     stale: [],
@@ -107,6 +110,7 @@ export async function switchThrough(
         appendFileSync(mirrorTrace, JSON.stringify({ k: 'side', niced, start: sideFrom, end: Date.now() }) + '\n');
       (niced ? (pass === 0 ? vs.first : vs.again) : into).push(...Object.values(r.ms));
       if (!niced) (pass === 0 ? out.painted.first : out.painted.again).push(...Object.values(r.painted ?? {}));
+      if (!niced && r.ownTask !== undefined) (pass === 0 ? out.ownTask.first : out.ownTask.again).push(r.ownTask);
       if (process.env.BENCH_SWITCH_DETAIL === '1') printDetail(pass, i, r.ms, r.detail, r.frames);
       out.blank.push(...r.blank);
       out.stale.push(...r.stale);

@@ -41,6 +41,7 @@ export interface ScaleGlobal {
     ): Promise<{
       ms: Record<string, number>;
       painted?: Record<string, number>;
+      ownTask?: number;
       blank: string[];
       stale: string[];
       diag: string[];
@@ -234,7 +235,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const longTasks = await watchLongTasks(page);
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
-    const { first, again, painted, vs, blank, stale, firstTimings } = await switchThrough(
+    const { first, again, painted, ownTask, vs, blank, stale, firstTimings } = await switchThrough(
       page,
       client,
       server,
@@ -284,6 +285,10 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     if (byPaint)
       console.log(
         `    to that frame's start: p99 ${ms(quantile([...first, ...again], 0.99))}; first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}`,
+      );
+    if (ownTask.first.length > 0)
+      console.log(
+        `    the switch's own task (React's render, commit and effects): first visit p50 ${ms(quantile(ownTask.first, 0.5))} p99 ${ms(quantile(ownTask.first, 0.99))}; again p50 ${ms(quantile(ownTask.again, 0.5))} p99 ${ms(quantile(ownTask.again, 0.99))}`,
       );
     if (waits) console.log(`    (switching through every run twice${waits})`);
     if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {

@@ -213,7 +213,9 @@ export function malformedMessage(r: Rng): SocketInput {
     case 5:
       return text(JSON.stringify({ ...request, method: junkValue(r) }));
     case 6:
-      return text(JSON.stringify({ t: 'ack', agentId: junkValue(r), terminalId: junkValue(r), offset: junkValue(r) }));
+      return r() < 0.5
+        ? text(JSON.stringify({ t: 'ack', agentId: junkValue(r), terminalId: junkValue(r), offset: junkValue(r) }))
+        : text(JSON.stringify({ t: 'flow', views: junkValue(r), acks: pick(r, [[], [junkValue(r)], junkValue(r)]) }));
     case 7:
       return text(JSON.stringify({ ...request, extra: junkValue(r) }));
     case 8: {

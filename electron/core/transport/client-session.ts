@@ -140,16 +140,21 @@ export class ClientSession {
     }
     if (message.data.t === 'ack') return this.ack(message.data);
     if (message.data.t === 'visibility') return this.visibility(message.data);
+    if (message.data.t === 'flow') {
+      for (const view of message.data.views) this.visibility(view);
+      for (const ack of message.data.acks) this.ack(ack);
+      return;
+    }
     await this.request(message.data.id, message.data.method, message.data.params);
   }
 
-  private ack(message: Extract<ClientMessage, { t: 'ack' }>): void {
+  private ack(message: Omit<Extract<ClientMessage, { t: 'ack' }>, 't'>): void {
     const stream = this.streams.get(message.agentId);
     if (stream?.subscription && stream.terminalId === message.terminalId) stream.subscription.ack(message.offset);
   }
 
   /** The pane came into view (it gets the bandwidth and catches up) or left it (it gets nothing until shown). */
-  private visibility(message: Extract<ClientMessage, { t: 'visibility' }>): void {
+  private visibility(message: Omit<Extract<ClientMessage, { t: 'visibility' }>, 't'>): void {
     const stream = this.streams.get(message.agentId);
     if (stream?.subscription && stream.terminalId === message.terminalId)
       stream.subscription.setVisible(message.visible);
