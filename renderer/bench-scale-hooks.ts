@@ -250,6 +250,8 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
       const nowCurrent = agentIds.filter((id) => !(id in ms) && newestTick(id) >= current);
       for (const id of nowCurrent) ms[id] = now - t0;
       const done = Object.keys(ms).length === agentIds.length || now - t0 > timeoutMs;
+      if (!done) requestAnimationFrame(frame);
+      if (nowCurrent.length === 0 && !done) return;
       // This frame's end: a task queued now runs after its style, layout, paint and commit; at the highest priority a
       // page can ask for, so that it does not also wait behind the output tasks queued meanwhile.
       urgentTask(() => {
@@ -269,7 +271,6 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
           frames,
         });
       });
-      if (!done) requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });

@@ -36,8 +36,11 @@ export class WebglPool<L extends WebglLease = WebglLease> {
   private readonly losses = new Map<string, number>();
   /** When the GPU last refused a context (-Infinity: never). */
   private refusedAt = -Infinity;
+  private readonly now: () => number;
 
-  constructor(private readonly options: WebglPoolOptions<L>) {}
+  constructor(private readonly options: WebglPoolOptions<L>) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   get size(): number {
     return this.held.size;
@@ -56,8 +59,7 @@ export class WebglPool<L extends WebglLease = WebglLease> {
       return;
     }
     if ((this.losses.get(id) ?? 0) >= (this.options.maxLosses ?? 2)) return;
-    const now = this.options.now ?? (() => performance.now());
-    if (now() - this.refusedAt < REFUSED_RETRY_MS) return;
+    if (this.now() - this.refusedAt < REFUSED_RETRY_MS) return;
     while (this.held.size >= this.options.max) {
       const oldest = this.held.keys().next().value;
       if (oldest === undefined) break;
@@ -70,7 +72,7 @@ export class WebglPool<L extends WebglLease = WebglLease> {
       acquired = null;
     }
     if (!acquired) {
-      this.refusedAt = now();
+      this.refusedAt = this.now();
       return;
     }
     this.held.set(id, acquired);

@@ -21,6 +21,7 @@ import { FIRST_SCREEN } from '../../renderer/state/run-list-sync.js';
 import { BATON_BIN, tempDir, testEnv } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { cpuMs } from './scale-measure.js';
+import { cpuProfileEnv } from './cpu-profile-env.js';
 import { fmt, median } from './stats.js';
 
 const STORED_RUNS = 10_000;
@@ -133,16 +134,7 @@ async function main(): Promise<void> {
   const store = join(root, 'store');
   writeStoredRuns(store, STORED_RUNS, work);
   // BATON_PROFILE_DIR: each core writes a CPU profile there at exit (cpu-profile-preload.cjs).
-  const profile = process.env.BATON_PROFILE_DIR;
-  const env = testEnv(
-    join(root, 'home'),
-    profile
-      ? {
-          NODE_OPTIONS: `--require ${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-          BATON_PROFILE_DIR: profile,
-        }
-      : {},
-  );
+  const env = testEnv(join(root, 'home'), cpuProfileEnv(process.env.BATON_PROFILE_DIR));
   const dirs = new Map<string, string>();
   for (const [name] of sides) {
     const dir = join(root, `data-${dirs.size}`);

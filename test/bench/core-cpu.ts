@@ -12,6 +12,7 @@ import { mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node
 import { join } from 'node:path';
 import { startServer, tempDir, testEnv, waitFor } from '../helpers/server.js';
 import { LINE_BYTES, writeAgentScripts } from './renderer-scripts.js';
+import { cpuProfileEnv } from './cpu-profile-env.js';
 import { coreTuning } from './renderer-kit.js';
 import { fmt, mbps, median } from './stats.js';
 
@@ -45,12 +46,7 @@ async function main(): Promise<void> {
   const work = join(root, 'work');
   mkdirSync(work, { recursive: true });
   const scripts = writeAgentScripts(work);
-  const profile: Record<string, string> = PROFILE_DIR
-    ? {
-        NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-        BATON_PROFILE_DIR: PROFILE_DIR,
-      }
-    : {};
+  const profile = cpuProfileEnv(PROFILE_DIR);
   const server = await startServer(join(root, 'data'), testEnv(join(root, 'home'), { ...coreTuning(), ...profile }));
   const client = await server.connect();
   try {

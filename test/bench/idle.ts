@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import type { RpcClient } from '../../shared/client.js';
 import { skipUnlessChromium } from '../e2e/browser.js';
 import { coreTuning } from './renderer-kit.js';
+import { cpuProfileEnv } from './cpu-profile-env.js';
 import { BATON_BIN, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
@@ -178,12 +179,7 @@ async function main(): Promise<void> {
   const work = join(root, 'work');
   const dataDir = join(root, 'data');
   // BATON_PROFILE_DIR: the core writes a CPU profile there at exit (cpu-profile-preload.cjs).
-  const profileCore: Record<string, string> = process.env.BATON_PROFILE_DIR
-    ? {
-        NODE_OPTIONS: `--require ${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-        BATON_PROFILE_DIR: process.env.BATON_PROFILE_DIR,
-      }
-    : {};
+  const profileCore = cpuProfileEnv(process.env.BATON_PROFILE_DIR);
   // The core's A/B switches (BATON_MIRROR_THREADS=1 against 2, docs/performance.md) reach it too.
   const env = testEnv(join(root, 'home'), { ...coreTuning(), ...profileCore });
   mkdirSync(work, { recursive: true });

@@ -13,6 +13,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { PaneSwitchDetail } from '../../renderer/bench-scale-hooks.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { cpuProfileEnv, windowMarker } from './cpu-profile-env.js';
 import { printMirrorTrace } from './mirror-trace.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, poolSamples } from './mirror-nice.js';
 import { printTrace, startTrace } from './page-trace.js';
@@ -131,12 +132,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       traceGc
         ? { ...env, NODE_OPTIONS: `--require=${join(import.meta.dirname, 'gc-trace-preload.cjs')}` }
         : profileDir
-          ? {
-              ...env,
-              NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-              BATON_PROFILE_DIR: profileDir,
-              BATON_PROFILE_WINDOW: '1',
-            }
+          ? { ...env, ...cpuProfileEnv(profileDir, true) }
           : env,
     );
     client = await server.connect();
@@ -223,8 +219,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const tracing = process.env.BENCH_TRACE === '1';
     if (tracing) await startTrace(p);
     // BENCH_PROFILE_WINDOW=switch: the core's thread profiles (BATON_BENCH_PROFILE) cover the switching, not the idle.
-    const switchWindow =
-      profileDir && process.env.BENCH_PROFILE_WINDOW === 'switch' ? join(profileDir, 'window') : null;
+    const switchWindow = profileDir && process.env.BENCH_PROFILE_WINDOW === 'switch' ? windowMarker(profileDir) : null;
     if (switchWindow) {
       mkdirSync(profileDir!, { recursive: true });
       writeFileSync(switchWindow, '');
@@ -348,7 +343,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       '  settling: until each run was snapshotted after its last output and parked panes gave their history back',
       `${fmt((settling.core + settling.page) * 100, 1).padStart(7)} %   over ${fmt(settling.seconds, 0)} s: core ${fmt(settling.core * 100, 1)}% + page ${fmt(settling.page * 100, 1)}%`,
     );
-    const marker = profileDir && !switchWindow ? join(profileDir, 'window') : null;
+    const marker = profileDir && !switchWindow ? windowMarker(profileDir) : null;
     if (marker) {
       mkdirSync(profileDir!, { recursive: true });
       writeFileSync(marker, '');

@@ -11,6 +11,7 @@ import { SEARCH_IDLE_START_MS } from '../../electron/core/search/search-service.
 import { FIRST_SCREEN, HISTORY_ROWS } from '../../renderer/state/run-list-sync.js';
 import { startCore, stopCore, type CoreProcess } from '../helpers/core.js';
 import { coreTuning } from './renderer-kit.js';
+import { cpuProfileEnv, windowMarker } from './cpu-profile-env.js';
 import { tempDir, testEnv } from '../helpers/server.js';
 import { writeManyRuns } from './many-runs.js';
 import { cliMs, cpuShare, everyPaneLive, medianOf, rawShells, rssMb, startRuns, timed } from './scale-measure.js';
@@ -61,17 +62,9 @@ const ROUNDS = 3;
  * profile for where the time goes, not the window's figure.
  */
 const PROFILE_DIR = process.env.BATON_BENCH_PROFILE;
-const idleProfileEnv = (): Record<string, string> =>
-  PROFILE_DIR
-    ? {
-        NODE_OPTIONS: `--require=${join(import.meta.dirname, 'cpu-profile-preload.cjs')}`,
-        BATON_PROFILE_DIR: PROFILE_DIR,
-        BATON_PROFILE_WINDOW: '1',
-      }
-    : {};
 async function profilingIdle<T>(measure: () => Promise<T>): Promise<T> {
   if (!PROFILE_DIR) return measure();
-  const marker = join(PROFILE_DIR, 'window');
+  const marker = windowMarker(PROFILE_DIR);
   mkdirSync(PROFILE_DIR, { recursive: true });
   writeFileSync(marker, '');
   try {
@@ -109,7 +102,7 @@ async function main(): Promise<void> {
   try {
     if (!historyOnly) {
       const launched = Date.now();
-      core = await startCore(join(root, 'data'), { ...env, ...idleProfileEnv() });
+      core = await startCore(join(root, 'data'), { ...env, ...cpuProfileEnv(PROFILE_DIR, true) });
       await liveAgents(core, env, work, launched);
       await stopCore(core);
       core = null;
