@@ -20,6 +20,8 @@ export interface SwitchResult {
    * queued by the selection, so a microtask queued after it runs once they are done).
    */
   ownTask?: number;
+  /** How many messages the page wrote on its socket in that task (each a send: docs/performance.md, flow13). */
+  ownTaskSends?: number;
   /** Agents whose pane showed no output within the time allowed. */
   blank: string[];
   /** Agents whose pane showed only output older than the switch within the time allowed. */
@@ -104,6 +106,8 @@ export interface BatonScale {
   longFrames(since: number): string[];
   /** The longest main-thread task (ms) since `since` (performance.now()), from the Long Tasks API (tasks > 50 ms). */
   longestTask(since: number): number;
+  /** Messages the page has written on its sockets since it loaded. */
+  socketSends(): number;
   /** Starts timing keystrokes in the history's search box (docs/performance.md "Typing in the history: what a key costs"). */
   armTyping(): void;
   /** Per key since `armTyping`, in the order typed. */
@@ -125,6 +129,14 @@ declare global {
     __batonScale?: BatonScale;
   }
 }
+
+/** Messages written on the page's sockets so far (the switch timer reads it around a switch's own task). */
+let socketSends = 0;
+const send = WebSocket.prototype.send;
+WebSocket.prototype.send = function (this: WebSocket, data: Parameters<WebSocket['send']>[0]) {
+  socketSends++;
+  return send.call(this, data);
+};
 
 const longTasks: { start: number; duration: number }[] = [];
 try {
@@ -234,8 +246,14 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
   }
   const selectedAt = performance.now();
   useBaton.getState().selectRun(runId);
+  const sendsBefore = socketSends;
   let ownTask = 0;
-  queueMicrotask(() => (ownTask = performance.now() - selectedAt));
+  let ownTaskSends = 0;
+  queueMicrotask(() => {
+    ownTask = performance.now() - selectedAt;
+    // The flow messages of the task are flushed in a microtask the task's effects queued, after this one.
+    queueMicrotask(() => (ownTaskSends = socketSends - sendsBefore));
+  });
   const ms: Record<string, number> = {};
   const painted: Record<string, number> = {};
   return new Promise((resolve) => {
@@ -264,6 +282,7 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
           ms,
           painted,
           ownTask,
+          ownTaskSends,
           blank: late.filter((id) => newestTick(id) < 0),
           stale: late.filter((id) => newestTick(id) >= 0),
           diag: late.map(diagnose),
@@ -355,6 +374,7 @@ window.__batonScale = {
       .sort((a, b) => b.duration - a.duration)
       .slice(0, 12)
       .map((f) => `${Math.round(f.duration)}ms: ${f.scripts}`),
+  socketSends: () => socketSends,
   longestTask: (since) => longTasks.filter((t) => t.start >= since).reduce((m, t) => Math.max(m, t.duration), 0),
   armTyping,
   typingKeys: () => typingKeys.map((k) => ({ ...k })),

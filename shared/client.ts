@@ -30,6 +30,8 @@ export interface TerminalStream {
   readonly terminalId: string;
   /** Everything below `offset` has been written into the view (flow control); acks are batched per task. */
   ack(offset: number): void;
+  /** An ack nothing waits for (a hidden pane's): it may wait a little, to go in one message with others. */
+  ackLater(offset: number): void;
   /** Types into the terminal: a fire-and-forget input frame, no request and no reply. */
   input(data: string): void;
   /** The pane came into view (it gets the bandwidth and catches up) or left it (the core sends it nothing meanwhile). */
@@ -213,7 +215,8 @@ export class RpcClient implements BatonClient {
     }
     return {
       terminalId: result.terminalId,
-      ack: (offset) => this.queueAck(state, offset),
+      ack: (offset) => this.flow.ack(state, offset),
+      ackLater: (offset) => this.flow.ackLater(state, offset),
       input: (data) => {
         if (state.ledger) return state.ledger.type(data);
         if (!live()) return;
@@ -278,16 +281,12 @@ export class RpcClient implements BatonClient {
   private deliver(state: StreamState, frame: StreamFrame): void {
     if ('kind' in frame) {
       state.handlers.onData(frame.data, frame.offset);
-      if (state.autoAck) this.queueAck(state, frame.offset + frame.data.length);
+      if (state.autoAck) this.flow.ack(state, frame.offset + frame.data.length);
     } else {
       if (frame.terminalId !== state.terminalId) return;
       state.handlers.onReset(frame.screen, frame.offset, frame.cols, frame.rows);
-      if (state.autoAck) this.queueAck(state, frame.offset);
+      if (state.autoAck) this.flow.ack(state, frame.offset);
     }
-  }
-
-  private queueAck(state: StreamState, offset: number): void {
-    this.flow.ack(state, offset);
   }
 
   private forget(state: StreamState | undefined): void {

@@ -9,6 +9,13 @@ export type FlowTarget = { readonly agentId: string; readonly terminalId: string
 /** At most this many entries of each kind in one `flow` message (the core's schema caps it: contract/wire.ts). */
 export const FLOW_BATCH_MAX = 512;
 
+/**
+ * How long an ack that nothing waits for (a hidden pane's: the core sends it a little at most every 500 ms) may wait
+ * for others: the ninety hidden panes of a hundred printing agents acked each of their frames in a message of its own,
+ * about ninety messages a second (docs/performance.md, flow13).
+ */
+export const LATER_ACK_MS = 100;
+
 /** The first protocol whose core reads `flow` messages (contract/core.ts). */
 export const FLOW_PROTOCOL = 9;
 
@@ -16,6 +23,7 @@ export class FlowBatch<S> {
   private readonly acks = new Map<S, number>();
   private readonly views = new Map<S, boolean>();
   private queued = false;
+  private later: ReturnType<typeof setTimeout> | null = null;
   private batched = false;
 
   /** `target` says where a stream's entries go when they are sent; `send` writes one text message. */
@@ -36,6 +44,16 @@ export class FlowBatch<S> {
     this.queue();
   }
 
+  /**
+   * As `ack`, but it may wait up to LATER_ACK_MS and go with the acks and visibility changes of other tasks (sent
+   * with the next message of any kind, or at that time).
+   */
+  ackLater(stream: S, offset: number): void {
+    if (offset <= (this.acks.get(stream) ?? -1)) return;
+    this.acks.set(stream, offset);
+    this.later ??= setTimeout(() => this.flush(), LATER_ACK_MS);
+  }
+
   /** `stream`'s pane came into view or left it; only its last change in a task is sent. */
   view(stream: S, visible: boolean): void {
     this.views.delete(stream); // re-inserted: the entries keep the order of their last change
@@ -52,6 +70,8 @@ export class FlowBatch<S> {
   /** Visibility first: a pane shown gets its bandwidth before the acks of the same task are counted. */
   private flush(): void {
     this.queued = false;
+    if (this.later !== null) clearTimeout(this.later);
+    this.later = null;
     const views = entries(this.views, this.target, (t, visible) => ({ ...t, visible }));
     const acks = entries(this.acks, this.target, (t, offset) => ({ ...t, offset }));
     this.views.clear();

@@ -63,8 +63,9 @@ export function writeAt(
   }
   pane.offset = end;
   pane.lastDataAt = performance.now();
-  // Parked: kept for its show (parked-output.ts), acknowledged now so the core keeps it current.
-  if (holdParked(pane, bytes)) return void pane.stream?.ack(end);
+  // Parked: kept for its show (parked-output.ts), acknowledged so the core keeps it current; the ack goes with others
+  // (hidden panes get a little output at most every 500 ms: a short wait changes nothing there).
+  if (holdParked(pane, bytes)) return void pane.stream?.ackLater(end);
   const earlier = takeHeld(pane);
   if (earlier) writeOutput(pane, earlier, start);
   writeOutput(pane, bytes, end);

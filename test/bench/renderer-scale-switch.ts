@@ -23,6 +23,10 @@ export interface Switched {
   painted: { first: number[]; again: number[] };
   /** Per switch: the switch's own task, React's render, commit and effects (ms; a bench build from stop 30 on). */
   ownTask: { first: number[]; again: number[] };
+  /** Per switch: the messages the page wrote on its socket in that task. */
+  ownTaskSends: number[];
+  /** The messages the page wrote on its socket while switching, and over how many seconds (null: an older build). */
+  sends: { count: number; seconds: number } | null;
   /** The same on the niced side of BENCH_MIRROR_NICE / BENCH_AGENT_GROUP_NICE (empty without). */
   vs: { first: number[]; again: number[]; reniced: number[] };
   blank: string[];
@@ -70,11 +74,16 @@ export async function switchThrough(
   mirrorTrace: string | undefined,
 ): Promise<Switched> {
   const since = await page.evaluate(() => performance.now());
+  const sendsAt = async () =>
+    page.evaluate(() => (globalThis as unknown as ScaleGlobal).__batonScale.socketSends?.() ?? null);
+  const [sendsBefore, startedAt] = [await sendsAt(), Date.now()];
   const out: Switched = {
     first: [],
     again: [],
     painted: { first: [], again: [] },
     ownTask: { first: [], again: [] },
+    ownTaskSends: [],
+    sends: null,
     vs: { first: [], again: [], reniced: [] },
     blank: [],
     stale: [],
@@ -111,6 +120,7 @@ export async function switchThrough(
       (niced ? (pass === 0 ? vs.first : vs.again) : into).push(...Object.values(r.ms));
       if (!niced) (pass === 0 ? out.painted.first : out.painted.again).push(...Object.values(r.painted ?? {}));
       if (!niced && r.ownTask !== undefined) (pass === 0 ? out.ownTask.first : out.ownTask.again).push(r.ownTask);
+      if (!niced && r.ownTaskSends !== undefined) out.ownTaskSends.push(r.ownTaskSends);
       if (process.env.BENCH_SWITCH_DETAIL === '1') printDetail(pass, i, r.ms, r.detail, r.frames);
       out.blank.push(...r.blank);
       out.stale.push(...r.stale);
@@ -123,6 +133,9 @@ export async function switchThrough(
       (t) => (globalThis as unknown as ScaleGlobal).__batonScale.paneTimings(t),
       since,
     );
+  const sendsAfter = await sendsAt();
+  if (sendsBefore !== null && sendsAfter !== null)
+    out.sends = { count: sendsAfter - sendsBefore, seconds: (Date.now() - startedAt) / 1000 };
   return out;
 }
 

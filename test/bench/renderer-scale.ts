@@ -43,6 +43,7 @@ export interface ScaleGlobal {
       ms: Record<string, number>;
       painted?: Record<string, number>;
       ownTask?: number;
+      ownTaskSends?: number;
       blank: string[];
       stale: string[];
       diag: string[];
@@ -50,6 +51,7 @@ export interface ScaleGlobal {
       frames?: { start: number; ran: number }[];
     }>;
     longestTask(since: number): number;
+    socketSends?(): number;
     longFrames(since: number): string[];
     armTyping(): void;
     paneTimings(since: number): Record<string, number[]>;
@@ -230,7 +232,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const longTasks = await watchLongTasks(page);
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
-    const { first, again, painted, ownTask, vs, blank, stale, firstTimings } = await switchThrough(
+    const { first, again, painted, ownTask, ownTaskSends, sends, vs, blank, stale, firstTimings } = await switchThrough(
       page,
       client,
       server,
@@ -283,7 +285,14 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       );
     if (ownTask.first.length > 0)
       console.log(
-        `    the switch's own task (React's render, commit and effects): first visit p50 ${ms(quantile(ownTask.first, 0.5))} p99 ${ms(quantile(ownTask.first, 0.99))}; again p50 ${ms(quantile(ownTask.again, 0.5))} p99 ${ms(quantile(ownTask.again, 0.99))}`,
+        `    the switch's own task (React's render, commit and effects): first visit p50 ${ms(quantile(ownTask.first, 0.5))} p99 ${ms(quantile(ownTask.first, 0.99))}; again p50 ${ms(quantile(ownTask.again, 0.5))} p99 ${ms(quantile(ownTask.again, 0.99))}` +
+          (ownTaskSends.length > 0
+            ? `; messages sent on the socket by it, p50 ${quantile(ownTaskSends, 0.5)}, most ${Math.max(...ownTaskSends)}`
+            : ''),
+      );
+    if (sends)
+      console.log(
+        `    messages the page sent on its socket while switching: ${sends.count} in ${fmt(sends.seconds, 1)} s (${fmt(sends.count / sends.seconds, 0)} a second)`,
       );
     if (waits) console.log(`    (switching through every run twice${waits})`);
     if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RpcClient, type Wire } from '../../shared/client.js';
 import { clientMessageSchema } from '../../shared/contract.js';
-import { FLOW_BATCH_MAX, FlowBatch } from '../../shared/flow-batch.js';
+import { FLOW_BATCH_MAX, FlowBatch, LATER_ACK_MS } from '../../shared/flow-batch.js';
 
 const agent = (n: number) => `agt_${String(n).padStart(16, '0')}`;
 const terminal = (n: number) => `trm_${String(n).padStart(16, '0')}`;
@@ -57,6 +57,25 @@ describe('FlowBatch', () => {
     b.view(3, false);
     await settled();
     expect(sent.map((m) => m.t)).toEqual(['visibility', 'ack', 'visibility', 'visibility']);
+  });
+
+  it('lets hidden panes’ acks wait for one another, and sends them with the next message', async () => {
+    const { b, sent } = batch();
+    b.peerSpeaks(9);
+    for (let n = 0; n < 30; n++) b.ackLater(n, 100 + n); // thirty hidden panes, a frame each
+    await settled();
+    expect(sent).toEqual([]); // not at the task's end
+    await new Promise((r) => setTimeout(r, LATER_ACK_MS + 20));
+    expect(sent).toHaveLength(1);
+    expect((sent[0]!.acks as unknown[]).length).toBe(30);
+
+    b.ackLater(1, 500);
+    b.view(2, true); // a switch, before the wait is over: the ack goes with it
+    await settled();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]!.acks).toEqual([{ agentId: agent(1), terminalId: terminal(1), offset: 500 }]);
+    await new Promise((r) => setTimeout(r, LATER_ACK_MS + 20));
+    expect(sent).toHaveLength(2); // and nothing is left to send at the end of the wait
   });
 
   it('sends nothing for a stream gone before the task’s end, and splits a task larger than a message holds', async () => {
