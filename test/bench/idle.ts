@@ -22,7 +22,7 @@ import { coreTuning } from './renderer-kit.js';
 import { cpuProfileEnv } from './cpu-profile-env.js';
 import { BATON_BIN, startServer, tempDir, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
-import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
+import type { TypingKey } from '../../renderer/bench-typing-hooks.js';
 import { countMessages, countsText } from './idle-window.js';
 import { printProfile, startProfile } from './page-profile.js';
 import { printTyping, typeIntoHistory } from './renderer-history.js';

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
+import type { TypingKey } from '../../renderer/bench-typing-hooks.js';
 import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import { openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';

@@ -7,7 +7,7 @@ import type { RpcClient } from '../../shared/client.js';
 import type { ServerProcess } from '../helpers/server.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, niceAgentGroups, reniceMirrors } from './mirror-nice.js';
 import type { ScaleGlobal, SwitchDetail } from './renderer-scale.js';
-import { ms } from './stats.js';
+import { fmt, ms, quantile } from './stats.js';
 
 export interface ScaleRun {
   id: string;
@@ -216,4 +216,21 @@ export async function watchLongTasks(page: Page): Promise<() => Promise<string>>
         .join(', ') || '–'
     } ms`;
   };
+}
+
+/** The switches' own tasks (React's render, commit and effects) and the messages the page sent, as printed lines. */
+export function ownTaskLines({ ownTask, ownTaskSends, sends }: Switched): string[] {
+  const lines: string[] = [];
+  if (ownTask.first.length > 0)
+    lines.push(
+      `    the switch's own task (React's render, commit and effects): first visit p50 ${ms(quantile(ownTask.first, 0.5))} p99 ${ms(quantile(ownTask.first, 0.99))}; again p50 ${ms(quantile(ownTask.again, 0.5))} p99 ${ms(quantile(ownTask.again, 0.99))}` +
+        (ownTaskSends.length > 0
+          ? `; messages sent on the socket by it, p50 ${quantile(ownTaskSends, 0.5)}, most ${Math.max(...ownTaskSends)}`
+          : ''),
+    );
+  if (sends)
+    lines.push(
+      `    messages the page sent on its socket while switching: ${sends.count} in ${fmt(sends.seconds, 1)} s (${fmt(sends.count / sends.seconds, 0)} a second)`,
+    );
+  return lines;
 }

@@ -21,7 +21,14 @@ import { typeAndPrint } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
 import { idleWindow, snapshotsAfter } from './renderer-scale-idle.js';
 import { coreTuning } from './renderer-kit.js';
-import { phases, switchThrough, waitCurrent, waitLoadedAhead, watchLongTasks } from './renderer-scale-switch.js';
+import {
+  ownTaskLines,
+  phases,
+  switchThrough,
+  waitCurrent,
+  waitLoadedAhead,
+  watchLongTasks,
+} from './renderer-scale-switch.js';
 import { fmt, max, ms, quantile } from './stats.js';
 
 const RUNS = 10;
@@ -232,14 +239,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
     const longTasks = await watchLongTasks(page);
     const since = await page.evaluate(() => performance.now());
     const switchFrom = Date.now();
-    const { first, again, painted, ownTask, ownTaskSends, sends, vs, blank, stale, firstTimings } = await switchThrough(
-      page,
-      client,
-      server,
-      runs,
-      2,
-      mirrorTrace,
-    );
+    const switched = await switchThrough(page, client, server, runs, 2, mirrorTrace);
+    const { first, again, painted, vs, blank, stale, firstTimings } = switched;
     if (switchWindow) rmSync(switchWindow);
     // The last panes were parked by the last switch.
     const switchedAt = Date.now();
@@ -283,17 +284,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       console.log(
         `    to that frame's start: p99 ${ms(quantile([...first, ...again], 0.99))}; first visit p50 ${ms(quantile(first, 0.5))} p99 ${ms(quantile(first, 0.99))}; again p50 ${ms(quantile(again, 0.5))} p99 ${ms(quantile(again, 0.99))}`,
       );
-    if (ownTask.first.length > 0)
-      console.log(
-        `    the switch's own task (React's render, commit and effects): first visit p50 ${ms(quantile(ownTask.first, 0.5))} p99 ${ms(quantile(ownTask.first, 0.99))}; again p50 ${ms(quantile(ownTask.again, 0.5))} p99 ${ms(quantile(ownTask.again, 0.99))}` +
-          (ownTaskSends.length > 0
-            ? `; messages sent on the socket by it, p50 ${quantile(ownTaskSends, 0.5)}, most ${Math.max(...ownTaskSends)}`
-            : ''),
-      );
-    if (sends)
-      console.log(
-        `    messages the page sent on its socket while switching: ${sends.count} in ${fmt(sends.seconds, 1)} s (${fmt(sends.count / sends.seconds, 0)} a second)`,
-      );
+    for (const l of ownTaskLines(switched)) console.log(l);
     if (waits) console.log(`    (switching through every run twice${waits})`);
     if (MIRROR_NICE_VS !== null || AGENT_GROUP_NICE_VS !== null) {
       const side = (f: number[], a: number[]) =>

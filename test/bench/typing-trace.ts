@@ -4,7 +4,7 @@
 // CPU time and what ran in it (script by function, timers, frames, garbage collection, layout). A key is found in the
 // timeline by the `input` events in order (one per key the hook timed: renderer/bench-scale-hooks.ts) and the
 // `keydown` dispatched before it; its timestamp is that dispatch less the key's measured wait.
-import type { TypingKey } from '../../renderer/bench-scale-hooks.js';
+import type { TypingKey } from '../../renderer/bench-typing-hooks.js';
 import { cpu, isTask, selfTimes, startTrace, stopTrace, type TraceEvent } from './page-trace.js';
 import type { BenchPage } from './renderer-page.js';
 
