@@ -109,7 +109,6 @@ export class RpcClient implements BatonClient {
   private readonly streams = new Map<string, StreamState>();
   private readonly byId = new Map<number, StreamState>();
   private nextStream = 1;
-  /** Acks waiting for the end of this task: one message per stream per task, however many writes it parsed. */
   /** Acks and visibility changes, sent at the end of the task (one message to a core speaking protocol 9). */
   private readonly flow = new FlowBatch<StreamState>(
     (s) => (this.streams.get(s.agentId) === s && this.closedReason === null ? s : null),

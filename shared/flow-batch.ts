@@ -1,7 +1,7 @@
 // A client's flow-control messages of one task, sent together: acks (what each pane has written) and visibility (a
-// pane came into view or left it). A switch of runs hides ten panes and shows ten: twenty messages, each a send on
-// the socket, took about 4 ms of the switch's own task in the page's profile (docs/performance.md, "One message for a
-// switch's panes"). A core speaking protocol 9 reads them as one `flow` message; an older core gets each on its own.
+// pane came into view or left it). A switch of runs hides ten panes and shows ten: twenty messages, twenty sends on
+// the page's socket and twenty messages for the core to parse (docs/performance.md, "One message for a switch's
+// panes"). A core speaking protocol 9 reads them as one `flow` message; an older core gets each on its own.
 
 /** Where a stream's flow goes: its agent and terminal, or null once the stream is gone (nothing is sent for it). */
 export type FlowTarget = { readonly agentId: string; readonly terminalId: string } | null;
