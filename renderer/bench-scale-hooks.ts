@@ -184,12 +184,16 @@ function bufferTick(agentId: string): number {
 /** The newest `tick N` in a terminal's viewport rows, or -1. */
 function viewportTick(term: PaneTerminal['term']): number {
   const buffer = term.buffer.active;
-  let newest = -1;
-  for (let y = 0; y < term.rows; y++) {
+  // From the bottom row up: the agents print their ticks in order, so the lowest row holding one holds the newest.
+  // Read downward, every row of every pane waiting was turned into a string at each frame and write: a tenth of the
+  // page's allocations while switching, and so of its garbage collections (docs/performance.md, flow13).
+  for (let y = term.rows - 1; y >= 0; y--) {
     const text = buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '';
+    let newest = -1;
     for (const m of text.matchAll(/tick (\d{10})/g)) newest = Math.max(newest, Number(m[1]));
+    if (newest >= 0) return newest;
   }
-  return newest;
+  return -1;
 }
 
 function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Promise<SwitchResult> {

@@ -9,7 +9,11 @@ import type { RunSummary } from '../../shared/contract.js';
  */
 export function otherLiveRuns(runs: readonly RunSummary[], current: string): string {
   const ids: string[] = [];
-  for (const r of runs) if (r.liveAgents > 0 && r.id !== current) ids.push(r.id);
+  // Indexed: a `for…of` over the 10,000 runs made an iterator step per run, each a new object in the heap profile.
+  for (let i = 0; i < runs.length; i++) {
+    const r = runs[i]!;
+    if (r.liveAgents > 0 && r.id !== current) ids.push(r.id);
+  }
   return ids.join(' ');
 }
 

@@ -13,6 +13,7 @@ import { startServer, testEnv, type ServerProcess } from '../helpers/server.js';
 import { writeStoredRuns } from '../helpers/stored-runs.js';
 import type { PaneSwitchDetail } from '../../renderer/bench-scale-hooks.js';
 import { printProfile, startProfile } from './page-profile.js';
+import { printHeapSampling, startHeapSampling } from './page-heap.js';
 import { cpuProfileEnv, windowMarker } from './cpu-profile-env.js';
 import { printMirrorTrace } from './mirror-trace.js';
 import { AGENT_GROUP_NICE_VS, MIRROR_NICE_VS, poolSamples } from './mirror-nice.js';
@@ -225,6 +226,8 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
 
     const profiling = process.env.BENCH_PROFILE === '1';
     if (profiling) await startProfile(p);
+    const heap = process.env.BENCH_HEAP === '1';
+    if (heap) await startHeapSampling(p);
     const tracing = process.env.BENCH_TRACE === '1';
     if (tracing) await startTrace(p);
     // BENCH_PROFILE_WINDOW=switch: the core's thread profiles (BATON_BENCH_PROFILE) cover the switching, not the idle.
@@ -258,6 +261,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
       printMirrorTrace(mirrorTrace, switchFrom, Date.now());
     }
     if (profiling) await printProfile(p, 'switching through every run twice');
+    if (heap) await printHeapSampling(p, 'switching through every run twice');
     if (tracing) await printTrace(p, 'switching through every run twice');
     const longest = await longestSince(page, since);
     const longTaskText = await longTasks();
