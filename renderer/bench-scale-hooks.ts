@@ -229,8 +229,8 @@ function timeSwitch(runId: string, agentIds: string[], timeoutMs = 10_000): Prom
       );
   }
   const selectedAt = performance.now();
-  useBaton.getState().selectRun(runId);
   const sendsBefore = socketSends;
+  useBaton.getState().selectRun(runId);
   let ownTask = 0;
   let ownTaskSends = 0;
   queueMicrotask(() => {

@@ -111,7 +111,7 @@ export class RpcClient implements BatonClient {
   private nextStream = 1;
   /** Acks and visibility changes, sent at the end of the task (one message to a core speaking protocol 9). */
   private readonly flow = new FlowBatch<StreamState>(
-    (s) => (this.streams.get(s.agentId) === s && this.closedReason === null ? s : null),
+    (s) => (this.live(s) ? s : null),
     (text) => this.wire.send(text),
   );
   private readonly encoder = new TextEncoder();
@@ -205,10 +205,9 @@ export class RpcClient implements BatonClient {
     const early = state.early ?? [];
     state.early = null;
     for (const frame of early) this.deliver(state, frame);
-    const live = () => this.streams.get(agentId) === state && this.closedReason === null;
     if (state.ledger && this.streams.get(agentId) === state) {
       state.sendInput = (input) => {
-        if (live()) this.wire.send(numberedInputFrame(id, input.seq, input.data));
+        if (this.live(state)) this.wire.send(numberedInputFrame(id, input.seq, input.data));
       };
       state.ledger.bind(result.inputWritten ?? 0, state.sendInput);
     }
@@ -218,11 +217,11 @@ export class RpcClient implements BatonClient {
       ackLater: (offset) => this.flow.ackLater(state, offset),
       input: (data) => {
         if (state.ledger) return state.ledger.type(data);
-        if (!live()) return;
+        if (!this.live(state)) return;
         for (const piece of inputPieces(data)) this.wire.send(inputFrame(id, this.encoder.encode(piece)));
       },
       setVisible: (visible) => {
-        if (live()) this.flow.view(state, visible);
+        this.flow.view(state, visible); // dropped at the task's end if the stream is gone by then
       },
       detach: () => {
         if (this.streams.get(agentId) !== state) return;
@@ -286,6 +285,11 @@ export class RpcClient implements BatonClient {
       state.handlers.onReset(frame.screen, frame.offset, frame.cols, frame.rows);
       if (state.autoAck) this.flow.ack(state, frame.offset);
     }
+  }
+
+  /** The stream is this client's current one for its agent, on an open connection. */
+  private live(state: StreamState): boolean {
+    return this.streams.get(state.agentId) === state && this.closedReason === null;
   }
 
   private forget(state: StreamState | undefined): void {

@@ -39,9 +39,7 @@ export class FlowBatch<S> {
 
   /** `stream` has written everything below `offset`; only the highest offset of a task is sent. */
   ack(stream: S, offset: number): void {
-    if (offset <= (this.acks.get(stream) ?? -1)) return;
-    this.acks.set(stream, offset);
-    this.queue();
+    if (this.acked(stream, offset)) this.queue();
   }
 
   /**
@@ -49,9 +47,14 @@ export class FlowBatch<S> {
    * with the next message of any kind, or at that time).
    */
   ackLater(stream: S, offset: number): void {
-    if (offset <= (this.acks.get(stream) ?? -1)) return;
+    if (this.acked(stream, offset)) this.later ??= setTimeout(() => this.flush(), LATER_ACK_MS);
+  }
+
+  /** Records `offset` as `stream`'s ack to send; false if one as high is already waiting. */
+  private acked(stream: S, offset: number): boolean {
+    if (offset <= (this.acks.get(stream) ?? -1)) return false;
     this.acks.set(stream, offset);
-    this.later ??= setTimeout(() => this.flush(), LATER_ACK_MS);
+    return true;
   }
 
   /** `stream`'s pane came into view or left it; only its last change in a task is sent. */

@@ -243,8 +243,8 @@ function vendorsOf(runs: readonly RunSummary[]): string[] {
   const vendors = new Set<string>();
   // Indexed: a `for…of` here made two iterators a run (more than the flatMap it replaced, in the heap profile).
   for (let i = 0; i < runs.length; i++) {
-    const of = runs[i]!.vendors;
-    for (let j = 0; j < of.length; j++) vendors.add(of[j]!);
+    const names = runs[i]!.vendors;
+    for (let j = 0; j < names.length; j++) vendors.add(names[j]!);
   }
   return [...vendors].sort();
 }
