@@ -70,6 +70,28 @@ const zodShakes = {
   },
 };
 
+/**
+ * `ws` requires `https`, `tls` and `zlib` as it loads, for what a `wss://` address and a compressed connection need.
+ * The command line talks to its core over a Unix socket or `http://`, and the core's server never agrees to compression
+ * (ws's default); Node takes about 4 ms to load those three (docs/performance.md "CLI start: the contract built as used"). In the bundle, `ws`
+ * gets each as a stand-in that loads the module at its first use, so a `wss://` address still works.
+ */
+const wsBuiltinsOnUse = {
+  name: 'ws-builtins-on-use',
+  setup(b) {
+    b.onResolve({ filter: /^(https|tls|zlib)$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]ws[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, namespace: 'builtin-on-use' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'builtin-on-use' }, (args) => ({
+      contents:
+        `let loaded;\n` +
+        `module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:${args.path}'))[key] });\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -88,7 +110,7 @@ const cli = await build({
   write: false,
   // Native and optional modules load from node_modules as they are (ws tries bufferutil and utf-8-validate).
   external: ['node-pty', 'bufferutil', 'utf-8-validate'],
-  plugins: [coreStaysOutside, zodShakes],
+  plugins: [coreStaysOutside, zodShakes, wsBuiltinsOnUse],
   // The bundle's own URL, which bin/baton.js passes in (packageRoot() walks up from it to package.json).
   define: { 'import.meta.url': '__batonBundleUrl' },
 });

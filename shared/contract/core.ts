@@ -4,18 +4,20 @@ import { vendorNameSchema } from '../words.js';
 import { runId, isoTime } from './fields.js';
 import { resumeOutcomeSchema } from './handles.js';
 
-export const vendorInfoSchema = z.strictObject({
-  vendor: vendorNameSchema,
-  displayName: z.string(),
-  bin: z.string().nullable(),
-  found: z.boolean(),
-  /** What `<bin> --version` printed (first line), when it answered. */
-  version: z.string().nullable(),
-  /** The override variable, e.g. BATON_CLAUDE_BIN, to tell users how to point Baton at a binary. */
-  binEnvVar: z.string(),
-  /** A limit of this vendor's support to show wherever it is offered (Cursor: unverified here). */
-  note: z.string().nullable(),
-});
+export const vendorInfoSchema = z.lazy(() =>
+  z.strictObject({
+    vendor: vendorNameSchema,
+    displayName: z.string(),
+    bin: z.string().nullable(),
+    found: z.boolean(),
+    /** What `<bin> --version` printed (first line), when it answered. */
+    version: z.string().nullable(),
+    /** The override variable, e.g. BATON_CLAUDE_BIN, to tell users how to point Baton at a binary. */
+    binEnvVar: z.string(),
+    /** A limit of this vendor's support to show wherever it is offered (Cursor: unverified here). */
+    note: z.string().nullable(),
+  }),
+);
 export type VendorInfo = z.infer<typeof vendorInfoSchema>;
 
 /**
@@ -42,48 +44,56 @@ export type VendorInfo = z.infer<typeof vendorInfoSchema>;
  */
 export const PROTOCOL_VERSION = 9;
 
-export const coreInfoSchema = z.strictObject({
-  version: z.string(),
-  protocolVersion: z.number().int().positive(),
-  pid: z.number().int().positive(),
-  startedAt: isoTime,
-  liveAgents: z.number().int().nonnegative(),
-});
+export const coreInfoSchema = z.lazy(() =>
+  z.strictObject({
+    version: z.string(),
+    protocolVersion: z.number().int().positive(),
+    pid: z.number().int().positive(),
+    startedAt: isoTime,
+    liveAgents: z.number().int().nonnegative(),
+  }),
+);
 export type CoreInfo = z.infer<typeof coreInfoSchema>;
 
 /** What a resume of the interrupted runs did, per run: its agents' outcomes, or why the run could not be tried. */
-export const recoveryResultSchema = z.strictObject({
-  at: isoTime,
-  runs: z.array(
-    z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() }),
-  ),
-});
+export const recoveryResultSchema = z.lazy(() =>
+  z.strictObject({
+    at: isoTime,
+    runs: z.array(
+      z.strictObject({ runId, name: z.string(), outcomes: z.array(resumeOutcomeSchema), error: z.string().nullable() }),
+    ),
+  }),
+);
 export type RecoveryResult = z.infer<typeof recoveryResultSchema>;
 
-export const recoveryStateSchema = z.strictObject({
-  /**
-   * Runs whose agents were running when the core last ended without stopping them (`crash`: killed, a reboot) or
-   * that a core restart stopped to bring back (`restart`). Null when there is nothing to resume.
-   */
-  interrupted: z
-    .strictObject({
-      reason: z.enum(['crash', 'restart']),
-      at: isoTime,
-      runs: z.array(z.strictObject({ runId, name: z.string(), agents: z.number().int().nonnegative() })),
-    })
-    .nullable(),
-  /** A resume of them is under way (`recovery.changed` follows when it ends). */
-  resuming: z.boolean(),
-  /** The last such resume since this core started, until dismissed. */
-  last: recoveryResultSchema.nullable(),
-});
+export const recoveryStateSchema = z.lazy(() =>
+  z.strictObject({
+    /**
+     * Runs whose agents were running when the core last ended without stopping them (`crash`: killed, a reboot) or
+     * that a core restart stopped to bring back (`restart`). Null when there is nothing to resume.
+     */
+    interrupted: z
+      .strictObject({
+        reason: z.enum(['crash', 'restart']),
+        at: isoTime,
+        runs: z.array(z.strictObject({ runId, name: z.string(), agents: z.number().int().nonnegative() })),
+      })
+      .nullable(),
+    /** A resume of them is under way (`recovery.changed` follows when it ends). */
+    resuming: z.boolean(),
+    /** The last such resume since this core started, until dismissed. */
+    last: recoveryResultSchema.nullable(),
+  }),
+);
 export type RecoveryState = z.infer<typeof recoveryStateSchema>;
 
 /** Settings kept in the data directory (settings.json), shared by the core and the desktop app. */
-export const coreSettingsSchema = z.strictObject({
-  /** What quitting the desktop app does with running agents; `ask` until the user ticks "Remember my choice". */
-  quitAction: z.enum(['ask', 'keep', 'stop']),
-  /** Resume the runs a killed core interrupted as soon as the next core starts. */
-  resumeInterruptedOnStart: z.boolean(),
-});
+export const coreSettingsSchema = z.lazy(() =>
+  z.strictObject({
+    /** What quitting the desktop app does with running agents; `ask` until the user ticks "Remember my choice". */
+    quitAction: z.enum(['ask', 'keep', 'stop']),
+    /** Resume the runs a killed core interrupted as soon as the next core starts. */
+    resumeInterruptedOnStart: z.boolean(),
+  }),
+);
 export type CoreSettings = z.infer<typeof coreSettingsSchema>;

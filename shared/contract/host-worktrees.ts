@@ -19,23 +19,23 @@ export const repoInspectionSchema = z
 
 export const hostWorktreeRequests = {
   /** `worktree.inspect` of a folder on that host, answered by its core (connecting first). */
-  'hosts.inspectWorktree': {
+  'hosts.inspectWorktree': () => ({
     params: z.strictObject({ host: hostAliasSchema, cwd: absolutePathSchema }),
     result: repoInspectionSchema,
-  },
+  }),
   /** `worktree.approveSetup` on that host: the user consents to that repository's setup command running there. */
-  'hosts.approveSetup': {
+  'hosts.approveSetup': () => ({
     params: z.strictObject({ host: hostAliasSchema, repoRoot: absolutePathSchema, hash: z.string().max(200) }),
     result: z.strictObject({}),
-  },
+  }),
   /**
    * The worktrees Baton created for the run's agents on this core's machine that hold uncommitted work: a core asks a
    * host's core this about its remote run before `run.delete {removeWorktrees}` stops anything.
    */
-  'worktrees.uncommitted': {
+  'worktrees.uncommitted': () => ({
     params: z.strictObject({ run: runRef }),
     result: z.array(
       z.strictObject({ label: z.string(), worktreePath: z.string(), files: z.number().int().nonnegative() }),
     ),
-  },
+  }),
 } as const;

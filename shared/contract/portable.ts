@@ -27,43 +27,47 @@ const directoryMap = z.record(absolutePathSchema, absolutePathSchema);
  * (`copy`), or none (`none`: a shell agent, an agent with no conversation yet, or a vendor that cannot fork; the
  * message says why). `from`: the conversation as it was at the snapshot, or as it is now.
  */
-export const forkOutcomeSchema = z.strictObject({
-  ...resumeOutcomeSchema.shape,
-  method: z.enum(['native', 'copy', 'none']),
-  from: z.enum(['snapshot', 'now']),
-});
+export const forkOutcomeSchema = z.lazy(() =>
+  z.strictObject({
+    ...resumeOutcomeSchema.unwrap().shape,
+    method: z.enum(['native', 'copy', 'none']),
+    from: z.enum(['snapshot', 'now']),
+  }),
+);
 export type ForkOutcome = z.infer<typeof forkOutcomeSchema>;
 
-export const bundlePreviewSchema = z.strictObject({
-  runName: z.string(),
-  createdAt: z.string(),
-  /** The snapshot the bundle was made of; null: the run as it was at export. */
-  snapshotId: z.string().nullable(),
-  agents: z.array(
-    z.strictObject({
-      label: z.string(),
-      vendor: vendorNameSchema,
-      /** The directory on the machine the bundle was made on. */
-      cwd: z.string(),
-      /** Where it goes here after the map; null when it is not mapped and does not exist here. */
-      mappedCwd: z.string().nullable(),
-      /** Why the agent cannot start in its directory here (missing, someone else's…); null when it can. */
-      cwdProblem: z.string().nullable(),
-      /** The bundle holds its conversation (false: it starts fresh; the reason is in `note`). */
-      transcript: z.boolean(),
-      /** The agent's own branch travels in the bundle. */
-      branch: z.string().nullable(),
-      note: z.string().nullable(),
-    }),
-  ),
-  /** The distinct top directories of the bundle's agents, for the preview's mapping fields. */
-  directories: z.array(z.strictObject({ from: z.string(), exists: z.boolean() })),
-});
+export const bundlePreviewSchema = z.lazy(() =>
+  z.strictObject({
+    runName: z.string(),
+    createdAt: z.string(),
+    /** The snapshot the bundle was made of; null: the run as it was at export. */
+    snapshotId: z.string().nullable(),
+    agents: z.array(
+      z.strictObject({
+        label: z.string(),
+        vendor: vendorNameSchema,
+        /** The directory on the machine the bundle was made on. */
+        cwd: z.string(),
+        /** Where it goes here after the map; null when it is not mapped and does not exist here. */
+        mappedCwd: z.string().nullable(),
+        /** Why the agent cannot start in its directory here (missing, someone else's…); null when it can. */
+        cwdProblem: z.string().nullable(),
+        /** The bundle holds its conversation (false: it starts fresh; the reason is in `note`). */
+        transcript: z.boolean(),
+        /** The agent's own branch travels in the bundle. */
+        branch: z.string().nullable(),
+        note: z.string().nullable(),
+      }),
+    ),
+    /** The distinct top directories of the bundle's agents, for the preview's mapping fields. */
+    directories: z.array(z.strictObject({ from: z.string(), exists: z.boolean() })),
+  }),
+);
 export type BundlePreview = z.infer<typeof bundlePreviewSchema>;
 
 export const portableRequests = {
   /** A new run "<name> fork" whose agents continue copies of the run's conversations (now, or at a snapshot). */
-  'run.fork': {
+  'run.fork': () => ({
     params: z.strictObject({
       run: runRef,
       snapshot: snapshotId.optional(),
@@ -74,9 +78,9 @@ export const portableRequests = {
       worktreeName: runNameSchema.optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(forkOutcomeSchema).max(LIMITS.agentsPerRun) }),
-  },
+  }),
   /** The run (or one snapshot of it) as one encrypted bundle. */
-  'bundle.export': {
+  'bundle.export': () => ({
     params: z.strictObject({ run: runRef, snapshot: snapshotId.optional(), passphrase }),
     result: z.strictObject({
       bundle: bundleBase64,
@@ -90,14 +94,14 @@ export const portableRequests = {
         }),
       ),
     }),
-  },
+  }),
   /** Decrypts and validates a bundle, and says what importing it with `map` would do; writes nothing. */
-  'bundle.inspect': {
+  'bundle.inspect': () => ({
     params: z.strictObject({ bundle: bundleBase64, passphrase, map: directoryMap.optional() }),
     result: bundlePreviewSchema,
-  },
+  }),
   /** Places the bundle's transcripts and branches here (all or nothing), then resumes them as a new run. */
-  'bundle.import': {
+  'bundle.import': () => ({
     params: z.strictObject({
       bundle: bundleBase64,
       passphrase,
@@ -105,5 +109,5 @@ export const portableRequests = {
       name: runNameSchema.optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema).max(LIMITS.agentsPerRun) }),
-  },
+  }),
 } as const;

@@ -30,16 +30,17 @@ import { hostAliasSchema } from './host-alias.js';
 import { hostWorktreeRequests, repoInspectionSchema } from './host-worktrees.js';
 import { portableRequests } from './portable.js';
 import { attentionRequests } from './attention.js';
+import { lazyTable } from './lazy-table.js';
 
 const cols = z.number().int().min(2).max(1000);
 const rows = z.number().int().min(1).max(500);
 
-export const requests = {
-  'host.info': {
+export const requests = lazyTable({
+  'host.info': () => ({
     params: z.strictObject({}),
     result: z.strictObject({ version: z.string(), dataDir: z.string(), vendors: z.array(vendorInfoSchema) }),
-  },
-  'run.list': {
+  }),
+  'run.list': () => ({
     /**
      * `runs`: only these runs (those an event named; a deleted one is left out of the answer). `limit`: only the
      * newest this many (a page's first screen, shown before the whole list of a large history is in).
@@ -57,34 +58,34 @@ export const requests = {
       states: z.boolean().optional(),
     }),
     result: z.array(runSummarySchema),
-  },
-  'run.get': { params: z.strictObject({ run: runRef }), result: runViewSchema },
-  'run.screens': {
+  }),
+  'run.get': () => ({ params: z.strictObject({ run: runRef }), result: runViewSchema }),
+  'run.screens': () => ({
     params: z.strictObject({ run: runRef, live: z.boolean().optional() }),
     result: z.strictObject({ snapshotId: snapshotId.nullable(), screens: z.array(screenSchema) }),
-  },
-  'run.events': { params: z.strictObject({ run: runRef }), result: z.array(runEventSchema) },
-  'run.start': {
+  }),
+  'run.events': () => ({ params: z.strictObject({ run: runRef }), result: z.array(runEventSchema) }),
+  'run.start': () => ({
     params: z.strictObject({ name: runNameSchema, agents: z.array(agentSpecSchema).min(1).max(LIMITS.agentsPerRun) }),
     result: runViewSchema,
-  },
-  'run.snapshot': { params: z.strictObject({ run: runRef }), result: snapshotViewSchema },
-  'run.rename': { params: z.strictObject({ run: runRef, name: runNameSchema }), result: runViewSchema },
-  'run.delete': {
+  }),
+  'run.snapshot': () => ({ params: z.strictObject({ run: runRef }), result: snapshotViewSchema }),
+  'run.rename': () => ({ params: z.strictObject({ run: runRef, name: runNameSchema }), result: runViewSchema }),
+  'run.delete': () => ({
     params: z.strictObject({ run: runRef, removeWorktrees: z.boolean().optional() }),
     result: z.strictObject({ deleted: runId }),
-  },
-  'run.stop': { params: z.strictObject({ run: runRef }), result: runViewSchema },
-  'run.handle': {
+  }),
+  'run.stop': () => ({ params: z.strictObject({ run: runRef }), result: runViewSchema }),
+  'run.handle': () => ({
     params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
     result: z.strictObject({ handle: z.string() }),
-  },
+  }),
   /** Per agent, the command that resumes its session by hand ("copy as shell commands"). */
-  'run.commands': {
+  'run.commands': () => ({
     params: z.strictObject({ run: runRef, agent: z.string().max(LIMITS.labelMaxChars).optional() }),
     result: z.array(resumeCommandSchema),
-  },
-  'run.resume': {
+  }),
+  'run.resume': () => ({
     params: z.strictObject({
       handle: handleText,
       /** For a caw handle, which carries no directory. */
@@ -110,8 +111,8 @@ export const requests = {
       hostMap: hostMapSchema.optional(),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
-  },
-  'handle.inspect': {
+  }),
+  'handle.inspect': () => ({
     params: z.strictObject({
       handle: handleText,
       cwd: absolutePathSchema.optional(),
@@ -119,17 +120,23 @@ export const requests = {
       hostMap: hostMapSchema.optional(),
     }),
     result: handlePreviewSchema,
-  },
-  'agent.add': { params: z.strictObject({ run: runRef, agent: agentSpecSchema }), result: runViewSchema },
-  'agent.stop': { params: z.strictObject({ agentId }), result: agentViewSchema },
+  }),
+  'agent.add': () => ({ params: z.strictObject({ run: runRef, agent: agentSpecSchema }), result: runViewSchema }),
+  'agent.stop': () => ({ params: z.strictObject({ agentId }), result: agentViewSchema }),
   /** A fresh conversation for an agent whose terminal has ended (Resume brings back the old one instead). */
-  'agent.restart': { params: z.strictObject({ agentId }), result: runViewSchema },
-  'agent.write': { params: z.strictObject({ agentId, data: z.string().max(1 << 20) }), result: z.strictObject({}) },
+  'agent.restart': () => ({ params: z.strictObject({ agentId }), result: runViewSchema }),
+  'agent.write': () => ({
+    params: z.strictObject({ agentId, data: z.string().max(1 << 20) }),
+    result: z.strictObject({}),
+  }),
   /** Types text as a user would, then Enter after the vendor's pause, so TUIs submit it. */
-  'agent.send': { params: z.strictObject({ agentId, text: z.string().max(1 << 16) }), result: z.strictObject({}) },
-  'agent.resize': { params: z.strictObject({ agentId, cols, rows }), result: z.strictObject({}) },
-  'agent.screen': { params: z.strictObject({ agentId }), result: screenSchema },
-  'agent.attach': {
+  'agent.send': () => ({
+    params: z.strictObject({ agentId, text: z.string().max(1 << 16) }),
+    result: z.strictObject({}),
+  }),
+  'agent.resize': () => ({ params: z.strictObject({ agentId, cols, rows }), result: z.strictObject({}) }),
+  'agent.screen': () => ({ params: z.strictObject({ agentId }), result: screenSchema }),
+  'agent.attach': () => ({
     params: z.strictObject({
       agentId,
       terminalId: terminalId.optional(),
@@ -146,10 +153,10 @@ export const requests = {
       inputChannel: inputChannel.optional(),
     }),
     result: attachResultSchema,
-  },
-  'agent.detach': { params: z.strictObject({ agentId }), result: z.strictObject({}) },
+  }),
+  'agent.detach': () => ({ params: z.strictObject({ agentId }), result: z.strictObject({}) }),
   /** What an agent's worktree changed against the commit it was made from (commits, staged, unstaged, untracked). */
-  'agent.changes': {
+  'agent.changes': () => ({
     params: z.strictObject({ agentId }),
     result: z.strictObject({
       branch: z.string(),
@@ -162,9 +169,9 @@ export const requests = {
       patch: z.string(),
       truncated: z.boolean(),
     }),
-  },
+  }),
   /** Merges the agent's branch into the base branch its worktree was made from, in the main checkout. */
-  'agent.merge': {
+  'agent.merge': () => ({
     params: z.strictObject({ agentId }),
     result: z.strictObject({
       merged: z.boolean(),
@@ -172,24 +179,24 @@ export const requests = {
       conflicts: z.array(z.string()),
       message: z.string(),
     }),
-  },
+  }),
   /** Removes the agent's worktree; `conflict` while it has uncommitted changes and force is not set. */
-  'agent.removeWorktree': {
+  'agent.removeWorktree': () => ({
     params: z.strictObject({ agentId, force: z.boolean().optional(), deleteBranch: z.boolean().optional() }),
     result: z.strictObject({ removed: z.boolean(), branchKept: z.boolean(), message: z.string() }),
-  },
+  }),
   /** Is this directory in a git repository? Its branches and setup command, for the New run dialog (null: not). */
-  'worktree.inspect': {
+  'worktree.inspect': () => ({
     params: z.strictObject({ cwd: absolutePathSchema }),
     result: repoInspectionSchema,
-  },
+  }),
   /** The user consents to that repository's setup command (by its hash) running in new worktrees. */
-  'worktree.approveSetup': {
+  'worktree.approveSetup': () => ({
     params: z.strictObject({ repoRoot: absolutePathSchema, hash: z.string() }),
     result: z.strictObject({}),
-  },
+  }),
   /** Worktrees Baton created that no run owns any more. */
-  'worktrees.orphans': {
+  'worktrees.orphans': () => ({
     params: z.strictObject({}),
     result: z.array(
       z.strictObject({
@@ -201,14 +208,14 @@ export const requests = {
         host: hostAliasSchema.optional(),
       }),
     ),
-  },
+  }),
   /** Removes the given worktrees, only those Baton created; per path what happened. `host`: that host's, by its core. */
-  'worktrees.cleanup': {
+  'worktrees.cleanup': () => ({
     params: z.strictObject({ paths: z.array(absolutePathSchema).max(500), host: hostAliasSchema.optional() }),
     result: z.array(z.strictObject({ worktreePath: z.string(), removed: z.boolean(), message: z.string() })),
-  },
+  }),
   /** Conversations in the vendors' own stores on this machine, newest first (session import). */
-  'sessions.list': {
+  'sessions.list': () => ({
     params: z.strictObject({
       vendor: vendorNameSchema.optional(),
       query: z.string().max(200).optional(),
@@ -220,39 +227,39 @@ export const requests = {
       total: z.number().int().nonnegative(),
       scannedMs: z.number().nonnegative(),
     }),
-  },
+  }),
   /** A new run resuming the chosen conversations, through the same validation and outcomes as run.resume. */
-  'sessions.adopt': {
+  'sessions.adopt': () => ({
     params: z.strictObject({
       name: runNameSchema,
       sessions: z.array(adoptSessionSchema).min(1).max(LIMITS.agentsPerRun),
     }),
     result: z.strictObject({ run: runViewSchema, outcomes: z.array(resumeOutcomeSchema) }),
-  },
+  }),
   /** The core's own version and state: the protocol version handshake (see PROTOCOL_VERSION). */
-  'core.info': { params: z.strictObject({}), result: coreInfoSchema },
+  'core.info': () => ({ params: z.strictObject({}), result: coreInfoSchema }),
   /**
    * Snapshot every live run, stop every agent, then end the core. With `resumeOnStart` the live runs are recorded
    * first and the next core resumes them (a core restart). Kept stable across versions: an older core gets it.
    */
-  'core.shutdown': {
+  'core.shutdown': () => ({
     params: z.strictObject({ resumeOnStart: z.boolean() }),
     result: z.strictObject({ liveRuns: z.number().int().nonnegative() }),
-  },
-  'recovery.get': { params: z.strictObject({}), result: recoveryStateSchema },
+  }),
+  'recovery.get': () => ({ params: z.strictObject({}), result: recoveryStateSchema }),
   /** Resume every interrupted run's agents that were running; per run, its outcomes. */
-  'recovery.resume': { params: z.strictObject({}), result: recoveryResultSchema },
+  'recovery.resume': () => ({ params: z.strictObject({}), result: recoveryResultSchema }),
   /** Forget the interrupted runs (they stay in the history) and the last resume's outcomes. */
-  'recovery.dismiss': { params: z.strictObject({}), result: z.strictObject({}) },
-  'settings.get': { params: z.strictObject({}), result: coreSettingsSchema },
-  'settings.set': { params: coreSettingsSchema.partial(), result: coreSettingsSchema },
+  'recovery.dismiss': () => ({ params: z.strictObject({}), result: z.strictObject({}) }),
+  'settings.get': () => ({ params: z.strictObject({}), result: coreSettingsSchema }),
+  'settings.set': () => ({ params: coreSettingsSchema.unwrap().partial(), result: coreSettingsSchema }),
   ...costRequests,
   ...searchRequests,
   ...hostRequests,
   ...hostWorktreeRequests,
   ...portableRequests,
   ...attentionRequests,
-} as const;
+});
 
 export type Method = keyof typeof requests;
 export type Params<M extends Method> = z.input<(typeof requests)[M]['params']>;

@@ -8,7 +8,6 @@ import { shownArgument, UsageError } from '../errors.js';
 import { expandHome } from '../home.js';
 import { displayArgv, json, note, out, plural } from '../output.js';
 import { readHandle } from '../stdin.js';
-import { askOnTerminal } from '../tty-confirm.js';
 import { notAHandle, RUN_ARG, runArg } from './common.js';
 
 /** A directory typed relative to where the user is, as the absolute path the server needs. */
@@ -227,6 +226,8 @@ async function confirmPlan(
     );
   }
   if (!preview.knownRun && !ctx.args.has('yes')) {
+    // Loaded here, not at the top: every other command would load Node's terminal modules for nothing.
+    const { askOnTerminal } = await import('../tty-confirm.js');
     const yes = await askOnTerminal(
       `Resume '${preview.runName}' as planned above (${plural(preview.agents.length, 'agent')})? [y/N] `,
     );

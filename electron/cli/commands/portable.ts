@@ -6,7 +6,6 @@ import { DATA_DIR_OPTION, JSON_OPTION, type CommandContext, type CommandSpec, ty
 import { shownArgument, UsageError } from '../errors.js';
 import { expandHome } from '../home.js';
 import { json, out, plural } from '../output.js';
-import { readPassphrase } from '../passphrase.js';
 import { RUN_ARG, runArg } from './common.js';
 
 const SNAPSHOT_OPTION: OptionSpec = {
@@ -36,6 +35,16 @@ function snapshotOf(ctx: CommandContext): string | undefined {
 function passphraseFile(ctx: CommandContext): string | undefined {
   const f = ctx.args.value('passphrase-file');
   return f === undefined ? undefined : resolve(expandHome(f, ctx.env, '--passphrase-file'));
+}
+
+/** The passphrase, read by a module loaded here: every other command would load Node's terminal module for nothing. */
+async function readPassphraseOnUse(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  confirm: boolean,
+): Promise<string> {
+  const { readPassphrase } = await import('../passphrase.js');
+  return readPassphrase(file, env, confirm);
 }
 
 /** `--map OLD=NEW …` as the import's directory map. */
@@ -116,7 +125,7 @@ export const exportCommand: CommandSpec = {
     const output = ctx.args.value('output');
     if (output === undefined) throw new UsageError('export needs -o FILE, the bundle to write');
     const file = resolve(expandHome(output, ctx.env, '--output'));
-    const passphrase = await readPassphrase(passphraseFile(ctx), ctx.env, true);
+    const passphrase = await readPassphraseOnUse(passphraseFile(ctx), ctx.env, true);
     const result = await (
       await ctx.server()
     ).call('bundle.export', { run, passphrase, ...(snapshot ? { snapshot } : {}) });
@@ -179,7 +188,7 @@ export const importCommand: CommandSpec = {
     const bundle = readFileSync(path).toString('base64');
     const map = mapOf(ctx);
     const name = ctx.args.value('name');
-    const passphrase = await readPassphrase(passphraseFile(ctx), ctx.env, false);
+    const passphrase = await readPassphraseOnUse(passphraseFile(ctx), ctx.env, false);
     const client = await ctx.server();
     const preview = await client.call('bundle.inspect', { bundle, passphrase, ...(map ? { map } : {}) });
     if (ctx.args.has('dry-run')) {
