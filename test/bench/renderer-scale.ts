@@ -22,6 +22,7 @@ import { typeAndPrint } from './renderer-history.js';
 import { memory, openBenchPage, type BenchBrowser, type BenchPage } from './renderer-page.js';
 import { idleWindow, snapshotsAfter } from './renderer-scale-idle.js';
 import { coreTuning } from './renderer-kit.js';
+import { burstyAgent } from './renderer-scripts.js';
 import {
   ownTaskLines,
   phases,
@@ -94,19 +95,6 @@ const COLD_START_PROBE = `(() => {
     .observe(document, { subtree: true, childList: true });
 })();`;
 
-const fake = (quiet: string) =>
-  [
-    `seq 1 ${HISTORY_LINES} | sed 's/^/history line /'`,
-    'i=0',
-    'while :; do',
-    // Quiet, it waits as an idle agent does: no output and no new process (a "sleep 1" loop forks 100 processes a second).
-    `  if [ -e '${quiet}' ]; then exec sleep 100000; fi`,
-    '  i=$((i+1))',
-    `  printf '\\033[1;36m● tick %s\\033[0m step %d: reading files, planning the change\\n  ⎿ src/module-%d.ts\\n' "$(date +%s)" "$i" "$i"`,
-    '  sleep 1',
-    'done',
-  ].join('\n');
-
 /** A pane parked this long gives its history back (renderer/panes/pane-history.ts, TRIM_AFTER_MS). */
 const TRIM_AFTER_MS = 60_000;
 /** After the parked panes' trims, time for the page's garbage collection of what they freed. */
@@ -155,7 +143,7 @@ export async function scaleBench(b: BenchBrowser, root: string): Promise<boolean
           vendor: 'shell' as const,
           label: `a${k + 1}`,
           cwd: work,
-          command: ['sh', '-c', fake(quiet)],
+          command: burstyAgent(quiet, HISTORY_LINES),
         })),
       });
       runs.push({ id: run.id, agentIds: run.agents.map((a) => a.id) });

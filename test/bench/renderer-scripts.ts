@@ -1,5 +1,5 @@
 // The agents of the renderer bench: small Node programs run as `shell` agents, each in raw mode (no tty echo, so
-// the pane gets exactly what the program writes), and the line workload they write.
+// the pane gets exactly what the program writes), and the line workload they write; and the scale scene's bash agent.
 // The tty turns each LF into CRLF (ONLCR), so a line of 100 characters arrives as 102 bytes, exactly what
 // renderer/bench-hooks.ts writes into its baseline xterm.
 import { writeFileSync } from 'node:fs';
@@ -99,3 +99,29 @@ export function writeAgentScripts(dir: string): AgentScripts {
   writeFileSync(scripts.echo, ECHO);
   return scripts;
 }
+
+/**
+ * The scale scene's agent, as argv: `historyLines` lines of history, then a burst every second until the file `quiet`
+ * exists. A bash script that starts no process while it runs, as real agents wait for their model without forking.
+ * Its first form (`sh`, with `$(date +%s)` and `sleep 1`) forked two processes a second per agent: 200 a second for
+ * the scene, about 0.27 of a core on this 2-core machine, taken from the page and the core it measures
+ * (docs/performance.md "The scale scene's agents: no process a second (fakes31)"). `printf '%(%s)T'` is bash's clock
+ * and `read -t 1` on a pipe nobody writes is its sleep.
+ */
+export const burstyAgent = (quiet: string, historyLines: number): string[] => [
+  'bash',
+  '-c',
+  [
+    `seq 1 ${historyLines} | sed 's/^/history line /'`,
+    // A pipe of its own, open for reading and writing: `read -t 1` on it waits a second.
+    'exec 3<> <(:)',
+    'i=0',
+    'while :; do',
+    // Quiet, it waits as an idle agent does: no output and no new process.
+    `  if [ -e '${quiet}' ]; then exec sleep 100000; fi`,
+    '  i=$((i+1))',
+    `  printf '\\033[1;36m● tick %(%s)T\\033[0m step %d: reading files, planning the change\\n  ⎿ src/module-%d.ts\\n' -1 "$i" "$i"`,
+    '  read -t 1 -u 3',
+    'done',
+  ].join('\n'),
+];

@@ -18,14 +18,18 @@ const STORED_RUNS = 10_000;
 const RUN_SIZES = [16, 9, 9, 9, 9, 9, 9, 10, 10, 10];
 const WAIT_MS = 60_000;
 
-/** A step of work now and then, as an agent prints: a status line, a few lines of output, a pause. */
+/**
+ * A step of work now and then, as an agent prints: a status line, a few lines of output, a pause. In bash, waiting with
+ * `read -t 1` on a pipe of its own: a `sleep 1` would fork a process a second per agent, a hundred for the test.
+ */
 const BURSTY = [
+  'exec 3<> <(:)',
   'i=0',
   'while :; do',
   '  i=$((i+1))',
   `  printf '\\033[1;36m● step %d\\033[0m reading files, planning the change\\n' "$i"`,
   `  printf '  ⎿ src/module-%d.ts (+%d −%d)\\n' "$i" "$((i % 7))" "$((i % 3))"`,
-  '  sleep 1',
+  '  read -t 1 -u 3',
   'done',
 ].join('\n');
 
@@ -52,7 +56,7 @@ describe.skipIf(skipReason !== null)(`a hundred agents in Chromium${skipReason ?
           vendor: 'shell' as const,
           label: `a${k + 1}`,
           cwd: work,
-          command: ['sh', '-c', BURSTY],
+          command: ['bash', '-c', BURSTY],
         })),
       });
       runs.push({ name, agentIds: run.agents.map((a) => a.id) });
