@@ -1,6 +1,5 @@
 // `baton hook <vendor> [json]`: a vendor's hook reports its agent's state to the core (docs/attention.md §4).
 import type { CommandSpec } from '../command.js';
-import { sendHookReport } from '../hook/report.js';
 
 export const hookCommand: CommandSpec = {
   name: 'hook',
@@ -14,6 +13,8 @@ export const hookCommand: CommandSpec = {
   options: [],
   example: 'hook claude < event.json',
   async run(ctx) {
+    // Loaded here, not at the top: every other command would load Node's socket module for nothing.
+    const { sendHookReport } = await import('../hook/report.js');
     await sendHookReport(ctx.args.required('vendor'), ctx.args.arg('json') ?? null, ctx.env);
     return 'done';
   },
