@@ -72,9 +72,10 @@ const zodShakes = {
 
 /**
  * `ws` requires `https`, `tls` and `zlib` as it loads, for what a `wss://` address and a compressed connection need.
- * The command line talks to its core over a Unix socket or `http://`, and the core's server never agrees to compression
- * (ws's default); Node takes about 4 ms to load those three (docs/performance.md "CLI start: the contract built as used"). In the bundle, `ws`
- * gets each as a stand-in that loads the module at its first use, so a `wss://` address still works.
+ * The command line talks to its core over a Unix socket or `http://`, and the core's server never agrees to
+ * compression (ws's default); Node takes about 4 ms to load those three (docs/performance.md "CLI start: the contract
+ * built as used"). In the bundle, `ws` gets each as a stand-in that loads the module at its first use, so a `wss://`
+ * address still works.
  */
 const wsBuiltinsOnUse = {
   name: 'ws-builtins-on-use',

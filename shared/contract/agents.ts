@@ -31,7 +31,10 @@ export const agentSpecSchema = z.lazy(() =>
       .optional(),
     /** A base branch or commit for a new worktree; default: the repository's current HEAD. */
     base: z.string().min(1).max(200).optional(),
-    /** The run name a new worktree's branch and folder are named after (default: its run's); a remote agent's, its local run's. */
+    /**
+     * The run name a new worktree's branch and folder are named after (default: its run's); a remote agent's, its
+     * local run's.
+     */
     worktreeName: runNameSchema.optional(),
     /** The host it runs on (an ssh alias or user@host[:port]; docs/hosts.md); left out: this machine. */
     host: hostAliasSchema.optional(),
@@ -176,7 +179,10 @@ export const snapshotViewSchema = z.lazy(() =>
         worktree: worktreeInfoSchema.nullable().optional(),
         /** The agent's tokens and USD when the snapshot was taken (docs/cost.md). */
         cost: costTotalSchema.optional(),
-        /** Where a fork of this snapshot cuts: the transcript's length and the worktree's commit then (docs/bundles.md). */
+        /**
+         * Where a fork of this snapshot cuts: the transcript's length and the worktree's commit then
+         * (docs/bundles.md).
+         */
         fork: forkMarkSchema.optional(),
       }),
     ),
@@ -219,7 +225,10 @@ export type RunEvent = z.infer<typeof runEventSchema>;
 
 export const attachResultSchema = z.lazy(() =>
   z.discriminatedUnion('mode', [
-    /** The bytes from the asked `offset` on come as output frames (frames.ts), the ring's first, sent before this reply. */
+    /**
+     * The bytes from the asked `offset` on come as output frames (frames.ts), the ring's first, sent before this
+     * reply.
+     */
     z.strictObject({ mode: z.literal('bytes'), terminalId, offset, inputWritten: inputWritten.optional() }),
     /** The gap was older than the ring: start over from this screen; live output follows from `offset`. */
     z.strictObject({

@@ -32,7 +32,10 @@ export const costFiguresSchema = z.lazy(() =>
     unpricedModels: z.array(z.string()),
     /** Why a figure is unknown or incomplete, in the user's words; null when all is known. */
     note: z.string().nullable(),
-    /** The tokens are a lower bound: part is missing (a session's transcript is gone, an agent of the run is unknown). */
+    /**
+     * The tokens are a lower bound: part is missing (a session's transcript is gone, an agent of the run is
+     * unknown).
+     */
     partial: z.boolean(),
     /** The USD is a lower bound: some calls with tokens have no known cost (the rest is summed). */
     usdPartial: z.boolean(),

@@ -26,7 +26,10 @@ export const handlePreviewSchema = z.lazy(() =>
         vendor: vendorNameSchema,
         /** Where the agent will really run: for an agent the store knows, its recorded directory, not the handle's. */
         cwd: z.string().nullable(),
-        /** Why the agent cannot start there (missing, someone else's, writable by others; never the path); null when it can. */
+        /**
+         * Why the agent cannot start there (missing, someone else's, writable by others; never the path); null when
+         * it can.
+         */
         cwdProblem: z.string().nullable(),
         /** No run in this store has used this directory: the handle chose it. */
         newDirectory: z.boolean(),
