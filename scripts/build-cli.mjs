@@ -128,31 +128,18 @@ writeFileSync(bundleFile, text);
 
 await build({ ...common, entryPoints: [join(cliDir, 'hook-main.js')], outfile: join(cliDir, 'hook.cjs') });
 
-// The code cache: V8's compiled code for the bundle, taken after a run that loads the client and the contract (`ls`
-// on a data directory with no server, which fails once they are loaded). A Node whose V8 differs (Electron's, a
-// remote host's) rejects it and compiles as if it were not there.
-const scratch = mkdtempSync(join(tmpdir(), 'baton-cli-cache-'));
-try {
-  const env = { ...process.env, BATON_WRITE_CLI_CACHE: '1' };
-  for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN']) delete env[name];
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'baton.js'), 'ls', '--data-dir', join(scratch, 'none')], {
-    env,
-    encoding: 'utf8',
-  });
-  if (!run.stderr.startsWith('baton: no Baton server found'))
-    throw new Error(`build-cli: the code cache run failed: ${run.stderr}`);
-} finally {
-  rmSync(scratch, { recursive: true, force: true });
-}
-
-await makeCoreCache();
+await makeCaches();
 
 /**
- * The core bundle's code cache, taken after a run of `baton serve` on a store of one run until it serves and stops:
- * what a cold start compiles (the core's modules, the store's open, the web server) is in it. V8 matches a cache to
- * its script by length, not content: buildCore removed the old one with the old bundle.
+ * The two code caches, V8's compiled code for each bundle:
+ * - the core's, taken after a run of `baton serve` on a store of one run until it serves and stops: what a cold start
+ *   compiles (the core's modules, the store's open, the web server) is in it;
+ * - the command line's, taken after a `baton ls --json` answered by that core: the client, the contract's schemas it
+ *   builds, the WebSocket's handshake and the printing are in it, not only the parsing of the command.
+ * V8 matches a cache to its script by length, not content: the old caches went with the old bundles. A Node whose V8
+ * differs (Electron's, a remote host's) rejects them and compiles as if they were not there.
  */
-async function makeCoreCache() {
+async function makeCaches() {
   const dir = mkdtempSync(join(tmpdir(), 'baton-core-cache-'));
   try {
     const dataDir = join(dir, 'data');
@@ -197,6 +184,14 @@ async function makeCoreCache() {
       core.stderr.on('data', seen);
       core.once('exit', () => reject(new Error(`build-cli: the core cache run ended:\n${output}`)));
     });
+    const cliEnv = { ...process.env, BATON_WRITE_CLI_CACHE: '1', HOME: dir };
+    for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN']) delete cliEnv[name];
+    const ls = spawnSync(process.execPath, [join(root, 'bin', 'baton.js'), 'ls', '--json', '--data-dir', dataDir], {
+      env: cliEnv,
+      encoding: 'utf8',
+    });
+    if (ls.status !== 0 || !ls.stdout.includes(runId))
+      throw new Error(`build-cli: the command line's cache run failed: ${ls.stderr}`);
     core.kill('SIGTERM');
     const code = await exited;
     if (code !== 0) throw new Error(`build-cli: the core cache run stopped with ${code}:\n${output}`);
