@@ -157,45 +157,61 @@ async function makeCaches() {
       lastSnapshot: null,
     };
     writeFileSync(join(dataDir, 'runs', runId, 'run.json'), JSON.stringify(manifest), { mode: 0o600 });
-    const env = { ...process.env, BATON_WRITE_CORE_CACHE: '1', HOME: dir };
-    for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN', 'BATON_PORT']) delete env[name];
+    // As a user's Node starts them: no preloads or flags (the caches must match a plain `node`), no other server.
+    const cleanEnv = (extra) => {
+      const env = { ...process.env, HOME: dir, ...extra };
+      for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN', 'BATON_PORT']) delete env[name];
+      return env;
+    };
     const core = spawn(
       process.execPath,
       [join(root, 'bin', 'baton.js'), 'serve', '--port', '0', '--data-dir', dataDir],
       {
-        env,
+        env: cleanEnv({ BATON_WRITE_CORE_CACHE: '1' }),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );
     let output = '';
+    const collect = (d) => (output += d.toString());
+    core.stdout.on('data', collect);
+    core.stderr.on('data', collect);
     const exited = new Promise((resolve) => core.once('exit', resolve));
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`build-cli: the core cache run did not serve:\n${output}`)),
-        60_000,
-      );
-      const seen = (d) => {
-        output += d.toString();
-        if (!output.includes('Open http')) return;
-        clearTimeout(timer);
-        resolve();
-      };
-      core.stdout.on('data', seen);
-      core.stderr.on('data', seen);
-      core.once('exit', () => reject(new Error(`build-cli: the core cache run ended:\n${output}`)));
-    });
-    const cliEnv = { ...process.env, BATON_WRITE_CLI_CACHE: '1', HOME: dir };
-    for (const name of ['NODE_OPTIONS', 'BATON_URL', 'BATON_TOKEN']) delete cliEnv[name];
-    const ls = spawnSync(process.execPath, [join(root, 'bin', 'baton.js'), 'ls', '--json', '--data-dir', dataDir], {
-      env: cliEnv,
-      encoding: 'utf8',
-    });
-    if (ls.status !== 0 || !ls.stdout.includes(runId))
-      throw new Error(`build-cli: the command line's cache run failed: ${ls.stderr}`);
-    core.kill('SIGTERM');
+    try {
+      await serving(core, () => output);
+      const ls = spawnSync(process.execPath, [join(root, 'bin', 'baton.js'), 'ls', '--json', '--data-dir', dataDir], {
+        env: cleanEnv({ BATON_WRITE_CLI_CACHE: '1' }),
+        encoding: 'utf8',
+      });
+      if (ls.status !== 0 || !ls.stdout.includes(runId))
+        throw new Error(`build-cli: the command line's cache run failed: ${ls.stderr}`);
+    } finally {
+      // Stopped whatever happened: a core left running would hold the build open.
+      core.kill('SIGTERM');
+    }
     const code = await exited;
     if (code !== 0) throw new Error(`build-cli: the core cache run stopped with ${code}:\n${output}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Resolves once `core` says it serves (`output()`: what it printed so far, collected by listeners added before this
+ * one); rejects if it ends first or says nothing of the kind within a minute.
+ */
+function serving(core, output) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`build-cli: the core cache run did not serve:\n${output()}`)),
+      60_000,
+    );
+    const seen = () => {
+      if (!output().includes('Open http')) return;
+      clearTimeout(timer);
+      resolve();
+    };
+    core.stdout.on('data', seen);
+    core.stderr.on('data', seen);
+    core.once('exit', () => reject(new Error(`build-cli: the core cache run ended:\n${output()}`)));
+  });
 }
